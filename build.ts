@@ -1,0 +1,45 @@
+// Compiles Synapse into one self-contained binary (dist/synapse) with its worker entry points
+// embedded where they can be found from inside the binary.
+//
+// Inside a `bun build --compile` binary every module's import.meta.url is /$bunfs/root/<name>, so
+// tinypool looks for its thread entry at /$bunfs/root/entry/worker.js and our workers must sit at
+// /$bunfs/root/workers/<name>.js. A generated staging folder used as the build root puts them there.
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+
+const root = import.meta.dir;
+const stage = join(root, ".build");
+const outfile = join(root, "dist", "synapse");
+
+rmSync(stage, { recursive: true, force: true });
+mkdirSync(join(stage, "entry"), { recursive: true });
+mkdirSync(join(stage, "workers"), { recursive: true });
+
+const rel = (from: string, to: string) => relative(from, to).split("\\").join("/");
+writeFileSync(join(stage, "main.ts"), `import ${JSON.stringify(rel(stage, join(root, "src/cli/main.ts")))};\n`);
+writeFileSync(
+  join(stage, "entry", "worker.ts"),
+  `import ${JSON.stringify(rel(join(stage, "entry"), join(root, "node_modules/tinypool/dist/entry/worker.js")))};\n`,
+);
+const workers = readdirSync(join(root, "workers")).filter((f) => f.endsWith(".ts"));
+for (const file of workers) {
+  const target = rel(join(stage, "workers"), join(root, "workers", file));
+  writeFileSync(join(stage, "workers", file), `export * from ${JSON.stringify(target)};\nexport { default } from ${JSON.stringify(target)};\n`);
+}
+
+const result = await Bun.build({
+  entrypoints: [join(stage, "main.ts"), join(stage, "entry", "worker.ts"), ...workers.map((f) => join(stage, "workers", f))],
+  root: stage,
+  compile: { outfile },
+  minify: true,
+  // Without splitting the provider SDKs sit in the main chunk and are parsed at every start,
+  // even though they are imported lazily (31–40 ms against 6 ms for --version).
+  splitting: true,
+  sourcemap: "none",
+});
+if (!result.success) {
+  for (const log of result.logs) console.error(log);
+  process.exit(1);
+}
+rmSync(stage, { recursive: true, force: true });
+console.log(`built ${relative(root, outfile)}`);

@@ -1,0 +1,58 @@
+// The system prompt: who the agent is, where it runs, and the project's own instructions.
+
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"];
+const MAX_INSTRUCTIONS_CHARS = 40_000;
+
+export interface PromptEnvironment {
+  cwd: string;
+  platform: string;
+  date: Date;
+  /** Project instruction files found, nearest last. */
+  instructions: { path: string; text: string }[];
+}
+
+export function renderSystemPrompt(env: PromptEnvironment, toolNames: string[]): string {
+  const lines = [
+    "You are Synapse, an AI coding agent working in the user's terminal. You help with software",
+    "engineering tasks: reading and changing code, running commands, explaining and reviewing.",
+    "",
+    "Work with the tools you are given; prefer doing over describing. Read files before editing",
+    "them, make the smallest correct change, and check your work by running it where you can.",
+    "Keep answers short and direct. When you are done, reply with the answer only.",
+    `Tools: ${toolNames.join(", ")}.`,
+    "",
+    "<environment>",
+    `Working directory: ${env.cwd}`,
+    `Platform: ${env.platform}`,
+    `Today's date: ${env.date.toISOString().slice(0, 10)}`,
+    "</environment>",
+  ];
+  for (const file of env.instructions) {
+    lines.push("", `<project-instructions file="${file.path}">`, file.text.trim(), "</project-instructions>");
+  }
+  return lines.join("\n");
+}
+
+/** AGENTS.md / CLAUDE.md from the working directory up to the repository root (or `/`). */
+export function findInstructions(cwd: string): { path: string; text: string }[] {
+  const found: { path: string; text: string }[] = [];
+  let budget = MAX_INSTRUCTIONS_CHARS;
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    for (const name of INSTRUCTION_FILES) {
+      const path = join(dir, name);
+      if (!existsSync(path)) continue;
+      try {
+        const text = readFileSync(path, "utf8").slice(0, budget);
+        budget -= text.length;
+        found.unshift({ path, text });
+      } catch {
+        // An unreadable instruction file is skipped, not fatal.
+      }
+    }
+    if (existsSync(join(dir, ".git")) || dirname(dir) === dir || budget <= 0) break;
+  }
+  return found;
+}

@@ -1,0 +1,48 @@
+// Runs one tool call and always produces a tool result: unknown tools, bad input and failures
+// become is_error results the model can read and recover from, never exceptions.
+
+import { errorMessage } from "../protocol/errors.ts";
+import type { ToolResultBlock, ToolUseBlock } from "../protocol/message.ts";
+import { validateInput } from "../tools/schema.ts";
+import { type Tool, ToolError, type ToolContext } from "../tools/types.ts";
+
+export interface ToolCallOutcome {
+  block: ToolResultBlock;
+  /** One line for status rows and logs. */
+  summary: string;
+}
+
+function failure(id: string, text: string): ToolCallOutcome {
+  return { block: { type: "tool_result", tool_use_id: id, content: text, is_error: true }, summary: text.split("\n")[0] };
+}
+
+export async function executeToolCall(call: ToolUseBlock, tools: ReadonlyMap<string, Tool>, ctx: ToolContext): Promise<ToolCallOutcome> {
+  const tool = tools.get(call.name);
+  if (!tool) {
+    return failure(call.id, `Unknown tool "${call.name}". Available tools: ${[...tools.keys()].join(", ")}.`);
+  }
+  const input = call.input as Record<string, unknown> | undefined;
+  if (input && typeof input === "object" && "__invalid_json" in input) {
+    return failure(call.id, `The tool input was not valid JSON: ${String(input.__invalid_json).slice(0, 200)}`);
+  }
+  const invalid = validateInput(tool.inputSchema, call.input);
+  if (invalid) return failure(call.id, `Invalid input for ${tool.name}: ${invalid}`);
+
+  try {
+    const result = await tool.execute(call.input, ctx);
+    const block: ToolResultBlock = { type: "tool_result", tool_use_id: call.id, content: result.content };
+    if (result.isError) block.is_error = true;
+    return { block, summary: summarize(result.content) };
+  } catch (err) {
+    if (err instanceof ToolError) return failure(call.id, err.message);
+    if (ctx.signal.aborted) return failure(call.id, "Interrupted by the user.");
+    return failure(call.id, `${tool.name} failed: ${errorMessage(err)}`);
+  }
+}
+
+function summarize(content: ToolResultBlock["content"]): string {
+  const text = typeof content === "string" ? content : content.map((b) => (b.type === "text" ? b.text : "[image]")).join(" ");
+  const lines = text.split("\n").filter((l) => l.trim());
+  if (lines.length <= 1) return lines[0] ?? "(no output)";
+  return `${lines[0]} … (${lines.length} lines)`;
+}

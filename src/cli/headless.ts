@@ -1,0 +1,118 @@
+// One request from the command line: read the prompt, open the session, run it, print it in the
+// chosen format, and exit with the documented code — whatever signal or broken pipe comes along.
+
+import { existsSync, statSync } from "node:fs";
+import type { Config } from "../config/config.ts";
+import { type SessionRuntime, openRuntime } from "../executor/session-runtime.ts";
+import { EXIT, UsageError, errorMessage } from "../protocol/errors.ts";
+import type { AgentEvent, ResultSubtype } from "../protocol/events.ts";
+import type { ContentBlock } from "../protocol/message.ts";
+import type { Command } from "./args.ts";
+import { createJsonWriter } from "./output/json-writer.ts";
+import { createStreamJsonWriter } from "./output/stream-json-writer.ts";
+import { createTextWriter } from "./output/text-writer.ts";
+import type { OutputStreams, OutputWriter } from "./output/types.ts";
+import { composePrompt, readStdin } from "./stdin.ts";
+
+type RunCommand = Extract<Command, { kind: "run" }>;
+
+function exitCodeFor(subtype: ResultSubtype): number {
+  if (subtype === "success") return EXIT.ok;
+  if (subtype === "interrupted") return EXIT.interrupted;
+  return EXIT.failed;
+}
+
+function makeStreams(onBrokenPipe: () => void): OutputStreams {
+  let outOpen = true;
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    // The reader went away (`synapse … | head`): stop quietly, like any well-behaved filter.
+    if (err.code === "EPIPE") {
+      outOpen = false;
+      onBrokenPipe();
+    }
+  });
+  process.stderr.on("error", () => {});
+  return {
+    out: (text) => {
+      if (outOpen) process.stdout.write(text);
+    },
+    err: (text) => {
+      process.stderr.write(text);
+    },
+    outIsTTY: Boolean(process.stdout.isTTY),
+    errIsTTY: Boolean(process.stderr.isTTY),
+  };
+}
+
+function makeWriter(config: Config, streams: OutputStreams): OutputWriter {
+  if (config.outputFormat === "json") return createJsonWriter(streams);
+  if (config.outputFormat === "stream-json") return createStreamJsonWriter(streams);
+  return createTextWriter(streams, {
+    quiet: config.quiet,
+    color: config.color,
+    labelLimit: config.toolResultSummaryLimit,
+    columns: () => process.stderr.columns || 80,
+  });
+}
+
+export async function runHeadless(config: Config, command: RunCommand): Promise<number> {
+  if (!existsSync(config.cwd) || !statSync(config.cwd).isDirectory()) {
+    throw new UsageError(`working directory does not exist: ${config.cwd}`);
+  }
+  const stdinText = await readStdin(
+    { isTTY: Boolean(process.stdin.isTTY), stream: () => Bun.stdin.stream() },
+    { firstByteTimeoutMs: command.prompt ? config.stdinWaitMs : undefined },
+  );
+  const prompt = composePrompt(command.prompt, stdinText);
+  if (!prompt) {
+    throw new UsageError(
+      stdinText !== undefined ? "empty prompt: stdin was empty and no prompt argument was given" : "no prompt: pass it as an argument or pipe it on stdin (synapse --help)",
+    );
+  }
+
+  const controller = new AbortController();
+  let exitOverride: number | undefined;
+  const streams = makeStreams(() => {
+    exitOverride ??= EXIT.ok;
+    controller.abort();
+  });
+  const writer = makeWriter(config, streams);
+  const emit = (event: AgentEvent) => writer.handle(event);
+
+  const runtime: SessionRuntime = await openRuntime({ config, resume: command.resume, emit });
+  // Whatever ends the process, no shell or child it started may outlive it.
+  process.on("exit", () => runtime.killNow());
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts > 1) {
+      runtime.killNow();
+      process.exit(EXIT.interrupted);
+    }
+    exitOverride ??= EXIT.interrupted;
+    controller.abort();
+  };
+  const onSigterm = () => {
+    exitOverride = EXIT.terminated;
+    controller.abort();
+  };
+  process.on("SIGINT", onSigint);
+  process.on("SIGTERM", onSigterm);
+  process.on("SIGHUP", onSigterm);
+
+  let code: number;
+  try {
+    const content: ContentBlock[] = [{ type: "text", text: prompt }];
+    for (const path of command.images) content.push(await runtime.attachImage(path));
+    const result = await runtime.submit(content, controller.signal);
+    code = exitOverride ?? exitCodeFor(result.subtype);
+  } finally {
+    try {
+      await runtime.close();
+    } catch (err) {
+      streams.err(`synapse: could not save the session: ${errorMessage(err)}\n`);
+      code = EXIT.failed;
+    }
+  }
+  return code;
+}

@@ -1,0 +1,47 @@
+// `-o stream-json`: one JSON object per line as things happen, in the shapes of Claude Code's
+// stream-json where a line type has a counterpart there (system/init, assistant, user, result).
+
+import type { AgentEvent } from "../../protocol/events.ts";
+import type { Message } from "../../protocol/message.ts";
+import type { OutputStreams, OutputWriter } from "./types.ts";
+
+export function createStreamJsonWriter(streams: OutputStreams): OutputWriter {
+  let sessionId = "";
+  let model = "";
+  const line = (value: unknown) => streams.out(`${JSON.stringify(value)}\n`);
+  const wire = (m: Message) => ({ id: m.id, type: "message", role: m.role, model, content: m.content, stop_reason: m.stop_reason ?? null, usage: m.usage });
+
+  return {
+    handle(event: AgentEvent) {
+      switch (event.type) {
+        case "init":
+          sessionId = event.session_id;
+          model = event.model;
+          line({ type: "system", subtype: "init", session_id: sessionId, cwd: event.cwd, model: event.model, provider: event.provider, tools: event.tools });
+          break;
+        case "assistant":
+          line({ type: "assistant", message: wire(event.message), parent_tool_use_id: null, session_id: sessionId });
+          break;
+        case "user":
+          line({ type: "user", message: { role: "user", content: event.message.content }, parent_tool_use_id: null, session_id: sessionId });
+          break;
+        case "tool_start":
+          line({ type: "tool_use", id: event.id, name: event.name, input: event.input, session_id: sessionId });
+          break;
+        case "tool_progress":
+          line({ type: "tool_progress", tool_use_id: event.id, name: event.name, text: event.text, session_id: sessionId });
+          break;
+        case "turn_retry":
+          line({ type: "system", subtype: "api_retry", attempt: event.attempt, retry_delay_ms: event.delay_ms, error: event.reason, session_id: sessionId });
+          break;
+        case "warning":
+          line({ type: "system", subtype: "warning", message: event.message, session_id: sessionId });
+          break;
+        case "result":
+          line({ type: "result", ...event.result });
+          break;
+        // Text deltas and tool_end are carried by the assistant and user lines.
+      }
+    },
+  };
+}

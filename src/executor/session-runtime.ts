@@ -1,0 +1,134 @@
+// Everything one session owns while it is open — message store, shell pool, memory monitor,
+// provider — and one submission run through the agent. Closing it leaves nothing behind.
+
+import { readFile } from "node:fs/promises";
+import { runAgent } from "../agent/runner.ts";
+import { findInstructions, renderSystemPrompt } from "../agent/system-prompt.ts";
+import type { Config } from "../config/config.ts";
+import { selectProvider } from "../llm/select.ts";
+import { startMemoryMonitor } from "../memory/monitor.ts";
+import { UsageError, errorMessage } from "../protocol/errors.ts";
+import type { EventSink, RunResult } from "../protocol/events.ts";
+import type { ContentBlock, ImageBlock } from "../protocol/message.ts";
+import { createShellPool } from "../shell/shell-pool.ts";
+import { openSession } from "../store/session.ts";
+import { imageMediaType } from "../tools/binary.ts";
+import { type AgentKind, toolsFor } from "../tools/registry.ts";
+
+export interface RuntimeOptions {
+  config: Config;
+  resume?: { id: string } | { latest: true };
+  emit: EventSink;
+}
+
+export interface SessionRuntime {
+  readonly sessionId: string;
+  attachImage(path: string): Promise<ImageBlock>;
+  submit(prompt: ContentBlock[], signal: AbortSignal): Promise<RunResult>;
+  /** Flushes the archive and stops everything; safe to call twice. */
+  close(): Promise<void>;
+  /** Synchronous last resort for process exit: kills every process the session started. */
+  killNow(): void;
+}
+
+const MAIN_TASK = "main";
+
+export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime> {
+  const { config, emit } = opts;
+  const provider = selectProvider(config);
+  const { store } = await openSession({
+    home: config.home,
+    cwd: config.cwd,
+    model: `${provider.name}/${provider.model}`,
+    config: config.store,
+    resume: opts.resume,
+    onWarning: (message) => emit({ type: "warning", message }),
+  });
+  const shell = createShellPool(config.shell);
+  let compactionRequested = false;
+  const monitor = startMemoryMonitor({
+    config: config.memory,
+    onWarn: (message) => emit({ type: "warning", message }),
+    onCritical: () => {
+      store.shrink(Math.max(8, Math.floor(store.window().length / 2)));
+      compactionRequested = true;
+    },
+  });
+  const kind: AgentKind = config.permissionMode === "plan" ? "plan" : "main";
+  const tools = toolsFor(kind);
+  const systemPrompt = renderSystemPrompt(
+    { cwd: config.cwd, platform: `${process.platform} ${process.arch}`, date: new Date(), instructions: findInstructions(config.cwd) },
+    [...tools.keys()],
+  );
+  let closed = false;
+
+  return {
+    sessionId: store.id,
+
+    async attachImage(path) {
+      let bytes: Uint8Array;
+      try {
+        bytes = await readFile(path);
+      } catch (err) {
+        throw new UsageError(`cannot read image ${path}: ${errorMessage(err)}`);
+      }
+      const mediaType = imageMediaType(bytes);
+      if (!mediaType) throw new UsageError(`${path} is not a PNG, JPEG, GIF or WebP image`);
+      return { type: "image", image: await store.saveImage(bytes, mediaType) };
+    },
+
+    async submit(prompt, signal) {
+      const started = Date.now();
+      emit({ type: "init", session_id: store.id, model: provider.model, provider: provider.name, cwd: config.cwd, tools: [...tools.keys()] });
+      const out = await runAgent({
+        config,
+        provider,
+        store,
+        tools,
+        services: { shell, saveImage: (bytes, mediaType) => store.saveImage(bytes, mediaType) },
+        systemPrompt,
+        prompt,
+        taskId: MAIN_TASK,
+        signal,
+        emit,
+      });
+      shell.releaseTask(MAIN_TASK);
+      monitor.check();
+      const shellStats = shell.stats();
+      const storeStats = store.stats();
+      const memory = monitor.stats();
+      const result: RunResult = {
+        subtype: out.subtype,
+        is_error: out.subtype !== "success",
+        result: out.result,
+        session_id: store.id,
+        num_turns: out.numTurns,
+        duration_ms: Date.now() - started,
+        usage: out.usage,
+        stats: {
+          ...shellStats,
+          tasks_run: 0,
+          ...storeStats,
+          memory_actions: memory.actions,
+          peak_heap_mb: memory.peakHeapMb,
+          peak_rss_mb: memory.peakRssMb,
+          compaction_requested: compactionRequested,
+        },
+      };
+      emit({ type: "result", result });
+      return result;
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      monitor.stop();
+      await shell.close();
+      await store.close();
+    },
+
+    killNow() {
+      shell.killAllNow();
+    },
+  };
+}

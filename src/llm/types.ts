@@ -1,0 +1,39 @@
+// The provider interface: one streamed request in, one assistant turn out. Retries live in
+// retry.ts, not in providers.
+
+import type { ContentBlock, ImageRef, Message, Usage } from "../protocol/message.ts";
+import type { JsonSchema } from "../protocol/json-schema.ts";
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  input_schema: JsonSchema;
+}
+
+export interface ModelRequest {
+  model: string;
+  system: string;
+  messages: Message[];
+  tools: ToolSpec[];
+  maxTokens: number;
+  signal: AbortSignal;
+  /** Loads an image's bytes only while the request is being built. */
+  loadImage(ref: ImageRef): Promise<{ mediaType: string; base64: string }>;
+}
+
+export interface AssistantTurn {
+  content: ContentBlock[];
+  stopReason: string;
+  usage: Usage;
+}
+
+export interface StreamCallbacks {
+  onText(text: string): void;
+}
+
+export interface Provider {
+  readonly name: "anthropic" | "openai";
+  readonly model: string;
+  /** Streams one turn. Throws ProviderError (with status and retryable) on failure. */
+  stream(request: ModelRequest, callbacks: StreamCallbacks): Promise<AssistantTurn>;
+}

@@ -1,0 +1,70 @@
+// The one message shape every layer shares: the store archives it, the agent builds context from
+// it, and each provider translates it to its own wire format at request time.
+
+export type Role = "user" | "assistant";
+
+export interface TextBlock {
+  type: "text";
+  text: string;
+}
+
+/** An image lives on disk (content-addressed); a message only holds this reference. */
+export interface ImageRef {
+  sha256: string;
+  mediaType: string;
+  bytes: number;
+}
+
+export interface ImageBlock {
+  type: "image";
+  image: ImageRef;
+}
+
+export interface ToolUseBlock {
+  type: "tool_use";
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+export interface ToolResultBlock {
+  type: "tool_result";
+  tool_use_id: string;
+  content: string | Array<TextBlock | ImageBlock>;
+  is_error?: boolean;
+}
+
+export type ContentBlock = TextBlock | ImageBlock | ToolUseBlock | ToolResultBlock;
+
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+}
+
+export interface Message {
+  /** Unique within a session; the store indexes by it. */
+  id: string;
+  role: Role;
+  content: ContentBlock[];
+  /** Epoch milliseconds. */
+  ts: number;
+  /** Usage reported for the request that produced this (assistant) message. */
+  usage?: Usage;
+  stop_reason?: string;
+  /** A compaction summary standing in for older messages. */
+  isSummary?: boolean;
+}
+
+let counter = 0;
+/** Ids sort by creation time within a process and never repeat. */
+export function newMessageId(): string {
+  counter = (counter + 1) % 1_000_000;
+  return `m${Date.now().toString(36)}${counter.toString(36).padStart(4, "0")}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+export function textOf(message: Pick<Message, "content">): string {
+  return message.content
+    .filter((b): b is TextBlock => b.type === "text")
+    .map((b) => b.text)
+    .join("");
+}

@@ -1,0 +1,35 @@
+// Hands out fresh named pipes for command output. Node has no mkfifo, and one `mkfifo` run per
+// command would cost more than the command itself, so they are made in batches ahead of need.
+
+import { join } from "node:path";
+
+const BATCH = 64;
+
+export class FifoStock {
+  private readonly ready: string[] = [];
+  private counter = 0;
+  private refilling: Promise<void> | null = null;
+
+  constructor(private readonly dir: string) {}
+
+  async take(): Promise<string> {
+    while (this.ready.length === 0) await this.refill();
+    const path = this.ready.shift()!;
+    // Start the next batch while this one still lasts, so commands rarely wait for it.
+    if (this.ready.length < BATCH / 4) this.refill().catch(() => {});
+    return path;
+  }
+
+  private refill(): Promise<void> {
+    this.refilling ??= this.make().finally(() => (this.refilling = null));
+    return this.refilling;
+  }
+
+  private async make(): Promise<void> {
+    const paths = Array.from({ length: BATCH }, () => join(this.dir, `out-${++this.counter}`));
+    const proc = Bun.spawn(["mkfifo", "-m", "600", ...paths], { stdout: "ignore", stderr: "pipe" });
+    const [code, err] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
+    if (code !== 0) throw new Error(`mkfifo failed: ${err.trim() || `exit ${code}`}`);
+    this.ready.push(...paths);
+  }
+}

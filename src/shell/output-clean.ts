@@ -1,0 +1,74 @@
+// Turns raw terminal output into the text a person would have seen: escape codes removed,
+// carriage returns and backspaces applied. Every function here works line by line, so the
+// streaming collector can apply them to any run of complete lines.
+
+import stripAnsi from "strip-ansi";
+
+/** Removes ANSI/OSC escape sequences (colours included: the model cannot see colours). */
+export function stripEscapes(text: string): string {
+  if (text.indexOf("\x1b") === -1 && text.indexOf("\x9b") === -1) return text;
+  return stripAnsi(text);
+}
+
+const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+/** One line (no "\n") with its carriage returns applied: each segment overwrites from column 0. */
+function resolveCarriageReturns(line: string): string {
+  if (line.indexOf("\r") === -1) return line;
+  const segments = line.split("\r");
+  let buffer = segments[0]!;
+  for (let i = 1; i < segments.length; i++) {
+    const segment = segments[i]!;
+    if (segment === "") continue;
+    if (segment.length >= buffer.length) {
+      buffer = segment;
+      continue;
+    }
+    // A shorter segment overwrites only its own width; the old tail stays, as on a terminal.
+    const cut = segment.length;
+    const atCut = buffer.charCodeAt(cut);
+    const splitsPair =
+      isHigh(segment.charCodeAt(cut - 1)) || isLow(atCut) || (isHigh(atCut) && buffer.length > cut + 1);
+    // Half a surrogate pair would be an invalid character: a space takes its place.
+    buffer = splitsPair ? segment + " " + buffer.slice(cut + 1) : segment + buffer.slice(cut);
+  }
+  return buffer;
+}
+
+/** Applies carriage returns line by line; "\n" characters stay exactly where they were. */
+export function processCarriageReturns(input: string): string {
+  if (input.indexOf("\r") === -1) return input;
+  let out = "";
+  let start = 0;
+  while (start < input.length) {
+    let end = input.indexOf("\n", start);
+    if (end === -1) end = input.length;
+    out += resolveCarriageReturns(input.slice(start, end));
+    if (end < input.length) out += "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
+/**
+ * Each backspace erases the character before it. Unlike Roo-Code, a backspace at the start of a
+ * line does nothing: a terminal's cursor never moves back into the previous line.
+ */
+export function processBackspaces(input: string): string {
+  if (input.indexOf("\b") === -1) return input;
+  let out = "";
+  let start = 0;
+  for (;;) {
+    const bs = input.indexOf("\b", start);
+    if (bs === -1) return out + input.slice(start);
+    out += input.slice(start, bs);
+    if (out.length > 0 && out.charCodeAt(out.length - 1) !== 10) out = out.slice(0, -1);
+    start = bs + 1;
+  }
+}
+
+/** Everything above, in the order a terminal effectively applies it. Keeps "\n" positions. */
+export function cleanLines(text: string): string {
+  return processBackspaces(processCarriageReturns(stripEscapes(text)));
+}

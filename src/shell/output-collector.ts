@@ -1,0 +1,116 @@
+// Turns a command's raw output bytes into the text the model sees, while they stream in: decodes
+// UTF-8 (invalid bytes become U+FFFD), cleans complete lines, collapses repeats and keeps only a
+// head and a rolling tail, so memory follows the output limits, not the output size.
+
+import { cleanLines, processCarriageReturns, stripEscapes } from "./output-clean.ts";
+import { RunLengthEncoder } from "./run-length.ts";
+import { HeadTailBuffer } from "./truncate-output.ts";
+
+export interface OutputLimits {
+  maxLines: number;
+  maxChars: number;
+}
+
+/** How much of one burst of output a live listener gets (it shows a tail, not a log). */
+const LIVE_MAX_CHARS = 8192;
+
+export class OutputCollector {
+  private readonly decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+  private readonly kept: HeadTailBuffer;
+  private readonly encoder: RunLengthEncoder;
+  /** The line being written (no "\n" yet), still raw. */
+  private partial = "";
+  /** Part of the current line was already passed on (it grew past lineCap). */
+  private fragmented = false;
+  private readonly lineCap: number;
+  private ended: string | null = null;
+
+  constructor(
+    limits: OutputLimits,
+    private readonly onOutput?: (text: string) => void,
+  ) {
+    this.kept = new HeadTailBuffer(limits.maxLines, limits.maxChars);
+    this.encoder = new RunLengthEncoder((text) => this.kept.push(text));
+    this.lineCap = Math.max(2 * limits.maxChars, 16_384);
+  }
+
+  write(bytes: Uint8Array): void {
+    if (this.ended !== null) return;
+    this.take(this.decoder.decode(bytes, { stream: true }));
+  }
+
+  /** Finishes the output and returns it cleaned and truncated. Later calls return the same text. */
+  end(): string {
+    if (this.ended !== null) return this.ended;
+    this.take(this.decoder.decode());
+    if (this.partial !== "") {
+      const last = cleanLines(this.partial);
+      if (this.fragmented) this.encoder.pushFragment(last);
+      else this.encoder.pushLine(last);
+      this.live(last);
+    }
+    this.partial = "";
+    this.encoder.end();
+    this.ended = this.kept.result();
+    return this.ended;
+  }
+
+  private take(text: string): void {
+    if (text === "") return;
+    const nl = text.lastIndexOf("\n");
+    if (nl === -1) {
+      this.partial += text;
+    } else {
+      // Every cleaning step is line-local, so a block of whole lines is cleaned in one call.
+      const block = cleanLines(this.partial + text.slice(0, nl + 1));
+      this.partial = text.slice(nl + 1);
+      let start = 0;
+      if (this.fragmented) {
+        start = block.indexOf("\n") + 1;
+        this.encoder.pushFragment(block.slice(0, start));
+        this.fragmented = false;
+      }
+      while (start < block.length) {
+        const end = block.indexOf("\n", start) + 1;
+        this.encoder.pushLine(block.slice(start, end));
+        start = end;
+      }
+      this.live(block);
+    }
+    if (this.partial.length > this.lineCap) this.compactPartial();
+  }
+
+  /**
+   * Bounds a line that never ends (a progress bar redrawn with "\r" for minutes, or megabytes
+   * without a newline). Text before the last "\r" is resolved at once; what is still too long is
+   * passed on as a fragment. A "\r" arriving after that cannot overwrite the fragment any more:
+   * the one place where the result differs from cleaning the whole output at once.
+   */
+  private compactPartial(): void {
+    const cr = this.partial.lastIndexOf("\r");
+    if (cr > 0) {
+      const resolved = processCarriageReturns(stripEscapes(this.partial.slice(0, cr)));
+      this.partial = resolved + this.partial.slice(cr);
+    }
+    if (this.partial.length <= this.lineCap) return;
+    let cut = this.partial.length - (this.lineCap >> 1);
+    const code = this.partial.charCodeAt(cut - 1);
+    if (code >= 0xd800 && code <= 0xdbff) cut--;
+    // Do not cut through an escape sequence: they are short, so look back a little.
+    const esc = this.partial.lastIndexOf("\x1b", cut - 1);
+    if (esc !== -1 && cut - esc < 64) cut = esc;
+    const piece = cleanLines(this.partial.slice(0, cut));
+    this.partial = this.partial.slice(cut);
+    this.encoder.pushFragment(piece);
+    this.fragmented = true;
+  }
+
+  private live(text: string): void {
+    if (!this.onOutput || text === "") return;
+    if (text.length > LIVE_MAX_CHARS) {
+      const from = text.indexOf("\n", text.length - LIVE_MAX_CHARS);
+      text = from === -1 || from === text.length - 1 ? text.slice(-LIVE_MAX_CHARS) : text.slice(from + 1);
+    }
+    this.onOutput(text);
+  }
+}

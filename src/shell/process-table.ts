@@ -1,0 +1,90 @@
+// Finds and signals the processes a shell session started. Commands run in their own process
+// groups inside the shell's session, so "everything this shell started" is "every process whose
+// session id is the shell's pid" — even after the shell itself is gone.
+
+import { readdirSync, readFileSync } from "node:fs";
+
+export interface ProcessInfo {
+  pid: number;
+  pgid: number;
+  sid: number;
+  /** Zombies have exited and only wait to be reaped. */
+  zombie: boolean;
+}
+
+const HAS_PROC = (() => {
+  try {
+    readFileSync("/proc/self/stat");
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** A snapshot of the process table (Linux /proc, else `ps`). Synchronous: usable in exit handlers. */
+export function listProcesses(): ProcessInfo[] {
+  return HAS_PROC ? fromProc() : fromPs();
+}
+
+function fromProc(): ProcessInfo[] {
+  const out: ProcessInfo[] = [];
+  for (const name of readdirSync("/proc")) {
+    const c = name.charCodeAt(0);
+    if (c < 48 || c > 57) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, "latin1");
+    } catch {
+      continue; // exited while we looked
+    }
+    // The command name sits in parentheses and may itself contain spaces or ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    out.push({ pid: Number(name), zombie: fields[0] === "Z", pgid: Number(fields[2]), sid: Number(fields[3]) });
+  }
+  return out;
+}
+
+function fromPs(): ProcessInfo[] {
+  const ps = Bun.spawnSync(["ps", "-A", "-o", "pid=,pgid=,sess=,stat="], { stdout: "pipe", stderr: "ignore" });
+  const out: ProcessInfo[] = [];
+  for (const line of ps.stdout.toString().split("\n")) {
+    const [pid, pgid, sid, stat] = line.trim().split(/\s+/);
+    if (!pid || !stat) continue;
+    out.push({ pid: Number(pid), pgid: Number(pgid), sid: Number(sid), zombie: stat.startsWith("Z") });
+  }
+  return out;
+}
+
+/** Live (non-zombie) members of the session led (or once led) by `sid`. */
+export function sessionMembers(sid: number, table: ProcessInfo[] = listProcesses()): ProcessInfo[] {
+  return table.filter((p) => p.sid === sid && !p.zombie);
+}
+
+/** Sends `signal` to each process, and to each one's whole group; already-gone targets are fine. */
+export function signalAll(targets: ProcessInfo[], signal: NodeJS.Signals, spareGroups: ReadonlySet<number> = new Set()): void {
+  const groups = new Set<number>();
+  for (const p of targets) {
+    if (spareGroups.has(p.pgid)) continue;
+    // Signalling the group too catches children forked after the snapshot was taken.
+    if (p.pgid !== p.sid) groups.add(p.pgid);
+    send(p.pid, signal);
+  }
+  for (const g of groups) send(-g, signal);
+}
+
+function send(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // ESRCH: it is already gone.
+  }
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

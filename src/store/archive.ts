@@ -1,0 +1,305 @@
+// The append-only JSONL archive of a session: one message per line, in segment files
+// (`messages.jsonl`, `messages.1.jsonl`, ...) that roll over past `rotateBytes`. Writes are queued
+// and go out in batches; reads stream line by line and skip damaged lines with a warning.
+
+import { open, readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { Message } from "../protocol/message.ts";
+import { storeError } from "./errors.ts";
+import { readLines, type Line } from "./line-reader.ts";
+import { RingBuffer } from "./ring-buffer.ts";
+
+export interface ArchiveOptions {
+  dir: string;
+  rotateBytes: number;
+  onWarning: (message: string) => void;
+}
+
+export interface Segment {
+  index: number;
+  path: string;
+  /** Bytes on disk (as far as this process wrote or found them). */
+  size: number;
+}
+
+export interface ArchivedMessage {
+  message: Message;
+  /** Bytes of its JSONL line, the size the in-memory window accounts for. */
+  bytes: number;
+}
+
+export interface ArchiveSnapshot {
+  segments: Segment[];
+  /** Lines not yet written (a failing disk), in order. */
+  queued: string[];
+}
+
+interface Queued {
+  text: string;
+  bytes: number;
+}
+
+const SEGMENT = /^messages(?:\.(\d+))?\.jsonl$/;
+// One write call stays below this, so a long queue never becomes one giant string.
+const MAX_WRITE_BYTES = 4 * 1024 * 1024;
+
+export function segmentName(index: number): string {
+  return index === 0 ? "messages.jsonl" : `messages.${index}.jsonl`;
+}
+
+export async function listSegments(dir: string): Promise<Segment[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const segments: Segment[] = [];
+  for (const name of names) {
+    const m = SEGMENT.exec(name);
+    if (!m) continue;
+    const path = join(dir, name);
+    segments.push({ index: m[1] ? Number(m[1]) : 0, path, size: (await stat(path)).size });
+  }
+  return segments.sort((a, b) => a.index - b.index);
+}
+
+/** Parses one archive line; damaged lines are reported and give undefined. */
+export function parseLine(line: Line, path: string, warn: (message: string) => void): Message | undefined {
+  if (line.text.trim() === "") return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(line.text);
+  } catch (err) {
+    const what = line.terminated ? "corrupt" : "torn last";
+    const why = line.terminated ? `: ${(err as Error).message}` : " (unfinished write)";
+    warn(`skipped ${what} line ${line.no} of ${path}${why}`);
+    return undefined;
+  }
+  if (!isMessage(value)) {
+    warn(`skipped line ${line.no} of ${path}: not a message`);
+    return undefined;
+  }
+  return value;
+}
+
+function isMessage(value: unknown): value is Message {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Partial<Message>;
+  return typeof v.id === "string" && (v.role === "user" || v.role === "assistant") && Array.isArray(v.content);
+}
+
+export class Archive {
+  private queue: Queued[] = [];
+  private queueBytes = 0;
+  // Set when the file ends mid-line (a crash mid-write): the next write starts on a fresh line so
+  // the torn fragment stays a line of its own instead of swallowing the next message.
+  private needsNewline = false;
+  private chain: Promise<unknown> = Promise.resolve();
+  private written = 0;
+
+  private constructor(
+    private readonly options: ArchiveOptions,
+    private readonly segments: Segment[],
+  ) {}
+
+  static async open(options: ArchiveOptions): Promise<Archive> {
+    const segments = await listSegments(options.dir);
+    if (segments.length === 0) segments.push({ index: 0, path: join(options.dir, segmentName(0)), size: 0 });
+    const archive = new Archive(options, segments);
+    const last = segments[segments.length - 1]!;
+    if (last.size > 0) archive.needsNewline = (await lastByte(last.path, last.size)) !== 0x0a;
+    return archive;
+  }
+
+  /** Total bytes of every segment. */
+  get bytes(): number {
+    return this.segments.reduce((sum, s) => sum + s.size, 0);
+  }
+
+  get queuedCount(): number {
+    return this.queue.length;
+  }
+
+  get queuedBytes(): number {
+    return this.queueBytes;
+  }
+
+  /** Messages this archive has written to disk since it was opened. */
+  get writtenCount(): number {
+    return this.written;
+  }
+
+  segmentList(): Segment[] {
+    return this.segments.map((s) => ({ ...s }));
+  }
+
+  enqueue(text: string, bytes: number): void {
+    this.queue.push({ text, bytes });
+    this.queueBytes += bytes;
+  }
+
+  /**
+   * Writes everything queued when it runs; calls are serialized. On failure the unwritten lines go
+   * back to the front of the queue and a StoreError is thrown.
+   */
+  write(): Promise<number> {
+    const run = this.chain.then(() => this.writeQueued());
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async writeQueued(): Promise<number> {
+    const batch = this.queue;
+    this.queue = [];
+    this.queueBytes = 0;
+    let done = 0;
+    try {
+      while (done < batch.length) {
+        let segment = this.segments[this.segments.length - 1]!;
+        if (segment.size > 0 && segment.size + batch[done]!.bytes + 1 > this.options.rotateBytes) {
+          segment = { index: segment.index + 1, path: join(this.options.dir, segmentName(segment.index + 1)), size: 0 };
+          this.segments.push(segment);
+        }
+        let end = done;
+        let bytes = 0;
+        while (
+          end < batch.length &&
+          (end === done ||
+            (segment.size + bytes + batch[end]!.bytes + 1 <= this.options.rotateBytes && bytes + batch[end]!.bytes < MAX_WRITE_BYTES))
+        ) {
+          bytes += batch[end]!.bytes + 1;
+          end++;
+        }
+        await this.append(segment, batch, done, end);
+        this.written += end - done;
+        done = end;
+      }
+    } catch (err) {
+      const rest = batch.slice(done);
+      this.queue = rest.concat(this.queue);
+      this.queueBytes = this.queue.reduce((sum, q) => sum + q.bytes, 0);
+      throw err;
+    }
+    return batch.length;
+  }
+
+  private async append(segment: Segment, batch: Queued[], from: number, to: number): Promise<void> {
+    let handle;
+    try {
+      handle = await open(segment.path, "a", 0o600);
+    } catch (err) {
+      throw storeError("open session archive", segment.path, err);
+    }
+    try {
+      // The file is the truth: after a failed write or an outside edit, pick up its real size.
+      const info = await handle.stat();
+      if (info.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+      if (info.size !== segment.size) {
+        this.needsNewline = info.size > 0 && (await lastByte(segment.path, info.size)) !== 0x0a;
+        segment.size = info.size;
+      }
+    } catch (err) {
+      await handle.close().catch(() => undefined);
+      throw storeError("open session archive", segment.path, err);
+    }
+    let text = this.needsNewline ? "\n" : "";
+    for (let i = from; i < to; i++) text += batch[i]!.text + "\n";
+    const data = Buffer.from(text);
+    try {
+      for (let offset = 0; offset < data.length; ) {
+        const { bytesWritten } = await handle.write(data, offset, data.length - offset, null);
+        offset += bytesWritten;
+      }
+      // Survives a power cut too, not only a killed process: flush() is a promise to the caller.
+      await handle.datasync();
+    } catch (err) {
+      await this.undoPartialWrite(handle, segment);
+      throw storeError("write session archive", segment.path, err);
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
+    segment.size += data.length;
+    this.needsNewline = false;
+  }
+
+  // A write that failed half way (disk full) may have left part of a line; cut it off so the retry
+  // appends cleanly. If even that fails, start the retry on a fresh line.
+  private async undoPartialWrite(handle: Awaited<ReturnType<typeof open>>, segment: Segment): Promise<void> {
+    try {
+      await handle.truncate(segment.size);
+    } catch {
+      const size = await handle.stat().then((s) => s.size, () => segment.size);
+      if (size !== segment.size) this.needsNewline = true;
+      segment.size = size;
+    }
+  }
+
+  /** What is on disk now plus what is queued: read() streams exactly this, however writes go on. */
+  snapshot(): ArchiveSnapshot {
+    return { segments: this.segmentList(), queued: this.queue.map((q) => q.text) };
+  }
+
+  /** Every message of the snapshot, oldest first: segments streamed line by line, then the queue. */
+  async *read(snapshot = this.snapshot(), warn = this.options.onWarning): AsyncGenerator<ArchivedMessage> {
+    for (const segment of snapshot.segments) {
+      if (segment.size === 0) continue;
+      for await (const line of readLines(segment.path, segment.size)) {
+        const message = parseLine(line, segment.path, warn);
+        if (message) yield { message, bytes: Buffer.byteLength(line.text) };
+      }
+    }
+    for (const text of snapshot.queued) yield { message: JSON.parse(text) as Message, bytes: Buffer.byteLength(text) };
+  }
+
+  /**
+   * The newest messages within the given bounds, oldest first. Segments are read from the last
+   * backwards, each streamed through a bounded window, so memory stays within the bounds.
+   */
+  async tail(maxCount: number, maxBytes: number): Promise<ArchivedMessage[]> {
+    const window = new RingBuffer<ArchivedMessage>({
+      maxCount,
+      maxBytes,
+      sizeOf: (a) => a.bytes,
+      keyOf: (a) => a.message.id,
+    });
+    let collected: ArchivedMessage[] = [];
+    let count = 0;
+    let bytes = 0;
+    const segments = this.segmentList();
+    for (let i = segments.length - 1; i >= 0 && count < maxCount && bytes < maxBytes; i--) {
+      const segment = segments[i]!;
+      if (segment.size === 0) continue;
+      const part = new RingBuffer<ArchivedMessage>({
+        maxCount: maxCount - count,
+        maxBytes: maxBytes - bytes,
+        sizeOf: (a) => a.bytes,
+        keyOf: (a) => a.message.id,
+      });
+      let full = false;
+      for await (const line of readLines(segment.path, segment.size)) {
+        const message = parseLine(line, segment.path, this.options.onWarning);
+        if (message && part.push({ message, bytes: Buffer.byteLength(line.text) }).length > 0) full = true;
+      }
+      collected = part.items().concat(collected);
+      count += part.count;
+      bytes += part.bytes;
+      if (full) break;
+    }
+    for (const item of collected) window.push(item);
+    return window.items();
+  }
+
+  /** Counts the readable messages on disk (used to repair meta.json after a crash). */
+  async count(): Promise<number> {
+    let n = 0;
+    for await (const _ of this.read({ segments: this.segmentList(), queued: [] }, () => undefined)) n++;
+    return n;
+  }
+}
+
+async function lastByte(path: string, size: number): Promise<number> {
+  const handle = await open(path, "r");
+  try {
+    const buf = Buffer.alloc(1);
+    await handle.read(buf, 0, 1, size - 1);
+    return buf[0]!;
+  } finally {
+    await handle.close();
+  }
+}

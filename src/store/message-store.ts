@@ -1,0 +1,225 @@
+// A session's message store: the in-memory window (ring buffer, indexed by id) in front of the
+// JSONL archive, which holds every message. Appends are queued and written in debounced batches;
+// flush() writes everything queued; a write failure keeps the queue for the next attempt.
+
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { StoreConfig } from "../config/config.ts";
+import type { ImageRef, Message } from "../protocol/message.ts";
+import type { Archive } from "./archive.ts";
+import { StoreError } from "./errors.ts";
+import { ImageStore } from "./images.ts";
+import type { SessionLock } from "./lock.ts";
+import { titleFrom, writeMeta } from "./meta.ts";
+import { RingBuffer } from "./ring-buffer.ts";
+import type { SessionMeta, SessionStore, StoreStats } from "./types.ts";
+
+export interface MessageStoreParts {
+  dir: string;
+  config: StoreConfig;
+  /** The session summary as found on disk (or fresh for a new session). */
+  meta: SessionMeta;
+  /** Whether meta.json exists yet: a session is written to disk with its first message. */
+  metaOnDisk: boolean;
+  /** meta.json is behind the archive (repaired after a crash) or the model changed. */
+  metaDirty: boolean;
+  archive: Archive;
+  lock: SessionLock;
+  /** The archive's tail, to refill the window of a resumed session. */
+  initial: Array<{ message: Message; bytes: number }>;
+  onWarning: (message: string) => void;
+}
+
+// Past this much queued data a write starts at once instead of waiting for the debounce.
+const EAGER_FLUSH_BYTES = 4 * 1024 * 1024;
+
+export class MessageStore implements SessionStore {
+  readonly id: string;
+  readonly dir: string;
+  private readonly ring: RingBuffer<Message>;
+  private readonly images: ImageStore;
+  private readonly archive: Archive;
+  private readonly lock: SessionLock;
+  private readonly onWarning: (message: string) => void;
+  private readonly flushMs: number;
+  private readonly metaState: SessionMeta;
+  private readonly baseCount: number;
+  private metaOnDisk: boolean;
+  private metaDirty: boolean;
+  private windowCache: readonly Message[] | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private chain: Promise<unknown> = Promise.resolve();
+  private evicted = 0;
+  private closed = false;
+  private lastBackgroundError: string | undefined;
+
+  constructor(parts: MessageStoreParts) {
+    this.id = parts.meta.id;
+    this.dir = parts.dir;
+    this.metaState = { ...parts.meta };
+    this.baseCount = parts.meta.messages;
+    this.metaOnDisk = parts.metaOnDisk;
+    this.metaDirty = parts.metaDirty;
+    this.archive = parts.archive;
+    this.lock = parts.lock;
+    this.onWarning = parts.onWarning;
+    this.flushMs = parts.config.flushMs;
+    this.images = new ImageStore(join(parts.dir, "images"));
+    this.ring = new RingBuffer<Message>({
+      maxCount: parts.config.maxMessages,
+      maxBytes: parts.config.maxBytes,
+      sizeOf: (m) => Buffer.byteLength(JSON.stringify(m)),
+      keyOf: (m) => m.id,
+    });
+    for (const { message, bytes } of parts.initial) this.ring.push(message, bytes);
+  }
+
+  append(message: Message): void {
+    if (this.closed) throw new StoreError(`session ${this.id} is closed; cannot append message ${message.id}`);
+    // Serialized once: the line is what gets archived and its length is the window's byte measure.
+    const line = JSON.stringify(message);
+    const bytes = Buffer.byteLength(line);
+    this.evicted += this.ring.push(message, bytes).length;
+    this.windowCache = undefined;
+    this.archive.enqueue(line, bytes);
+    if (!this.metaState.title) {
+      const title = titleFrom(message);
+      if (title) {
+        this.metaState.title = title;
+        this.metaDirty = true;
+      }
+    }
+    this.schedule();
+  }
+
+  window(): readonly Message[] {
+    // Frozen: callers share the cached array, so none of them may change it for the others.
+    this.windowCache ??= Object.freeze(this.ring.items());
+    return this.windowCache;
+  }
+
+  /** O(1) by id within the in-memory window; evicted messages are reached through readAll(). */
+  get(id: string): Message | undefined {
+    return this.ring.get(id);
+  }
+
+  flush(): Promise<void> {
+    this.clearTimer();
+    return this.serial(() => this.writeQueued());
+  }
+
+  async *readAll(): AsyncIterable<Message> {
+    // Taken on the write chain, so no batch is half way between the queue and the disk.
+    const snapshot = await this.serial(async () => {
+      await this.writeQueued().catch((err) => this.warnBackground(err));
+      return this.archive.snapshot();
+    });
+    for await (const { message } of this.archive.read(snapshot)) yield message;
+  }
+
+  saveImage(bytes: Uint8Array, mediaType: string): Promise<ImageRef> {
+    return this.images.save(bytes, mediaType);
+  }
+
+  loadImage(ref: ImageRef): Promise<{ mediaType: string; base64: string }> {
+    return this.images.load(ref);
+  }
+
+  updateMeta(patch: Partial<Pick<SessionMeta, "title" | "model">>): void {
+    if (patch.title !== undefined) this.metaState.title = patch.title;
+    if (patch.model !== undefined) this.metaState.model = patch.model;
+    this.metaDirty = true;
+    this.schedule();
+  }
+
+  shrink(keep: number): void {
+    this.evicted += this.ring.shrink(keep).length;
+    this.windowCache = undefined;
+  }
+
+  stats(): StoreStats {
+    return { messages_archived: this.archive.writtenCount, messages_evicted: this.evicted };
+  }
+
+  /** The session summary as it stands (counts include what is on disk, not what is queued). */
+  meta(): SessionMeta {
+    return { ...this.metaState, messages: this.baseCount + this.archive.writtenCount, bytes: this.archive.bytes };
+  }
+
+  /** Messages appended but not yet on disk. */
+  get queued(): number {
+    return this.archive.queuedCount;
+  }
+
+  /** Writes what is queued, releases the lock and timers. A session that never got a message leaves nothing behind. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.clearTimer();
+    let failure: unknown;
+    try {
+      await this.serial(() => this.writeQueued());
+    } catch (err) {
+      failure = err;
+    }
+    try {
+      if (failure === undefined && !this.metaOnDisk && this.archive.bytes === 0) {
+        await rm(this.dir, { recursive: true, force: true });
+      }
+    } finally {
+      this.lock.release();
+      this.windowCache = undefined;
+      this.ring.clear();
+    }
+    if (failure !== undefined) throw failure;
+  }
+
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(task);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async writeQueued(): Promise<void> {
+    const hasMessages = this.archive.queuedCount > 0;
+    if (!hasMessages && !this.metaDirty) return;
+    if (!this.metaOnDisk) {
+      if (!hasMessages) return;
+      // meta.json first: a crash right after the archive write then still leaves a findable
+      // session, whose counts are repaired from the archive on resume.
+      await writeMeta(this.dir, this.meta());
+      this.metaOnDisk = true;
+    }
+    if (hasMessages) await this.archive.write();
+    this.metaState.updated = Date.now();
+    await writeMeta(this.dir, this.meta());
+    this.metaDirty = false;
+    this.lastBackgroundError = undefined;
+  }
+
+  private schedule(): void {
+    if (this.archive.queuedBytes >= EAGER_FLUSH_BYTES) {
+      this.clearTimer();
+      void this.flush().catch((err) => this.warnBackground(err));
+      return;
+    }
+    // Throttled rather than reset on every append, so a steady stream still reaches the disk.
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      this.flush().catch((err) => this.warnBackground(err));
+    }, this.flushMs);
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  // A failed background write is reported once per distinct error; the next flush() rejects with it.
+  private warnBackground(err: unknown): void {
+    const message = err instanceof Error ? err.message : String(err);
+    if (message === this.lastBackgroundError) return;
+    this.lastBackgroundError = message;
+    this.onWarning(`${message}; ${this.archive.queuedCount} message(s) kept in memory, will retry`);
+  }
+}

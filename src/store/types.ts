@@ -1,0 +1,40 @@
+// What the rest of the program sees of a session's message store.
+
+import type { ImageRef, Message } from "../protocol/message.ts";
+
+export interface SessionMeta {
+  id: string;
+  title: string;
+  cwd: string;
+  model: string;
+  created: number;
+  updated: number;
+  messages: number;
+  bytes: number;
+}
+
+export interface StoreStats {
+  messages_archived: number;
+  messages_evicted: number;
+}
+
+export interface SessionStore {
+  readonly id: string;
+  readonly dir: string;
+  /** Adds a message to the in-memory window and queues it for the archive. */
+  append(message: Message): void;
+  /** The in-memory window, oldest first (what context is built from). */
+  window(): readonly Message[];
+  get(id: string): Message | undefined;
+  /** Writes everything queued to disk (before each LLM request, after each turn, on exit). */
+  flush(): Promise<void>;
+  /** Every archived message, oldest first, streamed from disk. */
+  readAll(): AsyncIterable<Message>;
+  saveImage(bytes: Uint8Array, mediaType: string): Promise<ImageRef>;
+  loadImage(ref: ImageRef): Promise<{ mediaType: string; base64: string }>;
+  updateMeta(patch: Partial<Pick<SessionMeta, "title" | "model">>): void;
+  /** Memory pressure: keep only the newest `keep` messages in memory. */
+  shrink(keep: number): void;
+  stats(): StoreStats;
+  close(): Promise<void>;
+}

@@ -1,0 +1,175 @@
+// The Read tool: a text file as numbered lines (a window of it for long files), or an image the
+// model can look at. Expected failures throw ToolError.
+
+import { readdir, stat } from "node:fs/promises";
+import description from "./read.md" with { type: "text" };
+import { imageMediaType, isBinary, SNIFF_BYTES } from "./binary.ts";
+import { notFoundMessage, resolveToolPath } from "./paths.ts";
+import { validateInput } from "./schema.ts";
+import { ToolError, type JsonSchema, type Tool, type ToolContext, type ToolResult } from "./types.ts";
+
+export const DEFAULT_READ_LIMIT = 2000;
+export const MAX_LINE_CHARS = 2000;
+/** Keeps one Read from flooding the context even when every line is long. */
+export const MAX_READ_OUTPUT_CHARS = 100_000;
+export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+const DIR_LISTING_MAX = 50;
+
+export interface ReadInput {
+  path: string;
+  offset?: number;
+  limit?: number;
+}
+
+const inputSchema: JsonSchema = {
+  type: "object",
+  properties: {
+    path: { type: "string", description: "File to read, absolute or relative to the working directory" },
+    offset: { type: "integer", description: "1-based line number to start at (default 1)" },
+    limit: { type: "integer", description: `How many lines to read (default ${DEFAULT_READ_LIMIT})` },
+  },
+  required: ["path"],
+  additionalProperties: false,
+};
+
+/** `cat -n` style: the number right-aligned in six columns, a tab, the line. */
+export function numberLine(n: number, text: string): string {
+  return `${String(n).padStart(6)}\t${text}`;
+}
+
+function clipLine(line: string, fullLength: number): string {
+  if (fullLength <= MAX_LINE_CHARS) return line;
+  return `${line.slice(0, MAX_LINE_CHARS)}… [line truncated: ${fullLength} chars]`;
+}
+
+interface Window {
+  lines: string[];
+  /** Line number of the first collected line. */
+  first: number;
+  total: number;
+}
+
+/** An unfinished line longer than this keeps only its head (a minified file can be one line). */
+const PENDING_KEEP = MAX_LINE_CHARS + 1;
+const PENDING_MAX = 1_000_000;
+
+/**
+ * Streams the file so a huge log costs memory only for the window asked for; lines after the
+ * window are only counted. Invalid UTF-8 decodes to U+FFFD instead of throwing.
+ */
+async function readWindow(path: string, offset: number, limit: number, signal: AbortSignal): Promise<Window> {
+  const decoder = new TextDecoder("utf-8");
+  const lines: string[] = [];
+  let chars = 0;
+  let full = false;
+  let total = 0;
+  let pending = "";
+  let dropped = 0;
+  const take = (raw: string) => {
+    total++;
+    const length = raw.length + dropped;
+    dropped = 0;
+    if (full || total < offset) return;
+    const line = clipLine(raw.endsWith("\r") ? raw.slice(0, -1) : raw, length);
+    if (lines.length >= limit || (lines.length > 0 && chars + line.length > MAX_READ_OUTPUT_CHARS)) {
+      full = true;
+      return;
+    }
+    lines.push(line);
+    chars += line.length + 8;
+  };
+  const consume = (text: string) => {
+    let nl = text.indexOf("\n");
+    if (nl < 0) {
+      pending += text;
+    } else {
+      take(pending + text.slice(0, nl));
+      let start = nl + 1;
+      while ((nl = text.indexOf("\n", start)) >= 0) {
+        take(text.slice(start, nl));
+        start = nl + 1;
+      }
+      pending = text.slice(start);
+    }
+    if (pending.length > PENDING_MAX) {
+      dropped += pending.length - PENDING_KEEP;
+      pending = pending.slice(0, PENDING_KEEP);
+    }
+  };
+  for await (const chunk of Bun.file(path).stream()) {
+    if (signal.aborted) throw new ToolError("Read interrupted");
+    consume(decoder.decode(chunk, { stream: true }));
+  }
+  consume(decoder.decode());
+  if (pending !== "") take(pending);
+  return { lines, first: offset, total };
+}
+
+async function describeDirectory(path: string): Promise<string> {
+  const entries = await readdir(path, { withFileTypes: true }).catch(() => []);
+  const names = entries
+    .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
+    .sort()
+    .slice(0, DIR_LISTING_MAX);
+  const more = entries.length > DIR_LISTING_MAX ? `\n… and ${entries.length - DIR_LISTING_MAX} more` : "";
+  const listing = names.length > 0 ? `\nIt contains:\n${names.join("\n")}${more}` : "\nIt is empty.";
+  return `${path} is a directory, not a file. Read one of its files, or use Glob to find files in it.${listing}`;
+}
+
+async function readImage(path: string, mediaType: string, size: number, ctx: ToolContext): Promise<ToolResult> {
+  const saveImage = ctx.services.saveImage;
+  if (!saveImage) throw new ToolError(`Cannot read ${path}: image file (${mediaType}, ${size} bytes), and images cannot be shown here`);
+  if (size > MAX_IMAGE_BYTES) {
+    throw new ToolError(`Cannot read ${path}: image is ${size} bytes, over the ${MAX_IMAGE_BYTES / 1024 / 1024} MB limit`);
+  }
+  const bytes = await Bun.file(path).bytes();
+  const image = await saveImage(bytes, mediaType);
+  return {
+    content: [
+      { type: "text", text: `Image: ${path} (${mediaType}, ${bytes.length} bytes)` },
+      { type: "image", image },
+    ],
+  };
+}
+
+function checkRange(name: string, value: number | undefined, min: number): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (value < min) throw new ToolError(`"${name}" must be at least ${min} (got ${value})`);
+  return value;
+}
+
+export const readTool: Tool<ReadInput> = {
+  name: "Read",
+  description,
+  inputSchema,
+  readOnly: true,
+  async execute(input, ctx) {
+    const invalid = validateInput(inputSchema, input);
+    if (invalid) throw new ToolError(`Invalid input for Read: ${invalid}`);
+    // offset 0 is read as "from the start", as the models that send it mean.
+    const offset = Math.max(1, checkRange("offset", input.offset, 0) ?? 1);
+    const limit = checkRange("limit", input.limit, 1) ?? DEFAULT_READ_LIMIT;
+    const path = resolveToolPath(ctx.cwd, input.path);
+
+    const info = await stat(path).catch(() => null);
+    if (!info) throw new ToolError(notFoundMessage(path));
+    if (info.isDirectory()) throw new ToolError(await describeDirectory(path));
+    if (!info.isFile()) throw new ToolError(`Cannot read ${path}: not a regular file`);
+    if (info.size === 0) return { content: `(${path} is empty)` };
+
+    const head = await Bun.file(path).slice(0, SNIFF_BYTES).bytes();
+    const mediaType = imageMediaType(head);
+    if (mediaType) return readImage(path, mediaType, info.size, ctx);
+    if (isBinary(head)) throw new ToolError(`Cannot read ${path}: binary file (${info.size} bytes)`);
+
+    const { lines, first, total } = await readWindow(path, offset, limit, ctx.signal);
+    if (lines.length === 0) {
+      throw new ToolError(`offset ${offset} is past the end of ${path}, which has ${total} line${total === 1 ? "" : "s"}`);
+    }
+    const body = lines.map((line, i) => numberLine(first + i, line)).join("\n");
+    const last = first + lines.length - 1;
+    const remaining = total - last;
+    const note = remaining > 0 ? `\n… ${remaining} more line${remaining === 1 ? "" : "s"}; use offset=${last + 1} to read on` : "";
+    return { content: body + note };
+  },
+};

@@ -1,0 +1,45 @@
+// The one shape every tool has. Adding a tool is adding a file that exports one of these.
+
+import type { Config } from "../config/config.ts";
+import type { ImageBlock, TextBlock } from "../protocol/message.ts";
+import type { JsonSchema } from "../protocol/json-schema.ts";
+
+export type { JsonSchema };
+
+export interface ToolContext {
+  /** The session's working directory; relative paths resolve against it. */
+  cwd: string;
+  signal: AbortSignal;
+  /** The task (main session or sub-agent) this call belongs to. */
+  taskId: string;
+  config: Config;
+  /** Live progress (e.g. output lines of a running command). */
+  progress(text: string): void;
+  /** Services a tool may need; absent in contexts that do not provide them. */
+  services: ToolServices;
+}
+
+/** Long-lived services owned by the runner and shared by tool calls. */
+export interface ToolServices {
+  shell?: import("../shell/types.ts").ShellPool;
+  /** Stores image bytes on disk and returns the reference a message holds. */
+  saveImage?(bytes: Uint8Array, mediaType: string): Promise<import("../protocol/message.ts").ImageRef>;
+}
+
+export interface ToolResult {
+  content: string | Array<TextBlock | ImageBlock>;
+  isError?: boolean;
+}
+
+export interface Tool<I = any> {
+  name: string;
+  /** What the model reads about the tool (kept in a .md file beside the tool). */
+  description: string;
+  inputSchema: JsonSchema;
+  /** Read-only tools are the ones sub-agents of kind `explore` may use. */
+  readOnly: boolean;
+  execute(input: I, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** Thrown by a tool for an expected failure; becomes an is_error tool result. */
+export class ToolError extends Error {}

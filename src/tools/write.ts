@@ -1,0 +1,62 @@
+// The Write tool: creates or overwrites a whole file, making parent directories as needed.
+// Expected failures throw ToolError.
+
+import { mkdir, stat, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import description from "./write.md" with { type: "text" };
+import { resolveToolPath } from "./paths.ts";
+import { validateInput } from "./schema.ts";
+import { ToolError, type JsonSchema, type Tool } from "./types.ts";
+
+export interface WriteInput {
+  path: string;
+  content: string;
+}
+
+const inputSchema: JsonSchema = {
+  type: "object",
+  properties: {
+    path: { type: "string", description: "File to write, absolute or relative to the working directory" },
+    content: { type: "string", description: "The complete new content of the file" },
+  },
+  required: ["path", "content"],
+  additionalProperties: false,
+};
+
+/** Lines as an editor counts them: a trailing newline ends the last line, it does not start one. */
+export function countLines(text: string): number {
+  if (text === "") return 0;
+  const newlines = text.split("\n").length - 1;
+  return text.endsWith("\n") ? newlines : newlines + 1;
+}
+
+function errorText(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  return e.code ? `${e.code}: ${e.message}` : String(err);
+}
+
+export const writeTool: Tool<WriteInput> = {
+  name: "Write",
+  description,
+  inputSchema,
+  readOnly: false,
+  async execute(input, ctx) {
+    const invalid = validateInput(inputSchema, input);
+    if (invalid) throw new ToolError(`Invalid input for Write: ${invalid}`);
+    if (ctx.signal.aborted) throw new ToolError("Write interrupted");
+    const path = resolveToolPath(ctx.cwd, input.path);
+
+    const before = await stat(path).catch(() => null);
+    if (before?.isDirectory()) throw new ToolError(`${path} is a directory; give a file path to write`);
+    try {
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, input.content);
+    } catch (err) {
+      throw new ToolError(`Cannot write ${path}: ${errorText(err)}`);
+    }
+    const bytes = Buffer.byteLength(input.content);
+    const lines = countLines(input.content);
+    const verb = before ? "Updated" : "Created";
+    return { content: `${verb} ${path} (${bytes} bytes, ${lines} line${lines === 1 ? "" : "s"})` };
+  },
+};

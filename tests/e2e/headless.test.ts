@@ -1,0 +1,189 @@
+// The compiled binary end to end against the fake LLM server: prompts, formats, exit codes.
+
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type FakeLLM, type ScriptedReply, startFakeLLM } from "../support/fake-llm.ts";
+import { jsonLines, providerEnv, runBinary, spawnBinary, tempHome } from "../support/binary.ts";
+
+let server: FakeLLM | undefined;
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+});
+
+async function serve(script: ScriptedReply[] | ((req: any, i: number) => ScriptedReply)) {
+  server = await startFakeLLM(script);
+  return server;
+}
+
+function lastUserText(body: any): string {
+  const last = body.messages[body.messages.length - 1];
+  if (typeof last.content === "string") return last.content;
+  return last.content.map((b: any) => b.text ?? "").join("");
+}
+
+describe("prompt input", () => {
+  test("a piped prompt is answered on stdout, nothing else there", async () => {
+    const s = await serve([{ text: "Hello from the model." }]);
+    const r = await runBinary({ stdin: "say hello\n", env: providerEnv(s.url) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("Hello from the model.\n");
+    expect(lastUserText(s.requests[0].body)).toBe("say hello");
+    expect(s.requests[0].body.stream).toBe(true);
+  });
+
+  test("prompt argument plus stdin: stdin is appended inside <stdin>", async () => {
+    const s = await serve([{ text: "Looks fine." }]);
+    const r = await runBinary({ args: ["review this"], stdin: "diff --git a/x b/x\n+new line\n", env: providerEnv(s.url) });
+    expect(r.code).toBe(0);
+    expect(lastUserText(s.requests[0].body)).toBe("review this\n\n<stdin>\ndiff --git a/x b/x\n+new line\n</stdin>");
+  });
+
+  test("a stdin pipe that never sends does not hang a run with a prompt argument", async () => {
+    const s = await serve([{ text: "ok" }]);
+    const r = await runBinary({ args: ["hi"], stdin: "silent-pipe", env: { ...providerEnv(s.url), SYNAPSE_STDIN_WAIT_MS: "300" }, timeoutMs: 10_000 });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("ok\n");
+    expect(lastUserText(s.requests[0].body)).toBe("hi");
+  });
+
+  test("empty stdin and no argument is a usage error", async () => {
+    const r = await runBinary({ stdin: "", env: providerEnv("http://127.0.0.1:9") });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("empty prompt");
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  test("no prompt at all is a usage error", async () => {
+    const r = await runBinary({ env: providerEnv("http://127.0.0.1:9") });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("no prompt");
+  });
+
+  test("invalid UTF-8 on stdin is replaced, not fatal", async () => {
+    const s = await serve([{ text: "got it" }]);
+    const bytes = new Uint8Array([0x66, 0x69, 0x78, 0x20, 0xff, 0xfe, 0xc3, 0x28, 0x0a]);
+    const r = await runBinary({ stdin: bytes, env: providerEnv(s.url) });
+    expect(r.code).toBe(0);
+    expect(lastUserText(s.requests[0].body)).toContain("fix \uFFFD");
+  });
+
+  test("stdin over 10 MB is a usage error, not a crash", async () => {
+    const r = await runBinary({ stdin: "x".repeat(10 * 1024 * 1024 + 10), env: providerEnv("http://127.0.0.1:9") });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("larger than 10 MB");
+  });
+});
+
+describe("command line", () => {
+  test("--version and --help", async () => {
+    const v = await runBinary({ args: ["--version"] });
+    expect(v.code).toBe(0);
+    expect(v.stdout).toMatch(/^synapse \d+\.\d+\.\d+\n$/);
+    const h = await runBinary({ args: ["--help"] });
+    expect(h.code).toBe(0);
+    for (const flag of ["--model", "--output-format", "--continue", "--resume", "--cwd", "--max-turns", "--quiet", "--no-color"]) {
+      expect(h.stdout).toContain(flag);
+    }
+  });
+
+  test("a bad flag is a one-line usage error with exit 2", async () => {
+    const r = await runBinary({ args: ["--bogus", "hi"] });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--bogus");
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  test("bad --output-format and --max-turns values exit 2", async () => {
+    expect((await runBinary({ args: ["-o", "xml", "hi"] })).code).toBe(2);
+    expect((await runBinary({ args: ["--max-turns", "0", "hi"] })).code).toBe(2);
+  });
+
+  test("no provider configured names the variables to set", async () => {
+    const r = await runBinary({ args: ["hi"] });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("ANTHROPIC_API_KEY");
+    expect(r.stderr).toContain("OPENAI_API_KEY");
+  });
+
+  test("-C into a missing directory exits 2", async () => {
+    const r = await runBinary({ args: ["-C", "/no/such/dir", "hi"], env: providerEnv("http://127.0.0.1:9") });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("/no/such/dir");
+  });
+
+  test("doctor: a worker thread answers from inside the compiled binary", async () => {
+    const r = await runBinary({ args: ["doctor"], env: providerEnv("http://127.0.0.1:9") });
+    expect(r.stdout).toContain("ok    worker threads");
+    expect(r.stdout).toContain("ok    bash");
+    expect(r.stdout).toContain("ok    provider: anthropic/");
+    expect(r.code).toBe(0);
+  });
+
+  test("the binary runs from any directory with no node_modules beside it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "synapse-copy-"));
+    const copy = join(dir, "synapse");
+    writeFileSync(copy, readFileSync(join(import.meta.dir, "../../dist/synapse")), { mode: 0o755 });
+    const proc = Bun.spawn([copy, "doctor"], { cwd: "/", env: { PATH: process.env.PATH!, ...tempHome().env, ANTHROPIC_API_KEY: "k" }, stdout: "pipe" });
+    const out = await new Response(proc.stdout).text();
+    expect(await proc.exited).toBe(0);
+    expect(out).toContain("ok    worker threads");
+  });
+});
+
+describe("output formats", () => {
+  test("json prints one result object", async () => {
+    const s = await serve([{ text: "The answer.", usage: { input_tokens: 11, output_tokens: 3 } }]);
+    const r = await runBinary({ args: ["-o", "json", "q"], env: providerEnv(s.url) });
+    expect(r.code).toBe(0);
+    const lines = jsonLines(r.stdout);
+    expect(lines).toHaveLength(1);
+    const out = lines[0];
+    expect(out).toMatchObject({ type: "result", subtype: "success", is_error: false, result: "The answer.", num_turns: 1 });
+    expect(out.usage).toEqual({ input_tokens: 11, output_tokens: 3 });
+    expect(typeof out.session_id).toBe("string");
+    expect(typeof out.duration_ms).toBe("number");
+    for (const key of ["shells_spawned", "shells_reused", "tasks_run", "messages_archived", "peak_heap_mb"]) expect(out.stats).toHaveProperty(key);
+  });
+
+  test("stream-json: init first, assistant and user lines, result last", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "synapse-sj-"));
+    writeFileSync(join(dir, "notes.txt"), "alpha\nbeta\n");
+    const s = await serve([{ toolCalls: [{ name: "Read", input: { path: "notes.txt" } }] }, { text: "It has two lines." }]);
+    const r = await runBinary({ args: ["-o", "stream-json", "-C", dir, "count lines"], env: providerEnv(s.url) });
+    expect(r.code).toBe(0);
+    const lines = jsonLines(r.stdout);
+    expect(lines[0]).toMatchObject({ type: "system", subtype: "init", cwd: dir });
+    expect(lines[0].tools).toContain("Read");
+    const types = lines.map((l) => l.type);
+    expect(types.at(-1)).toBe("result");
+    const assistant = lines.filter((l) => l.type === "assistant");
+    expect(assistant).toHaveLength(2);
+    expect(assistant[0].message.content[0]).toMatchObject({ type: "tool_use", name: "Read" });
+    const user = lines.find((l) => l.type === "user");
+    expect(user.message.content[0].type).toBe("tool_result");
+    expect(JSON.stringify(user.message.content[0].content)).toContain("beta");
+    expect(lines.at(-1)).toMatchObject({ subtype: "success", result: "It has two lines.", num_turns: 2 });
+    for (const l of lines) expect(l.session_id).toBe(lines[0].session_id);
+  });
+
+  test("text mode: tool activity on stderr, answer alone on stdout", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "synapse-txt-"));
+    writeFileSync(join(dir, "a.txt"), "x\n");
+    const s = await serve([{ text: "Let me look.", toolCalls: [{ name: "Read", input: { path: "a.txt" } }] }, { text: "Done." }]);
+    const r = await runBinary({ args: ["-C", dir, "look"], env: providerEnv(s.url) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("Let me look.\nDone.\n");
+    expect(r.stderr).toContain("Read(a.txt)");
+    const quiet = await runBinary({ args: ["-q", "-C", dir, "look"], env: providerEnv((await serve([{ text: "Done." }])).url) });
+    expect(quiet.stderr).toBe("");
+  });
+
+  test("no colour codes when output is piped", async () => {
+    const s = await serve([{ toolCalls: [{ name: "Glob", input: { pattern: "*" } }] }, { text: "ok" }]);
+    const r = await runBinary({ args: ["go"], env: providerEnv(s.url) });
+    expect(r.stdout + r.stderr).not.toContain("\x1b[");
+  });
+});

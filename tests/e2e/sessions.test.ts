@@ -1,0 +1,127 @@
+// Sessions through the compiled binary: archive survives kill -9, --continue / --resume, the
+// lock between two processes, torn lines, listing, images by reference.
+
+import { afterEach, describe, expect, test } from "bun:test";
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type FakeLLM, type ScriptedReply, startFakeLLM } from "../support/fake-llm.ts";
+import { providerEnv, runBinary, spawnBinary, tempHome } from "../support/binary.ts";
+
+let server: FakeLLM | undefined;
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+});
+async function serve(script: ScriptedReply[] | ((req: any, i: number) => ScriptedReply)) {
+  await server?.stop();
+  server = await startFakeLLM(script);
+  return server;
+}
+
+function sessionDirs(home: string): string[] {
+  const root = join(home, "sessions");
+  return readdirSync(root).map((id) => join(root, id));
+}
+const allText = (body: any) => JSON.stringify(body.messages);
+
+describe("sessions", () => {
+  test("kill -9 mid-run: --continue sees every finished turn", async () => {
+    const home = tempHome();
+    const cwd = mkdtempSync(join(tmpdir(), "synapse-crash-"));
+    let s = await serve([
+      { toolCalls: [{ name: "Bash", input: { command: "echo turn-one-output" } }] },
+      { toolCalls: [{ name: "Bash", input: { command: "echo turn-two-output" } }] },
+      { hang: true },
+    ]);
+    const proc = spawnBinary({ args: ["first prompt"], cwd, env: { ...home.env, ...providerEnv(s.url) } });
+    while (s.requests.length < 3) await Bun.sleep(10);
+    proc.kill("SIGKILL");
+    await proc.exited;
+
+    s = await serve([{ text: "continued" }]);
+    const r = await runBinary({ args: ["-c", "second prompt"], cwd, env: { ...home.env, ...providerEnv(s.url) } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("continued\n");
+    const sent = allText(s.requests[0].body);
+    for (const part of ["first prompt", "turn-one-output", "turn-two-output", "second prompt"]) expect(sent).toContain(part);
+    expect(sessionDirs(home.env.SYNAPSE_HOME)).toHaveLength(1);
+  });
+
+  test("a torn last line is skipped with a warning naming the file and line", async () => {
+    const home = tempHome();
+    const cwd = mkdtempSync(join(tmpdir(), "synapse-torn-"));
+    let s = await serve([{ text: "first answer" }]);
+    expect((await runBinary({ args: ["hello"], cwd, env: { ...home.env, ...providerEnv(s.url) } })).code).toBe(0);
+    const [dir] = sessionDirs(home.env.SYNAPSE_HOME);
+    appendFileSync(join(dir, "messages.jsonl"), '{"id":"torn","role":"user","content":[{"type":"te');
+    s = await serve([{ text: "still fine" }]);
+    const r = await runBinary({ args: ["-c", "again"], cwd, env: { ...home.env, ...providerEnv(s.url) } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("messages.jsonl");
+    expect(r.stderr).toMatch(/line 3/);
+    expect(allText(s.requests[0].body)).toContain("first answer");
+  });
+
+  test("--resume <id> picks that session; an unknown id exits 2; --continue with none exits 2", async () => {
+    const home = tempHome();
+    const cwd = mkdtempSync(join(tmpdir(), "synapse-resume-"));
+    let s = await serve([{ text: "A" }]);
+    await runBinary({ args: ["-o", "json", "alpha"], cwd, env: { ...home.env, ...providerEnv(s.url) } });
+    const id = readdirSync(join(home.env.SYNAPSE_HOME, "sessions"))[0];
+    s = await serve([{ text: "B" }]);
+    const r = await runBinary({ args: ["-o", "json", "-r", id, "beta"], env: { ...home.env, ...providerEnv(s.url) } });
+    expect(JSON.parse(r.stdout).session_id).toBe(id);
+    expect(allText(s.requests[0].body)).toContain("alpha");
+    expect((await runBinary({ args: ["-r", "20990101-000000-ffffff", "x"], env: { ...home.env, ...providerEnv(s.url) } })).code).toBe(2);
+    const other = mkdtempSync(join(tmpdir(), "synapse-none-"));
+    const none = await runBinary({ args: ["-c", "x"], cwd: other, env: { ...home.env, ...providerEnv(s.url) } });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("no previous session");
+  });
+
+  test("a second writer on a live session gets a clear error, exit 2", async () => {
+    const home = tempHome();
+    const cwd = mkdtempSync(join(tmpdir(), "synapse-lock-"));
+    const s = await serve((_req, i) => (i === 0 ? { hang: true } : { text: "x" }));
+    const first = spawnBinary({ args: ["hold"], cwd, env: { ...home.env, ...providerEnv(s.url) } });
+    while (s.requests.length < 1) await Bun.sleep(10);
+    const r = await runBinary({ args: ["-c", "intrude"], cwd, env: { ...home.env, ...providerEnv(s.url) } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(String(first.pid));
+    first.kill("SIGTERM");
+    expect(await first.exited).toBe(143);
+  });
+
+  test("synapse sessions lists id, title and message count", async () => {
+    const home = tempHome();
+    const s = await serve([{ text: "ok" }]);
+    await runBinary({ args: ["list me please"], env: { ...home.env, ...providerEnv(s.url) } });
+    const r = await runBinary({ args: ["sessions"], env: home.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("list me please");
+    const json = await runBinary({ args: ["sessions", "-o", "json"], env: home.env });
+    expect(JSON.parse(json.stdout)[0]).toMatchObject({ title: "list me please", messages: 2 });
+  });
+
+  test("images are stored once by hash and referenced, not inlined, in the archive", async () => {
+    const home = tempHome();
+    const cwd = mkdtempSync(join(tmpdir(), "synapse-img-"));
+    const png = new Uint8Array(4096);
+    png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    writeFileSync(join(cwd, "a.png"), png);
+    writeFileSync(join(cwd, "b.png"), png);
+    const s = await serve([
+      { toolCalls: [{ name: "Read", input: { path: "a.png" } }, { name: "Read", input: { path: "b.png" } }] },
+      { text: "two identical images" },
+    ]);
+    const r = await runBinary({ args: ["--image", "a.png", "look"], cwd, env: { ...home.env, ...providerEnv(s.url) } });
+    expect(r.code).toBe(0);
+    const [dir] = sessionDirs(home.env.SYNAPSE_HOME);
+    expect(readdirSync(join(dir, "images"))).toHaveLength(1);
+    const archive = readFileSync(join(dir, "messages.jsonl"), "utf8");
+    expect(archive).toContain('"sha256"');
+    expect(archive.length).toBeLessThan(4096);
+    expect(JSON.stringify(s.requests[1].body)).toContain(Buffer.from(png).toString("base64").slice(0, 40));
+  });
+});

@@ -1,0 +1,219 @@
+// Checks the fake LLM server itself, over plain HTTP: each API's wire format, error bodies, script
+// exhaustion, hanging replies, and the stand-alone process mode used by benches.
+
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startFakeLLM, type FakeLLM, type ScriptedReply } from "../support/fake-llm.ts";
+
+let fake: FakeLLM | undefined;
+afterEach(async () => {
+  await fake?.stop();
+  fake = undefined;
+});
+
+async function serve(script: ScriptedReply[]): Promise<FakeLLM> {
+  fake = await startFakeLLM(script);
+  return fake;
+}
+
+function post(url: string, body: object, signal?: AbortSignal): Promise<Response> {
+  return fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal });
+}
+
+/** Splits an SSE body into {event, data} records, the way a client would. */
+function parseSse(body: string): Array<{ event?: string; data: string }> {
+  return body
+    .split("\n\n")
+    .filter((frame) => frame.trim() !== "")
+    .map((frame) => {
+      const lines = frame.split("\n");
+      const event = lines.find((l) => l.startsWith("event: "))?.slice(7);
+      const data = lines.filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+      return { event, data };
+    });
+}
+
+const TOOL_INPUT = { path: "src/main.ts", pattern: "needle with spaces", limit: 20 };
+
+describe("anthropic wire format", () => {
+  test("SSE: text deltas, fragmented tool input with an empty fragment, ping, cumulative usage", async () => {
+    const f = await serve([{ text: "Hello there, world", toolCalls: [{ id: "toolu_1", name: "Grep", input: TOOL_INPUT }], usage: { input_tokens: 30, output_tokens: 12 } }]);
+    const res = await post(`${f.url}/v1/messages`, { model: "claude-x", stream: true, messages: [] });
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const events = parseSse(await res.text());
+    const types = events.map((e) => e.event);
+    expect(types[0]).toBe("message_start");
+    expect(types).toContain("ping");
+    expect(types.slice(-2)).toEqual(["message_delta", "message_stop"]);
+    for (const e of events) expect(JSON.parse(e.data).type).toBe(e.event!);
+
+    const data = events.map((e) => JSON.parse(e.data));
+    expect(data[0].message.usage.input_tokens).toBe(30);
+    const text = data.filter((d) => d.delta?.type === "text_delta").map((d) => d.delta.text);
+    expect(text.length).toBeGreaterThan(1);
+    expect(text.join("")).toBe("Hello there, world");
+    const start = data.find((d) => d.content_block?.type === "tool_use");
+    expect(start.content_block).toMatchObject({ id: "toolu_1", name: "Grep", input: {} });
+    const fragments = data.filter((d) => d.delta?.type === "input_json_delta").map((d) => d.delta.partial_json);
+    expect(fragments[0]).toBe("");
+    expect(fragments.length).toBeGreaterThan(2);
+    expect(JSON.parse(fragments.join(""))).toEqual(TOOL_INPUT);
+    const delta = data.find((d) => d.type === "message_delta");
+    expect(delta).toMatchObject({ delta: { stop_reason: "tool_use" }, usage: { output_tokens: 12 } });
+  });
+
+  test("JSON mode returns a whole message", async () => {
+    const f = await serve([{ text: "hi", toolCalls: [{ name: "Read", input: { path: "a" } }] }]);
+    const body: any = await (await post(`${f.url}/v1/messages`, { model: "claude-x", messages: [] })).json();
+    expect(body).toMatchObject({ type: "message", role: "assistant", model: "claude-x", stop_reason: "tool_use" });
+    expect(body.content[0]).toEqual({ type: "text", text: "hi" });
+    expect(body.content[1]).toMatchObject({ type: "tool_use", name: "Read", input: { path: "a" } });
+    expect(body.usage.input_tokens).toBeGreaterThan(0);
+  });
+
+  test("errors use the API's body shape, with retry-after when scripted", async () => {
+    const f = await serve([{ status: 529, headers: { "retry-after": "3" } }]);
+    const res = await post(`${f.url}/v1/messages`, { stream: true });
+    expect(res.status).toBe(529);
+    expect(res.headers.get("retry-after")).toBe("3");
+    expect(res.headers.get("request-id")).toBeTruthy();
+    const body: any = await res.json();
+    expect(body).toMatchObject({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
+    expect(body.request_id).toStartWith("req_");
+  });
+
+  test("a mid-stream error is an `event: error` after the stream started", async () => {
+    const f = await serve([{ streamError: { type: "overloaded_error", message: "Overloaded" }, text: "partial answer here" }]);
+    const events = parseSse(await (await post(`${f.url}/v1/messages`, { stream: true })).text());
+    expect(events[0].event).toBe("message_start");
+    expect(events.at(-1)!.event).toBe("error");
+    expect(JSON.parse(events.at(-1)!.data)).toEqual({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
+  });
+});
+
+describe("openai wire format", () => {
+  test("SSE: role chunk, tool calls by index with id/name only first, finish, usage chunk, [DONE]", async () => {
+    const f = await serve([{ toolCalls: [{ id: "call_a", name: "Read", input: { path: "x" } }, { name: "Grep", input: TOOL_INPUT }] }]);
+    const res = await post(`${f.url}/v1/chat/completions`, { model: "gpt-x", stream: true, stream_options: { include_usage: true } });
+    const events = parseSse(await res.text());
+    expect(events.every((e) => e.event === undefined)).toBe(true);
+    expect(events.at(-1)!.data).toBe("[DONE]");
+    const chunks = events.slice(0, -1).map((e) => JSON.parse(e.data));
+    expect(chunks[0].choices[0].delta).toMatchObject({ role: "assistant", content: null });
+    const calls = chunks.flatMap((c) => c.choices[0]?.delta.tool_calls ?? []);
+    for (const index of [0, 1]) {
+      const mine = calls.filter((c: any) => c.index === index);
+      expect(mine[0].id).toBeTruthy();
+      expect(mine[0].function.name).toBeTruthy();
+      expect(mine.slice(1).every((c: any) => c.id === undefined && c.function.name === undefined)).toBe(true);
+      expect(mine.length).toBeGreaterThan(2);
+    }
+    const args = calls.filter((c: any) => c.index === 1).map((c: any) => c.function.arguments).join("");
+    expect(JSON.parse(args)).toEqual(TOOL_INPUT);
+    const finish = chunks.find((c) => c.choices[0]?.finish_reason);
+    expect(finish.choices[0]).toMatchObject({ delta: {}, finish_reason: "tool_calls" });
+    const usage = chunks.at(-1);
+    expect(usage.choices).toEqual([]);
+    expect(usage.usage.total_tokens).toBe(usage.usage.prompt_tokens + usage.usage.completion_tokens);
+  });
+
+  test("no usage chunk unless include_usage; text arrives in several deltas", async () => {
+    const f = await serve([{ text: "one two three four" }]);
+    const events = parseSse(await (await post(`${f.url}/v1/chat/completions`, { stream: true })).text());
+    const chunks = events.slice(0, -1).map((e) => JSON.parse(e.data));
+    expect(chunks.some((c) => c.usage)).toBe(false);
+    const text = chunks.map((c) => c.choices[0]?.delta.content ?? "");
+    expect(text.join("")).toBe("one two three four");
+    expect(text.filter(Boolean).length).toBeGreaterThan(1);
+    expect(chunks.at(-1).choices[0].finish_reason).toBe("stop");
+  });
+
+  test("JSON mode and error bodies", async () => {
+    const f = await serve([{ text: "hi" }, { status: 429, headers: { "retry-after": "1" } }]);
+    const ok: any = await (await post(`${f.url}/v1/chat/completions`, { model: "gpt-x" })).json();
+    expect(ok).toMatchObject({ object: "chat.completion", choices: [{ message: { role: "assistant", content: "hi" }, finish_reason: "stop" }] });
+    const res = await post(`${f.url}/v1/chat/completions`, {});
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBe("1");
+    const body: any = await res.json();
+    expect(body.error).toMatchObject({ type: "requests", code: "rate_limit_exceeded", param: null });
+    expect(body.error.message).toContain("Rate limit");
+  });
+});
+
+describe("scripting", () => {
+  test("records requests; a function script sees each request and its index", async () => {
+    fake = await startFakeLLM((req, i) => ({ text: `${req.provider} #${i} ${req.body.model}` }));
+    await post(`${fake.url}/v1/messages`, { model: "m1" });
+    const second: any = await (await post(`${fake.url}/v1/chat/completions`, { model: "m2" })).json();
+    expect(second.choices[0].message.content).toBe("openai #1 m2");
+    expect(fake.requests.map((r) => [r.path, r.provider, r.body.model])).toEqual([
+      ["/v1/messages", "anthropic", "m1"],
+      ["/v1/chat/completions", "openai", "m2"],
+    ]);
+    expect(fake.requests[0].headers["content-type"]).toBe("application/json");
+  });
+
+  test("an exhausted script answers 500 saying so", async () => {
+    const f = await serve([{ text: "only one" }]);
+    await post(`${f.url}/v1/messages`, {});
+    const res = await post(`${f.url}/v1/messages`, {});
+    expect(res.status).toBe(500);
+    expect(((await res.json()) as any).error.message).toContain("script exhausted");
+  });
+
+  test("raw replays bytes verbatim", async () => {
+    const f = await serve([{ raw: "event: ping\ndata: {}\n\n" }]);
+    const res = await post(`${f.url}/v1/messages`, {});
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    expect(await res.text()).toBe("event: ping\ndata: {}\n\n");
+  });
+
+  test("a hanging reply is released when the client aborts, and stop() does not wait for it", async () => {
+    const f = await serve([{ hang: true }, { hang: true }]);
+    const controller = new AbortController();
+    const pending = post(`${f.url}/v1/messages`, {}, controller.signal);
+    while (f.requests.length === 0) await Bun.sleep(5);
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    const second = post(`${f.url}/v1/messages`, {}).catch(() => "closed");
+    while (f.requests.length < 2) await Bun.sleep(5);
+    await f.stop();
+    expect(await second).toBeDefined();
+  });
+
+  test("delays count toward serverTimeMs", async () => {
+    const f = await serve([{ text: "a b c", delayMs: 30, chunkDelayMs: 5 }]);
+    await (await post(`${f.url}/v1/messages`, { stream: true })).text();
+    expect(f.serverTimeMs).toBeGreaterThanOrEqual(30);
+  });
+});
+
+test("runs as a process with a looping script file, printing its URL", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "fake-llm-"));
+  const file = join(dir, "script.json");
+  writeFileSync(file, JSON.stringify({ loop: [{ text: "ping" }, { text: "pong" }] }));
+  const proc = Bun.spawn([process.execPath, "tests/support/fake-llm.ts", "--script", file], { stdout: "pipe", stderr: "pipe" });
+  try {
+    const reader = proc.stdout.getReader();
+    let out = "";
+    while (!out.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      out += new TextDecoder().decode(value);
+    }
+    const url = out.trim();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const texts: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const body: any = await (await post(`${url}/v1/chat/completions`, {})).json();
+      texts.push(body.choices[0].message.content);
+    }
+    expect(texts).toEqual(["ping", "pong", "ping"]);
+  } finally {
+    proc.kill("SIGTERM");
+    await proc.exited;
+  }
+});

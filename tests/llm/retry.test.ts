@@ -1,0 +1,137 @@
+// streamWithRetry with both real providers against the fake server: what is retried, how long it
+// waits, when it gives up, and that an interrupt ends a backoff at once.
+
+import { afterEach, describe, expect, test } from "bun:test";
+import { streamWithRetry, type RetryInfo, type RetryOptions } from "../../src/llm/retry.ts";
+import { InterruptedError, ProviderError } from "../../src/protocol/errors.ts";
+import { startFakeLLM, type FakeLLM, type ScriptedReply } from "../support/fake-llm.ts";
+import { providerFor, request, type ProviderKind } from "./request.ts";
+
+let fake: FakeLLM | undefined;
+afterEach(async () => {
+  await fake?.stop();
+  fake = undefined;
+});
+
+async function failure(promise: Promise<unknown>): Promise<any> {
+  try {
+    await promise;
+  } catch (err) {
+    return err;
+  }
+  throw new Error("expected a failure");
+}
+
+describe.each(["anthropic", "openai"] as ProviderKind[])("%s with retries", (kind) => {
+  const retries: RetryInfo[] = [];
+  const texts: string[] = [];
+
+  async function run(script: ScriptedReply[], options: Partial<RetryOptions> = {}, signal?: AbortSignal) {
+    retries.length = 0;
+    texts.length = 0;
+    fake = await startFakeLLM(script);
+    const opts: RetryOptions = { maxRetries: 4, baseMs: 5, maxMs: 5_000, onRetry: (info) => retries.push(info), ...options };
+    const req = request(signal ? { signal } : {});
+    return streamWithRetry(providerFor(kind, fake), req, { onText: (t) => texts.push(t) }, opts);
+  }
+
+  test("429 then success", async () => {
+    const turn = await run([{ status: 429 }, { text: "done" }]);
+    expect(turn.content).toEqual([{ type: "text", text: "done" }]);
+    expect(fake!.requests.length).toBe(2);
+    expect(retries.length).toBe(1);
+    expect(retries[0].attempt).toBe(1);
+    expect(retries[0].delayMs).toBeLessThanOrEqual(5);
+    expect(retries[0].reason).toStartWith("429 ");
+  });
+
+  test("529 with retry-after: 1 waits at least a second", async () => {
+    await run([{ status: 529, headers: { "retry-after": "1" } }, { text: "done" }]);
+    const [first, second] = fake!.requests;
+    expect(retries[0].delayMs).toBe(1_000);
+    expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(1_000);
+  });
+
+  test("retry-after-ms is honoured", async () => {
+    await run([{ status: 503, headers: { "retry-after-ms": "120" } }, { text: "done" }]);
+    expect(retries[0].delayMs).toBe(120);
+    const [first, second] = fake!.requests;
+    expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(120);
+  });
+
+  test("401 is not retried and keeps the API's message", async () => {
+    const err = await failure(run([{ status: 401 }, { text: "never" }]));
+    expect(err).toBeInstanceOf(ProviderError);
+    expect(err.status).toBe(401);
+    expect(err.message).toContain(kind === "anthropic" ? "invalid x-api-key" : "Incorrect API key provided");
+    expect(fake!.requests.length).toBe(1);
+    expect(retries.length).toBe(0);
+  });
+
+  test("400, 403 and 404 are not retried", async () => {
+    for (const status of [400, 403, 404]) {
+      const err = await failure(run([{ status }, { text: "never" }]));
+      expect(err.status).toBe(status);
+      expect(fake!.requests.length).toBe(1);
+      await fake!.stop();
+      fake = undefined;
+    }
+  });
+
+  test("a cut stream is retried; onRetry marks the partial text to discard", async () => {
+    const turn = await run([{ cut: true, text: "partial words that never finish here" }, { text: "complete" }]);
+    expect(turn.content).toEqual([{ type: "text", text: "complete" }]);
+    expect(retries.length).toBe(1);
+    expect(texts.join("")).toStartWith("partial");
+    expect(texts.join("")).toEndWith("complete");
+  });
+
+  test("a mid-stream overload is retried", async () => {
+    const turn = await run([{ streamError: { type: "overloaded_error", message: "Overloaded" } }, { text: "ok" }]);
+    expect(turn.content).toEqual([{ type: "text", text: "ok" }]);
+    expect(retries[0].reason).toContain("overloaded_error");
+  });
+
+  test("retries run out: the last ProviderError, saying so", async () => {
+    const err = await failure(run([{ status: 503 }, { status: 500 }, { status: 502 }, { text: "too late" }], { maxRetries: 2 }));
+    expect(err).toBeInstanceOf(ProviderError);
+    expect(err.status).toBe(502);
+    expect(err.message).toContain("gave up after 2 retries");
+    expect(fake!.requests.length).toBe(3);
+    expect(retries.map((r) => r.attempt)).toEqual([1, 2]);
+  });
+
+  test("maxRetries 0 fails on the first error", async () => {
+    const err = await failure(run([{ status: 429 }], { maxRetries: 0 }));
+    expect(err.status).toBe(429);
+    expect(fake!.requests.length).toBe(1);
+  });
+
+  test("a retry-after beyond maxMs gives up at once", async () => {
+    const started = performance.now();
+    const err = await failure(run([{ status: 429, headers: { "retry-after": "3600" } }], { maxMs: 2_000 }));
+    expect(err.status).toBe(429);
+    expect(err.message).toContain("3600 s");
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  test("abort during backoff ends the wait at once with InterruptedError", async () => {
+    const controller = new AbortController();
+    const pending = run([{ status: 529, headers: { "retry-after": "30" } }, { text: "never" }], { maxMs: 60_000 }, controller.signal);
+    while (retries.length === 0) await Bun.sleep(2);
+    const started = performance.now();
+    controller.abort();
+    expect(await failure(pending)).toBeInstanceOf(InterruptedError);
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(fake!.requests.length).toBe(1);
+  });
+
+  test("abort while the server hangs is not retried", async () => {
+    const controller = new AbortController();
+    const pending = run([{ hang: true }, { text: "never" }], {}, controller.signal);
+    while (fake === undefined || fake.requests.length === 0) await Bun.sleep(2);
+    controller.abort();
+    expect(await failure(pending)).toBeInstanceOf(InterruptedError);
+    expect(retries.length).toBe(0);
+  });
+});

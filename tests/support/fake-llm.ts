@@ -1,0 +1,399 @@
+// A scriptable fake of the Anthropic Messages and OpenAI Chat Completions APIs on 127.0.0.1, speaking
+// each API's real wire format (JSON and SSE), for tests and benches. Also runnable as a process:
+//   bun tests/support/fake-llm.ts --script replies.json     (prints its URL on stdout)
+// where replies.json is a ScriptedReply[] or {"loop": ScriptedReply[]} (cycled forever).
+
+/** A normal reply. stopReason may use either API's vocabulary; it is translated. */
+export interface SuccessReply {
+  text?: string;
+  /** rawArguments sends these bytes as the tool arguments instead of JSON.stringify(input). */
+  toolCalls?: { id?: string; name: string; input: unknown; rawArguments?: string }[];
+  stopReason?: string;
+  usage?: { input_tokens: number; output_tokens: number };
+  /** Wait before the response headers. */
+  delayMs?: number;
+  /** Wait between body pieces (SSE events). */
+  chunkDelayMs?: number;
+}
+
+export type ScriptedReply =
+  | SuccessReply
+  | { status: number; body?: unknown; headers?: Record<string, string> }
+  | { cut: true; text?: string }
+  | { streamError: { type: string; message: string }; text?: string }
+  /** chunkSize splits the bytes into pieces of that many bytes (events and UTF-8 split across reads). */
+  | { raw: string; contentType?: string; chunkSize?: number; chunkDelayMs?: number }
+  | { hang: true };
+
+export interface RecordedRequest {
+  path: string;
+  provider: "anthropic" | "openai";
+  headers: Record<string, string>;
+  body: any;
+  receivedAt: number;
+}
+
+export interface FakeLLM {
+  url: string;
+  requests: RecordedRequest[];
+  serverTimeMs: number;
+  stop(): Promise<void>;
+}
+
+type Script = ScriptedReply[] | ((req: RecordedRequest, index: number) => ScriptedReply);
+type Success = SuccessReply;
+
+/** What to send: status, headers, body pieces (each flushed apart), and whether to end by resetting. */
+interface Plan {
+  status: number;
+  headers: Record<string, string>;
+  chunks: Array<string | Uint8Array>;
+  delayMs?: number;
+  chunkDelayMs?: number;
+  cut?: boolean;
+}
+
+const ENDPOINTS: Record<string, RecordedRequest["provider"]> = {
+  "/v1/messages": "anthropic",
+  "/v1/chat/completions": "openai",
+};
+
+const ANTHROPIC_ERRORS: Record<number, [string, string]> = {
+  400: ["invalid_request_error", "Invalid request."],
+  401: ["authentication_error", "invalid x-api-key"],
+  402: ["billing_error", "Your credit balance is too low to access the Anthropic API."],
+  403: ["permission_error", "Your API key does not have permission to use the specified resource."],
+  404: ["not_found_error", "The requested resource could not be found."],
+  409: ["conflict_error", "Conflict."],
+  413: ["request_too_large", "Request exceeds the maximum allowed number of bytes."],
+  429: ["rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit."],
+  500: ["api_error", "Internal server error"],
+  504: ["timeout_error", "Request timed out"],
+  529: ["overloaded_error", "Overloaded"],
+};
+
+const OPENAI_ERRORS: Record<number, [string, string | null, string]> = {
+  400: ["invalid_request_error", null, "Invalid request."],
+  401: ["invalid_request_error", "invalid_api_key", "Incorrect API key provided: sk-fake. You can find your API key at https://platform.openai.com/account/api-keys."],
+  403: ["invalid_request_error", "unsupported_country_region_territory", "Country, region, or territory not supported"],
+  404: ["invalid_request_error", "model_not_found", "The model does not exist or you do not have access to it."],
+  429: ["requests", "rate_limit_exceeded", "Rate limit reached for requests. Please try again in 1s."],
+  500: ["server_error", null, "The server had an error while processing your request. Sorry about that!"],
+  503: ["server_error", null, "The engine is currently overloaded, please try again later."],
+};
+
+/** The status a scripted mid-stream error type stands for when the request was not streamed. */
+function statusOfType(type: string): number {
+  return Number(Object.entries(ANTHROPIC_ERRORS).find(([, [t]]) => t === type)?.[0] ?? 500);
+}
+
+let serial = 0;
+function fakeId(prefix: string): string {
+  serial += 1;
+  return `${prefix}${Date.now().toString(36)}${serial.toString(36).padStart(4, "0")}`;
+}
+
+/** Word-sized pieces, like a model's tokens; whitespace stays attached so the pieces join back. */
+function pieces(text: string): string[] {
+  return text.match(/\s*\S+|\s+$/g) ?? (text ? [text] : []);
+}
+
+function chop<T extends string | Uint8Array>(value: T, size: number): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < value.length; i += size) out.push(value.slice(i, i + size) as T);
+  return out;
+}
+
+/** Tool arguments arrive in several fragments; real APIs split mid-token and send empty ones. */
+function fragments(json: string): string[] {
+  return chop(json, Math.ceil(json.length / Math.min(4, Math.max(1, Math.ceil(json.length / 6)))));
+}
+
+/** A rough token count, so usage grows with the conversation like the real thing. */
+function estimateTokens(value: unknown): number {
+  return Math.max(1, Math.ceil(JSON.stringify(value ?? "").length / 4));
+}
+
+function toolArgs(call: NonNullable<Success["toolCalls"]>[number]): string {
+  return call.rawArguments ?? JSON.stringify(call.input ?? {});
+}
+
+function usageOf(reply: Success, req: RecordedRequest) {
+  return reply.usage ?? {
+    input_tokens: estimateTokens([req.body?.system, req.body?.messages, req.body?.tools]),
+    output_tokens: estimateTokens([reply.text ?? "", reply.toolCalls ?? []]),
+  };
+}
+
+const ANTHROPIC_STOP: Record<string, string> = { tool_calls: "tool_use", stop: "end_turn", length: "max_tokens" };
+const OPENAI_STOP: Record<string, string> = { tool_use: "tool_calls", end_turn: "stop", max_tokens: "length" };
+
+function stopReasonOf(reply: Success, provider: RecordedRequest["provider"]): string {
+  const fallback = reply.toolCalls?.length ? "tool_use" : "end_turn";
+  const given = reply.stopReason ?? fallback;
+  return provider === "anthropic" ? ANTHROPIC_STOP[given] ?? given : OPENAI_STOP[given] ?? given;
+}
+
+const CUT_FLUSH_MS = 20;
+const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
+const JSON_HEADERS = { "content-type": "application/json" };
+
+// ---- Anthropic Messages ----------------------------------------------------------------------
+
+function anthropicEvent(type: string, data: object): string {
+  return `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+}
+
+/** Events up to and including the text block; `partial` stops halfway through the text. */
+function anthropicOpening(req: RecordedRequest, text: string, inputTokens: number, partial: boolean): string[] {
+  const message = {
+    id: fakeId("msg_fake"), type: "message", role: "assistant", model: req.body?.model ?? "claude-fake",
+    content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: inputTokens, output_tokens: 1 },
+  };
+  const out = [anthropicEvent("message_start", { message })];
+  if (!text) return out;
+  out.push(anthropicEvent("content_block_start", { index: 0, content_block: { type: "text", text: "" } }));
+  out.push(anthropicEvent("ping", {}));
+  const all = pieces(text);
+  const sent = partial ? all.slice(0, Math.max(1, Math.floor(all.length / 2))) : all;
+  for (const piece of sent) {
+    out.push(anthropicEvent("content_block_delta", { index: 0, delta: { type: "text_delta", text: piece } }));
+  }
+  if (!partial) out.push(anthropicEvent("content_block_stop", { index: 0 }));
+  return out;
+}
+
+function anthropicStream(reply: Success, req: RecordedRequest): string[] {
+  const usage = usageOf(reply, req);
+  const out = anthropicOpening(req, reply.text ?? "", usage.input_tokens, false);
+  let index = reply.text ? 1 : 0;
+  for (const call of reply.toolCalls ?? []) {
+    const block = { type: "tool_use", id: call.id ?? fakeId("toolu_fake"), name: call.name, input: {} };
+    out.push(anthropicEvent("content_block_start", { index, content_block: block }));
+    for (const partial_json of ["", ...fragments(toolArgs(call))]) {
+      out.push(anthropicEvent("content_block_delta", { index, delta: { type: "input_json_delta", partial_json } }));
+    }
+    out.push(anthropicEvent("content_block_stop", { index }));
+    out.push(anthropicEvent("ping", {}));
+    index += 1;
+  }
+  const delta = { stop_reason: stopReasonOf(reply, "anthropic"), stop_sequence: null };
+  out.push(anthropicEvent("message_delta", { delta, usage: { output_tokens: usage.output_tokens } }));
+  out.push(anthropicEvent("message_stop", {}));
+  return out;
+}
+
+function anthropicJson(reply: Success, req: RecordedRequest): string {
+  const content: object[] = reply.text ? [{ type: "text", text: reply.text }] : [];
+  for (const call of reply.toolCalls ?? []) {
+    let input: unknown;
+    try { input = JSON.parse(toolArgs(call)); } catch { input = {}; }
+    content.push({ type: "tool_use", id: call.id ?? fakeId("toolu_fake"), name: call.name, input });
+  }
+  return JSON.stringify({
+    id: fakeId("msg_fake"), type: "message", role: "assistant", model: req.body?.model ?? "claude-fake", content,
+    stop_reason: stopReasonOf(reply, "anthropic"), stop_sequence: null, usage: usageOf(reply, req),
+  });
+}
+
+function anthropicErrorBody(status: number, type?: string, message?: string): object {
+  const [defType, defMessage] = ANTHROPIC_ERRORS[status] ?? (status >= 500 ? ANTHROPIC_ERRORS[500] : ANTHROPIC_ERRORS[400]);
+  return { type: "error", error: { type: type ?? defType, message: message ?? defMessage }, request_id: fakeId("req_fake") };
+}
+
+// ---- OpenAI Chat Completions -------------------------------------------------------------------
+
+function openaiChunk(req: RecordedRequest, id: string, delta: object | null, finish: string | null, extra: object = {}): string {
+  const chunk = {
+    id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: req.body?.model ?? "gpt-fake",
+    system_fingerprint: "fp_fake", choices: delta ? [{ index: 0, delta, logprobs: null, finish_reason: finish }] : [],
+    ...extra,
+  };
+  return `data: ${JSON.stringify(chunk)}\n\n`;
+}
+
+function openaiOpening(req: RecordedRequest, id: string, text: string, partial: boolean): string[] {
+  const out = [openaiChunk(req, id, { role: "assistant", content: text ? "" : null, refusal: null }, null)];
+  const all = pieces(text);
+  const sent = partial ? all.slice(0, Math.max(1, Math.floor(all.length / 2))) : all;
+  for (const piece of sent) out.push(openaiChunk(req, id, { content: piece }, null));
+  return out;
+}
+
+function openaiUsage(reply: Success, req: RecordedRequest) {
+  const u = usageOf(reply, req);
+  return { prompt_tokens: u.input_tokens, completion_tokens: u.output_tokens, total_tokens: u.input_tokens + u.output_tokens };
+}
+
+function openaiStream(reply: Success, req: RecordedRequest): string[] {
+  const id = fakeId("chatcmpl-fake");
+  const out = openaiOpening(req, id, reply.text ?? "", false);
+  (reply.toolCalls ?? []).forEach((call, index) => {
+    const first = { index, id: call.id ?? fakeId("call_fake"), type: "function", function: { name: call.name, arguments: "" } };
+    out.push(openaiChunk(req, id, { tool_calls: [first] }, null));
+    for (const args of fragments(toolArgs(call))) {
+      out.push(openaiChunk(req, id, { tool_calls: [{ index, function: { arguments: args } }] }, null));
+    }
+  });
+  out.push(openaiChunk(req, id, {}, stopReasonOf(reply, "openai")));
+  if (req.body?.stream_options?.include_usage) out.push(openaiChunk(req, id, null, null, { usage: openaiUsage(reply, req) }));
+  out.push("data: [DONE]\n\n");
+  return out;
+}
+
+function openaiJson(reply: Success, req: RecordedRequest): string {
+  const toolCalls = (reply.toolCalls ?? []).map((call) => ({
+    id: call.id ?? fakeId("call_fake"), type: "function", function: { name: call.name, arguments: toolArgs(call) },
+  }));
+  const message = { role: "assistant", content: reply.text ?? null, refusal: null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) };
+  return JSON.stringify({
+    id: fakeId("chatcmpl-fake"), object: "chat.completion", created: Math.floor(Date.now() / 1000),
+    model: req.body?.model ?? "gpt-fake", choices: [{ index: 0, message, logprobs: null, finish_reason: stopReasonOf(reply, "openai") }],
+    usage: openaiUsage(reply, req),
+  });
+}
+
+function openaiErrorBody(status: number, type?: string, message?: string): object {
+  const [defType, code, defMessage] = OPENAI_ERRORS[status] ?? (status >= 500 ? OPENAI_ERRORS[500] : OPENAI_ERRORS[400]);
+  return { error: { message: message ?? defMessage, type: type ?? defType, param: null, code: type ? null : code } };
+}
+
+// ---- From a scripted reply to a response plan --------------------------------------------------
+
+function errorPlan(provider: RecordedRequest["provider"], status: number, body?: unknown, headers: Record<string, string> = {}, type?: string, message?: string): Plan {
+  const shaped = body ?? (provider === "anthropic" ? anthropicErrorBody(status, type, message) : openaiErrorBody(status, type, message));
+  const text = typeof shaped === "string" ? shaped : JSON.stringify(shaped);
+  const id: Record<string, string> = provider === "anthropic" ? { "request-id": fakeId("req_fake") } : { "x-request-id": fakeId("req_fake") };
+  return { status, headers: { ...JSON_HEADERS, ...id, ...headers }, chunks: [text] };
+}
+
+function planFor(reply: Exclude<ScriptedReply, { hang: true }>, req: RecordedRequest): Plan {
+  const streamed = req.body?.stream === true;
+  const anthropic = req.provider === "anthropic";
+  if ("status" in reply) return errorPlan(req.provider, reply.status, reply.body, reply.headers);
+  if ("raw" in reply) {
+    const headers = { "content-type": reply.contentType ?? SSE_HEADERS["content-type"] };
+    return { status: 200, headers, chunks: reply.chunkSize ? chop(new TextEncoder().encode(reply.raw), reply.chunkSize) : [reply.raw], chunkDelayMs: reply.chunkDelayMs };
+  }
+  if ("cut" in reply) {
+    const text = reply.text ?? "The connection drops partway through this reply.";
+    if (!streamed) return { status: 200, headers: JSON_HEADERS, chunks: [anthropic ? anthropicJson({ text }, req).slice(0, 40) : openaiJson({ text }, req).slice(0, 40)], cut: true };
+    const chunks = anthropic ? anthropicOpening(req, text, 10, true) : openaiOpening(req, fakeId("chatcmpl-fake"), text, true);
+    return { status: 200, headers: SSE_HEADERS, chunks, cut: true };
+  }
+  if ("streamError" in reply) {
+    const { type, message } = reply.streamError;
+    if (!streamed) return errorPlan(req.provider, statusOfType(type), undefined, {}, type, message);
+    const text = reply.text ?? "";
+    const chunks = anthropic
+      ? [...anthropicOpening(req, text, 10, true), `event: error\ndata: ${JSON.stringify({ type: "error", error: { type, message } })}\n\n`]
+      : [...openaiOpening(req, fakeId("chatcmpl-fake"), text, true), `data: ${JSON.stringify({ error: { message, type, param: null, code: null } })}\n\n`];
+    return { status: 200, headers: SSE_HEADERS, chunks };
+  }
+  const chunks = streamed
+    ? anthropic ? anthropicStream(reply, req) : openaiStream(reply, req)
+    : [anthropic ? anthropicJson(reply, req) : openaiJson(reply, req)];
+  return { status: 200, headers: streamed ? SSE_HEADERS : JSON_HEADERS, chunks, delayMs: reply.delayMs, chunkDelayMs: reply.chunkDelayMs };
+}
+
+// ---- The server --------------------------------------------------------------------------------
+
+export async function startFakeLLM(script: Script): Promise<FakeLLM> {
+  const requests: RecordedRequest[] = [];
+  const hanging = new Set<() => void>();
+  const encoder = new TextEncoder();
+  let index = 0;
+
+  const fake: FakeLLM = { url: "", requests, serverTimeMs: 0, stop: async () => {} };
+
+  function send(plan: Plan, started: number): Response {
+    let i = 0;
+    const finish = () => { fake.serverTimeMs += performance.now() - started; };
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (i > 0 && plan.chunkDelayMs) await Bun.sleep(plan.chunkDelayMs);
+        if (i < plan.chunks.length) {
+          const chunk = plan.chunks[i++];
+          controller.enqueue(typeof chunk === "string" ? encoder.encode(chunk) : chunk);
+          return;
+        }
+        // On a cut, let the pieces already sent reach the client first so the cut lands mid-stream;
+        // error() with no reason then resets the connection without Bun logging a stack trace.
+        if (plan.cut) await Bun.sleep(CUT_FLUSH_MS);
+        finish();
+        if (plan.cut) controller.error();
+        else controller.close();
+      },
+      cancel: finish,
+    });
+    return new Response(body, { status: plan.status, headers: plan.headers });
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    const started = performance.now();
+    const path = new URL(request.url).pathname;
+    const provider = ENDPOINTS[path];
+    if (request.method !== "POST" || !provider) {
+      return Response.json({ type: "error", error: { type: "not_found_error", message: `fake-llm: no route ${request.method} ${path}` } }, { status: 404 });
+    }
+    const text = await request.text();
+    let body: any;
+    try { body = JSON.parse(text); } catch { body = text; }
+    const recorded: RecordedRequest = { path, provider, headers: Object.fromEntries(request.headers), body, receivedAt: Date.now() };
+    requests.push(recorded);
+    const n = index++;
+    const reply = typeof script === "function" ? script(recorded, n) : script[n];
+    if (!reply) {
+      const message = `fake-llm: script exhausted (${n} replies scripted, this was request #${n + 1})`;
+      fake.serverTimeMs += performance.now() - started;
+      return send(errorPlan(provider, 500, undefined, {}, provider === "anthropic" ? "api_error" : "server_error", message), performance.now());
+    }
+    if ("hang" in reply) {
+      // Never answers; released when the client goes away or the server stops.
+      return new Promise<Response>((resolve) => {
+        const release = () => { hanging.delete(release); resolve(new Response(null, { status: 499 })); };
+        hanging.add(release);
+        request.signal.addEventListener("abort", release, { once: true });
+      });
+    }
+    const plan = planFor(reply, recorded);
+    if (plan.delayMs) await Bun.sleep(plan.delayMs);
+    return send(plan, started);
+  }
+
+  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, idleTimeout: 0, fetch: handle });
+  fake.url = `http://127.0.0.1:${server.port}`;
+  fake.stop = async () => {
+    for (const release of [...hanging]) release();
+    await server.stop(true);
+  };
+  return fake;
+}
+
+/** Reads a script file: a reply array, or {"loop": replies} answered in a cycle forever. */
+export async function loadScriptFile(path: string): Promise<Script> {
+  const parsed = await Bun.file(path).json();
+  if (Array.isArray(parsed)) return parsed;
+  if (parsed && Array.isArray(parsed.loop) && parsed.loop.length > 0) {
+    const loop: ScriptedReply[] = parsed.loop;
+    return (_req, i) => loop[i % loop.length];
+  }
+  throw new Error(`${path}: expected an array of replies or {"loop": [...]}`);
+}
+
+if (import.meta.main) {
+  const at = process.argv.indexOf("--script");
+  const file = at > 0 ? process.argv[at + 1] : undefined;
+  if (!file) {
+    console.error("usage: bun tests/support/fake-llm.ts --script replies.json");
+    process.exit(2);
+  }
+  const fake = await startFakeLLM(await loadScriptFile(file));
+  console.log(fake.url);
+  const shutdown = () => {
+    console.error(`fake-llm: ${fake.requests.length} requests, server time ${fake.serverTimeMs.toFixed(1)} ms`);
+    void fake.stop().then(() => process.exit(0));
+  };
+  process.on("SIGTERM", shutdown);
+  process.on("SIGINT", shutdown);
+}
