@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeLLM } from "../tests/support/fake-llm.ts";
 import { BINARY, providerEnv, tempHome } from "../tests/support/binary.ts";
+import { measure } from "./measure.ts";
 
 export async function main(turns = 100) {
   const dir = mkdtempSync(join(tmpdir(), "synapse-loop-bench-"));
@@ -13,21 +14,18 @@ export async function main(turns = 100) {
   const server = await startFakeLLM((_req, i) =>
     i < turns - 1 ? { toolCalls: [{ name: "Read", input: { path: "file.txt", limit: 5 } }] } : { text: "done" },
   );
-  const env = { PATH: process.env.PATH!, ...tempHome().env, ...providerEnv(server.url) };
-  const t0 = performance.now();
-  const proc = Bun.spawn([BINARY, "-o", "json", "--max-turns", String(turns + 1), "-C", dir, "loop"], { env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const out = await new Response(proc.stdout).text();
-  await proc.exited;
-  const wall = performance.now() - t0;
+  const env = { ...tempHome().env, ...providerEnv(server.url) };
+  const run = await measure([BINARY, "-o", "json", "--max-turns", String(turns + 1), "-C", dir, "loop"], { env });
+  const wall = run.wallMs;
   await server.stop();
-  const result = JSON.parse(out);
+  const result = JSON.parse(run.stdout);
   const gaps: number[] = [];
   for (let i = 1; i < server.requests.length; i++) gaps.push(server.requests[i].receivedAt - server.requests[i - 1].receivedAt);
   const firstTen = gaps.slice(0, 10).reduce((a, b) => a + b, 0) / Math.max(1, Math.min(10, gaps.length));
   const lastTen = gaps.slice(-10).reduce((a, b) => a + b, 0) / Math.max(1, Math.min(10, gaps.length));
   console.log(`${turns}-turn tool loop: ${result.num_turns} turns, wall ${wall.toFixed(0)} ms, server ${server.serverTimeMs.toFixed(0)} ms`);
   console.log(`  client overhead ${((wall - server.serverTimeMs) / turns).toFixed(2)} ms/turn (request gap: first 10 turns ${firstTen.toFixed(2)} ms, last 10 ${lastTen.toFixed(2)} ms)`);
-  console.log(`  peak RSS ${((proc.resourceUsage()?.maxRSS ?? 0) / 1024).toFixed(0)} MiB`);
+  console.log(`  peak RSS ${run.peakRssMb.toFixed(0)} MiB`);
 }
 
 if (import.meta.main) await main(Number(process.argv[2] ?? 100));

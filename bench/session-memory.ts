@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeLLM } from "../tests/support/fake-llm.ts";
 import { BINARY, providerEnv, tempHome } from "../tests/support/binary.ts";
+import { measure } from "./measure.ts";
 
 function dirBytes(dir: string): number {
   let total = 0;
@@ -18,19 +19,15 @@ function dirBytes(dir: string): number {
 async function session(turns: number, call: (i: number) => { name: string; input: unknown }, dir: string) {
   const server = await startFakeLLM((_req, i) => (i < turns - 1 ? { toolCalls: [call(i)] } : { text: "done" }));
   const home = tempHome();
-  const env = { PATH: process.env.PATH!, ...home.env, ...providerEnv(server.url) };
-  const t0 = performance.now();
-  const proc = Bun.spawn([BINARY, "-o", "json", "--max-turns", String(turns + 1), "-C", dir, "go"], { env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const out = await new Response(proc.stdout).text();
-  const err = await new Response(proc.stderr).text();
-  await proc.exited;
+  const env = { ...home.env, ...providerEnv(server.url) };
+  const run = await measure([BINARY, "-o", "json", "--max-turns", String(turns + 1), "-C", dir, "go"], { env });
   await server.stop();
-  const result = JSON.parse(out || "{}");
-  if (result.subtype !== "success") throw new Error(`session failed: ${out.slice(0, 300)} ${err.slice(0, 300)}`);
+  const result = JSON.parse(run.stdout || "{}");
+  if (result.subtype !== "success") throw new Error(`session failed: ${run.stdout.slice(0, 300)} ${run.stderr.slice(0, 300)}`);
   return {
     turns: result.num_turns,
-    wallS: (performance.now() - t0) / 1000,
-    peakRssMb: (proc.resourceUsage()?.maxRSS ?? 0) / 1024,
+    wallS: run.wallMs / 1000,
+    peakRssMb: run.peakRssMb,
     archiveMb: dirBytes(home.env.SYNAPSE_HOME) / 1024 / 1024,
     stats: result.stats,
   };

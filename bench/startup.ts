@@ -6,25 +6,22 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeLLM } from "../tests/support/fake-llm.ts";
 import { BINARY, providerEnv, tempHome } from "../tests/support/binary.ts";
+import { measure, median } from "./measure.ts";
 
 const RUNS = 20;
 
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
-async function timeCommand(argv: string[], env: Record<string, string> = {}, stdin?: string) {
+async function timeCommand(argv: string[]) {
   const walls: number[] = [];
   const rss: number[] = [];
   for (let i = 0; i < RUNS; i++) {
+    // Wall time without /usr/bin/time in between; peak RSS from a separate measured run.
     const t0 = performance.now();
-    const proc = Bun.spawn(argv, { env: { PATH: process.env.PATH!, ...env }, stdin: stdin ? new TextEncoder().encode(stdin) : "ignore", stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn(argv, { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     await new Response(proc.stdout).text();
     await proc.exited;
     walls.push(performance.now() - t0);
-    rss.push((proc.resourceUsage()?.maxRSS ?? 0) / 1024);
   }
+  rss.push((await measure(argv)).peakRssMb);
   return { wallMs: median(walls), rssMb: median(rss) };
 }
 
@@ -60,9 +57,9 @@ export async function main() {
     await new Response(proc.stdout).text();
     await proc.exited;
     walls.push(performance.now() - p0);
-    rss.push((proc.resourceUsage()?.maxRSS ?? 0) / 1024);
     firstRequest.push(server.requests[before].receivedAt - t0);
   }
+  rss.push((await measure([BINARY], { env, stdin: "hi" })).peakRssMb);
   await server.stop();
   console.log(`one-turn piped run ("hi" → answer), median of ${RUNS}:`);
   console.log(`  wall ${median(walls).toFixed(1)} ms, peak RSS ${median(rss).toFixed(0)} MiB, first request after ${median(firstRequest).toFixed(0)} ms`);

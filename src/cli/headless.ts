@@ -3,6 +3,7 @@
 
 import { existsSync, statSync } from "node:fs";
 import type { Config } from "../config/config.ts";
+import { loadColors } from "../render/colors.ts";
 import { type SessionRuntime, openRuntime } from "../executor/session-runtime.ts";
 import { EXIT, UsageError, errorMessage } from "../protocol/errors.ts";
 import type { AgentEvent, ResultSubtype } from "../protocol/events.ts";
@@ -11,7 +12,9 @@ import type { Command } from "./args.ts";
 import { createJsonWriter } from "./output/json-writer.ts";
 import { createStreamJsonWriter } from "./output/stream-json-writer.ts";
 import { createTextWriter } from "./output/text-writer.ts";
+import { createOutputStreams } from "./output/streams.ts";
 import type { OutputStreams, OutputWriter } from "./output/types.ts";
+import { terminalFacts } from "../config/terminal.ts";
 import { composePrompt, readStdin } from "./stdin.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;
@@ -22,36 +25,14 @@ function exitCodeFor(subtype: ResultSubtype): number {
   return EXIT.failed;
 }
 
-function makeStreams(onBrokenPipe: () => void): OutputStreams {
-  let outOpen = true;
-  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
-    // The reader went away (`synapse … | head`): stop quietly, like any well-behaved filter.
-    if (err.code === "EPIPE") {
-      outOpen = false;
-      onBrokenPipe();
-    }
-  });
-  process.stderr.on("error", () => {});
-  return {
-    out: (text) => {
-      if (outOpen) process.stdout.write(text);
-    },
-    err: (text) => {
-      process.stderr.write(text);
-    },
-    outIsTTY: Boolean(process.stdout.isTTY),
-    errIsTTY: Boolean(process.stderr.isTTY),
-  };
-}
-
-function makeWriter(config: Config, streams: OutputStreams): OutputWriter {
+async function makeWriter(config: Config, streams: OutputStreams): Promise<OutputWriter> {
   if (config.outputFormat === "json") return createJsonWriter(streams);
   if (config.outputFormat === "stream-json") return createStreamJsonWriter(streams);
   return createTextWriter(streams, {
     quiet: config.quiet,
-    color: config.color,
+    colors: await loadColors(config.color && streams.errIsTTY),
     labelLimit: config.toolResultSummaryLimit,
-    columns: () => process.stderr.columns || 80,
+    columns: () => process.stderr.columns || 80, // only read on a terminal
   });
 }
 
@@ -60,7 +41,7 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
     throw new UsageError(`working directory does not exist: ${config.cwd}`);
   }
   const stdinText = await readStdin(
-    { isTTY: Boolean(process.stdin.isTTY), stream: () => Bun.stdin.stream() },
+    { isTTY: terminalFacts().inIsTTY, stream: () => Bun.stdin.stream() },
     { firstByteTimeoutMs: command.prompt ? config.stdinWaitMs : undefined },
   );
   const prompt = composePrompt(command.prompt, stdinText);
@@ -72,11 +53,11 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
 
   const controller = new AbortController();
   let exitOverride: number | undefined;
-  const streams = makeStreams(() => {
+  const streams = createOutputStreams(terminalFacts(), () => {
     exitOverride ??= EXIT.ok;
     controller.abort();
   });
-  const writer = makeWriter(config, streams);
+  const writer = await makeWriter(config, streams);
   const emit = (event: AgentEvent) => writer.handle(event);
 
   const runtime: SessionRuntime = await openRuntime({ config, resume: command.resume, emit });
@@ -113,6 +94,7 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
       streams.err(`synapse: could not save the session: ${errorMessage(err)}\n`);
       code = EXIT.failed;
     }
+    await streams.flush();
   }
   return code;
 }

@@ -5,6 +5,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { UsageError } from "../protocol/errors.ts";
 import { type Config, type ConfigFlags, type FileConfig, resolveConfig } from "./config.ts";
+import { terminalFacts } from "./terminal.ts";
 
 function readConfigFile(path: string): FileConfig | undefined {
   let text: string;
@@ -34,6 +35,6 @@ export function loadConfig(flags: ConfigFlags, env: Record<string, string | unde
     projectFile: readConfigFile(join(cwdForProject, ".synapse", "config.json")),
     processCwd,
     homeDir: home,
-    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    stdoutIsTTY: terminalFacts().outIsTTY,
   });
 }

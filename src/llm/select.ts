@@ -10,8 +10,8 @@ import type { Provider } from "./types.ts";
 export type ProviderName = Provider["name"];
 
 export const DEFAULT_MODELS: Record<ProviderName, string> = {
-  anthropic: "claude-sonnet-4-5",
-  openai: "gpt-4o",
+  anthropic: "claude-sonnet-5-5",
+  openai: "gpt-5.4",
 };
 
 /** Local OpenAI-compatible servers ignore the key, but the SDK refuses to start without one. */
@@ -25,7 +25,7 @@ export interface Selection {
 const NOTHING_CONFIGURED =
   "no model provider configured: set ANTHROPIC_API_KEY, or OPENAI_API_KEY (or OPENAI_BASE_URL for an " +
   "OpenAI-compatible server such as Ollama); optionally pick the model with SYNAPSE_MODEL or --model " +
-  "(e.g. anthropic/claude-sonnet-4-5, openai/gpt-4o)";
+  "(e.g. anthropic/claude-sonnet-5-5, openai/gpt-5.4)";
 
 function configured(config: Pick<Config, "anthropic" | "openai">): Record<ProviderName, boolean> {
   return {

@@ -41,8 +41,9 @@ export function signalNameForExit(exitCode: number | null | undefined): string |
   return SIGNAL_NAMES[exitCode - 128];
 }
 
-/** The status bash would report for a process killed by `signal` (e.g. "SIGKILL" → 137). */
-export function exitCodeForSignal(signal: string): number | undefined {
+/** The status bash would report for a process killed by `signal` (e.g. "SIGKILL" or 9 → 137). */
+export function exitCodeForSignal(signal: string | number): number | undefined {
+  if (typeof signal === "number") return 128 + signal;
   for (const [n, name] of Object.entries(SIGNAL_NAMES)) if (name === signal) return 128 + Number(n);
   return undefined;
 }

@@ -12,12 +12,20 @@ export class FifoStock {
 
   constructor(private readonly dir: string) {}
 
-  async take(): Promise<string> {
-    while (this.ready.length === 0) await this.refill();
-    const path = this.ready.shift()!;
+  /** A fifo if one is ready (the usual case), without waiting. */
+  takeNow(): string | undefined {
+    const path = this.ready.pop();
     // Start the next batch while this one still lasts, so commands rarely wait for it.
     if (this.ready.length < BATCH / 4) this.refill().catch(() => {});
     return path;
+  }
+
+  async take(): Promise<string> {
+    for (;;) {
+      const path = this.takeNow();
+      if (path) return path;
+      await this.refill();
+    }
   }
 
   private refill(): Promise<void> {

@@ -111,6 +111,10 @@ export class OutputCollector {
       const from = text.indexOf("\n", text.length - LIVE_MAX_CHARS);
       text = from === -1 || from === text.length - 1 ? text.slice(-LIVE_MAX_CHARS) : text.slice(from + 1);
     }
-    this.onOutput(text);
+    try {
+      this.onOutput(text);
+    } catch {
+      // A failing listener must not lose the command's output.
+    }
   }
 }

@@ -40,4 +40,6 @@ export interface ShellPool {
   stats(): ShellStats;
   /** Kills every shell and every process group they started. Safe to call twice. */
   close(): Promise<void>;
+  /** Synchronous SIGKILL of everything the pool started, for process 'exit' handlers. */
+  killAllNow(): void;
 }

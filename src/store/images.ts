@@ -1,7 +1,6 @@
 // Images on disk, content-addressed by SHA-256 under the session (`images/<sha>.<ext>`): saved
 // once however often they are attached, and read back only when a request needs their bytes.
 
-import { createHash } from "node:crypto";
 import { chmod, mkdir, open, readFile, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { ImageRef } from "../protocol/message.ts";
@@ -34,7 +33,7 @@ export class ImageStore {
   }
 
   async save(bytes: Uint8Array, mediaType: string): Promise<ImageRef> {
-    const sha256 = createHash("sha256").update(bytes).digest("hex");
+    const sha256 = new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
     const ref: ImageRef = { sha256, mediaType, bytes: bytes.byteLength };
     const path = this.pathOf(ref);
     const existing = await stat(path).catch(() => undefined);

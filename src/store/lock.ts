@@ -1,12 +1,12 @@
 // One writer per session: a `lock` file created with O_EXCL holds the writer's pid. A second
 // writer is refused with a usage error naming that pid; a lock left by a dead process is taken over.
 
-import { randomBytes } from "node:crypto";
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { UsageError } from "../protocol/errors.ts";
 import { storeError } from "./errors.ts";
+import { randomHex } from "./paths.ts";
 
 export const LOCK_FILE = "lock";
 
@@ -42,7 +42,7 @@ export class SessionLock {
 /** Takes the session's lock or throws UsageError naming the process that holds it. */
 export function acquireLock(dir: string, sessionId: string): SessionLock {
   const path = join(dir, LOCK_FILE);
-  const token = randomBytes(8).toString("hex");
+  const token = randomHex(8);
   const info: LockInfo = { pid: process.pid, host: hostname(), started: processStart(process.pid), token };
   for (let attempt = 0; attempt < 5; attempt++) {
     try {

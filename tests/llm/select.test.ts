@@ -20,13 +20,13 @@ const O = "sk-oai";
 const LOCAL = "http://127.0.0.1:11434/v1";
 
 const chosen: Array<[string, Env, string]> = [
-  ["anthropic key alone: default claude", { anthropicKey: A }, "anthropic/claude-sonnet-4-5"],
-  ["openai key alone: default gpt", { openaiKey: O }, "openai/gpt-4o"],
-  ["both keys: anthropic first", { anthropicKey: A, openaiKey: O }, "anthropic/claude-sonnet-4-5"],
-  ["base URL without key: local openai-compatible server", { openaiUrl: LOCAL }, "openai/gpt-4o"],
+  ["anthropic key alone: default claude", { anthropicKey: A }, "anthropic/claude-sonnet-5-5"],
+  ["openai key alone: default gpt", { openaiKey: O }, "openai/gpt-5.4"],
+  ["both keys: anthropic first", { anthropicKey: A, openaiKey: O }, "anthropic/claude-sonnet-5-5"],
+  ["base URL without key: local openai-compatible server", { openaiUrl: LOCAL }, "openai/gpt-5.4"],
   ["explicit provider/model", { model: "openai/gpt-4.1", anthropicKey: A, openaiKey: O }, "openai/gpt-4.1"],
   ["explicit anthropic/model", { model: "anthropic/claude-opus-4-1", anthropicKey: A, openaiKey: O }, "anthropic/claude-opus-4-1"],
-  ["explicit provider, empty model: its default", { model: "openai/", openaiKey: O }, "openai/gpt-4o"],
+  ["explicit provider, empty model: its default", { model: "openai/", openaiKey: O }, "openai/gpt-5.4"],
   ["bare claude name", { model: "claude-3-5-haiku-latest", anthropicKey: A, openaiKey: O }, "anthropic/claude-3-5-haiku-latest"],
   ["bare gpt name", { model: "gpt-4o-mini", anthropicKey: A, openaiKey: O }, "openai/gpt-4o-mini"],
   ["bare o3 name", { model: "o3-mini", anthropicKey: A, openaiKey: O }, "openai/o3-mini"],
@@ -74,7 +74,7 @@ test("selectProvider builds the provider without loading an SDK", () => {
   expect(provider.model).toBe("gpt-4o-mini");
   const anthropic = selectProvider(config({ anthropicKey: A }) as Config);
   expect(anthropic.name).toBe("anthropic");
-  expect(anthropic.model).toBe("claude-sonnet-4-5");
+  expect(anthropic.model).toBe("claude-sonnet-5-5");
 });
 
 test("importing the llm layer and selecting a provider loads no SDK (startup stays fast)", () => {

@@ -4,22 +4,23 @@
 // On a terminal the answer streams as it arrives. On a pipe each turn's text is written when the
 // turn's stream has finished, so a stream retried mid-way never leaves a duplicate in a file.
 
-import { Chalk } from "chalk";
 import type { AgentEvent } from "../../protocol/events.ts";
 import { textOf } from "../../protocol/message.ts";
+import type { Colors } from "../../render/colors.ts";
 import { LiveTail } from "../../render/live-tail.ts";
 import { toolLabel } from "../../render/tool-label.ts";
 import type { OutputStreams, OutputWriter } from "./types.ts";
 
 export interface TextWriterOptions {
   quiet: boolean;
-  color: boolean;
+  /** Colours for stderr (plain when colour is off). */
+  colors: Colors;
   labelLimit: number;
   columns(): number;
 }
 
 export function createTextWriter(streams: OutputStreams, opts: TextWriterOptions): OutputWriter {
-  const c = new Chalk({ level: opts.color && streams.errIsTTY ? 1 : 0 });
+  const c = opts.colors;
   const tail = streams.errIsTTY && !opts.quiet ? new LiveTail(streams.err, opts.columns) : undefined;
   let streamedThisTurn = "";
   let wroteAnswer = false;

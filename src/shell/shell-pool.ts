@@ -1,0 +1,302 @@
+// The shell pool: keeps persistent bash processes and hands each command one that is free,
+// preferring the asking task's own shell in or near the right directory. Caps the number of
+// shells, closes surplus idle ones, and makes sure nothing it started outlives it.
+
+import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ShellConfig } from "../config/config.ts";
+import { FifoStock } from "./fifo-stock.ts";
+import type { OutputPipe } from "./output-pipe.ts";
+import { resolveRealDir } from "./path-relation.ts";
+import { listProcesses, sessionMembers, signalAll } from "./process-table.ts";
+import { chooseShell, type ShellState } from "./shell-choice.ts";
+import { ShellProcess } from "./shell-process.ts";
+import { INIT_SCRIPT } from "./shell-script.ts";
+import type { RunOutcome, RunRequest, ShellPool, ShellStats } from "./types.ts";
+
+interface Slot extends ShellState {
+  shell: ShellProcess;
+  /** The task that ran the last command here: another task gets the shell only after a reset. */
+  lastTaskId: string | null;
+  /** Commands that had to change directory first; past maxCd the shell is replaced. */
+  cdCount: number;
+}
+
+interface Waiter {
+  taskId: string;
+  dir: string;
+  resolve(slot: Slot | null): void;
+}
+
+/** Files every shell of one pool shares: the init script, request files, output fifos. */
+interface Workspace {
+  dir: string;
+  initPath: string;
+  stock: FifoStock;
+}
+
+export function createShellPool(config: ShellConfig): ShellPool {
+  return new Pool(config);
+}
+
+class Pool implements ShellPool {
+  private readonly slots: Slot[] = [];
+  private readonly waiters: Waiter[] = [];
+  private readonly pipes = new Set<OutputPipe>();
+  /** Real paths of the directories seen, so a command need not ask the file system each time. */
+  private readonly realDirs = new Map<string, string>();
+  /** Sessions of shells that are gone but may still hold background jobs. */
+  private readonly orphanSessions = new Set<number>();
+  private readonly retiring = new Set<Promise<void>>();
+  private readonly counters: ShellStats = { shells_spawned: 0, shells_reused: 0, shells_retired: 0, commands_run: 0 };
+  private workspace: Workspace | null = null;
+  private reapTimer: ReturnType<typeof setTimeout> | null = null;
+  private closing: Promise<void> | null = null;
+  private nextShellId = 0;
+
+  constructor(private readonly config: ShellConfig) {}
+
+  async run(req: RunRequest): Promise<RunOutcome> {
+    const started = performance.now();
+    if (this.closing) throw new Error("the shell pool is closed");
+    if (req.signal?.aborted) return notRun(req, started);
+    const dir = this.realDir(req.cwd);
+    const slot = await this.acquire(req.taskId, dir, req.signal);
+    if (!slot) return notRun(req, started);
+
+    const resetFirst = slot.lastTaskId !== null && slot.lastTaskId !== req.taskId;
+    if (slot.dir !== dir) slot.cdCount++;
+    slot.taskId = req.taskId;
+    slot.lastTaskId = req.taskId;
+    this.counters.commands_run++;
+    let outcome: RunOutcome | undefined;
+    try {
+      outcome = await slot.shell.run({
+        command: req.command,
+        cwd: req.cwd,
+        timeoutMs: req.timeoutMs,
+        signal: req.signal,
+        onOutput: req.onOutput,
+        resetFirst,
+      });
+      return { ...outcome, durationMs: performance.now() - started };
+    } finally {
+      if (outcome && slot.shell.alive) slot.dir = outcome.finalCwd === req.cwd ? dir : this.realDir(outcome.finalCwd);
+      this.release(slot);
+    }
+  }
+
+  releaseTask(taskId: string): void {
+    for (const slot of this.slots) if (slot.taskId === taskId) slot.taskId = null;
+  }
+
+  stats(): ShellStats {
+    return { ...this.counters };
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  killAllNow(): void {
+    this.closing ??= Promise.resolve();
+    this.stopWaiting();
+    const table = listProcesses();
+    for (const slot of this.slots) slot.shell.killNow(table);
+    for (const sid of this.orphanSessions) signalAll(sessionMembers(sid, table), "SIGKILL");
+    for (const pipe of this.pipes) pipe.abandon();
+    this.removeWorkspace();
+  }
+
+  private async shutdown(): Promise<void> {
+    this.stopWaiting();
+    await Promise.all(this.slots.map((slot) => slot.shell.terminate(true)));
+    await Promise.all(this.retiring);
+    await this.killOrphans();
+    for (const pipe of this.pipes) pipe.abandon();
+    this.removeWorkspace();
+  }
+
+  private acquire(taskId: string, dir: string, signal?: AbortSignal): Promise<Slot | null> {
+    const slot = this.take(taskId, dir);
+    if (slot) return Promise.resolve(slot);
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        taskId,
+        dir,
+        resolve: (s) => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve(s);
+        },
+      };
+      const onAbort = () => {
+        this.waiters.splice(this.waiters.indexOf(waiter), 1);
+        waiter.resolve(null);
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** A free shell for this command, marked busy, or null when the pool is full and all are busy. */
+  private take(taskId: string, dir: string): Slot | null {
+    const choice = chooseShell(this.slots, taskId, dir, this.slots.length < this.config.poolMax);
+    if (choice.kind === "wait") return null;
+    if (choice.kind === "reuse") {
+      choice.shell.busy = true;
+      this.counters.shells_reused++;
+      return choice.shell;
+    }
+    const workspace = this.ensureWorkspace();
+    const id = ++this.nextShellId;
+    const shell: ShellProcess = new ShellProcess({
+      cwd: workspace.dir,
+      initPath: workspace.initPath,
+      requestPath: join(workspace.dir, `request-${id}`),
+      stock: workspace.stock,
+      limits: { maxLines: this.config.outputMaxLines, maxChars: this.config.outputMaxChars },
+      killGraceMs: this.config.killGraceMs,
+      pipes: this.pipes,
+      // A shell that dies while idle (killed from outside, say) must not be handed a command.
+      onExit: () => {
+        if (!slot.busy) this.retire(slot);
+      },
+    });
+    const slot: Slot = { shell, dir, taskId, lastTaskId: null, cdCount: 0, busy: true, lastUsed: Date.now() };
+    this.slots.push(slot);
+    this.counters.shells_spawned++;
+    return slot;
+  }
+
+  private release(slot: Slot): void {
+    slot.busy = false;
+    slot.lastUsed = Date.now();
+    if (!slot.shell.alive) this.retire(slot);
+    else if (slot.cdCount > this.config.maxCd) this.retire(slot);
+    this.wakeWaiters();
+    this.scheduleReap();
+  }
+
+  /** Takes a shell out of service; background jobs it leaves are killed when the pool closes. */
+  private retire(slot: Slot): void {
+    const at = this.slots.indexOf(slot);
+    if (at === -1) return;
+    this.slots.splice(at, 1);
+    if (!this.closing) this.counters.shells_retired++;
+    const sid = slot.shell.pid;
+    this.orphanSessions.add(sid);
+    const done = slot.shell.retire().then(() => {
+      if (sessionMembers(sid).length === 0) this.orphanSessions.delete(sid);
+      this.retiring.delete(done);
+    });
+    this.retiring.add(done);
+  }
+
+  private wakeWaiters(): void {
+    while (this.waiters.length > 0 && !this.closing) {
+      const waiter = this.waiters[0]!;
+      const slot = this.take(waiter.taskId, waiter.dir);
+      if (!slot) return;
+      this.waiters.shift();
+      waiter.resolve(slot);
+    }
+  }
+
+  private stopWaiting(): void {
+    for (const waiter of this.waiters.splice(0)) waiter.resolve(null);
+    if (this.reapTimer) clearTimeout(this.reapTimer);
+    this.reapTimer = null;
+  }
+
+  /** Idle shells beyond idleMax are closed once they have been idle for idleMs. */
+  private scheduleReap(): void {
+    if (this.reapTimer || this.closing) return;
+    const idle = this.slots.filter((s) => !s.busy);
+    if (idle.length <= this.config.idleMax) return;
+    const oldest = Math.min(...idle.map((s) => s.lastUsed));
+    this.reapTimer = setTimeout(() => this.reap(), Math.max(0, oldest + this.config.idleMs - Date.now()));
+    // An idle pool must not keep the program alive.
+    this.reapTimer.unref();
+  }
+
+  private reap(): void {
+    this.reapTimer = null;
+    const now = Date.now();
+    // Unbound shells go first: a bound one may still be wanted by its task.
+    const idle = this.slots
+      .filter((s) => !s.busy)
+      .sort((x, y) => Number(x.taskId !== null) - Number(y.taskId !== null) || x.lastUsed - y.lastUsed);
+    let excess = idle.length - this.config.idleMax;
+    for (const slot of idle) {
+      if (excess <= 0) break;
+      if (now - slot.lastUsed < this.config.idleMs) continue;
+      this.retire(slot);
+      excess--;
+    }
+    this.scheduleReap();
+  }
+
+  private async killOrphans(): Promise<void> {
+    const members = () => listProcesses().filter((p) => this.orphanSessions.has(p.sid) && !p.zombie);
+    signalAll(members(), "SIGTERM");
+    const deadline = performance.now() + this.config.killGraceMs;
+    while (members().length > 0 && performance.now() < deadline) await Bun.sleep(10);
+    signalAll(members(), "SIGKILL");
+    this.orphanSessions.clear();
+  }
+
+  /**
+   * Cached: the real path only steers which shell is chosen (every command still starts with a
+   * `cd` to the path as given), so a stale entry costs at most a less fitting choice.
+   */
+  private realDir(path: string): string {
+    let real = this.realDirs.get(path);
+    if (real === undefined) {
+      if (this.realDirs.size >= 1024) this.realDirs.clear();
+      real = resolveRealDir(path);
+      this.realDirs.set(path, real);
+    }
+    return real;
+  }
+
+  private ensureWorkspace(): Workspace {
+    if (this.workspace) return this.workspace;
+    const dir = mkdtempSync(join(workspaceBase(), "synapse-shell-"));
+    const initPath = join(dir, "init.sh");
+    writeFileSync(initPath, INIT_SCRIPT);
+    this.workspace = { dir, initPath, stock: new FifoStock(dir) };
+    return this.workspace;
+  }
+
+  private removeWorkspace(): void {
+    if (this.workspace) rmSync(this.workspace.dir, { recursive: true, force: true });
+    this.workspace = null;
+  }
+}
+
+/**
+ * Where the fifos and request files go: a memory file system when there is one, because a
+ * command's own bookkeeping (a create, a write, an unlink) should not wait on a disk journal.
+ */
+function workspaceBase(): string {
+  try {
+    accessSync("/dev/shm", constants.W_OK);
+    return "/dev/shm";
+  } catch {
+    return tmpdir();
+  }
+}
+
+/** The outcome of a command that never started (interrupted before it got a shell). */
+function notRun(req: RunRequest, started: number): RunOutcome {
+  return {
+    output: "",
+    exitCode: null,
+    timedOut: false,
+    interrupted: true,
+    finalCwd: req.cwd,
+    durationMs: performance.now() - started,
+  };
+}

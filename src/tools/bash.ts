@@ -1,0 +1,76 @@
+// The Bash tool: runs a command in a persistent shell from the session's shell pool and tells the
+// model what happened (output, exit code, signal, timeout, interruption, directory change).
+
+import { stat } from "node:fs/promises";
+import description from "./bash.md" with { type: "text" };
+import { resolveToolPath } from "./paths.ts";
+import { validateInput } from "./schema.ts";
+import { ToolError, type JsonSchema, type Tool, type ToolResult } from "./types.ts";
+import { normalizePath } from "../shell/path-relation.ts";
+import type { RunOutcome } from "../shell/types.ts";
+
+export interface BashInput {
+  command: string;
+  cwd?: string;
+  timeout_ms?: number;
+}
+
+const inputSchema: JsonSchema = {
+  type: "object",
+  properties: {
+    command: { type: "string", description: "The bash command to run" },
+    cwd: { type: "string", description: "Directory to run it in (absolute, or relative to the working directory); default: the working directory" },
+    timeout_ms: { type: "integer", description: "Time limit in milliseconds (default 120000, at most 600000)" },
+  },
+  required: ["command"],
+  additionalProperties: false,
+};
+
+/** What the model reads: the output, then one line per fact about how the command ended. */
+export function formatBashResult(outcome: RunOutcome, cwd: string, timeoutMs: number): ToolResult {
+  const body = outcome.output.replace(/\n+$/, "");
+  const facts: string[] = [];
+  if (outcome.exitCode !== null) {
+    facts.push(`Exit code: ${outcome.exitCode}${outcome.signal ? ` (${outcome.signal})` : ""}`);
+  }
+  if (outcome.timedOut) facts.push(`Timed out after ${timeoutMs} ms; the command and its children were killed.`);
+  if (outcome.interrupted) facts.push("Interrupted; the command and its children were killed.");
+  if (normalizePath(outcome.finalCwd) !== normalizePath(cwd)) facts.push(`cwd now: ${outcome.finalCwd}`);
+  return {
+    content: `${body === "" ? "(no output)" : body}\n\n${facts.join("\n")}`,
+    isError: outcome.exitCode !== 0 || outcome.timedOut || outcome.interrupted,
+  };
+}
+
+export const bashTool: Tool<BashInput> = {
+  name: "Bash",
+  description,
+  inputSchema,
+  readOnly: false,
+  async execute(input, ctx) {
+    const invalid = validateInput(inputSchema, input);
+    if (invalid) throw new ToolError(`Invalid input for Bash: ${invalid}`);
+    const shell = ctx.services.shell;
+    if (!shell) throw new ToolError("Bash is not available here");
+    if (input.command.trim() === "") throw new ToolError("command is empty");
+    const limits = ctx.config.shell;
+    const requested = input.timeout_ms ?? limits.commandTimeoutMs;
+    if (requested < 1) throw new ToolError(`"timeout_ms" must be at least 1 (got ${requested})`);
+    const timeoutMs = Math.min(requested, limits.maxCommandTimeoutMs);
+
+    const cwd = input.cwd ? resolveToolPath(ctx.cwd, input.cwd) : ctx.cwd;
+    const info = await stat(cwd).catch(() => null);
+    if (!info) throw new ToolError(`Cannot run in ${cwd}: no such directory`);
+    if (!info.isDirectory()) throw new ToolError(`Cannot run in ${cwd}: not a directory`);
+
+    const outcome = await shell.run({
+      command: input.command,
+      cwd,
+      taskId: ctx.taskId,
+      timeoutMs,
+      signal: ctx.signal,
+      onOutput: (text) => ctx.progress(text),
+    });
+    return formatBashResult(outcome, cwd, timeoutMs);
+  },
+};

@@ -1,0 +1,195 @@
+// The shell pool with real bash processes: reuse, completion, isolation and exit status.
+
+import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { harness, pidOf, type Harness } from "./support.ts";
+
+let h: Harness;
+afterEach(async () => {
+  await h.cleanup();
+});
+
+describe("running commands", () => {
+  test("output and exit status", async () => {
+    h = harness();
+    const r = await h.run("echo hi; echo err >&2");
+    expect(r).toMatchObject({ output: "hi\nerr\n", exitCode: 0, timedOut: false, interrupted: false, finalCwd: h.root });
+  });
+
+  test("printf without a trailing newline", async () => {
+    h = harness();
+    expect((await h.run("printf 'no newline'")).output).toBe("no newline");
+  });
+
+  test("output that looks like the shell's end-of-command record changes nothing", async () => {
+    h = harness();
+    const r = await h.run(String.raw`printf '\x01%s 9\n\x02/\0' abcdef0123456789; __synapse_post 5; printf '\0\0'; echo after`);
+    expect(r.exitCode).toBe(0);
+    expect(r.output.endsWith("after\n")).toBe(true);
+    expect((await h.run("echo next")).output).toBe("next\n");
+  });
+
+  test("a progress bar keeps its final state, colours are removed", async () => {
+    h = harness();
+    const r = await h.run(String.raw`for i in 10 50 100; do printf '\rprogress %3d%%' $i; done; echo; printf '\e[31mred\e[0m \e[1mbold\e[0m\n'`);
+    expect(r.output).toBe("progress 100%\nred bold\n");
+  });
+
+  test("a command that reads stdin gets end-of-file at once", async () => {
+    h = harness();
+    const r = await h.run('cat; read x; echo "read=$?"');
+    expect(r.output).toBe("read=1\n");
+    expect(r.durationMs).toBeLessThan(2000);
+  });
+
+  test("a syntax error fails that command only", async () => {
+    h = harness();
+    const first = await h.run("echo $$");
+    const bad = await h.run("echo 'unterminated");
+    expect(bad.exitCode).toBe(2);
+    expect(bad.output).toContain("unexpected EOF");
+    const next = await h.run("echo $$");
+    expect(next.output).toBe(`${pidOf(first)}\n`);
+  });
+
+  test("a stray `return` ends the command with its status", async () => {
+    h = harness();
+    expect((await h.run("echo before; return 5; echo never")).exitCode).toBe(5);
+    expect((await h.run("echo ok")).output).toBe("ok\n");
+  });
+
+  test("a long command text arrives whole", async () => {
+    h = harness();
+    const body = Array.from({ length: 5000 }, (_, i) => `line ${i} with 'quotes' and $dollars`).join("\n");
+    const r = await h.run(`cat <<'EOF' | wc -l\n${body}\nEOF`);
+    expect(r.output.trim()).toBe("5000");
+  });
+
+  test("50 MB of output comes back as head and tail, with the count of what was left out", async () => {
+    h = harness();
+    const r = await h.run(`awk 'BEGIN { for (i = 0; i < 1000000; i++) printf "%049d\\n", i }'`);
+    expect(r.exitCode).toBe(0);
+    expect(r.output.startsWith("0".repeat(49) + "\n")).toBe(true);
+    expect(r.output).toContain("\n[...49970000 characters omitted...]\n");
+    expect(r.output.endsWith(`${"999999".padStart(49, "0")}\n`)).toBe(true);
+    expect(r.output.length).toBeLessThan(30_100);
+  });
+});
+
+describe("shells are reused", () => {
+  test("`cd src` then a command in the original directory: right place, same shell", async () => {
+    h = harness();
+    const first = await h.run("echo $$; cd src");
+    expect(first.finalCwd).toBe(join(h.root, "src"));
+    const second = await h.run("echo $$; pwd");
+    expect(second.output).toBe(`${pidOf(first)}\n${h.root}\n`);
+    expect(second.finalCwd).toBe(h.root);
+    expect(h.pool.stats()).toMatchObject({ shells_spawned: 1, shells_reused: 1, commands_run: 2 });
+  });
+
+  test("parallel commands get different shells", async () => {
+    h = harness();
+    const gate = join(h.root, "gate");
+    await h.run(`mkfifo ${gate}`);
+    // Each waits for the other through the fifo: they can only finish if they run at once.
+    const [a, b] = await Promise.all([h.run(`echo $$; cat ${gate}`), h.run(`echo $$ > ${gate}`)]);
+    expect(a.exitCode).toBe(0);
+    expect(b.exitCode).toBe(0);
+    const [pidA, fromB] = a.output.trim().split("\n").map(Number);
+    expect(pidA).not.toBe(fromB);
+  });
+
+  test("beyond poolMax, a command waits for a free shell", async () => {
+    h = harness({ poolMax: 2 });
+    const gate = join(h.root, "gate");
+    await h.run(`mkfifo ${gate}`);
+    const first = h.run(`cat ${gate} > /dev/null; echo first`);
+    const second = h.run(`echo opened > ${gate}; echo second`);
+    const third = h.run("echo third");
+    // Shells are handed out synchronously: the third command got none.
+    expect(h.pool.stats().shells_spawned).toBe(2);
+    expect((await Promise.all([first, second, third])).map((r) => r.output)).toEqual(["first\n", "second\n", "third\n"]);
+    expect(h.pool.stats().shells_spawned).toBe(2);
+  });
+
+  test("a shell that had to change directory more than maxCd times is replaced", async () => {
+    h = harness({ maxCd: 2 });
+    const pids: number[] = [];
+    for (const dir of [h.root, join(h.root, "src"), h.root, join(h.root, "src"), h.root]) {
+      pids.push(pidOf(await h.run("echo $$", { cwd: dir })));
+    }
+    // Directory changes on commands 2, 3 and 4: the third is one too many.
+    expect(new Set(pids.slice(0, 4)).size).toBe(1);
+    expect(pids[4]).not.toBe(pids[0]);
+    expect(h.pool.stats()).toMatchObject({ shells_spawned: 2, shells_retired: 1 });
+  });
+
+  test("idle shells beyond idleMax are closed after idleMs", async () => {
+    h = harness({ idleMax: 0, idleMs: 30 });
+    await h.run("true");
+    expect(h.pool.stats().shells_retired).toBe(0);
+    const { until } = await import("./support.ts");
+    expect(await until(() => h.pool.stats().shells_retired === 1)).toBe(true);
+    await h.run("true");
+    expect(h.pool.stats().shells_spawned).toBe(2);
+  });
+});
+
+describe("isolation between commands", () => {
+  test("`exit 7` reports 7 and the next command gets a new shell", async () => {
+    h = harness();
+    const first = await h.run("echo $$; exit 7");
+    expect(first).toMatchObject({ exitCode: 7, output: `${pidOf(first)}\n` });
+    const next = await h.run("echo $$");
+    expect(next.exitCode).toBe(0);
+    expect(pidOf(next)).not.toBe(pidOf(first));
+    expect(h.pool.stats()).toMatchObject({ shells_spawned: 2, shells_retired: 1 });
+  });
+
+  test("`kill -9 $$` reports SIGKILL and the pool carries on", async () => {
+    h = harness();
+    const r = await h.run("echo before; kill -9 $$");
+    expect(r).toMatchObject({ exitCode: 137, signal: "SIGKILL", output: "before\n", timedOut: false });
+    expect((await h.run("echo after")).output).toBe("after\n");
+  });
+
+  test("a command dying of a signal reports its name", async () => {
+    h = harness();
+    expect(await h.run("sh -c 'kill -TERM $$'")).toMatchObject({ exitCode: 143, signal: "SIGTERM" });
+    expect(await h.run("sh -c 'kill -INT $$'")).toMatchObject({ exitCode: 130, signal: "SIGINT" });
+  });
+
+  test("options and traps a command sets do not reach the next command", async () => {
+    h = harness();
+    const first = await h.run("echo $$; set -euo pipefail; set -x; shopt -s nullglob; trap 'echo TRAPPED' EXIT DEBUG ERR; trap '' TERM INT");
+    expect(first.exitCode).toBe(0);
+    const next = await h.run('echo $$; echo "$-"; shopt -p nullglob; trap -p; false | true; echo "pipe=$?"; echo "${undefined_var}unset-ok"');
+    const lines = next.output.split("\n");
+    expect(lines[0]).toBe(String(pidOf(first)));
+    expect(lines[1]).not.toMatch(/[eux]/);
+    expect(lines.slice(2)).toEqual(["shopt -u nullglob", "pipe=0", "unset-ok", ""]);
+    // A TERM the last command told the shell to ignore must not shield this one from a timeout.
+    const t = await h.run("sleep 100", { timeoutMs: 200 });
+    expect(t.timedOut).toBe(true);
+    expect(t.durationMs).toBeLessThan(200 + 150);
+  });
+
+  test("exported variables stay with the task's shell, and do not reach another task", async () => {
+    h = harness();
+    const a1 = await h.run("echo $$; export SYNAPSE_T=kept; hello() { echo fn; }", { taskId: "a" });
+    const a2 = await h.run('echo $$; echo "$SYNAPSE_T"; hello', { taskId: "a" });
+    expect(a2.output).toBe(`${pidOf(a1)}\nkept\nfn\n`);
+    h.pool.releaseTask("a");
+    // Task b gets the same (now unbound) shell, reset first.
+    const b = await h.run('echo $$; echo "${SYNAPSE_T-unset}"; type hello >/dev/null 2>&1 || echo no-fn', { taskId: "b" });
+    expect(b.output).toBe(`${pidOf(a1)}\nunset\nno-fn\n`);
+    expect(h.pool.stats()).toMatchObject({ shells_spawned: 1 });
+  });
+
+  test("a task's bound shell is not given to another task while a new one can be made", async () => {
+    h = harness();
+    const a = await h.run("echo $$", { taskId: "a" });
+    const b = await h.run("echo $$", { taskId: "b" });
+    expect(pidOf(b)).not.toBe(pidOf(a));
+  });
+});

@@ -1,0 +1,37 @@
+// The text that crosses the bash boundary: request scripts, quoting, and the end-of-command record.
+
+import { describe, expect, test } from "bun:test";
+import { commandScript, parseRecord, quoteForShell } from "../../src/shell/shell-script.ts";
+
+describe("quoteForShell", () => {
+  test.each(["plain", "it's", "'", "a\nb", "$HOME `x` $(y) \\ \"q\"", "", "émoji 🚀"])("%p survives bash unchanged", (text) => {
+    const out = Bun.spawnSync(["bash", "-c", `printf %s ${quoteForShell(text)}`]).stdout.toString();
+    expect(out).toBe(text);
+  });
+});
+
+describe("commandScript", () => {
+  test("drops NUL, which bash strings cannot hold", () => {
+    expect(commandScript({ command: "echo a\0b", cwd: "/", fifo: "/f", clearTraps: false, resetTask: false })).toContain("'echo ab'");
+  });
+  test("clears traps and resets the task only when asked", () => {
+    const plain = commandScript({ command: "true", cwd: "/", fifo: "/f", clearTraps: false, resetTask: false });
+    const both = commandScript({ command: "true", cwd: "/", fifo: "/f", clearTraps: true, resetTask: true });
+    expect(plain).not.toContain("__synapse_untrap");
+    expect(plain).not.toContain("__synapse_reset");
+    expect(both).toContain("__synapse_untrap");
+    expect(both).toContain("__synapse_reset");
+  });
+});
+
+describe("parseRecord", () => {
+  test.each<[string, string, { status: number; jobs: number[] | null; pwd: string }]>([
+    ["no jobs started", "0\n\x02/home/u", { status: 0, jobs: null, pwd: "/home/u" }],
+    ["jobs listed", "3\n\x03123\n456\n\x02/tmp", { status: 3, jobs: [123, 456], pwd: "/tmp" }],
+    ["jobs all finished", "0\n\x03\x02/", { status: 0, jobs: [], pwd: "/" }],
+    ["a directory with a newline", "1\n\x02/a\nb", { status: 1, jobs: null, pwd: "/a\nb" }],
+    ["no directory (PWD unset)", "0\n\x02", { status: 0, jobs: null, pwd: "" }],
+  ])("%s", (_name, body, expected) => {
+    expect(parseRecord(body)).toEqual(expected);
+  });
+});
