@@ -26,7 +26,7 @@ function exitCodeFor(subtype: ResultSubtype): number {
 }
 
 async function makeWriter(config: Config, streams: OutputStreams): Promise<OutputWriter> {
-  if (config.outputFormat === "json") return createJsonWriter(streams);
+  if (config.outputFormat === "json") return createJsonWriter(streams, { quiet: config.quiet });
   if (config.outputFormat === "stream-json") return createStreamJsonWriter(streams);
   return createTextWriter(streams, {
     quiet: config.quiet,

@@ -49,9 +49,14 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
   const monitor = startMemoryMonitor({
     config: config.memory,
     onWarn: (message) => emit({ type: "warning", message }),
-    onCritical: () => {
-      store.shrink(Math.max(8, Math.floor(store.window().length / 2)));
+    onCritical: (reading) => {
+      const keep = Math.max(8, Math.floor(store.window().length / 2));
+      store.shrink(keep);
       compactionRequested = true;
+      emit({
+        type: "warning",
+        message: `memory use is critical (RSS ${reading.rssMb} MB, heap ${reading.heapMb} MB): kept the newest ${keep} messages in memory (all are on disk) and asked for compaction`,
+      });
     },
   });
   const kind: AgentKind = config.permissionMode === "plan" ? "plan" : "main";

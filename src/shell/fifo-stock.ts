@@ -28,6 +28,11 @@ export class FifoStock {
     }
   }
 
+  /** Resolves when no batch is being made (so the directory can be removed). */
+  async settled(): Promise<void> {
+    await this.refilling?.catch(() => {});
+  }
+
   private refill(): Promise<void> {
     this.refilling ??= this.make().finally(() => (this.refilling = null));
     return this.refilling;

@@ -84,7 +84,8 @@ export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
-  } catch {
-    return false;
+  } catch (err) {
+    // EPERM: it exists, it just is not ours.
+    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }

@@ -2,14 +2,14 @@
 // preferring the asking task's own shell in or near the right directory. Caps the number of
 // shells, closes surplus idle ones, and makes sure nothing it started outlives it.
 
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ShellConfig } from "../config/config.ts";
 import { FifoStock } from "./fifo-stock.ts";
 import type { OutputPipe } from "./output-pipe.ts";
 import { resolveRealDir } from "./path-relation.ts";
-import { listProcesses, sessionMembers, signalAll } from "./process-table.ts";
+import { isAlive, listProcesses, sessionMembers, signalAll } from "./process-table.ts";
 import { chooseShell, type ShellState } from "./shell-choice.ts";
 import { ShellProcess } from "./shell-process.ts";
 import { INIT_SCRIPT } from "./shell-script.ts";
@@ -36,6 +36,10 @@ interface Workspace {
   stock: FifoStock;
 }
 
+/**
+ * Creates no process until the first command. While it has shells, the pool keeps the program
+ * alive: close() it when done (and call killAllNow() from a process 'exit' handler).
+ */
 export function createShellPool(config: ShellConfig): ShellPool {
   return new Pool(config);
 }
@@ -57,6 +61,7 @@ class Pool implements ShellPool {
 
   constructor(private readonly config: ShellConfig) {}
 
+  /** The time limit counts from when the command gets its shell, not while it waits for one. */
   async run(req: RunRequest): Promise<RunOutcome> {
     const started = performance.now();
     if (this.closing) throw new Error("the shell pool is closed");
@@ -116,6 +121,7 @@ class Pool implements ShellPool {
     await Promise.all(this.retiring);
     await this.killOrphans();
     for (const pipe of this.pipes) pipe.abandon();
+    await this.workspace?.stock.settled();
     this.removeWorkspace();
   }
 
@@ -263,7 +269,9 @@ class Pool implements ShellPool {
 
   private ensureWorkspace(): Workspace {
     if (this.workspace) return this.workspace;
-    const dir = mkdtempSync(join(workspaceBase(), "synapse-shell-"));
+    const base = workspaceBase();
+    removeStaleWorkspaces(base);
+    const dir = mkdtempSync(join(base, `${WORKSPACE_PREFIX}${process.pid}-`));
     const initPath = join(dir, "init.sh");
     writeFileSync(initPath, INIT_SCRIPT);
     this.workspace = { dir, initPath, stock: new FifoStock(dir) };
@@ -271,8 +279,28 @@ class Pool implements ShellPool {
   }
 
   private removeWorkspace(): void {
-    if (this.workspace) rmSync(this.workspace.dir, { recursive: true, force: true });
+    try {
+      if (this.workspace) rmSync(this.workspace.dir, { recursive: true, force: true });
+    } catch {
+      // A batch of fifos landing mid-removal; the next pool's stale sweep takes the rest.
+    }
     this.workspace = null;
+  }
+}
+
+const WORKSPACE_PREFIX = "synapse-shell-";
+
+/** Workspaces of pools whose process died without cleaning up (killed with SIGKILL, say). */
+function removeStaleWorkspaces(base: string): void {
+  try {
+    for (const name of readdirSync(base)) {
+      const owner = name.startsWith(WORKSPACE_PREFIX) ? /^(\d+)-/.exec(name.slice(WORKSPACE_PREFIX.length))?.[1] : undefined;
+      if (owner && Number(owner) !== process.pid && !isAlive(Number(owner))) {
+        rmSync(join(base, name), { recursive: true, force: true });
+      }
+    }
+  } catch {
+    // Best effort: a leftover directory costs a few inodes.
   }
 }
 

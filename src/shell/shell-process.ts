@@ -6,7 +6,7 @@ import { closeSync, ftruncateSync, openSync, writeSync } from "node:fs";
 import { exitCodeForSignal, signalNameForExit } from "./exit-code.ts";
 import type { FifoStock } from "./fifo-stock.ts";
 import { OutputCollector, type OutputLimits } from "./output-collector.ts";
-import { OutputPipe } from "./output-pipe.ts";
+import { OutputPipe, type PipeState } from "./output-pipe.ts";
 import { listProcesses, sessionMembers, signalAll, type ProcessInfo } from "./process-table.ts";
 import { commandScript, parseRecord, RUN_LINE, sourceLine, type ShellRecord } from "./shell-script.ts";
 import type { RunOutcome } from "./types.ts";
@@ -90,20 +90,23 @@ export class ShellProcess {
     const pipe = this.pipe ?? (this.pipe = await this.newPipe());
     pipe.begin((bytes) => collector.write(bytes));
 
-    let ending: Ending;
-    if (!this.alive) {
-      ending = { kind: "exit" };
-    } else {
-      this.writeRequest(
-        commandScript({ command: cmd.command, cwd: cmd.cwd, fifo: pipe.path, clearTraps: this.trapsSet, resetTask: cmd.resetFirst }),
-      );
-      this.trapsSet = false;
-      const ended = this.waitForEnd(cmd);
-      this.send(RUN_LINE);
-      ending = await ended;
+    let ending: Ending = { kind: "exit" };
+    let state: PipeState;
+    try {
+      if (this.alive) {
+        this.writeRequest(
+          commandScript({ command: cmd.command, cwd: cmd.cwd, fifo: pipe.path, clearTraps: this.trapsSet, resetTask: cmd.resetFirst }),
+        );
+        this.trapsSet = false;
+        const ended = this.waitForEnd(cmd);
+        this.send(RUN_LINE);
+        ending = await ended;
+      }
+      if (ending.kind === "timeout" || ending.kind === "abort") await this.terminate(false);
+    } finally {
+      // Even if something above threw, the pipe must stop polling.
+      state = pipe.finish();
     }
-    if (ending.kind === "timeout" || ending.kind === "abort") await this.terminate(false);
-    const state = pipe.finish();
     if (state === "held") pipe.drainAndClose();
     else if (!this.alive) pipe.abandon();
     if (state === "held" || !this.alive) this.pipe = null;

@@ -7,10 +7,9 @@ const TRAPS = "EXIT ERR DEBUG RETURN HUP INT QUIT ILL TRAP ABRT BUS FPE USR1 SEG
 /**
  * Each shell sources this once (`source init.sh REQUEST_FILE TOKEN`). For every command the pool
  * writes a script to REQUEST_FILE (see commandScript) and sends RUN_LINE, which sources it and
- * then calls __synapse_post with its status. __synapse_post prints on stdout: the output of
- * `trap -p` (empty unless the command set a trap), the record "\x01TOKEN STATUS\n", then — only
- * when a background job was started — "\x03" and the job pids one a line, then "\x02", the final
- * directory, "\0".
+ * then calls __sy_p. That prints on stdout: the output of `trap -p` (empty unless the command set
+ * a trap), the record "\x01TOKEN STATUS\n", then — only when a background job was started —
+ * "\x03" and the job pids one a line, then "\x02", the final directory, "\0".
  *
  * - `set -m` gives every job its own process group, so a command can be killed as a whole
  *   without killing the shell, and the shell can tell its background jobs apart.
@@ -20,7 +19,7 @@ const TRAPS = "EXIT ERR DEBUG RETURN HUP INT QUIT ILL TRAP ABRT BUS FPE USR1 SEG
  */
 export const INIT_SCRIPT = `set -m
 set +o history 2>/dev/null
-__synapse_req=$1 __synapse_tok=$2 __synapse_v= __synapse_bang= __synapse_opts= __synapse_o0= __synapse_env0=
+__sy_r=$1 __synapse_tok=$2 __synapse_v= __synapse_bang= __synapse_opts= __synapse_o0= __synapse_env0=
 __synapse_umask= __synapse_vars0= __synapse_reset= __synapse_untrap=
 __synapse_opts=$(builtin set +o; builtin shopt -p)
 __synapse_o0="$-:$SHELLOPTS:$BASHOPTS"
@@ -29,14 +28,15 @@ __synapse_umask=$(builtin umask)
 builtin mapfile -t __synapse_v < <(builtin compgen -v)
 __synapse_vars0=" \${__synapse_v[*]} "
 __synapse_v=
-__synapse_post() {
+__sy_p() {
+  builtin local status=$?
   [[ "$-:$SHELLOPTS:$BASHOPTS" == "$__synapse_o0" ]] || { builtin eval "$__synapse_opts"; builtin set -m; } 2>/dev/null
   builtin trap -p
   if [[ "$!" == "$__synapse_bang" ]]; then
-    builtin printf "\\1%s %s\\n\\2%s\\0" "$__synapse_tok" "$1" "$PWD"
+    builtin printf "\\1%s %s\\n\\2%s\\0" "$__synapse_tok" "$status" "$PWD"
   else
     __synapse_bang=$!
-    builtin printf "\\1%s %s\\n\\3" "$__synapse_tok" "$1"
+    builtin printf "\\1%s %s\\n\\3" "$__synapse_tok" "$status"
     builtin jobs -p
     builtin printf "\\2%s\\0" "$PWD"
   fi
@@ -51,16 +51,17 @@ for __synapse_v in $(builtin compgen -A function); do builtin unset -f "$__synap
 builtin unalias -a 2>/dev/null
 builtin umask "$__synapse_umask"
 __synapse_v='
-builtin readonly __synapse_req __synapse_tok __synapse_opts __synapse_o0 __synapse_env0 __synapse_umask __synapse_vars0 __synapse_reset __synapse_untrap
-builtin readonly -f __synapse_post
+builtin readonly __sy_r __synapse_tok __synapse_opts __synapse_o0 __synapse_env0 __synapse_umask __synapse_vars0 __synapse_reset __synapse_untrap
+builtin readonly -f __sy_p
 `;
 
 /**
- * Sent on the shell's stdin for every command. Bash reads a pipe one byte per read(2), so this
- * stays short; the command is in the request file, which `.` reads in one go. Calling
- * __synapse_post outside the sourced file keeps a stray `return` in a command from skipping it.
+ * Sent on the shell's stdin for every command. Bash reads a pipe one byte per read(2) (half the
+ * system calls of a short command went there), hence the two terse names: `__sy_r` holds the
+ * request file's path, which `.` reads in one go, and `__sy_p` prints the record. Calling it
+ * outside the sourced file keeps a stray `return` in a command from skipping it.
  */
-export const RUN_LINE = '. "$__synapse_req"; __synapse_post $?\n';
+export const RUN_LINE = '. "$__sy_r";__sy_p\n';
 
 export interface CommandScript {
   command: string;

@@ -124,4 +124,50 @@ describe("sessions", () => {
     expect(archive.length).toBeLessThan(4096);
     expect(JSON.stringify(s.requests[1].body)).toContain(Buffer.from(png).toString("base64").slice(0, 40));
   });
+
+  test("the memory monitor warns and acts at low thresholds, and says so in stats", async () => {
+    const s = await serve([{ toolCalls: [{ name: "Bash", input: { command: "echo hi" } }] }, { text: "ok" }]);
+    const r = await runBinary({
+      args: ["-o", "json", "go"],
+      env: { ...providerEnv(s.url), SYNAPSE_MEMORY_CHECK_INTERVAL_MS: "5", SYNAPSE_MEMORY_WARN_MB: "1", SYNAPSE_MEMORY_CRITICAL_MB: "2" },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr.match(/memory/gi)?.length).toBeGreaterThanOrEqual(1);
+    const stats = JSON.parse(r.stdout).stats;
+    expect(stats.memory_actions).toBeGreaterThanOrEqual(1);
+    expect(stats.compaction_requested).toBe(true);
+    expect(stats.peak_rss_mb).toBeGreaterThan(1);
+  });
+
+  test("a full disk: warning, the answer still printed, exit 1 saying the session could not be saved", async () => {
+    const home = tempHome();
+    const mnt = join(home.dir, "small");
+    require("node:fs").mkdirSync(mnt);
+    const mount = Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=48k", "tmpfs", mnt]);
+    if (mount.exitCode !== 0) {
+      console.warn(`skipped: cannot mount a tmpfs here (${mount.stderr.toString().trim()})`);
+      return;
+    }
+    try {
+      const big = "x".repeat(20_000);
+      const s = await serve([
+        { toolCalls: [{ name: "Bash", input: { command: `printf '${big}'` } }] },
+        { toolCalls: [{ name: "Bash", input: { command: `printf '${big}'` } }] },
+        { toolCalls: [{ name: "Bash", input: { command: `printf '${big}'` } }] },
+        { text: "the answer" },
+      ]);
+      const r = await runBinary({ args: ["go"], env: { ...home.env, SYNAPSE_HOME: mnt, ...providerEnv(s.url) } });
+      expect(r.stdout).toBe("the answer\n");
+      expect(r.stderr).toContain("warning:");
+      expect(r.stderr).toContain("could not save the session");
+      expect(r.code).toBe(1);
+      // What did fit is intact and readable.
+      const [dir] = readdirSync(join(mnt, "sessions")).map((id) => join(mnt, "sessions", id));
+      const lines = readFileSync(join(dir, "messages.jsonl"), "utf8").split("\n").filter(Boolean);
+      for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+      expect(lines[0]).toContain('"go"');
+    } finally {
+      Bun.spawnSync(["umount", "-l", mnt]);
+    }
+  });
 });

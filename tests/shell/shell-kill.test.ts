@@ -138,6 +138,9 @@ describe("background jobs", () => {
     await h.run(`sleep ${m} &`);
     expect((await h.run("sleep 100", { timeoutMs: 200 })).timedOut).toBe(true);
     expect(survivors(m).length).toBe(1);
+    // Its shell is gone, but the pool still ends the job when it closes.
+    await h.pool.close();
+    expect(survivors(m)).toEqual([]);
   });
 });
 

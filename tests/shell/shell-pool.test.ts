@@ -1,8 +1,9 @@
 // The shell pool with real bash processes: reuse, completion, isolation and exit status.
 
 import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { harness, pidOf, type Harness } from "./support.ts";
+import { harness, pidOf, until, type Harness } from "./support.ts";
 
 let h: Harness;
 afterEach(async () => {
@@ -23,7 +24,7 @@ describe("running commands", () => {
 
   test("output that looks like the shell's end-of-command record changes nothing", async () => {
     h = harness();
-    const r = await h.run(String.raw`printf '\x01%s 9\n\x02/\0' abcdef0123456789; __synapse_post 5; printf '\0\0'; echo after`);
+    const r = await h.run(String.raw`printf '\x01%s 9\n\x02/\0' abcdef0123456789; __sy_p; __sy_p; printf '\0\0'; echo after`);
     expect(r.exitCode).toBe(0);
     expect(r.output.endsWith("after\n")).toBe(true);
     expect((await h.run("echo next")).output).toBe("next\n");
@@ -73,6 +74,18 @@ describe("running commands", () => {
     expect(r.output).toContain("\n[...49970000 characters omitted...]\n");
     expect(r.output.endsWith(`${"999999".padStart(49, "0")}\n`)).toBe(true);
     expect(r.output.length).toBeLessThan(30_100);
+  });
+});
+
+describe("workspace", () => {
+  test.skipIf(!existsSync("/dev/shm"))("a workspace left by a process that died is removed by the next pool", async () => {
+    const gone = Bun.spawn(["true"]);
+    await gone.exited;
+    const stale = join("/dev/shm", `synapse-shell-${gone.pid}-test`);
+    mkdirSync(stale);
+    h = harness();
+    await h.run("true");
+    expect(existsSync(stale)).toBe(false);
   });
 });
 
@@ -128,7 +141,6 @@ describe("shells are reused", () => {
     h = harness({ idleMax: 0, idleMs: 30 });
     await h.run("true");
     expect(h.pool.stats().shells_retired).toBe(0);
-    const { until } = await import("./support.ts");
     expect(await until(() => h.pool.stats().shells_retired === 1)).toBe(true);
     await h.run("true");
     expect(h.pool.stats().shells_spawned).toBe(2);
@@ -151,6 +163,16 @@ describe("isolation between commands", () => {
     const r = await h.run("echo before; kill -9 $$");
     expect(r).toMatchObject({ exitCode: 137, signal: "SIGKILL", output: "before\n", timedOut: false });
     expect((await h.run("echo after")).output).toBe("after\n");
+  });
+
+  test("a shell killed from outside while idle is replaced before the next command", async () => {
+    h = harness();
+    const first = await h.run("echo $$");
+    process.kill(pidOf(first), "SIGKILL");
+    expect(await until(() => h.pool.stats().shells_retired === 1)).toBe(true);
+    const next = await h.run("echo $$");
+    expect(next.exitCode).toBe(0);
+    expect(pidOf(next)).not.toBe(pidOf(first));
   });
 
   test("a command dying of a signal reports its name", async () => {
