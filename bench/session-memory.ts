@@ -19,7 +19,9 @@ function dirBytes(dir: string): number {
 async function session(turns: number, call: (i: number) => { name: string; input: unknown }, dir: string) {
   const server = await startFakeLLM((_req, i) => (i < turns - 1 ? { toolCalls: [call(i)] } : { text: "done" }));
   const home = tempHome();
-  const env = { ...home.env, ...providerEnv(server.url) };
+  // SYNAPSE_* variables set for the bench reach the binary (e.g. to compare window sizes).
+  const own = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("SYNAPSE_"))) as Record<string, string>;
+  const env = { ...own, ...home.env, ...providerEnv(server.url) };
   const run = await measure([BINARY, "-o", "json", "--max-turns", String(turns + 1), "-C", dir, "go"], { env });
   await server.stop();
   const result = JSON.parse(run.stdout || "{}");
@@ -33,9 +35,10 @@ async function session(turns: number, call: (i: number) => { name: string; input
   };
 }
 
-export async function main(longTurns = 5000) {
+export async function main(longTurns = 5000, imageCount = 100) {
   const dir = mkdtempSync(join(tmpdir(), "synapse-mem-bench-"));
-  writeFileSync(join(dir, "out.txt"), "0123456789abcdefghi\n".repeat(1000)); // 20 kB
+  // 20 kB of distinct lines (identical lines would be run-length compressed to almost nothing).
+  writeFileSync(join(dir, "out.txt"), Array.from({ length: 400 }, (_, i) => `line ${String(i).padStart(44, "0")}\n`).join(""));
   const bash = () => ({ name: "Bash", input: { command: "cat out.txt" } });
   const short = await session(100, bash, dir);
   console.log(`100-turn session:   peak RSS ${short.peakRssMb.toFixed(0)} MiB, ${short.wallS.toFixed(1)} s, archive ${short.archiveMb.toFixed(1)} MiB`);
@@ -48,12 +51,12 @@ export async function main(longTurns = 5000) {
   const images = mkdtempSync(join(tmpdir(), "synapse-img-bench-"));
   const png = new Uint8Array(5 * 1024 * 1024);
   png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < imageCount; i++) {
     png[100] = i; // distinct content, so each image is stored once on its own
     writeFileSync(join(images, `img${i}.png`), png);
   }
-  const img = await session(101, (i) => ({ name: "Read", input: { path: `img${i}.png` } }), images);
-  console.log(`100 images of 5 MB: peak RSS ${img.peakRssMb.toFixed(0)} MiB (bar: under 300 MB), ${img.wallS.toFixed(1)} s`);
+  const img = await session(imageCount + 1, (i) => ({ name: "Read", input: { path: `img${i}.png` } }), images);
+  console.log(`${imageCount} images of 5 MB: peak RSS ${img.peakRssMb.toFixed(0)} MiB (bar: under 300 MB), ${img.wallS.toFixed(1)} s`);
 }
 
-if (import.meta.main) await main(Number(process.argv[2] ?? 5000));
+if (import.meta.main) await main(Number(process.argv[2] ?? 5000), Number(process.argv[3] ?? 100));

@@ -20,7 +20,7 @@ export interface StoreBenchResult {
   readAllPerSecond: number;
 }
 
-const DEFAULTS: StoreConfig = { maxMessages: 400, maxBytes: 8 * 1024 * 1024, flushMs: 200, rotateBytes: 64 * 1024 * 1024, contextMaxImages: 5 };
+const DEFAULTS: StoreConfig = { maxMessages: 400, maxBytes: 8 * 1024 * 1024, flushMs: 200, rotateBytes: 64 * 1024 * 1024, contextMaxImages: 5, contextMaxImageBytes: 16 << 20 };
 const TURN = 1_000;
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 

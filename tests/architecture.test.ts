@@ -46,3 +46,14 @@ test("every src folder has a rule", () => {
   const folders = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
   expect(folders.filter((f) => !(f in ALLOWED))).toEqual([]);
 });
+
+test("the words sent with every request are ASCII", async () => {
+  // One non-ASCII character makes the whole JSON request body a 16-bit string in JavaScriptCore,
+  // doubling it and every copy; with megabytes of base64 images that was +120 MB peak RSS.
+  const { ALL_TOOLS } = await import("../src/tools/registry.ts");
+  const { renderSystemPrompt } = await import("../src/agent/system-prompt.ts");
+  const texts = ALL_TOOLS.map((t) => `${t.name}: ${t.description} ${JSON.stringify(t.inputSchema)}`);
+  texts.push(renderSystemPrompt({ cwd: "/w", platform: "linux", date: new Date(0), instructions: [] }, ["Bash"]));
+  const offending = texts.filter((t) => /[^\x00-\x7f]/.test(t)).map((t) => t.slice(0, 40));
+  expect(offending).toEqual([]);
+});

@@ -7,11 +7,13 @@ import type { Provider, ToolSpec } from "../llm/types.ts";
 import { InterruptedError, ProviderError, errorMessage } from "../protocol/errors.ts";
 import type { EventSink, ResultSubtype } from "../protocol/events.ts";
 import { type ContentBlock, type Message, type ToolUseBlock, type Usage, newMessageId, textOf } from "../protocol/message.ts";
-import { selectImagesForContext } from "../store/image-context.ts";
+import { imageBytes, selectImagesForContext } from "../store/image-context.ts";
 import type { SessionStore } from "../store/types.ts";
 import type { Tool, ToolServices } from "../tools/types.ts";
 import { buildContext } from "./context.ts";
 import { executeToolCall } from "./tool-call.ts";
+
+const LARGE_REQUEST_BYTES = 1024 * 1024;
 
 export interface RunInput {
   config: Config;
@@ -62,7 +64,10 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
       }
       numTurns++;
       await flush();
-      const messages = selectImagesForContext(buildContext(store.window()), config.store.contextMaxImages);
+      const messages = selectImagesForContext(buildContext(store.window()), {
+        maxImages: config.store.contextMaxImages,
+        maxBytes: config.store.contextMaxImageBytes,
+      });
       const turn = await streamWithRetry(
         provider,
         {
@@ -82,6 +87,10 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
           onRetry: (info) => emit({ type: "turn_retry", attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason }),
         },
       );
+      // A request of megabytes (long context, base64 images) leaves as much garbage in copies;
+      // collecting it now keeps peak RSS near one request's worth instead of several. A full
+      // collection costs a few ms, nothing beside the model's time on such a request.
+      if (store.windowBytes() + imageBytes(messages) > LARGE_REQUEST_BYTES) Bun.gc(true);
       usage.input_tokens += turn.usage.input_tokens;
       usage.output_tokens += turn.usage.output_tokens;
       const assistant: Message = {

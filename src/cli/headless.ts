@@ -73,13 +73,21 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
     exitOverride ??= EXIT.interrupted;
     controller.abort();
   };
-  const onSigterm = () => {
-    exitOverride = EXIT.terminated;
+  const onTerminate = (code: number) => () => {
+    exitOverride = code;
     controller.abort();
   };
   process.on("SIGINT", onSigint);
-  process.on("SIGTERM", onSigterm);
-  process.on("SIGHUP", onSigterm);
+  process.on("SIGTERM", onTerminate(EXIT.terminated));
+  process.on("SIGHUP", onTerminate(EXIT.hangup));
+  // A bug must not leave shells behind either: report it in one line and end like any failure.
+  const onCrash = (err: unknown) => {
+    streams.err(`synapse: internal error: ${errorMessage(err)}\n`);
+    runtime.killNow();
+    process.exit(EXIT.failed);
+  };
+  process.on("uncaughtException", onCrash);
+  process.on("unhandledRejection", onCrash);
 
   let code: number;
   try {

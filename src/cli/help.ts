@@ -33,5 +33,5 @@ Providers: set ANTHROPIC_API_KEY (and optionally ANTHROPIC_BASE_URL) or OPENAI_A
 optionally OPENAI_BASE_URL for any OpenAI-compatible server). See README.md for every variable.
 
 Exit codes: 0 success, 1 run failed, 2 usage or configuration error, 130 interrupted,
-143 terminated (SIGTERM, after saving the session).
+129 hung up, 143 terminated (SIGHUP / SIGTERM, after saving the session).
 `;

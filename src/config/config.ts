@@ -25,6 +25,7 @@ export interface StoreConfig {
   flushMs: number;
   rotateBytes: number;
   contextMaxImages: number;
+  contextMaxImageBytes: number;
 }
 
 export interface MemoryConfig {
@@ -169,6 +170,7 @@ export function resolveConfig(src: ConfigSources): Config {
       flushMs: int(env, "SYNAPSE_STORE_FLUSH_MS", 200),
       rotateBytes: int(env, "SYNAPSE_ARCHIVE_ROTATE_BYTES", 64 * 1024 * 1024, 1024),
       contextMaxImages: int(env, "SYNAPSE_CONTEXT_MAX_IMAGES", 5),
+      contextMaxImageBytes: int(env, "SYNAPSE_CONTEXT_MAX_IMAGE_BYTES", 10 * 1024 * 1024),
     },
     memory: {
       checkIntervalMs: int(env, "SYNAPSE_MEMORY_CHECK_INTERVAL_MS", 5000, 1),

@@ -5,6 +5,7 @@ export const EXIT = {
   ok: 0,
   failed: 1,
   usage: 2,
+  hangup: 129,
   interrupted: 130,
   terminated: 143,
 } as const;

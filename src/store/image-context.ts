@@ -7,12 +7,30 @@ export function imagePlaceholder(image: ImageBlock["image"]): TextBlock {
   return { type: "text", text: `[image omitted: ${image.sha256.slice(0, 8)}, ${image.mediaType}]` };
 }
 
+export interface ImageBudget {
+  maxImages: number;
+  /** Raw bytes of all images sent; APIs cap a request's size (Anthropic: 32 MB, base64 included). */
+  maxBytes: number;
+}
+
 /**
- * Returns `messages` with all but the newest `maxImages` image blocks (top-level or inside tool
- * results) replaced by placeholders. Inputs are not modified; untouched messages are returned as is.
+ * Returns `messages` with only the newest images that fit the budget (count and bytes) kept, the
+ * rest (top-level or inside tool results) replaced by placeholders. Inputs are not modified;
+ * untouched messages are returned as is.
  */
-export function selectImagesForContext(messages: readonly Message[], maxImages: number): Message[] {
-  let keep = Math.max(0, Math.floor(maxImages));
+export function selectImagesForContext(messages: readonly Message[], budget: ImageBudget): Message[] {
+  let count = Math.max(0, Math.floor(budget.maxImages));
+  let bytes = Math.max(0, budget.maxBytes);
+  // Once one image does not fit, older ones are dropped too: the model sees the newest run.
+  const fits = (image: ImageBlock["image"]): boolean => {
+    if (count > 0 && image.bytes <= bytes) {
+      count--;
+      bytes -= image.bytes;
+      return true;
+    }
+    count = 0;
+    return false;
+  };
   const out = new Array<Message>(messages.length);
   // Newest first, so the budget goes to the most recent images; within a message, last block first.
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -22,8 +40,7 @@ export function selectImagesForContext(messages: readonly Message[], maxImages: 
     for (let j = message.content.length - 1; j >= 0; j--) {
       const block = message.content[j]!;
       if (block.type === "image") {
-        if (keep > 0) {
-          keep--;
+        if (fits(block.image)) {
           content[j] = block;
         } else {
           content[j] = imagePlaceholder(block.image);
@@ -35,8 +52,7 @@ export function selectImagesForContext(messages: readonly Message[], maxImages: 
         for (let k = inner.length - 1; k >= 0; k--) {
           const part = inner[k]!;
           if (part.type !== "image") continue;
-          if (keep > 0) keep--;
-          else {
+          if (!fits(part.image)) {
             inner[k] = imagePlaceholder(part.image);
             innerChanged = true;
           }
@@ -52,14 +68,27 @@ export function selectImagesForContext(messages: readonly Message[], maxImages: 
   return out;
 }
 
+function* imagesIn(messages: readonly Message[]): Generator<ImageBlock["image"]> {
+  for (const m of messages) {
+    for (const b of m.content) {
+      if (b.type === "image") yield b.image;
+      else if (b.type === "tool_result" && Array.isArray(b.content)) {
+        for (const p of b.content) if (p.type === "image") yield p.image;
+      }
+    }
+  }
+}
+
 /** How many image blocks the messages hold (top-level and inside tool results). */
 export function countImages(messages: readonly Message[]): number {
   let n = 0;
-  for (const m of messages) {
-    for (const b of m.content) {
-      if (b.type === "image") n++;
-      else if (b.type === "tool_result" && Array.isArray(b.content)) n += b.content.filter((p) => p.type === "image").length;
-    }
-  }
+  for (const _ of imagesIn(messages)) n++;
+  return n;
+}
+
+/** Raw bytes of the images the messages hold. */
+export function imageBytes(messages: readonly Message[]): number {
+  let n = 0;
+  for (const image of imagesIn(messages)) n += image.bytes;
   return n;
 }

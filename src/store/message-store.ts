@@ -103,6 +103,10 @@ export class MessageStore implements SessionStore {
     return this.ring.get(id);
   }
 
+  windowBytes(): number {
+    return this.ring.bytes;
+  }
+
   flush(): Promise<void> {
     this.clearTimer();
     return this.serial(() => this.writeQueued());

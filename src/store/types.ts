@@ -26,6 +26,8 @@ export interface SessionStore {
   /** The in-memory window, oldest first (what context is built from). */
   window(): readonly Message[];
   get(id: string): Message | undefined;
+  /** Serialized size of the in-memory window (what a request is built from). */
+  windowBytes(): number;
   /** Writes everything queued to disk (before each LLM request, after each turn, on exit). */
   flush(): Promise<void>;
   /** Every archived message, oldest first, streamed from disk. */

@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ImageRef, Message } from "../../src/protocol/message.ts";
-import { countImages, selectImagesForContext } from "../../src/store/image-context.ts";
+import { countImages, imageBytes, selectImagesForContext } from "../../src/store/image-context.ts";
 import { openSession } from "../../src/store/session.ts";
 import { removeTempHomes, storeConfig, tempHome } from "./helpers.ts";
 
@@ -45,7 +45,7 @@ describe("images on disk", () => {
 describe("selectImagesForContext", () => {
   test("keeps the newest N images and replaces older ones with a placeholder", () => {
     const messages = [imageMsg("a", 1, 2), imageMsg("b", 3), imageMsg("c", 4, 5)];
-    const out = selectImagesForContext(messages, 3);
+    const out = selectImagesForContext(messages, { maxImages: 3, maxBytes: Infinity });
     expect(countImages(out)).toBe(3);
     expect(out[0]!.content).toEqual([
       { type: "text", text: "a" },
@@ -58,17 +58,23 @@ describe("selectImagesForContext", () => {
     expect(countImages(messages)).toBe(5);
   });
 
-  const table: Array<[string, number, number]> = [
-    ["zero keeps none", 0, 0],
-    ["more than present keeps all", 10, 5],
-    ["exact keeps all", 5, 5],
-    ["one keeps the newest", 1, 1],
+  // Each image is 10 bytes.
+  const table: Array<[string, number, number, number]> = [
+    ["zero keeps none", 0, Infinity, 0],
+    ["more than present keeps all", 10, Infinity, 5],
+    ["exact keeps all", 5, Infinity, 5],
+    ["one keeps the newest", 1, Infinity, 1],
+    ["byte budget for two", 10, 25, 2],
+    ["byte budget exact", 10, 30, 3],
+    ["byte budget below one image", 10, 9, 0],
+    ["byte budget for one, count allows more", 5, 10, 1],
   ];
-  for (const [name, max, kept] of table) {
+  for (const [name, max, maxBytes, kept] of table) {
     test(name, () => {
       const messages = [imageMsg("a", 1, 2), imageMsg("b", 3), imageMsg("c", 4, 5)];
-      const out = selectImagesForContext(messages, max);
+      const out = selectImagesForContext(messages, { maxImages: max, maxBytes });
       expect(countImages(out)).toBe(kept);
+      expect(imageBytes(out)).toBe(kept * 10);
       expect(out.length).toBe(3);
       if (kept === 1) expect(out[2]!.content[2]).toEqual({ type: "image", image: ref(5) });
     });
@@ -79,7 +85,7 @@ describe("selectImagesForContext", () => {
       { id: "t", role: "user", ts: 0, content: [{ type: "tool_result", tool_use_id: "x", content: [{ type: "image", image: ref(7, "image/webp") }, { type: "text", text: "shot" }] }] },
       imageMsg("n", 8),
     ];
-    const out = selectImagesForContext(messages, 1);
+    const out = selectImagesForContext(messages, { maxImages: 1, maxBytes: Infinity });
     const result = out[0]!.content[0]!;
     expect(result.type === "tool_result" && result.content).toEqual([
       { type: "text", text: "[image omitted: 77777777, image/webp]" },
