@@ -4,7 +4,6 @@
 import { stat } from "node:fs/promises";
 import description from "./bash.md" with { type: "text" };
 import { resolveToolPath } from "./paths.ts";
-import { validateInput } from "./schema.ts";
 import { ToolError, type JsonSchema, type Tool, type ToolResult } from "./types.ts";
 import { normalizePath } from "../shell/path-relation.ts";
 import type { RunOutcome } from "../shell/types.ts";
@@ -48,8 +47,6 @@ export const bashTool: Tool<BashInput> = {
   inputSchema,
   readOnly: false,
   async execute(input, ctx) {
-    const invalid = validateInput(inputSchema, input);
-    if (invalid) throw new ToolError(`Invalid input for Bash: ${invalid}`);
     const shell = ctx.services.shell;
     if (!shell) throw new ToolError("Bash is not available here");
     if (input.command.trim() === "") throw new ToolError("command is empty");

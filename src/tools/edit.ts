@@ -6,7 +6,6 @@ import { dirname } from "node:path";
 import description from "./edit.md" with { type: "text" };
 import { isBinary } from "./binary.ts";
 import { notFoundMessage, resolveToolPath } from "./paths.ts";
-import { validateInput } from "./schema.ts";
 import { ToolError, type JsonSchema, type Tool } from "./types.ts";
 
 export interface EditInput {
@@ -146,8 +145,6 @@ export const editTool: Tool<EditInput> = {
   inputSchema,
   readOnly: false,
   async execute(input, ctx) {
-    const invalid = validateInput(inputSchema, input);
-    if (invalid) throw new ToolError(`Invalid input for Edit: ${invalid}`);
     if (ctx.signal.aborted) throw new ToolError("Edit interrupted");
     const { old_string: oldText, new_string: newText } = input;
     if (oldText === newText) throw new ToolError("old_string and new_string are identical; there is nothing to change.");

@@ -5,7 +5,6 @@ import { stat } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import description from "./glob.md" with { type: "text" };
 import { resolveToolPath } from "./paths.ts";
-import { validateInput } from "./schema.ts";
 import { ToolError, type JsonSchema, type Tool } from "./types.ts";
 import { walkFiles } from "./walk.ts";
 
@@ -59,8 +58,6 @@ export const globTool: Tool<GlobInput> = {
   inputSchema,
   readOnly: true,
   async execute(input, ctx) {
-    const invalid = validateInput(inputSchema, input);
-    if (invalid) throw new ToolError(`Invalid input for Glob: ${invalid}`);
     if (input.pattern.trim() === "") throw new ToolError('"pattern" is empty; give a glob such as "**/*.ts"');
     const base = resolveToolPath(ctx.cwd, input.path ?? ".");
     const info = await stat(base).catch(() => null);

@@ -7,7 +7,6 @@ import { basename } from "node:path";
 import description from "./grep.md" with { type: "text" };
 import { isBinary } from "./binary.ts";
 import { resolveToolPath } from "./paths.ts";
-import { validateInput } from "./schema.ts";
 import { ToolError, type JsonSchema, type Tool } from "./types.ts";
 import { walkFiles } from "./walk.ts";
 
@@ -103,8 +102,6 @@ export const grepTool: Tool<GrepInput> = {
   inputSchema,
   readOnly: true,
   async execute(input, ctx) {
-    const invalid = validateInput(inputSchema, input);
-    if (invalid) throw new ToolError(`Invalid input for Grep: ${invalid}`);
     if (input.pattern === "") throw new ToolError('"pattern" is empty; give a regular expression to search for');
     const search = makeSearch(compilePattern(input.pattern, input.ignore_case === true));
     const target = resolveToolPath(ctx.cwd, input.path ?? ".");

@@ -5,7 +5,6 @@ import { readdir, stat } from "node:fs/promises";
 import description from "./read.md" with { type: "text" };
 import { imageMediaType, isBinary, SNIFF_BYTES } from "./binary.ts";
 import { notFoundMessage, resolveToolPath } from "./paths.ts";
-import { validateInput } from "./schema.ts";
 import { ToolError, type JsonSchema, type Tool, type ToolContext, type ToolResult } from "./types.ts";
 
 export const DEFAULT_READ_LIMIT = 2000;
@@ -144,8 +143,6 @@ export const readTool: Tool<ReadInput> = {
   inputSchema,
   readOnly: true,
   async execute(input, ctx) {
-    const invalid = validateInput(inputSchema, input);
-    if (invalid) throw new ToolError(`Invalid input for Read: ${invalid}`);
     // offset 0 is read as "from the start", as the models that send it mean.
     const offset = Math.max(1, checkRange("offset", input.offset, 0) ?? 1);
     const limit = checkRange("limit", input.limit, 1) ?? DEFAULT_READ_LIMIT;

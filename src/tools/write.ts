@@ -5,7 +5,6 @@ import { mkdir, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import description from "./write.md" with { type: "text" };
 import { resolveToolPath } from "./paths.ts";
-import { validateInput } from "./schema.ts";
 import { ToolError, type JsonSchema, type Tool } from "./types.ts";
 
 export interface WriteInput {
@@ -41,8 +40,6 @@ export const writeTool: Tool<WriteInput> = {
   inputSchema,
   readOnly: false,
   async execute(input, ctx) {
-    const invalid = validateInput(inputSchema, input);
-    if (invalid) throw new ToolError(`Invalid input for Write: ${invalid}`);
     if (ctx.signal.aborted) throw new ToolError("Write interrupted");
     const path = resolveToolPath(ctx.cwd, input.path);
 

@@ -8,7 +8,7 @@ import { createShellPool } from "../../src/shell/shell-pool.ts";
 import type { ShellPool } from "../../src/shell/types.ts";
 import { bashTool, formatBashResult } from "../../src/tools/bash.ts";
 import type { ToolContext } from "../../src/tools/types.ts";
-import { makeContext, tempDir, text, toolError } from "./tool-context.ts";
+import { callError, makeContext, tempDir, text, toolError } from "./tool-context.ts";
 
 const tmp = tempDir();
 const root = realpathSync(tmp.dir);
@@ -107,7 +107,7 @@ describe("Bash tool", () => {
   });
 
   test("bad input is a ToolError", async () => {
-    expect(await toolError(bashTool.execute({} as any, context()))).toContain('"command" is required');
+    expect(await callError(bashTool, {}, context())).toContain('"command" is required');
     expect(await toolError(bashTool.execute({ command: "  " }, context()))).toBe("command is empty");
     expect(await toolError(bashTool.execute({ command: "true", timeout_ms: 0 }, context()))).toContain("timeout_ms");
   });

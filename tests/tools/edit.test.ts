@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { applyEdit, editTool } from "../../src/tools/edit.ts";
 import { ToolError } from "../../src/tools/types.ts";
-import { makeContext, tempDir, text, toolError, writeTree } from "./tool-context.ts";
+import { makeContext, tempDir, text, toolError, callError, writeTree } from "./tool-context.ts";
 
 let dir: string;
 let cleanup: () => void;
@@ -100,7 +100,7 @@ describe("Edit", () => {
   });
 
   test("rejects bad input", async () => {
-    expect(await toolError(edit({ path: "f.ts", old_string: "a" }))).toContain('"new_string" is required');
-    expect(await toolError(edit({ path: "f.ts", old_string: "a", new_string: "b", replace_all: "yes" }))).toContain('"replace_all" must be a boolean');
+    expect(await callError(editTool, { path: "f.ts", old_string: "a" }, makeContext(dir))).toContain('"new_string" is required');
+    expect(await callError(editTool, { path: "f.ts", old_string: "a", new_string: "b", replace_all: "yes" }, makeContext(dir))).toContain('"replace_all" must be a boolean');
   });
 });

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { truncateSync, writeFileSync } from "node:fs";
 import { MAX_IMAGE_BYTES, MAX_LINE_CHARS, MAX_READ_OUTPUT_CHARS, readTool } from "../../src/tools/read.ts";
-import { makeContext, recordingImages, tempDir, text, toolError, writeTree } from "./tool-context.ts";
+import { makeContext, recordingImages, tempDir, text, toolError, callError, writeTree } from "./tool-context.ts";
 
 let dir: string;
 let cleanup: () => void;
@@ -100,8 +100,8 @@ describe("Read", () => {
   });
 
   test("rejects bad input", async () => {
-    expect(await toolError(read({}))).toStartWith('Invalid input for Read: "path" is required');
-    expect(await toolError(read({ path: "a", limit: 0 }))).toContain('"limit" must be at least 1');
-    expect(await toolError(read({ path: "a", offset: "2" }))).toContain('"offset" must be an integer');
+    expect(await callError(readTool, {}, makeContext(dir))).toStartWith('Invalid input for Read: "path" is required');
+    expect(await callError(readTool, { path: "a", limit: 0 }, makeContext(dir))).toContain('"limit" must be at least 1');
+    expect(await callError(readTool, { path: "a", offset: "2" }, makeContext(dir))).toContain('"offset" must be an integer');
   });
 });

@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { resolveConfig } from "../../src/config/config.ts";
 import type { ImageRef } from "../../src/protocol/message.ts";
-import { ToolError, type ToolContext, type ToolServices } from "../../src/tools/types.ts";
+import { executeToolCall } from "../../src/agent/tool-call.ts";
+import { type Tool, ToolError, type ToolContext, type ToolServices } from "../../src/tools/types.ts";
 
 export function tempDir(): { dir: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), "synapse-tools-"));
@@ -60,4 +61,11 @@ export async function toolError(promise: Promise<unknown>): Promise<string> {
 export function text(result: { content: unknown }): string {
   if (typeof result.content !== "string") throw new Error("expected text content");
   return result.content;
+}
+
+/** The is_error text a call gets back through the runner's path (schema checks included). */
+export async function callError(tool: Tool, input: unknown, ctx: ToolContext): Promise<string> {
+  const outcome = await executeToolCall({ type: "tool_use", id: "t1", name: tool.name, input }, new Map([[tool.name, tool]]), ctx);
+  if (!outcome.block.is_error) throw new Error(`expected an error result, got: ${JSON.stringify(outcome.block.content)}`);
+  return String(outcome.block.content);
 }

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { countLines, writeTool } from "../../src/tools/write.ts";
-import { makeContext, tempDir, text, toolError, writeTree } from "./tool-context.ts";
+import { makeContext, tempDir, text, toolError, callError, writeTree } from "./tool-context.ts";
 
 let dir: string;
 let cleanup: () => void;
@@ -36,8 +36,8 @@ describe("Write", () => {
   test("refuses a directory and bad input", async () => {
     writeTree(dir, { "d/x": "" });
     expect(await toolError(write({ path: "d", content: "x" }))).toContain("is a directory");
-    expect(await toolError(write({ path: "f.txt" }))).toContain('"content" is required');
-    expect(await toolError(write({ path: "f.txt", content: 5 }))).toContain('"content" must be a string');
+    expect(await callError(writeTool, { path: "f.txt" }, makeContext(dir))).toContain('"content" is required');
+    expect(await callError(writeTool, { path: "f.txt", content: 5 }, makeContext(dir))).toContain('"content" must be a string');
   });
 
   test("reports a path under a file as an error", async () => {
