@@ -84,6 +84,7 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
           maxRetries: config.maxRetries,
           baseMs: config.retryBaseMs,
           maxMs: config.retryMaxMs,
+          idleTimeoutMs: config.streamIdleMs,
           onRetry: (info) => emit({ type: "turn_retry", attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason }),
         },
       );

@@ -54,6 +54,8 @@ export interface Config {
   maxRetries: number;
   retryBaseMs: number;
   retryMaxMs: number;
+  /** A model request silent for this long is abandoned and retried. */
+  streamIdleMs: number;
   /** How long a prompt argument waits for the first byte of a silent stdin pipe. */
   stdinWaitMs: number;
   anthropic: ProviderEndpoint;
@@ -150,6 +152,7 @@ export function resolveConfig(src: ConfigSources): Config {
     maxRetries: int(env, "SYNAPSE_MAX_RETRIES", file.maxRetries ?? 4),
     retryBaseMs: int(env, "SYNAPSE_RETRY_BASE_MS", 1000),
     retryMaxMs: int(env, "SYNAPSE_RETRY_MAX_MS", 60_000),
+    streamIdleMs: int(env, "SYNAPSE_STREAM_IDLE_MS", 300_000, 1),
     stdinWaitMs: int(env, "SYNAPSE_STDIN_WAIT_MS", 1000),
     anthropic: { apiKey: env.ANTHROPIC_API_KEY || undefined, baseUrl: env.ANTHROPIC_BASE_URL || undefined },
     openai: { apiKey: env.OPENAI_API_KEY || undefined, baseUrl: env.OPENAI_BASE_URL || undefined },

@@ -44,6 +44,7 @@ export class AnthropicProvider implements Provider {
       let events = 0;
       for await (const event of stream) {
         events += 1;
+        callbacks.onEvent?.();
         turn.add(event as AnthropicEvent);
       }
       // The SDK ends iteration quietly when aborted; the signal tells the two endings apart.

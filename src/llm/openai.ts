@@ -40,6 +40,7 @@ export class OpenAIProvider implements Provider {
       let events = 0;
       for await (const chunk of stream) {
         events += 1;
+        callbacks.onEvent?.();
         turn.add(chunk as OpenAIChunk);
       }
       if (request.signal.aborted) throw new InterruptedError();

@@ -23,6 +23,8 @@ export interface RetryOptions {
   onRetry?(info: RetryInfo): void;
   /** For tests: the jitter source. */
   random?: () => number;
+  /** An attempt that receives nothing (not even a ping) for this long is abandoned and retried. */
+  idleTimeoutMs?: number;
 }
 
 /** Milliseconds the server asked for, or undefined when it gave no usable hint. */
@@ -94,7 +96,7 @@ export async function streamWithRetry(
   const random = options.random ?? Math.random;
   for (let retries = 0; ; retries++) {
     try {
-      return await provider.stream(request, callbacks);
+      return await attemptWithWatchdog(provider, request, callbacks, options.idleTimeoutMs);
     } catch (err) {
       if (request.signal.aborted) throw new InterruptedError();
       if (!(err instanceof ProviderError) || !err.retryable) throw err;
@@ -109,5 +111,51 @@ export async function streamWithRetry(
       options.onRetry?.({ attempt, delayMs, reason: err.message, error: err });
       await sleep(delayMs, request.signal);
     }
+  }
+}
+
+/**
+ * One attempt, abandoned when the server goes silent: a stream that stops mid-way without closing
+ * (or a server that never answers) would otherwise hang the run until the user interrupts it.
+ */
+async function attemptWithWatchdog(
+  provider: Provider,
+  request: ModelRequest,
+  callbacks: StreamCallbacks,
+  idleMs: number | undefined,
+): Promise<AssistantTurn> {
+  if (!idleMs) return provider.stream(request, callbacks);
+  const attempt = new AbortController();
+  const forward = () => attempt.abort();
+  request.signal.addEventListener("abort", forward, { once: true });
+  let stalled = false;
+  const stall = () => {
+    stalled = true;
+    attempt.abort();
+  };
+  let timer = setTimeout(stall, idleMs);
+  const alive = () => {
+    clearTimeout(timer);
+    timer = setTimeout(stall, idleMs);
+  };
+  try {
+    return await provider.stream(
+      { ...request, signal: attempt.signal },
+      {
+        onText: (text) => {
+          alive();
+          callbacks.onText(text);
+        },
+        onEvent: alive,
+      },
+    );
+  } catch (err) {
+    if (stalled && !request.signal.aborted) {
+      throw new LlmError(`${provider.name}: no data from the server for ${Math.round(idleMs / 1000)} s; the request stalled`, undefined, true);
+    }
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    request.signal.removeEventListener("abort", forward);
   }
 }

@@ -29,6 +29,8 @@ export interface AssistantTurn {
 
 export interface StreamCallbacks {
   onText(text: string): void;
+  /** Any event arrived (pings included): the stream is alive. */
+  onEvent?(): void;
 }
 
 export interface Provider {

@@ -131,6 +131,15 @@ describe("API errors and retries", () => {
     expect(s.requests).toHaveLength(2);
   });
 
+  test("a server that never answers, or stalls mid-stream, is abandoned and retried", async () => {
+    const s = await serve([{ hang: true }, { text: "slow stream that stalls", chunkDelayMs: 2000 }, { text: "third time lucky" }]);
+    const r = await runBinary({ args: ["hi"], env: { ...providerEnv(s.url), SYNAPSE_STREAM_IDLE_MS: "400" } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("third time lucky\n");
+    expect(r.stderr).toContain("stalled");
+    expect(s.requests).toHaveLength(3);
+  });
+
   test("a mid-stream overloaded_error is retried", async () => {
     const s = await serve([{ streamError: { type: "overloaded_error", message: "Overloaded" }, text: "par" }, { text: "fine" }]);
     const r = await runBinary({ args: ["hi"], env: providerEnv(s.url) });
