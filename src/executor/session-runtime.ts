@@ -52,10 +52,11 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
     onCritical: (reading) => {
       const keep = Math.max(8, Math.floor(store.window().length / 2));
       store.shrink(keep);
+      const freed = store.dropToolOutputs(4);
       compactionRequested = true;
       emit({
         type: "warning",
-        message: `memory use is critical (RSS ${reading.rssMb} MB, heap ${reading.heapMb} MB): kept the newest ${keep} messages in memory (all are on disk) and asked for compaction`,
+        message: `memory use is critical (RSS ${reading.rssMb} MB, heap ${reading.heapMb} MB): kept the newest ${keep} messages in memory, trimmed older tool outputs (${Math.round(freed / 1024)} kB; all are on disk) and asked for compaction`,
       });
     },
   });

@@ -141,6 +141,15 @@ export class MessageStore implements SessionStore {
     this.windowCache = undefined;
   }
 
+  dropToolOutputs(keepRecent: number): number {
+    // Safe even for messages not yet on disk: the archive queue holds each message's line as it was
+    // serialized at append time, not the object kept here.
+    const limit = this.ring.count - Math.max(0, keepRecent);
+    const freed = this.ring.update((message, i) => (i < limit ? withoutLargeToolOutputs(message) : undefined));
+    if (freed) this.windowCache = undefined;
+    return freed;
+  }
+
   stats(): StoreStats {
     return { messages_archived: this.archive.writtenCount, messages_evicted: this.evicted };
   }
@@ -226,4 +235,20 @@ export class MessageStore implements SessionStore {
     this.lastBackgroundError = message;
     this.onWarning(`${message}; ${this.archive.queuedCount} message(s) kept in memory, will retry`);
   }
+}
+
+const LARGE_OUTPUT_CHARS = 1024;
+
+/** The message with every tool output over LARGE_OUTPUT_CHARS replaced by a note, or undefined. */
+function withoutLargeToolOutputs(message: Message): Message | undefined {
+  let changed = false;
+  const content = message.content.map((block) => {
+    if (block.type !== "tool_result") return block;
+    const text = typeof block.content === "string" ? block.content : block.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+    if (text.length <= LARGE_OUTPUT_CHARS) return block;
+    changed = true;
+    const note = `${text.slice(0, 200)}\n[${text.length - 200} more characters dropped from memory under memory pressure; kept in the session archive]`;
+    return { ...block, content: note };
+  });
+  return changed ? { ...message, content } : undefined;
 }

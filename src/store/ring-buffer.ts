@@ -68,6 +68,27 @@ export class RingBuffer<T> {
     return evicted;
   }
 
+  /**
+   * Replaces items in place, oldest first: `fn` returns a new item for position `i` (0 = oldest)
+   * or undefined to keep it. Returns the bytes freed. Nothing is evicted.
+   */
+  update(fn: (item: T, i: number) => T | undefined): number {
+    let freed = 0;
+    for (let i = 0; i < this.length; i++) {
+      const at = (this.head + i) % this.slots.length;
+      const slot = this.slots[at]!;
+      const next = fn(slot.item, i);
+      if (next === undefined) continue;
+      const replaced: Slot<T> = { item: next, size: this.options.sizeOf(next), key: this.options.keyOf(next) };
+      this.slots[at] = replaced;
+      freed += slot.size - replaced.size;
+      this.totalBytes += replaced.size - slot.size;
+      if (this.index.get(slot.key) === slot) this.index.delete(slot.key);
+      if (!this.index.has(replaced.key)) this.index.set(replaced.key, replaced);
+    }
+    return freed;
+  }
+
   /** The kept items, oldest first (a fresh array). */
   items(): T[] {
     const out: T[] = new Array(this.length);

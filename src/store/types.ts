@@ -37,6 +37,11 @@ export interface SessionStore {
   updateMeta(patch: Partial<Pick<SessionMeta, "title" | "model">>): void;
   /** Memory pressure: keep only the newest `keep` messages in memory. */
   shrink(keep: number): void;
+  /**
+   * Memory pressure: large tool outputs (whole in the archive) are replaced in memory by their
+   * start and a note, except in the newest `keepRecent` messages. Returns the bytes freed.
+   */
+  dropToolOutputs(keepRecent: number): number;
   stats(): StoreStats;
   close(): Promise<void>;
 }

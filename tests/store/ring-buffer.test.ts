@@ -69,4 +69,17 @@ describe("RingBuffer", () => {
     expect(r.count).toBe(0);
     expect(r.bytes).toBe(0);
   });
+
+  test("update replaces in place, keeps bytes and the index true, evicts nothing", () => {
+    const r = ring(10, 100);
+    for (let i = 0; i < 12; i++) r.push(item(`a${i}`, 5)); // wraps: a2..a11 kept
+    const freed = r.update((it, i) => (i % 2 === 0 ? { id: it.id, size: 1 } : undefined));
+    expect(freed).toBe(5 * 4);
+    expect(r.bytes).toBe(50 - 20);
+    expect(r.count).toBe(10);
+    expect(r.items().map((x) => x.size)).toEqual([1, 5, 1, 5, 1, 5, 1, 5, 1, 5]);
+    expect(r.get("a2")).toEqual({ id: "a2", size: 1 });
+    expect(r.get("a3")).toEqual({ id: "a3", size: 5 });
+    expect(r.update(() => undefined)).toBe(0);
+  });
 });
