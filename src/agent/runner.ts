@@ -97,7 +97,8 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
       const assistant: Message = {
         id: newMessageId(),
         role: "assistant",
-        content: turn.content,
+        // A model's JSON can carry a lone surrogate escape; sent back, the API would reject it.
+        content: turn.content.map((b) => (b.type === "text" ? { ...b, text: b.text.toWellFormed() } : b)),
         ts: Date.now(),
         usage: turn.usage,
         stop_reason: turn.stopReason,
@@ -107,7 +108,7 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
       const text = textOf(assistant);
       if (text.trim()) lastText = text;
 
-      const calls = turn.content.filter((b): b is ToolUseBlock => b.type === "tool_use");
+      const calls = assistant.content.filter((b): b is ToolUseBlock => b.type === "tool_use");
       if (!calls.length) {
         await flush();
         return { subtype: "success", result: text, numTurns, usage };
@@ -126,7 +127,7 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
           taskId: input.taskId,
           config,
           services: input.services,
-          progress: (chunk) => emit({ type: "tool_progress", id: call.id, name: call.name, text: chunk }),
+          progress: (chunk) => emit({ type: "tool_progress", id: call.id, name: call.name, text: chunk.toWellFormed() }),
         });
         results.push(outcome.block);
         emit({ type: "tool_end", id: call.id, name: call.name, is_error: Boolean(outcome.block.is_error), summary: outcome.summary });

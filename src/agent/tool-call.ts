@@ -30,7 +30,7 @@ export async function executeToolCall(call: ToolUseBlock, tools: ReadonlyMap<str
 
   try {
     const result = await tool.execute(call.input, ctx);
-    const block: ToolResultBlock = { type: "tool_result", tool_use_id: call.id, content: result.content };
+    const block: ToolResultBlock = { type: "tool_result", tool_use_id: call.id, content: wellFormed(result.content) };
     if (result.isError) block.is_error = true;
     return { block, summary: summarize(result.content) };
   } catch (err) {
@@ -38,6 +38,15 @@ export async function executeToolCall(call: ToolUseBlock, tools: ReadonlyMap<str
     if (ctx.signal.aborted) return failure(call.id, "Interrupted by the user.");
     return failure(call.id, `${tool.name} failed: ${errorMessage(err)}`);
   }
+}
+
+/**
+ * Tool output may hold half of a surrogate pair (a cut, a binary file); the Anthropic API rejects
+ * such a body with a 400, and the session would carry it into every later request.
+ */
+function wellFormed(content: ToolResultBlock["content"]): ToolResultBlock["content"] {
+  if (typeof content === "string") return content.toWellFormed();
+  return content.map((b) => (b.type === "text" ? { ...b, text: b.text.toWellFormed() } : b));
 }
 
 function summarize(content: ToolResultBlock["content"]): string {

@@ -49,7 +49,9 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   if (v.yes && v["permission-mode"] && v["permission-mode"] !== "bypass") {
     throw new UsageError("-y conflicts with --permission-mode " + v["permission-mode"]);
   }
-  if (v.continue && v.resume) throw new UsageError("--continue and --resume cannot be used together");
+  if (v.continue && v.resume !== undefined) throw new UsageError("--continue and --resume cannot be used together");
+  // `synapse -r "$SID"` with an empty variable must not quietly start a new session.
+  if (v.resume !== undefined && !v.resume.trim()) throw new UsageError("--resume needs a session id (see synapse sessions)");
 
   const flags: ConfigFlags = {
     cwd: v.cwd,
@@ -75,6 +77,6 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   }
 
   const prompt = positionals.length ? positionals.join(" ") : undefined;
-  const resume = v.resume ? { id: v.resume } : v.continue ? { latest: true as const } : undefined;
+  const resume = v.resume !== undefined ? { id: v.resume.trim() } : v.continue ? { latest: true as const } : undefined;
   return { command: { kind: "run", prompt, resume, images: v.image ?? [] }, flags };
 }

@@ -5,7 +5,7 @@ import { existsSync, statSync } from "node:fs";
 import type { Config } from "../config/config.ts";
 import { loadColors } from "../render/colors.ts";
 import { type SessionRuntime, openRuntime } from "../executor/session-runtime.ts";
-import { EXIT, UsageError, errorMessage } from "../protocol/errors.ts";
+import { EXIT, SynapseError, UsageError, errorMessage } from "../protocol/errors.ts";
 import type { AgentEvent, ResultSubtype } from "../protocol/events.ts";
 import type { ContentBlock } from "../protocol/message.ts";
 import type { Command } from "./args.ts";
@@ -15,6 +15,7 @@ import { createTextWriter } from "./output/text-writer.ts";
 import { createOutputStreams } from "./output/streams.ts";
 import type { OutputStreams, OutputWriter } from "./output/types.ts";
 import { terminalFacts } from "../config/terminal.ts";
+import { trapSignals } from "./signals.ts";
 import { composePrompt, readStdin } from "./stdin.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;
@@ -37,24 +38,32 @@ async function makeWriter(config: Config, streams: OutputStreams): Promise<Outpu
 }
 
 export async function runHeadless(config: Config, command: RunCommand): Promise<number> {
-  if (!existsSync(config.cwd) || !statSync(config.cwd).isDirectory()) {
-    throw new UsageError(`working directory does not exist: ${config.cwd}`);
-  }
-  const stdinText = await readStdin(
-    { isTTY: terminalFacts().inIsTTY, stream: () => Bun.stdin.stream() },
-    { firstByteTimeoutMs: command.prompt ? config.stdinWaitMs : undefined },
-  );
+  if (!existsSync(config.cwd)) throw new UsageError(`working directory does not exist: ${config.cwd}`);
+  if (!statSync(config.cwd).isDirectory()) throw new UsageError(`working directory is not a directory: ${config.cwd}`);
+  // Trapped before stdin is read: a Ctrl-C while the prompt is still arriving must not run it.
+  const signals = trapSignals();
+  const stdinText = await Promise.race([
+    readStdin({ isTTY: terminalFacts().inIsTTY, stream: () => Bun.stdin.stream() }, { firstByteTimeoutMs: command.prompt ? config.stdinWaitMs : undefined }),
+    signals.first.then((code) => {
+      throw new SynapseError("interrupted before the prompt was read; nothing was run", code);
+    }),
+  ]);
   const prompt = composePrompt(command.prompt, stdinText);
   if (!prompt) {
-    throw new UsageError(
-      stdinText !== undefined ? "empty prompt: stdin was empty and no prompt argument was given" : "no prompt: pass it as an argument or pipe it on stdin (synapse --help)",
-    );
+    const blank = Boolean(command.prompt) || Boolean(stdinText);
+    throw new UsageError(blank ? "empty prompt: the prompt argument and stdin hold only white space" : "no prompt: pass it as an argument or pipe it on stdin (synapse --help)");
   }
 
   const controller = new AbortController();
   let exitOverride: number | undefined;
-  const streams = createOutputStreams(terminalFacts(), () => {
-    exitOverride ??= EXIT.ok;
+  const streams = createOutputStreams(terminalFacts(), (err) => {
+    // A reader that went away (`| head`) ends the run quietly; any other write failure (a full
+    // disk behind `> answer.md`) loses the answer, and must say so.
+    if (err.code === "EPIPE") exitOverride ??= EXIT.ok;
+    else {
+      exitOverride ??= EXIT.failed;
+      streams.err(`synapse: cannot write the answer to stdout: ${errorMessage(err)}\n`);
+    }
     controller.abort();
   });
   const writer = await makeWriter(config, streams);
@@ -63,46 +72,54 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
   const runtime: SessionRuntime = await openRuntime({ config, resume: command.resume, emit });
   // Whatever ends the process, no shell or child it started may outlive it.
   process.on("exit", () => runtime.killNow());
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts++;
-    if (interrupts > 1) {
-      runtime.killNow();
-      process.exit(EXIT.interrupted);
-    }
-    exitOverride ??= EXIT.interrupted;
+  signals.onSignal((code, signal, count) => {
+    // A second signal, or a run that does not wind down (a tool stuck in the kernel), ends at once.
+    if (count > 1) forceExit(runtime, code);
+    exitOverride ??= code;
     controller.abort();
-  };
-  const onTerminate = (code: number) => () => {
-    exitOverride = code;
+    if (signal !== "SIGINT") setTimeout(() => forceExit(runtime, code), FORCE_EXIT_MS).unref();
+  });
+  if (signals.code() !== undefined) {
+    exitOverride = signals.code();
     controller.abort();
-  };
-  process.on("SIGINT", onSigint);
-  process.on("SIGTERM", onTerminate(EXIT.terminated));
-  process.on("SIGHUP", onTerminate(EXIT.hangup));
+  }
   // A bug must not leave shells behind either: report it in one line and end like any failure.
   const onCrash = (err: unknown) => {
+    // The stdout sink can report a vanished reader from a flush nobody awaits.
+    if ((err as NodeJS.ErrnoException)?.code === "EPIPE") {
+      exitOverride ??= EXIT.ok;
+      controller.abort();
+      return;
+    }
     streams.err(`synapse: internal error: ${errorMessage(err)}\n`);
-    runtime.killNow();
-    process.exit(EXIT.failed);
+    forceExit(runtime, EXIT.failed);
   };
   process.on("uncaughtException", onCrash);
   process.on("unhandledRejection", onCrash);
 
-  let code: number;
+  let code: number = EXIT.failed;
+  let saveError: string | undefined;
   try {
     const content: ContentBlock[] = [{ type: "text", text: prompt }];
     for (const path of command.images) content.push(await runtime.attachImage(path));
     const result = await runtime.submit(content, controller.signal);
-    code = exitOverride ?? exitCodeFor(result.subtype);
+    saveError = result.error;
+    code = exitOverride ?? (saveError ? EXIT.failed : exitCodeFor(result.subtype));
   } finally {
     try {
       await runtime.close();
     } catch (err) {
-      streams.err(`synapse: could not save the session: ${errorMessage(err)}\n`);
-      code = EXIT.failed;
+      if (!saveError) streams.err(`synapse: could not save the session: ${errorMessage(err)}\n`);
+      code = exitOverride ?? EXIT.failed;
     }
     await streams.flush();
   }
   return code;
+}
+
+const FORCE_EXIT_MS = 5000;
+
+function forceExit(runtime: SessionRuntime, code: number): never {
+  runtime.killNow();
+  process.exit(code);
 }

@@ -20,7 +20,13 @@ export interface ReadStdinOptions {
 export async function readStdin(source: StdinSource, opts: ReadStdinOptions = {}): Promise<string | undefined> {
   if (source.isTTY) return undefined;
   const maxBytes = opts.maxBytes ?? MAX_STDIN_BYTES;
-  const reader = source.stream().getReader();
+  let reader: ReturnType<ReadableStream<Uint8Array>["getReader"]>;
+  try {
+    // Bun checks the descriptor here, synchronously (EISDIR for `< somedir`).
+    reader = source.stream().getReader();
+  } catch (err) {
+    throw unreadable(err);
+  }
   const chunks: Uint8Array[] = [];
   let total = 0;
 
@@ -31,14 +37,14 @@ export async function readStdin(source: StdinSource, opts: ReadStdinOptions = {}
       const silent = new Promise<"silent">((resolve) => {
         timer = setTimeout(() => resolve("silent"), opts.firstByteTimeoutMs);
       });
-      const raced = await Promise.race([reader.read(), silent]);
+      const raced = await Promise.race([reader.read().catch((err) => Promise.reject(unreadable(err))), silent]);
       clearTimeout(timer);
       if (raced === "silent") return undefined;
       first = raced;
     } else {
-      first = await reader.read();
+      first = await reader.read().catch((err) => Promise.reject(unreadable(err)));
     }
-    for (let r = first; !r.done; r = await reader.read()) {
+    for (let r = first; !r.done; r = await reader.read().catch((err) => Promise.reject(unreadable(err)))) {
       total += r.value.byteLength;
       if (total > maxBytes) {
         throw new UsageError(`stdin is larger than ${Math.round(maxBytes / 1024 / 1024)} MB; pass a file path in the prompt instead`);
@@ -52,6 +58,13 @@ export async function readStdin(source: StdinSource, opts: ReadStdinOptions = {}
   }
   // Invalid UTF-8 becomes U+FFFD rather than an exception.
   return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+}
+
+/** stdin that cannot be read at all (e.g. `< somedir`) is the user's input error, not ours. */
+function unreadable(err: unknown): UsageError {
+  if (err instanceof UsageError) return err;
+  const code = (err as NodeJS.ErrnoException)?.code;
+  return new UsageError(`cannot read stdin${code === "EISDIR" ? ": it is a directory" : code ? `: ${code}` : ""}`);
 }
 
 /** Joins a prompt argument and piped text so the model can tell instruction from data. */

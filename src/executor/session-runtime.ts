@@ -1,7 +1,7 @@
 // Everything one session owns while it is open — message store, shell pool, memory monitor,
 // provider — and one submission run through the agent. Closing it leaves nothing behind.
 
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { runAgent } from "../agent/runner.ts";
 import { findInstructions, renderSystemPrompt } from "../agent/system-prompt.ts";
 import type { Config } from "../config/config.ts";
@@ -74,9 +74,16 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
     async attachImage(path) {
       let bytes: Uint8Array;
       try {
+        // Checked before reading: a FIFO would block forever, /dev/zero would never end.
+        const info = await stat(path);
+        if (!info.isFile()) throw new Error("not a regular file");
+        const limit = config.store.contextMaxImageBytes;
+        if (info.size > limit) {
+          throw new Error(`${(info.size / 1048576).toFixed(1)} MB is more than the ${(limit / 1048576).toFixed(1)} MB a request may carry (SYNAPSE_CONTEXT_MAX_IMAGE_BYTES)`);
+        }
         bytes = await readFile(path);
       } catch (err) {
-        throw new UsageError(`cannot read image ${path}: ${errorMessage(err)}`);
+        throw new UsageError(`cannot use image ${path}: ${errorMessage(err)}`);
       }
       const mediaType = imageMediaType(bytes);
       if (!mediaType) throw new UsageError(`${path} is not a PNG, JPEG, GIF or WebP image`);
@@ -99,13 +106,20 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
         emit,
       });
       shell.releaseTask(MAIN_TASK);
+      // Saved before the result is told, so the result can say whether it was.
+      let saveError: string | undefined;
+      try {
+        await store.flush();
+      } catch (err) {
+        saveError = `could not save the session: ${errorMessage(err)}`;
+      }
       monitor.check();
       const shellStats = shell.stats();
       const storeStats = store.stats();
       const memory = monitor.stats();
       const result: RunResult = {
-        subtype: out.subtype,
-        is_error: out.subtype !== "success",
+        subtype: saveError && out.subtype === "success" ? "error_during_execution" : out.subtype,
+        is_error: out.subtype !== "success" || saveError !== undefined,
         result: out.result,
         session_id: store.id,
         num_turns: out.numTurns,
@@ -121,6 +135,7 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
           compaction_requested: compactionRequested,
         },
       };
+      if (saveError) result.error = saveError;
       emit({ type: "result", result });
       return result;
     },

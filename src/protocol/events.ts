@@ -29,6 +29,8 @@ export interface RunResult {
   duration_ms: number;
   usage: Usage;
   stats: RunStats;
+  /** Set when the run itself finished but its session could not be saved. */
+  error?: string;
 }
 
 export type AgentEvent =

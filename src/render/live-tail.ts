@@ -9,6 +9,7 @@ export class LiveTail {
   constructor(
     private readonly write: (text: string) => void,
     private readonly columns: () => number,
+    private readonly dim: (text: string) => string,
   ) {}
 
   update(chunk: string): void {
@@ -17,7 +18,7 @@ export class LiveTail {
     const last = [...lines, this.pending].reverse().find((l) => l.trim()) ?? "";
     if (!last) return;
     const width = Math.max(20, this.columns() - 4);
-    this.write(`\r\x1b[2K  ${"\x1b[2m"}${truncateOneLine(last, width)}\x1b[22m`);
+    this.write(`\r\x1b[2K  ${this.dim(truncateOneLine(last, width))}`);
     this.shown = true;
   }
 

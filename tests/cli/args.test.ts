@@ -25,7 +25,7 @@ describe("parseCommandLine", () => {
     expect(flags).toEqual({ model: "openai/gpt-4o", outputFormat: "json", cwd: "/tmp", maxTurns: "3", quiet: true, noColor: true, permissionMode: "bypass" });
   });
 
-  test.each([[["--nope"]], [["-c", "-r", "x"]], [["-o"]], [["sessions", "extra"]], [["-y", "--permission-mode", "plan"]]])("%j is a usage error", (argv) => {
+  test.each([[["--nope"]], [["-c", "-r", "x"]], [["-o"]], [["sessions", "extra"]], [["-y", "--permission-mode", "plan"]], [["-r", ""]], [["-r", "  "]]])("%j is a usage error", (argv) => {
     expect(() => parseCommandLine([...argv])).toThrow(UsageError);
   });
 });

@@ -57,3 +57,27 @@ describe("resolveConfig", () => {
     expect(() => resolveConfig({ ...base, ...patch } as any)).toThrow(UsageError);
   });
 });
+
+describe("checkFileConfig", () => {
+  const { checkFileConfig } = require("../../src/config/load.ts") as typeof import("../../src/config/load.ts");
+  test.each([
+    [{ maxTurns: "abc" }, /maxTurns/],
+    [{ maxTurns: 0 }, /maxTurns/],
+    [{ maxTurns: 2.5 }, /maxTurns/],
+    [{ maxTokens: 0 }, /maxTokens/],
+    [{ maxRetries: -1 }, /maxRetries/],
+    [{ model: 42 }, /model/],
+    [{ model: " " }, /model/],
+    [{ permissionMode: "yolo" }, /permissionMode/],
+    [{ maxturns: 3 }, /unknown setting "maxturns"/],
+    [[1, 2], /JSON object/],
+    [null, /JSON object/],
+  ])("%j is rejected", (value, message) => {
+    expect(() => checkFileConfig(value)).toThrow(message);
+  });
+
+  test("good values pass through", () => {
+    const good = { maxTurns: 3, maxTokens: 100, maxRetries: 0, model: "openai/gpt-5.4", permissionMode: "plan" };
+    expect(checkFileConfig(good)).toEqual(good as any);
+  });
+});

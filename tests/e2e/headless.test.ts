@@ -52,8 +52,11 @@ describe("prompt input", () => {
   test("empty stdin and no argument is a usage error", async () => {
     const r = await runBinary({ stdin: "", env: providerEnv("http://127.0.0.1:9") });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("empty prompt");
+    expect(r.stderr).toContain("no prompt");
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    const blank = await runBinary({ args: ["   "], stdin: " \n\t\n", env: providerEnv("http://127.0.0.1:9") });
+    expect(blank.code).toBe(2);
+    expect(blank.stderr).toContain("empty prompt");
   });
 
   test("no prompt at all is a usage error", async () => {
@@ -185,5 +188,78 @@ describe("output formats", () => {
     const s = await serve([{ toolCalls: [{ name: "Glob", input: { pattern: "*" } }] }, { text: "ok" }]);
     const r = await runBinary({ args: ["go"], env: providerEnv(s.url) });
     expect(r.stdout + r.stderr).not.toContain("\x1b[");
+  });
+});
+
+describe("bad input and hostile surroundings", () => {
+  test("Ctrl-C while the prompt is still arriving runs nothing and exits 130", async () => {
+    const s = await serve([{ toolCalls: [{ name: "Bash", input: { command: "echo RAN" } }] }, { text: "ran" }]);
+    const proc = spawnBinary({ args: ["-o", "json"], stdin: "silent-pipe", env: providerEnv(s.url) });
+    proc.stdin!.write("partial prompt\n");
+    await Bun.sleep(300);
+    proc.kill("SIGINT");
+    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    expect(code).toBe(130);
+    expect(s.requests).toHaveLength(0);
+    expect(out).toBe("");
+    expect(err).toContain("nothing was run");
+  });
+
+  test("stdin that is a directory is a usage error", async () => {
+    const proc = Bun.spawn(["bash", "-c", `"${join(import.meta.dir, "../../dist/synapse")}" hi < /tmp`], {
+      env: { PATH: process.env.PATH!, ...tempHome().env, ...providerEnv("http://127.0.0.1:9") },
+      stderr: "pipe",
+    });
+    expect(await proc.exited).toBe(2);
+    expect(await new Response(proc.stderr).text()).toContain("cannot read stdin: it is a directory");
+  });
+
+  test("an answer that cannot be written (full disk behind stdout) exits 1 and says so", async () => {
+    const s = await serve([{ text: "an answer nobody will read" }]);
+    const home = tempHome();
+    const proc = Bun.spawn(["bash", "-c", `"${join(import.meta.dir, "../../dist/synapse")}" hi > /dev/full`], {
+      env: { PATH: process.env.PATH!, ...home.env, ...providerEnv(s.url) },
+      stderr: "pipe",
+    });
+    expect(await proc.exited).toBe(1);
+    expect(await new Response(proc.stderr).text()).toContain("cannot write the answer to stdout");
+  });
+
+  test("stream-json into a reader that goes away exits 0 quietly, every time", async () => {
+    const big = "y".repeat(400_000);
+    const s = await serve(() => ({ toolCalls: [{ name: "Bash", input: { command: `printf '%s\\n' ${"x".repeat(100)}{1..3000}` } }], text: big }));
+    for (let i = 0; i < 3; i++) {
+      const proc = Bun.spawn(["bash", "-c", `"${join(import.meta.dir, "../../dist/synapse")}" -q -o stream-json go | head -c 1000 >/dev/null; echo "\${PIPESTATUS[0]}"`], {
+        env: { PATH: process.env.PATH!, ...tempHome().env, ...providerEnv(s.url) },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+      await proc.exited;
+      expect(err).toBe("");
+      expect(out.trim()).toBe("0");
+    }
+  });
+
+  test.each([
+    ["a FIFO", (dir: string) => (Bun.spawnSync(["mkfifo", join(dir, "pipe.png")]), "pipe.png"), "not a regular file"],
+    ["/dev/zero", () => "/dev/zero", "not a regular file"],
+    ["an image over the request budget", (dir: string) => (writeFileSync(join(dir, "big.png"), new Uint8Array(11 * 1024 * 1024)), "big.png"), "SYNAPSE_CONTEXT_MAX_IMAGE_BYTES"],
+  ])("--image with %s is refused at once", async (_name, make, message) => {
+    const dir = mkdtempSync(join(tmpdir(), "synapse-img-bad-"));
+    const path = make(dir);
+    const r = await runBinary({ args: ["--image", path, "look"], cwd: dir, env: providerEnv("http://127.0.0.1:9"), timeoutMs: 10_000 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+
+  test("a bad project config value is a usage error naming the file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "synapse-cfg-"));
+    require("node:fs").mkdirSync(join(dir, ".synapse"));
+    writeFileSync(join(dir, ".synapse", "config.json"), JSON.stringify({ maxTurns: "abc" }));
+    const r = await runBinary({ args: ["hi"], cwd: dir, env: providerEnv("http://127.0.0.1:9") });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(join(dir, ".synapse", "config.json"));
+    expect(r.stderr).toContain("maxTurns");
   });
 });

@@ -4,14 +4,18 @@
 
 import type { OutputStreams } from "./types.ts";
 
-export function createOutputStreams(facts: { outIsTTY: boolean; errIsTTY: boolean }, onBrokenPipe: () => void): OutputStreams & { flush(): Promise<void> } {
+/** `onOutputError` hears once of the first failed stdout write (EPIPE: the reader went away). */
+export function createOutputStreams(
+  facts: { outIsTTY: boolean; errIsTTY: boolean },
+  onOutputError: (err: NodeJS.ErrnoException) => void,
+): OutputStreams & { flush(): Promise<void> } {
   const out = Bun.stdout.writer();
   const err = Bun.stderr.writer();
   let outOpen = true;
   const brokenPipe = (e: NodeJS.ErrnoException) => {
     if (!outOpen) return;
     outOpen = false;
-    if (e?.code === "EPIPE") onBrokenPipe();
+    onOutputError(e ?? new Error("write failed"));
   };
   return {
     outIsTTY: facts.outIsTTY,

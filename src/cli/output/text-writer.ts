@@ -21,7 +21,7 @@ export interface TextWriterOptions {
 
 export function createTextWriter(streams: OutputStreams, opts: TextWriterOptions): OutputWriter {
   const c = opts.colors;
-  const tail = streams.errIsTTY && !opts.quiet ? new LiveTail(streams.err, opts.columns) : undefined;
+  const tail = streams.errIsTTY && !opts.quiet ? new LiveTail(streams.err, opts.columns, opts.colors.dim) : undefined;
   let streamedThisTurn = "";
   let wroteAnswer = false;
   let answerEndsWithNewline = true;
@@ -71,7 +71,8 @@ export function createTextWriter(streams: OutputStreams, opts: TextWriterOptions
         case "result": {
           const r = event.result;
           if (wroteAnswer && !answerEndsWithNewline) answer("\n");
-          if (r.subtype === "error_during_execution") streams.err(`${c.red("error:")} ${r.result}\n`);
+          if (r.error) streams.err(`${c.red("error:")} ${r.error}\n`);
+          else if (r.subtype === "error_during_execution") streams.err(`${c.red("error:")} ${r.result}\n`);
           else if (r.subtype === "error_max_turns") streams.err(`${c.red("error:")} reached the maximum number of turns (${r.num_turns})\n`);
           else if (r.subtype === "interrupted") streams.err(`${c.yellow("interrupted")}\n`);
           break;
