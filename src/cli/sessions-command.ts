@@ -5,7 +5,7 @@ import { EXIT } from "../protocol/errors.ts";
 import { formatSessionTable, listSessions } from "../store/sessions-list.ts";
 
 export async function runSessionsCommand(config: Config): Promise<number> {
-  const sessions = await listSessions(config.home);
+  const sessions = await listSessions(config.home, (message) => process.stderr.write(`warning: ${message}\n`));
   if (config.outputFormat === "json") {
     process.stdout.write(`${JSON.stringify(sessions)}\n`);
     return EXIT.ok;

@@ -1,6 +1,6 @@
 // The store's public face: what the agent, CLI and memory monitor import.
 
-export type { SessionMeta, SessionStore, StoreStats } from "./types.ts";
+export type { ListedSession, SessionMeta, SessionStore, StoreStats } from "./types.ts";
 export { openSession, type OpenSessionOptions, type OpenedSession, type ResumeTarget } from "./session.ts";
 export { MessageStore } from "./message-store.ts";
 export { listSessions, formatSessionTable, formatBytes } from "./sessions-list.ts";

@@ -17,30 +17,72 @@ export function metaPath(dir: string): string {
   return join(dir, META_FILE);
 }
 
-/** Reads a session's meta.json; undefined when it is missing or not a session summary. */
-export async function readMeta(dir: string): Promise<SessionMeta | undefined> {
+/**
+ * What a session's meta.json says: a usable summary, nothing usable (missing, not JSON, a field of
+ * the wrong type: the caller rebuilds from the archive), or a format newer than this build knows.
+ */
+export type MetaRead =
+  | { state: "ok"; meta: SessionMeta }
+  | { state: "unreadable" }
+  | { state: "newer"; format: number; fields: Partial<SessionMeta> };
+
+export async function readMeta(dir: string): Promise<MetaRead> {
   let raw: string;
   try {
     raw = await readFile(metaPath(dir), "utf8");
   } catch {
-    return undefined;
+    return { state: "unreadable" };
   }
+  return parseMeta(raw);
+}
+
+const STRING_FIELDS = ["id", "title", "cwd", "model"] as const;
+const NUMBER_FIELDS = ["created", "updated", "messages", "bytes"] as const;
+
+export function parseMeta(raw: string): MetaRead {
+  let value: unknown;
   try {
-    const v = JSON.parse(raw) as Partial<SessionMeta>;
-    if (typeof v.id !== "string" || typeof v.cwd !== "string" || typeof v.updated !== "number") return undefined;
-    return {
-      id: v.id,
-      title: typeof v.title === "string" ? v.title : "",
-      cwd: v.cwd,
-      model: typeof v.model === "string" ? v.model : "",
-      created: typeof v.created === "number" ? v.created : v.updated,
-      updated: v.updated,
-      messages: typeof v.messages === "number" ? v.messages : 0,
-      bytes: typeof v.bytes === "number" ? v.bytes : 0,
-    };
+    value = JSON.parse(raw);
   } catch {
-    return undefined;
+    return { state: "unreadable" };
   }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return { state: "unreadable" };
+  const v = value as Record<string, unknown>;
+  // Files written before `format` existed have none: they are format 1.
+  const format = v.format ?? 1;
+  if (typeof format !== "number" || !Number.isInteger(format) || format < 1) return { state: "unreadable" };
+  // A newer layout may mean anything by its fields; only what still has the expected type is kept, for listing.
+  if (format > FORMAT) return { state: "newer", format, fields: salvage(v) };
+  // Strict: a field of the wrong type means the file was damaged or hand-edited, so none of it is
+  // trusted (a half-right cwd would make --continue pick the wrong session).
+  for (const k of STRING_FIELDS) if (v[k] !== undefined && typeof v[k] !== "string") return { state: "unreadable" };
+  for (const k of NUMBER_FIELDS) if (v[k] !== undefined && !isCount(v[k])) return { state: "unreadable" };
+  if (typeof v.id !== "string" || typeof v.cwd !== "string" || typeof v.updated !== "number") return { state: "unreadable" };
+  const updated = v.updated;
+  return {
+    state: "ok",
+    meta: {
+      id: v.id,
+      title: (v.title as string | undefined) ?? "",
+      cwd: v.cwd,
+      model: (v.model as string | undefined) ?? "",
+      created: (v.created as number | undefined) ?? updated,
+      updated,
+      messages: (v.messages as number | undefined) ?? 0,
+      bytes: (v.bytes as number | undefined) ?? 0,
+    },
+  };
+}
+
+function isCount(x: unknown): x is number {
+  return typeof x === "number" && Number.isFinite(x) && x >= 0;
+}
+
+function salvage(v: Record<string, unknown>): Partial<SessionMeta> {
+  const out: Record<string, unknown> = {};
+  for (const k of STRING_FIELDS) if (typeof v[k] === "string") out[k] = v[k];
+  for (const k of NUMBER_FIELDS) if (isCount(v[k])) out[k] = v[k];
+  return out as Partial<SessionMeta>;
 }
 
 export async function writeMeta(dir: string, meta: SessionMeta): Promise<void> {

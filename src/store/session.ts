@@ -8,7 +8,8 @@ import { UsageError } from "../protocol/errors.ts";
 import { Archive } from "./archive.ts";
 import { storeError } from "./errors.ts";
 import { acquireLock } from "./lock.ts";
-import { readMeta, removeStaleTemps } from "./meta.ts";
+import { readMeta, removeStaleTemps, writeMeta } from "./meta.ts";
+import { hasArchive, rebuiltMeta, rebuildWarning, summarizeArchive } from "./meta-rebuild.ts";
 import { MessageStore } from "./message-store.ts";
 import { ensurePrivateDir, isSessionId, newSessionId, sessionsRoot } from "./paths.ts";
 import { listSessions } from "./sessions-list.ts";
@@ -78,14 +79,29 @@ async function create(root: string, options: OpenSessionOptions): Promise<Messag
 }
 
 async function resume(root: string, options: OpenSessionOptions, target: ResumeTarget): Promise<MessageStore> {
-  const id = "id" in target ? await resolveId(root, target.id) : await latestFor(options.home, options.cwd);
+  const id = "id" in target ? await resolveId(root, target.id) : await latestFor(options.home, options.cwd, options.onWarning);
   const dir = join(root, id);
   const found = await readMeta(dir);
-  if (!found) throw new UsageError(`no session ${id} in ${root}`);
-  const meta: SessionMeta = { ...found, id };
+  if (found.state === "newer") throw new UsageError(`session ${id} was written by a newer synapse (format ${found.format})`);
+  // Without a usable meta.json the archive is the session; only a folder with neither is no session.
+  if (found.state === "unreadable" && !(await hasArchive(dir))) throw new UsageError(`no session ${id} in ${root}`);
   const lock = acquireLock(dir, id);
   try {
     await removeStaleTemps(dir);
+    let meta: SessionMeta;
+    if (found.state === "ok") {
+      meta = { ...found.meta, id };
+    } else {
+      // Rebuilt under the lock, so no writer changes the archive while it is summarized. cwd and
+      // model are stored nowhere else: the session now belongs to this directory and model.
+      const summary = await summarizeArchive(dir);
+      if (!summary) throw new UsageError(`no session ${id} in ${root}`);
+      meta = rebuiltMeta(id, summary, options.cwd, options.model);
+      options.onWarning(rebuildWarning(dir));
+      // Written now, not with the first new message, so the next run finds a valid file even if
+      // this one appends nothing.
+      await writeMeta(dir, meta);
+    }
     const archive = await Archive.open({ dir, rotateBytes: options.config.rotateBytes, onWarning: options.onWarning });
     let metaDirty = false;
     // meta.json is written after each batch: if they disagree, the process died in between.
@@ -127,8 +143,24 @@ async function resolveId(root: string, id: string): Promise<string> {
   throw new UsageError(`no session ${id} in ${root}`);
 }
 
-async function latestFor(home: string, cwd: string): Promise<string> {
-  const latest = (await listSessions(home)).find((s) => s.cwd === cwd);
-  if (!latest) throw new UsageError(`no previous session for ${cwd}`);
+/**
+ * The newest session whose meta.json names this directory. Sessions with no readable meta.json have
+ * no known directory, so they are never picked; the error or a warning says they exist.
+ */
+async function latestFor(home: string, cwd: string, onWarning: (message: string) => void): Promise<string> {
+  const sessions = await listSessions(home);
+  const unknown = sessions.filter((s) => s.state === "rebuilt");
+  const latest = sessions.find((s) => s.state !== "rebuilt" && s.cwd === cwd);
+  if (!latest) throw new UsageError(`no previous session for ${cwd}${unknownNote(unknown.map((s) => s.id))}`);
+  // Only those newer than the pick could have been the session meant.
+  const newer = unknown.filter((s) => s.updated > latest.updated).map((s) => s.id);
+  if (newer.length > 0) onWarning(`continuing ${latest.id}${unknownNote(newer, "newer ")}`);
   return latest.id;
+}
+
+function unknownNote(ids: string[], which = ""): string {
+  if (ids.length === 0) return "";
+  const shown = ids.slice(0, 3).join(", ") + (ids.length > 3 ? ", ..." : "");
+  const count = ids.length === 1 ? `1 ${which}session has` : `${ids.length} ${which}sessions have`;
+  return `; ${count} no readable metadata (${shown}), resume ${ids.length === 1 ? "it" : "them"} with -r <id>`;
 }

@@ -1,23 +1,62 @@
 // Listing stored sessions (for `synapse sessions`, `--continue`, `--resume <prefix>`), newest
 // first, and the table that shows them.
 
-import { readdir } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { readMeta } from "./meta.ts";
+import { listSegments } from "./archive.ts";
+import { metaPath, readMeta } from "./meta.ts";
+import { rebuiltMeta, rebuildWarning, summarizeArchive } from "./meta-rebuild.ts";
 import { sessionsRoot } from "./paths.ts";
-import type { SessionMeta } from "./types.ts";
+import type { ListedSession } from "./types.ts";
 
-/** Every session with a readable meta.json, most recently updated first. */
-export async function listSessions(home: string): Promise<SessionMeta[]> {
+/**
+ * Every session with a readable meta.json or archive, most recently updated first. A session whose
+ * meta.json is missing or unreadable is summarized from its archive (state "rebuilt", cwd unknown)
+ * and reported through `onWarning`, once per call; one written by a newer synapse is listed with
+ * a note (state "newer"). Only folders with neither are left out. Nothing is written.
+ */
+export async function listSessions(home: string, onWarning?: (message: string) => void): Promise<ListedSession[]> {
   const root = sessionsRoot(home);
   const names = await readdir(root).catch(() => [] as string[]);
-  const metas: SessionMeta[] = [];
+  const sessions: ListedSession[] = [];
   for (const name of names) {
-    const meta = await readMeta(join(root, name));
-    // The folder name is the id that resume uses, whatever meta.json says.
-    if (meta) metas.push({ ...meta, id: name });
+    const dir = join(root, name);
+    try {
+      const session = await describe(dir, name, onWarning);
+      if (session) sessions.push(session);
+    } catch (err) {
+      // One unreadable folder must not hide the others.
+      onWarning?.(`cannot read session ${dir}: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
-  return metas.sort((a, b) => b.updated - a.updated || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  return sessions.sort((a, b) => b.updated - a.updated || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+}
+
+// The folder name is the id that resume uses, whatever meta.json says.
+async function describe(dir: string, id: string, onWarning?: (message: string) => void): Promise<ListedSession | undefined> {
+  const found = await readMeta(dir);
+  if (found.state === "ok") return { ...found.meta, id };
+  if (found.state === "newer") {
+    const f = found.fields;
+    const updated = f.updated ?? Math.floor((await stat(metaPath(dir))).mtimeMs);
+    const bytes = f.bytes ?? (await listSegments(dir)).reduce((sum, s) => sum + s.size, 0);
+    return {
+      id,
+      title: f.title ?? "",
+      cwd: f.cwd ?? "",
+      model: f.model ?? "?",
+      created: f.created ?? updated,
+      updated,
+      messages: f.messages ?? 0,
+      bytes,
+      state: "newer",
+      note: `written by a newer synapse (format ${found.format}); cannot resume`,
+    };
+  }
+  const summary = await summarizeArchive(dir);
+  if (!summary) return undefined;
+  onWarning?.(rebuildWarning(dir));
+  return { ...rebuiltMeta(id, summary, "", "?"), state: "rebuilt", note: "meta.json unreadable; resume with -r <id>" };
 }
 
 export function formatBytes(bytes: number): string {
@@ -42,17 +81,17 @@ function clip(text: string, width: number): string {
   return text.length <= width ? text : `${text.slice(0, width - 1)}…`;
 }
 
-/** A plain-text table: id, updated (local time), title, messages, size. Ends with a newline. */
-export function formatSessionTable(sessions: readonly SessionMeta[], titleWidth = 48): string {
+/** A plain-text table: id, updated (local time), title, messages, size (and notes, if any). Ends with a newline. */
+export function formatSessionTable(sessions: readonly ListedSession[], titleWidth = 48): string {
   if (sessions.length === 0) return "no sessions\n";
-  const rows = sessions.map((s) => [
-    s.id,
-    formatTime(s.updated),
-    clip(s.title || "(untitled)", titleWidth),
-    String(s.messages),
-    formatBytes(s.bytes),
-  ]);
-  const header = ["ID", "UPDATED", "TITLE", "MESSAGES", "SIZE"];
+  // The NOTE column appears only when needed, so the usual table keeps its shape.
+  const withNotes = sessions.some((s) => s.note);
+  const rows = sessions.map((s) => {
+    const row = [s.id, formatTime(s.updated), clip(s.title || "(untitled)", titleWidth), String(s.messages), formatBytes(s.bytes)];
+    if (withNotes) row.push(s.note ?? "");
+    return row;
+  });
+  const header = ["ID", "UPDATED", "TITLE", "MESSAGES", "SIZE", ...(withNotes ? ["NOTE"] : [])];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const rightAligned = new Set([3, 4]);
   const line = (cells: string[]) =>

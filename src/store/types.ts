@@ -13,6 +13,18 @@ export interface SessionMeta {
   bytes: number;
 }
 
+/** A session as `listSessions` shows it: its summary, and why it may be incomplete. */
+export interface ListedSession extends SessionMeta {
+  /**
+   * "rebuilt": meta.json is missing or unreadable; counts and title come from the archive, cwd is
+   * "" and model "?" (so --continue does not consider it). "newer": written by a newer synapse;
+   * listed, never resumed. Absent for an ordinary session.
+   */
+  state?: "rebuilt" | "newer";
+  /** One short line for the table. */
+  note?: string;
+}
+
 export interface StoreStats {
   messages_archived: number;
   messages_evicted: number;

@@ -93,6 +93,27 @@ describe("sessions", () => {
     expect(await first.exited).toBe(143);
   });
 
+  test("a session whose meta.json is damaged is listed, resumable with -r, and repaired", async () => {
+    const home = tempHome();
+    const cwd = mkdtempSync(join(tmpdir(), "synapse-meta-"));
+    let s = await serve([{ text: "first" }]);
+    await runBinary({ args: ["remember the word zebra"], cwd, env: { ...home.env, ...providerEnv(s.url) } });
+    const [dir] = sessionDirs(home.env.SYNAPSE_HOME);
+    const id = dir.split("/").pop()!;
+    writeFileSync(join(dir, "meta.json"), "{garbage");
+    const list = await runBinary({ args: ["sessions"], env: home.env });
+    expect(list.stdout).toContain("remember the word zebra");
+    expect(list.stderr).toContain("meta.json is missing or unreadable");
+    const lost = await runBinary({ args: ["-c", "x"], cwd, env: { ...home.env, ...providerEnv(s.url) } });
+    expect(lost.code).toBe(2);
+    expect(lost.stderr).toContain(`-r <id>`);
+    s = await serve([{ text: "resumed" }]);
+    const r = await runBinary({ args: ["-r", id, "what was the word?"], cwd, env: { ...home.env, ...providerEnv(s.url) } });
+    expect(r.code).toBe(0);
+    expect(allText(s.requests[0].body)).toContain("zebra");
+    expect(JSON.parse(readFileSync(join(dir, "meta.json"), "utf8")).cwd).toBe(cwd);
+  });
+
   test("synapse sessions lists id, title and message count", async () => {
     const home = tempHome();
     const s = await serve([{ text: "ok" }]);
