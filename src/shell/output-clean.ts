@@ -3,15 +3,13 @@
 // streaming collector can apply them to any run of complete lines.
 
 import stripAnsi from "strip-ansi";
+import { isHighSurrogate, splitsPair } from "./code-point.ts";
 
 /** Removes ANSI/OSC escape sequences (colours included: the model cannot see colours). */
 export function stripEscapes(text: string): string {
   if (text.indexOf("\x1b") === -1 && text.indexOf("\x9b") === -1) return text;
   return stripAnsi(text);
 }
-
-const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff;
-const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
 /** One line (no "\n") with its carriage returns applied: each segment overwrites from column 0. */
 function resolveCarriageReturns(line: string): string {
@@ -27,11 +25,9 @@ function resolveCarriageReturns(line: string): string {
     }
     // A shorter segment overwrites only its own width; the old tail stays, as on a terminal.
     const cut = segment.length;
-    const atCut = buffer.charCodeAt(cut);
-    const splitsPair =
-      isHigh(segment.charCodeAt(cut - 1)) || isLow(atCut) || (isHigh(atCut) && buffer.length > cut + 1);
-    // Half a surrogate pair would be an invalid character: a space takes its place.
-    buffer = splitsPair ? segment + " " + buffer.slice(cut + 1) : segment + buffer.slice(cut);
+    // Half a surrogate pair would be an invalid character: a space takes its place. (Roo-Code
+    // also blanks an emoji that starts right at the cut, leaving its second half alone.)
+    buffer = splitsPair(buffer, cut) ? segment + " " + buffer.slice(cut + 1) : segment + buffer.slice(cut);
   }
   return buffer;
 }
@@ -52,8 +48,9 @@ export function processCarriageReturns(input: string): string {
 }
 
 /**
- * Each backspace erases the character before it. Unlike Roo-Code, a backspace at the start of a
- * line does nothing: a terminal's cursor never moves back into the previous line.
+ * Each backspace erases the UTF-16 unit before it. Unlike Roo-Code, a backspace at the start of a
+ * line does nothing: a terminal's cursor never moves back into the previous line. An emoji takes
+ * two backspaces, like its two columns on a terminal; after only one, the half left is blank.
  */
 export function processBackspaces(input: string): string {
   if (input.indexOf("\b") === -1) return input;
@@ -63,7 +60,10 @@ export function processBackspaces(input: string): string {
     const bs = input.indexOf("\b", start);
     if (bs === -1) return out + input.slice(start);
     out += input.slice(start, bs);
-    if (out.length > 0 && out.charCodeAt(out.length - 1) !== 10) out = out.slice(0, -1);
+    if (out.length > 0 && out.charCodeAt(out.length - 1) !== 10) {
+      out = out.slice(0, -1);
+      if (out.length > 0 && isHighSurrogate(out.charCodeAt(out.length - 1))) out = out.slice(0, -1) + " ";
+    }
     start = bs + 1;
   }
 }

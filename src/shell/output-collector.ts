@@ -2,6 +2,7 @@
 // UTF-8 (invalid bytes become U+FFFD), cleans complete lines, collapses repeats and keeps only a
 // head and a rolling tail, so memory follows the output limits, not the output size.
 
+import { boundaryBefore, tailUnits, wellFormed } from "./code-point.ts";
 import { cleanLines, processCarriageReturns, stripEscapes } from "./output-clean.ts";
 import { RunLengthEncoder } from "./run-length.ts";
 import { HeadTailBuffer } from "./truncate-output.ts";
@@ -24,11 +25,20 @@ export class OutputCollector {
   private fragmented = false;
   private readonly lineCap: number;
   private ended: string | null = null;
+  /** How bash names the request file in its error messages ("PATH: line 1: …"). */
+  private readonly scriptPrefix: string | null;
 
+  /**
+   * `scriptPath`: the file the shell sources each command from. Bash prefixes its errors with it,
+   * which would show the model an internal path; they read "bash: line 1: …" instead, as after
+   * `bash -c`.
+   */
   constructor(
     limits: OutputLimits,
     private readonly onOutput?: (text: string) => void,
+    scriptPath?: string,
   ) {
+    this.scriptPrefix = scriptPath ? `${scriptPath}: ` : null;
     this.kept = new HeadTailBuffer(limits.maxLines, limits.maxChars);
     this.encoder = new RunLengthEncoder((text) => this.kept.push(text));
     this.lineCap = Math.max(2 * limits.maxChars, 16_384);
@@ -44,14 +54,15 @@ export class OutputCollector {
     if (this.ended !== null) return this.ended;
     this.take(this.decoder.decode());
     if (this.partial !== "") {
-      const last = cleanLines(this.partial);
+      const last = this.clean(this.partial);
       if (this.fragmented) this.encoder.pushFragment(last);
       else this.encoder.pushLine(last);
       this.live(last);
     }
     this.partial = "";
     this.encoder.end();
-    this.ended = this.kept.result();
+    // Every step keeps surrogate pairs whole; this only guards the session against a slip.
+    this.ended = wellFormed(this.kept.result());
     return this.ended;
   }
 
@@ -62,7 +73,7 @@ export class OutputCollector {
       this.partial += text;
     } else {
       // Every cleaning step is line-local, so a block of whole lines is cleaned in one call.
-      const block = cleanLines(this.partial + text.slice(0, nl + 1));
+      const block = this.clean(this.partial + text.slice(0, nl + 1));
       this.partial = text.slice(nl + 1);
       let start = 0;
       if (this.fragmented) {
@@ -93,26 +104,29 @@ export class OutputCollector {
       this.partial = resolved + this.partial.slice(cr);
     }
     if (this.partial.length <= this.lineCap) return;
-    let cut = this.partial.length - (this.lineCap >> 1);
-    const code = this.partial.charCodeAt(cut - 1);
-    if (code >= 0xd800 && code <= 0xdbff) cut--;
+    let cut = boundaryBefore(this.partial, this.partial.length - (this.lineCap >> 1));
     // Do not cut through an escape sequence: they are short, so look back a little.
     const esc = this.partial.lastIndexOf("\x1b", cut - 1);
     if (esc !== -1 && cut - esc < 64) cut = esc;
-    const piece = cleanLines(this.partial.slice(0, cut));
+    const piece = this.clean(this.partial.slice(0, cut));
     this.partial = this.partial.slice(cut);
     this.encoder.pushFragment(piece);
     this.fragmented = true;
+  }
+
+  private clean(raw: string): string {
+    const prefix = this.scriptPrefix;
+    return cleanLines(prefix !== null && raw.includes(prefix) ? raw.replaceAll(prefix, "bash: ") : raw);
   }
 
   private live(text: string): void {
     if (!this.onOutput || text === "") return;
     if (text.length > LIVE_MAX_CHARS) {
       const from = text.indexOf("\n", text.length - LIVE_MAX_CHARS);
-      text = from === -1 || from === text.length - 1 ? text.slice(-LIVE_MAX_CHARS) : text.slice(from + 1);
+      text = from === -1 || from === text.length - 1 ? tailUnits(text, LIVE_MAX_CHARS) : text.slice(from + 1);
     }
     try {
-      this.onOutput(text);
+      this.onOutput(wellFormed(text));
     } catch {
       // A failing listener must not lose the command's output.
     }

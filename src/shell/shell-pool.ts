@@ -179,7 +179,7 @@ class Pool implements ShellPool {
   private release(slot: Slot): void {
     slot.busy = false;
     slot.lastUsed = Date.now();
-    if (!slot.shell.alive) this.retire(slot);
+    if (!slot.shell.alive || slot.shell.spoiled) this.retire(slot);
     else if (slot.cdCount > this.config.maxCd) this.retire(slot);
     this.wakeWaiters();
     this.scheduleReap();

@@ -44,6 +44,8 @@ const KILL_POLL_MS = 10;
 export class ShellProcess {
   readonly pid: number;
   alive = true;
+  /** A command left the shell unable to run more (see INIT_SCRIPT): the pool replaces it. */
+  spoiled = false;
   readonly exited: Promise<void>;
   private readonly proc: Bun.Subprocess<"pipe", "pipe", "ignore">;
   private readonly header: string;
@@ -86,7 +88,7 @@ export class ShellProcess {
 
   async run(cmd: ShellCommand): Promise<RunOutcome> {
     const started = performance.now();
-    const collector = new OutputCollector(this.opts.limits, cmd.onOutput);
+    const collector = new OutputCollector(this.opts.limits, cmd.onOutput, this.opts.requestPath);
     const pipe = this.pipe ?? (this.pipe = await this.newPipe());
     pipe.begin((bytes) => collector.write(bytes));
 
@@ -118,6 +120,7 @@ export class ShellProcess {
       exitCode = ending.record.status;
       finalCwd = ending.record.pwd || cmd.cwd;
       if (ending.record.jobs) this.jobs = ending.record.jobs;
+      if (ending.record.limitsLost) this.spoiled = true;
     } else if (ending.kind === "exit" && !this.killedByPool) {
       exitCode = this.exitStatus;
     }

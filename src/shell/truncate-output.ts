@@ -1,5 +1,8 @@
 // Keeps long output readable and bounded: the head and the tail, with a marker saying how much
-// was left out between them. Same rule as Roo-Code's truncateOutput.
+// was left out between them. Same rule as Roo-Code's truncateOutput, except that a cut never
+// splits a surrogate pair (the character goes to the omitted part instead).
+
+import { boundaryAfter, boundaryBefore } from "./code-point.ts";
 
 const HEAD_SHARE = 0.2;
 
@@ -9,15 +12,16 @@ export function charMarker(omitted: number): string {
 
 /**
  * When the text is over `characterLimit` (UTF-16 units), the first 20% and last 80% of the limit
- * are kept; otherwise, over `lineLimit` lines, the first 20% and last 80% of the lines. A limit of
- * 0 or undefined means none.
+ * are kept (a character the cut would halve is left out whole, and counted as omitted);
+ * otherwise, over `lineLimit` lines, the first 20% and last 80% of the lines. A limit of 0 or
+ * undefined means none.
  */
 export function truncateOutput(content: string, lineLimit?: number, characterLimit?: number): string {
   if (!lineLimit && !characterLimit) return content;
   if (characterLimit && content.length > characterLimit) {
-    const head = Math.floor(characterLimit * HEAD_SHARE);
-    const tail = characterLimit - head;
-    return content.slice(0, head) + charMarker(content.length - characterLimit) + content.slice(content.length - tail);
+    const headEnd = boundaryBefore(content, Math.floor(characterLimit * HEAD_SHARE));
+    const tailStart = boundaryAfter(content, content.length - (characterLimit - Math.floor(characterLimit * HEAD_SHARE)));
+    return content.slice(0, headEnd) + charMarker(tailStart - headEnd) + content.slice(tailStart);
   }
   if (!lineLimit) return content;
   let total = 1;
@@ -62,8 +66,10 @@ export class HeadTailBuffer {
   result(): string {
     // Within the character limit the whole text is still in `head`.
     if (this.total <= this.charLimit) return truncateOutput(this.head, this.lineLimit, this.charLimit);
-    const head = Math.floor(this.charLimit * HEAD_SHARE);
-    const tail = this.charLimit - head;
-    return this.head.slice(0, head) + charMarker(this.total - this.charLimit) + this.tail.slice(this.tail.length - tail);
+    // `head` holds more than the head share, so the unit after the cut is there to look at.
+    const headShare = Math.floor(this.charLimit * HEAD_SHARE);
+    const head = this.head.slice(0, boundaryBefore(this.head, headShare));
+    const tail = this.tail.slice(boundaryAfter(this.tail, this.tail.length - (this.charLimit - headShare)));
+    return head + charMarker(this.total - head.length - tail.length) + tail;
   }
 }

@@ -1,10 +1,11 @@
 // The Edit tool: replaces an exact piece of a file, refusing when the piece is missing or
 // ambiguous, and keeping the file's CRLF line endings. Expected failures throw ToolError.
 
-import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import description from "./edit.md" with { type: "text" };
 import { isBinary } from "./binary.ts";
+import { fileInTheWay, readRegularFile, requireRegular, writeRegularFile } from "./files.ts";
 import { notFoundMessage, resolveToolPath } from "./paths.ts";
 import { ToolError, type JsonSchema, type Tool } from "./types.ts";
 
@@ -123,13 +124,15 @@ export function snippet(content: string, at: number, inserted: string): string {
 }
 
 async function createFile(path: string, text: string): Promise<string> {
+  const blocker = await fileInTheWay(dirname(path));
+  if (blocker) throw new ToolError(`Cannot create ${path}: ${blocker} is not a directory`);
   await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, text);
+  await writeRegularFile(path, text, "create");
   return `Created ${path} (${Buffer.byteLength(text)} bytes)`;
 }
 
 async function readText(path: string): Promise<string> {
-  const bytes = await readFile(path);
+  const bytes = await readRegularFile(path, "edit");
   if (isBinary(bytes)) throw new ToolError(`Cannot edit ${path}: binary file (${bytes.length} bytes)`);
   try {
     // The BOM is kept in the string so it is written back unchanged.
@@ -155,18 +158,18 @@ export const editTool: Tool<EditInput> = {
       if (oldText === "") return { content: await createFile(path, newText) };
       throw new ToolError(`${notFoundMessage(path)}\nTo create a file, use Write (or Edit with an empty old_string).`);
     }
-    if (!info.isFile()) throw new ToolError(`Cannot edit ${path}: not a regular file`);
+    requireRegular("edit", path, info);
     const content = await readText(path);
     if (oldText === "") {
       if (content !== "") {
         throw new ToolError(`old_string is empty but ${path} already has content; give the text to replace, or use Write to replace the whole file.`);
       }
-      await writeFile(path, newText);
+      await writeRegularFile(path, newText, "edit");
       return { content: `Wrote ${Buffer.byteLength(newText)} bytes into empty file ${path}` };
     }
 
     const outcome = applyEdit(content, oldText, newText, input.replace_all === true, path);
-    await writeFile(path, outcome.content);
+    await writeRegularFile(path, outcome.content, "edit");
     const what = outcome.count === 1 ? "1 replacement" : `${outcome.count} replacements (first shown)`;
     return { content: `Edited ${path}: ${what}\n${snippet(outcome.content, outcome.at, outcome.inserted)}` };
   },

@@ -1,7 +1,7 @@
 // .gitignore matching as git does it: nested files, negation, directory-only and anchored patterns,
 // `**`. The walker asks one question per entry; `.git` itself is always skipped.
 
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 
 export interface IgnoreRule {
@@ -138,6 +138,8 @@ export function ignoresPath(rules: IgnoreRule[], relPath: string, isDir: boolean
 
 function readRules(file: string): IgnoreRule[] {
   try {
+    // A FIFO named .gitignore would block the walk (and the whole process) forever.
+    if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return [];
     return parseGitignore(readFileSync(file, "utf8"));
   } catch {
     return [];

@@ -5,7 +5,9 @@
 import { stat } from "node:fs/promises";
 import { basename } from "node:path";
 import description from "./grep.md" with { type: "text" };
+import { boundaryBefore } from "../shell/code-point.ts";
 import { isBinary } from "./binary.ts";
+import { notRegularMessage } from "./files.ts";
 import { resolveToolPath } from "./paths.ts";
 import { ToolError, type JsonSchema, type Tool } from "./types.ts";
 import { walkFiles } from "./walk.ts";
@@ -47,8 +49,9 @@ export function compilePattern(pattern: string, ignoreCase: boolean): RegExp {
 export function clipAround(line: string, regex: RegExp): string {
   if (line.length <= MAX_GREP_LINE_CHARS) return line;
   const at = Math.max(0, line.search(regex));
-  const start = Math.max(0, Math.min(at - 100, line.length - MAX_GREP_LINE_CHARS));
-  const end = start + MAX_GREP_LINE_CHARS;
+  // Both cuts move back off the middle of a surrogate pair: half an emoji is invalid text.
+  const start = boundaryBefore(line, Math.max(0, Math.min(at - 100, line.length - MAX_GREP_LINE_CHARS)));
+  const end = boundaryBefore(line, start + MAX_GREP_LINE_CHARS);
   return `${start > 0 ? "…" : ""}${line.slice(start, end)}${end < line.length ? "…" : ""}`;
 }
 
@@ -70,7 +73,8 @@ function makeSearch(regex: RegExp): Search {
 
 async function searchFile(path: string, { regex, whole }: Search, max: number): Promise<FileResult> {
   const info = await stat(path).catch(() => null);
-  if (!info) return { lines: [] };
+  // Reading a FIFO would wait forever; a device may never end.
+  if (!info?.isFile()) return { lines: [] };
   if (info.size > MAX_GREP_FILE_BYTES) return { skipped: "large" };
   const bytes = await Bun.file(path).bytes().catch(() => null);
   if (!bytes) return { lines: [] };
@@ -107,6 +111,7 @@ export const grepTool: Tool<GrepInput> = {
     const target = resolveToolPath(ctx.cwd, input.path ?? ".");
     const info = await stat(target).catch(() => null);
     if (!info) throw new ToolError(`Path not found: ${target}`);
+    if (!info.isFile() && !info.isDirectory()) throw new ToolError(notRegularMessage("search", target, info));
 
     if (info.isFile()) {
       const result = await searchFile(target, search, MAX_GREP_MATCHES + 1);

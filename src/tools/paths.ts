@@ -2,7 +2,7 @@
 // resolve against the session's working directory (never the process's).
 
 import { homedir } from "node:os";
-import { readdirSync } from "node:fs";
+import { lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 
 export function expandHome(path: string, home: string = homedir()): string {
@@ -50,8 +50,37 @@ export function similarNames(wanted: string, names: string[], max = 3): string[]
     .map((c) => c.name);
 }
 
+/** For a symbolic link whose target is missing (or a loop): what it points at, and why it fails. */
+export function brokenLinkMessage(path: string): string | null {
+  let target: string;
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return null;
+    target = readlinkSync(path);
+  } catch {
+    return null;
+  }
+  let code: string | undefined;
+  try {
+    statSync(path);
+    return null;
+  } catch (err) {
+    code = (err as NodeJS.ErrnoException).code;
+  }
+  const resolved = resolve(dirname(path), target);
+  const shown = resolved === target ? target : `${target} (${resolved})`;
+  const why =
+    code === "ELOOP"
+      ? "which leads into a loop of symbolic links"
+      : code === "ENOENT" || code === "ENOTDIR"
+        ? "which does not exist"
+        : `which cannot be reached (${code})`;
+  return `${path} is a broken symbolic link: it points at ${shown}, ${why}`;
+}
+
 /** The message for a path that does not exist, with close matches from its directory. */
 export function notFoundMessage(path: string): string {
+  const broken = brokenLinkMessage(path);
+  if (broken) return broken;
   const dir = dirname(path);
   let names: string[];
   try {

@@ -3,15 +3,17 @@
 
 import { readdir, stat } from "node:fs/promises";
 import description from "./read.md" with { type: "text" };
+import { codePointCount, codePointIndex } from "../shell/code-point.ts";
 import { imageMediaType, isBinary, SNIFF_BYTES } from "./binary.ts";
+import { requireRegular } from "./files.ts";
 import { notFoundMessage, resolveToolPath } from "./paths.ts";
 import { ToolError, type JsonSchema, type Tool, type ToolContext, type ToolResult } from "./types.ts";
 
 export const DEFAULT_READ_LIMIT = 2000;
+/** Characters (code points), so the cut never halves an emoji and the count is the one people see. */
 export const MAX_LINE_CHARS = 2000;
-/** Keeps one Read from flooding the context even when every line is long. */
+/** Keeps one Read from flooding the context even when every line is long (UTF-16 units). */
 export const MAX_READ_OUTPUT_CHARS = 100_000;
-export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 const DIR_LISTING_MAX = 50;
 
 export interface ReadInput {
@@ -36,9 +38,13 @@ export function numberLine(n: number, text: string): string {
   return `${String(n).padStart(6)}\t${text}`;
 }
 
-function clipLine(line: string, fullLength: number): string {
-  if (fullLength <= MAX_LINE_CHARS) return line;
-  return `${line.slice(0, MAX_LINE_CHARS)}… [line truncated: ${fullLength} chars]`;
+/** `dropped`: characters of the line already let go of while it streamed in. */
+function clipLine(line: string, dropped: number): string {
+  // A line no longer than the limit in UTF-16 units cannot be longer in characters.
+  if (dropped === 0 && line.length <= MAX_LINE_CHARS) return line;
+  const chars = codePointCount(line) + dropped;
+  if (chars <= MAX_LINE_CHARS) return line;
+  return `${line.slice(0, codePointIndex(line, MAX_LINE_CHARS))}… [line truncated: ${chars} chars]`;
 }
 
 interface Window {
@@ -48,8 +54,10 @@ interface Window {
   total: number;
 }
 
-/** An unfinished line longer than this keeps only its head (a minified file can be one line). */
-const PENDING_KEEP = MAX_LINE_CHARS + 1;
+/**
+ * An unfinished line longer than this keeps only its first MAX_LINE_CHARS + 1 characters (a
+ * minified file can be one line); the rest is only counted.
+ */
 const PENDING_MAX = 1_000_000;
 
 /**
@@ -66,10 +74,10 @@ async function readWindow(path: string, offset: number, limit: number, signal: A
   let dropped = 0;
   const take = (raw: string) => {
     total++;
-    const length = raw.length + dropped;
+    const before = dropped;
     dropped = 0;
     if (full || total < offset) return;
-    const line = clipLine(raw.endsWith("\r") ? raw.slice(0, -1) : raw, length);
+    const line = clipLine(raw.endsWith("\r") ? raw.slice(0, -1) : raw, before);
     if (lines.length >= limit || (lines.length > 0 && chars + line.length > MAX_READ_OUTPUT_CHARS)) {
       full = true;
       return;
@@ -91,8 +99,9 @@ async function readWindow(path: string, offset: number, limit: number, signal: A
       pending = text.slice(start);
     }
     if (pending.length > PENDING_MAX) {
-      dropped += pending.length - PENDING_KEEP;
-      pending = pending.slice(0, PENDING_KEEP);
+      const keep = codePointIndex(pending, MAX_LINE_CHARS + 1);
+      dropped += codePointCount(pending, keep);
+      pending = pending.slice(0, keep);
     }
   };
   for await (const chunk of Bun.file(path).stream()) {
@@ -118,10 +127,17 @@ async function describeDirectory(path: string): Promise<string> {
 async function readImage(path: string, mediaType: string, size: number, ctx: ToolContext): Promise<ToolResult> {
   const saveImage = ctx.services.saveImage;
   if (!saveImage) throw new ToolError(`Cannot read ${path}: image file (${mediaType}, ${size} bytes), and images cannot be shown here`);
-  if (size > MAX_IMAGE_BYTES) {
-    throw new ToolError(`Cannot read ${path}: image is ${size} bytes, over the ${MAX_IMAGE_BYTES / 1024 / 1024} MB limit`);
-  }
+  // A bigger image could never be sent: each request carries at most this many image bytes.
+  const budget = ctx.config.store.contextMaxImageBytes;
+  const tooBig = (bytes: number) =>
+    new ToolError(
+      `Cannot read ${path}: the image is ${bytes} bytes, over the ${formatBytes(budget)} of images one request may carry ` +
+        "(SYNAPSE_CONTEXT_MAX_IMAGE_BYTES), so the model could never see it. Make a smaller copy first " +
+        "(e.g. `convert in.png -resize 50% out.png`) and read that.",
+    );
+  if (size > budget) throw tooBig(size);
   const bytes = await Bun.file(path).bytes();
+  if (bytes.length > budget) throw tooBig(bytes.length);
   const image = await saveImage(bytes, mediaType);
   return {
     content: [
@@ -129,6 +145,10 @@ async function readImage(path: string, mediaType: string, size: number, ctx: Too
       { type: "image", image },
     ],
   };
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Number((bytes / 1024 / 1024).toFixed(1))} MiB` : `${bytes} bytes`;
 }
 
 function checkRange(name: string, value: number | undefined, min: number): number | undefined {
@@ -151,13 +171,14 @@ export const readTool: Tool<ReadInput> = {
     const info = await stat(path).catch(() => null);
     if (!info) throw new ToolError(notFoundMessage(path));
     if (info.isDirectory()) throw new ToolError(await describeDirectory(path));
-    if (!info.isFile()) throw new ToolError(`Cannot read ${path}: not a regular file`);
-    if (info.size === 0) return { content: `(${path} is empty)` };
+    requireRegular("read", path, info);
 
+    // Files in /proc and /sys say they are empty (size 0) yet have content: read regardless.
     const head = await Bun.file(path).slice(0, SNIFF_BYTES).bytes();
+    if (head.length === 0) return { content: `(${path} is empty)` };
     const mediaType = imageMediaType(head);
-    if (mediaType) return readImage(path, mediaType, info.size, ctx);
-    if (isBinary(head)) throw new ToolError(`Cannot read ${path}: binary file (${info.size} bytes)`);
+    if (mediaType) return readImage(path, mediaType, Math.max(info.size, head.length), ctx);
+    if (isBinary(head)) throw new ToolError(`Cannot read ${path}: binary file${info.size > 0 ? ` (${info.size} bytes)` : ""}`);
 
     const { lines, first, total } = await readWindow(path, offset, limit, ctx.signal);
     if (lines.length === 0) {

@@ -1,12 +1,13 @@
 // Checks a tool call's input against the tool's schema before it runs, so a malformed call comes
 // back to the model as one clear sentence instead of a crash deep inside the tool.
 
+import { headUnits } from "../shell/code-point.ts";
 import type { JsonSchema } from "./types.ts";
 
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value)}`;
+  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? headUnits(value, 40) + "…" : value)}`;
   if (typeof value === "object") return "an object";
   return `${typeof value} ${String(value)}`;
 }

@@ -1,10 +1,11 @@
 // The Write tool: creates or overwrites a whole file, making parent directories as needed.
 // Expected failures throw ToolError.
 
-import { mkdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import description from "./write.md" with { type: "text" };
-import { resolveToolPath } from "./paths.ts";
+import { errorText, fileInTheWay, requireRegular, writeRegularFile } from "./files.ts";
+import { brokenLinkMessage, resolveToolPath } from "./paths.ts";
 import { ToolError, type JsonSchema, type Tool } from "./types.ts";
 
 export interface WriteInput {
@@ -29,11 +30,6 @@ export function countLines(text: string): number {
   return text.endsWith("\n") ? newlines : newlines + 1;
 }
 
-function errorText(err: unknown): string {
-  const e = err as NodeJS.ErrnoException;
-  return e.code ? `${e.code}: ${e.message}` : String(err);
-}
-
 export const writeTool: Tool<WriteInput> = {
   name: "Write",
   description,
@@ -45,11 +41,16 @@ export const writeTool: Tool<WriteInput> = {
 
     const before = await stat(path).catch(() => null);
     if (before?.isDirectory()) throw new ToolError(`${path} is a directory; give a file path to write`);
+    if (before) requireRegular("write", path, before);
+    const blocker = before ? null : await fileInTheWay(dirname(path));
+    if (blocker) throw new ToolError(`Cannot write ${path}: ${blocker} is not a directory`);
     try {
       await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, input.content);
+      await writeRegularFile(path, input.content);
     } catch (err) {
-      throw new ToolError(`Cannot write ${path}: ${errorText(err)}`);
+      if (err instanceof ToolError) throw err;
+      const broken = (err as NodeJS.ErrnoException).code === "ENOENT" ? brokenLinkMessage(path) : null;
+      throw new ToolError(`Cannot write ${path}: ${broken ?? errorText(err)}`);
     }
     const bytes = Buffer.byteLength(input.content);
     const lines = countLines(input.content);

@@ -110,6 +110,29 @@ describe("OutputCollector", () => {
     expect(seen).toEqual(["ok\n", "100%\n", "last"]);
   });
 
+  test("what reaches the model and the live listener never holds half a surrogate pair", () => {
+    // Random bytes hold 4-byte UTF-8 characters, "\b" and "\r" (the `head -c … /dev/urandom` case),
+    // and a line of emoji with no newline is passed on in pieces.
+    const r = rng(99);
+    const noise = Uint8Array.from({ length: 400_000 }, () => Math.floor(r() * 256));
+    const emoji = encoder.encode("a" + "😀".repeat(70_000) + "\n" + "😀\b".repeat(5000) + "b😀😀\rxy\n");
+    for (const bytes of [noise, emoji]) {
+      const seen: string[] = [];
+      const c = new OutputCollector({ maxLines: 500, maxChars: 30_000 }, (t) => seen.push(t));
+      for (let i = 0; i < bytes.length; i += 4093) c.write(bytes.subarray(i, i + 4093));
+      expect(c.end().isWellFormed()).toBe(true);
+      expect(seen.length).toBeGreaterThan(1);
+      expect(seen.filter((t) => !t.isWellFormed())).toEqual([]);
+    }
+  });
+
+  test("bash's errors name bash, not the request file", () => {
+    const c = new OutputCollector({ maxLines: 500, maxChars: 30_000 }, undefined, "/dev/shm/ws/request-1");
+    c.write(encoder.encode("/dev/shm/ws/request-1: line 1: foo: command not found\nok /dev/shm/ws/request-1\n"));
+    c.write(encoder.encode("/dev/shm/ws/request-1: eval: line 2: syntax error"));
+    expect(c.end()).toBe("bash: line 1: foo: command not found\nok /dev/shm/ws/request-1\nbash: eval: line 2: syntax error");
+  });
+
   test("end() can be called twice and later writes are ignored", () => {
     const c = new OutputCollector({ maxLines: 500, maxChars: 30_000 });
     c.write(encoder.encode("x\n"));

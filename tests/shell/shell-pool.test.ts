@@ -59,6 +59,27 @@ describe("running commands", () => {
     expect((await h.run("echo ok")).output).toBe("ok\n");
   });
 
+  test("bash's error messages say `bash: line N`, never the request file's path", async () => {
+    h = harness();
+    const r = await h.run("true\nno_such_command_x");
+    expect(r.output).toBe("bash: line 2: no_such_command_x: command not found\n");
+    // A trap left behind makes the next request clear it first: line numbers do not move.
+    await h.run("trap 'echo t' USR1");
+    expect((await h.run("no_such_command_x")).output).toBe("bash: line 1: no_such_command_x: command not found\n");
+    expect((await h.run("echo 'open")).output).toBe("bash: eval: line 1: unexpected EOF while looking for matching `''\n");
+  });
+
+  test("200 000 emoji come back as head and tail without half an emoji, live chunks too", async () => {
+    h = harness();
+    const live: string[] = [];
+    const r = await h.run("printf a; yes 😀 | head -n 200000 | tr -d '\\n'; echo", { onOutput: (t) => live.push(t) });
+    expect(r.output.isWellFormed()).toBe(true);
+    // 400 002 units; the head cut (6000) and the tail cut (376 002) both fall inside an emoji.
+    expect(r.output).toStartWith(`a${"😀".repeat(2999)}\n[...370004 characters omitted...]\n😀`);
+    expect(live.length).toBeGreaterThan(0);
+    expect(live.every((t) => t.isWellFormed())).toBe(true);
+  });
+
   test("a long command text arrives whole", async () => {
     h = harness();
     const body = Array.from({ length: 5000 }, (_, i) => `line ${i} with 'quotes' and $dollars`).join("\n");
@@ -194,6 +215,22 @@ describe("isolation between commands", () => {
     const t = await h.run("sleep 100", { timeoutMs: 200 });
     expect(t.timedOut).toBe(true);
     expect(t.durationMs).toBeLessThan(200 + 150);
+  });
+
+  test("a lowered open-files limit lasts one command; one that cannot be raised again costs the shell", async () => {
+    h = harness();
+    const first = await h.run("echo $$; ulimit -Sn 20; ulimit -Sn");
+    expect(first.output).toEndWith("\n20\n");
+    const restored = await h.run("echo $$; ulimit -Sn");
+    expect(pidOf(restored)).toBe(pidOf(first));
+    expect(restored.output).not.toEndWith("\n20\n");
+    // Plain `ulimit -n 5` lowers the hard limit too; the shell could not even open its output pipe.
+    expect((await h.run("ulimit -n 5; echo lowered")).output).toBe("lowered\n");
+    const after = await h.run("echo $$; echo ok");
+    expect(after.exitCode).toBe(0);
+    expect(after.output).toBe(`${pidOf(after)}\nok\n`);
+    expect(pidOf(after)).not.toBe(pidOf(first));
+    expect(h.pool.stats()).toMatchObject({ shells_spawned: 2, shells_retired: 1 });
   });
 
   test("exported variables stay with the task's shell, and do not reach another task", async () => {

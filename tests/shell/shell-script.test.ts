@@ -25,12 +25,15 @@ describe("commandScript", () => {
 });
 
 describe("parseRecord", () => {
-  test.each<[string, string, { status: number; jobs: number[] | null; pwd: string }]>([
-    ["no jobs started", "0\n\x02/home/u", { status: 0, jobs: null, pwd: "/home/u" }],
-    ["jobs listed", "3\n\x03123\n456\n\x02/tmp", { status: 3, jobs: [123, 456], pwd: "/tmp" }],
-    ["jobs all finished", "0\n\x03\x02/", { status: 0, jobs: [], pwd: "/" }],
-    ["a directory with a newline", "1\n\x02/a\nb", { status: 1, jobs: null, pwd: "/a\nb" }],
-    ["no directory (PWD unset)", "0\n\x02", { status: 0, jobs: null, pwd: "" }],
+  type Record = { status: number; limitsLost: boolean; jobs: number[] | null; pwd: string };
+  test.each<[string, string, Record]>([
+    ["no jobs started", "0\n\x02/home/u", { status: 0, limitsLost: false, jobs: null, pwd: "/home/u" }],
+    ["jobs listed", "3\n\x03123\n456\n\x02/tmp", { status: 3, limitsLost: false, jobs: [123, 456], pwd: "/tmp" }],
+    ["jobs all finished", "0\n\x03\x02/", { status: 0, limitsLost: false, jobs: [], pwd: "/" }],
+    ["a directory with a newline", "1\n\x02/a\nb", { status: 1, limitsLost: false, jobs: null, pwd: "/a\nb" }],
+    ["no directory (PWD unset)", "0\n\x02", { status: 0, limitsLost: false, jobs: null, pwd: "" }],
+    ["limits lost", "0\n\x04\x02/", { status: 0, limitsLost: true, jobs: null, pwd: "/" }],
+    ["limits lost, with jobs", "0\n\x04\x037\n\x02/", { status: 0, limitsLost: true, jobs: [7], pwd: "/" }],
   ])("%s", (_name, body, expected) => {
     expect(parseRecord(body)).toEqual(expected);
   });

@@ -99,6 +99,17 @@ describe("Edit", () => {
     expect(readFileSync(`${dir}/l.txt`)).toEqual(Buffer.from([0x63, 0x61, 0x66, 0xe9]));
   });
 
+  test("refuses a FIFO without opening it, and a path under a file", async () => {
+    Bun.spawnSync(["mkfifo", `${dir}/fifo`]);
+    expect(await toolError(edit({ path: "fifo", old_string: "a", new_string: "b" }))).toBe(
+      `Cannot edit ${dir}/fifo: it is a FIFO (named pipe), not a regular file`,
+    );
+    writeTree(dir, { "e.txt": "x" });
+    expect(await toolError(edit({ path: "e.txt/n.ts", old_string: "", new_string: "hi" }))).toBe(
+      `Cannot create ${dir}/e.txt/n.ts: ${dir}/e.txt is not a directory`,
+    );
+  }, 2000);
+
   test("rejects bad input", async () => {
     expect(await callError(editTool, { path: "f.ts", old_string: "a" }, makeContext(dir))).toContain('"new_string" is required');
     expect(await callError(editTool, { path: "f.ts", old_string: "a", new_string: "b", replace_all: "yes" }, makeContext(dir))).toContain('"replace_all" must be a boolean');

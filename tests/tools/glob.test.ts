@@ -55,6 +55,12 @@ describe("Glob", () => {
     expect(await lines({ pattern: "node_modules/p/*.ts" })).toEqual([`${dir}/node_modules/p/i.ts`]);
   });
 
+  test("FIFOs are neither listed nor opened, even one named .gitignore", async () => {
+    writeTree(dir, { "sub/a.ts": "" });
+    Bun.spawnSync(["mkfifo", `${dir}/pipe.ts`, `${dir}/sub/.gitignore`]);
+    expect(await lines({ pattern: "**/*" })).toEqual([`${dir}/sub/a.ts`]);
+  }, 2000);
+
   test("caps results with a note", async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < MAX_GLOB_RESULTS + 5; i++) files[`f${i}.txt`] = "";

@@ -61,6 +61,24 @@ describe("Grep", () => {
     expect(clipAround("short", /s/)).toBe("short");
   });
 
+  test("never cuts an emoji in half around the match", () => {
+    for (const pad of ["", "a"]) {
+      const line = pad + "😀".repeat(500) + "NEEDLE" + "😀".repeat(500);
+      const clipped = clipAround(line, /NEEDLE/);
+      expect(clipped).toContain("NEEDLE");
+      expect(clipped.isWellFormed()).toBe(true);
+    }
+  });
+
+  test("FIFOs are never opened: named directly, in a tree, or as a .gitignore", async () => {
+    writeTree(dir, { "a.txt": "needle\n", "sub/b.txt": "needle\n" });
+    Bun.spawnSync(["mkfifo", `${dir}/fifo`, `${dir}/sub/.gitignore`]);
+    expect(await toolError(grep({ pattern: "x", path: "fifo" }))).toBe(
+      `Cannot search ${dir}/fifo: it is a FIFO (named pipe), not a regular file`,
+    );
+    expect(await out({ pattern: "needle" })).toBe(`${dir}/a.txt:1:needle\n${dir}/sub/b.txt:1:needle`);
+  }, 2000);
+
   test("lookbehind patterns still match at line starts", async () => {
     writeTree(dir, { "a.txt": "x\nfoo\n" });
     expect(await out({ pattern: "(?<!\\n)foo" })).toBe(`${dir}/a.txt:2:foo`);

@@ -1,6 +1,7 @@
 // Path resolution against the session cwd (table) and near-name suggestions.
 import { describe, expect, test } from "bun:test";
-import { notFoundMessage, resolveToolPath, similarNames } from "../../src/tools/paths.ts";
+import { symlinkSync } from "node:fs";
+import { brokenLinkMessage, notFoundMessage, resolveToolPath, similarNames } from "../../src/tools/paths.ts";
 import { tempDir, writeTree } from "./tool-context.ts";
 
 describe("resolveToolPath", () => {
@@ -40,6 +41,27 @@ describe("notFoundMessage", () => {
       writeTree(dir, { "server.ts": "" });
       expect(notFoundMessage(`${dir}/sever.ts`)).toBe(`File not found: ${dir}/sever.ts. Did you mean: ${dir}/server.ts?`);
       expect(notFoundMessage(`${dir}/nope/x.ts`)).toContain("does not exist either");
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+describe("brokenLinkMessage", () => {
+  test("names the missing target, a loop, and nothing for a healthy path", () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      writeTree(dir, { "real.txt": "x" });
+      symlinkSync("missing.txt", `${dir}/dangling`);
+      symlinkSync(`${dir}/real.txt`, `${dir}/good`);
+      symlinkSync("loop", `${dir}/loop`);
+      expect(notFoundMessage(`${dir}/dangling`)).toBe(
+        `${dir}/dangling is a broken symbolic link: it points at missing.txt (${dir}/missing.txt), which does not exist`,
+      );
+      expect(brokenLinkMessage(`${dir}/loop`)).toContain("which leads into a loop of symbolic links");
+      expect(brokenLinkMessage(`${dir}/good`)).toBeNull();
+      expect(brokenLinkMessage(`${dir}/real.txt`)).toBeNull();
+      expect(brokenLinkMessage(`${dir}/absent`)).toBeNull();
     } finally {
       cleanup();
     }

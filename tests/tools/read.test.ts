@@ -1,7 +1,7 @@
 // The Read tool: numbered windows, caps, encodings, images and errors.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { truncateSync, writeFileSync } from "node:fs";
-import { MAX_IMAGE_BYTES, MAX_LINE_CHARS, MAX_READ_OUTPUT_CHARS, readTool } from "../../src/tools/read.ts";
+import { existsSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { MAX_LINE_CHARS, MAX_READ_OUTPUT_CHARS, readTool } from "../../src/tools/read.ts";
 import { makeContext, recordingImages, tempDir, text, toolError, callError, writeTree } from "./tool-context.ts";
 
 let dir: string;
@@ -91,12 +91,45 @@ describe("Read", () => {
   test("images without saveImage, and oversized images, are clear errors", async () => {
     writeTree(dir, { "pic.png": PNG });
     expect(await toolError(read({ path: "pic.png" }))).toContain("image file (image/png");
+    // Over the per-request image budget (10 MiB by default) an image could never be sent.
+    const budget = makeContext(dir).config.store.contextMaxImageBytes;
+    expect(budget).toBe(10 * 1024 * 1024);
     const big = `${dir}/big.png`;
     writeFileSync(big, PNG);
-    truncateSync(big, MAX_IMAGE_BYTES + 1);
+    truncateSync(big, 15 * 1024 * 1024);
     const { services, saved } = recordingImages();
-    expect(await toolError(read({ path: big }, makeContext(dir, { services })))).toContain("over the 20 MB limit");
+    const msg = await toolError(read({ path: big }, makeContext(dir, { services })));
+    expect(msg).toContain(`the image is ${15 * 1024 * 1024} bytes, over the 10 MiB of images one request may carry`);
+    expect(msg).toContain("SYNAPSE_CONTEXT_MAX_IMAGE_BYTES");
     expect(saved.length).toBe(0);
+    truncateSync(big, budget);
+    expect(await read({ path: big }, makeContext(dir, { services }))).toMatchObject({ content: [{ type: "text" }, { type: "image" }] });
+  });
+
+  test("long lines are cut between characters and counted in characters", async () => {
+    writeTree(dir, { "emoji.txt": "a" + "😀".repeat(3000) + "\nnext\n" });
+    const out = text(await read({ path: "emoji.txt" }));
+    expect(out.isWellFormed()).toBe(true);
+    expect(out).toContain(`\ta${"😀".repeat(MAX_LINE_CHARS - 1)}… [line truncated: 3001 chars]\n     2\tnext`);
+    // Longer than what is held while a line streams in: the count still covers all of it.
+    writeTree(dir, { "huge.txt": "😀".repeat(700_000) + "\nend" });
+    const huge = text(await read({ path: "huge.txt" }));
+    expect(huge).toBe(`     1\t${"😀".repeat(MAX_LINE_CHARS)}… [line truncated: 700000 chars]\n     2\tend`);
+  });
+
+  test.skipIf(!existsSync("/proc/self/status"))("files in /proc that report size 0 are read to the end", async () => {
+    const out = text(await read({ path: "/proc/self/status" }));
+    expect(out).toStartWith("     1\tName:");
+    expect(out).toContain("\tPid:");
+  });
+
+  test("a FIFO is refused without being opened; a broken symlink says where it points", async () => {
+    Bun.spawnSync(["mkfifo", `${dir}/fifo`]);
+    expect(await toolError(read({ path: "fifo" }))).toBe(`Cannot read ${dir}/fifo: it is a FIFO (named pipe), not a regular file`);
+    symlinkSync("gone.txt", `${dir}/dangling`);
+    expect(await toolError(read({ path: "dangling" }))).toBe(
+      `${dir}/dangling is a broken symbolic link: it points at gone.txt (${dir}/gone.txt), which does not exist`,
+    );
   });
 
   test("rejects bad input", async () => {

@@ -1,6 +1,8 @@
 // The Write tool: create vs update, line counting and errors.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, symlinkSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { errorText } from "../../src/tools/files.ts";
 import { countLines, writeTool } from "../../src/tools/write.ts";
 import { makeContext, tempDir, text, toolError, callError, writeTree } from "./tool-context.ts";
 
@@ -40,8 +42,41 @@ describe("Write", () => {
     expect(await callError(writeTool, { path: "f.txt", content: 5 }, makeContext(dir))).toContain('"content" must be a string');
   });
 
-  test("reports a path under a file as an error", async () => {
-    writeTree(dir, { "file": "x" });
-    expect(await toolError(write({ path: "file/inner.txt", content: "x" }))).toStartWith(`Cannot write ${dir}/file/inner.txt:`);
+  test("a path under a file says which file is in the way", async () => {
+    writeTree(dir, { "e.txt": "x" });
+    for (const path of ["e.txt/x", "e.txt/deeper/x"]) {
+      expect(await toolError(write({ path, content: "x" }))).toBe(`Cannot write ${dir}/${path}: ${dir}/e.txt is not a directory`);
+    }
+  });
+
+  test("refuses a FIFO at once instead of blocking forever, and leaves it alone", async () => {
+    Bun.spawnSync(["mkfifo", `${dir}/fifo`]);
+    const started = performance.now();
+    expect(await toolError(write({ path: "fifo", content: "x" }))).toBe(`Cannot write ${dir}/fifo: it is a FIFO (named pipe), not a regular file`);
+    expect(performance.now() - started).toBeLessThan(1000);
+  }, 2000);
+
+  test.skipIf(!existsSync("/dev/full"))("refuses a device", async () => {
+    expect(await toolError(write({ path: "/dev/full", content: "x" }))).toBe("Cannot write /dev/full: it is a character device, not a regular file");
+  });
+
+  test("an fs error names its code once", async () => {
+    const err = await writeFile("/dev/full", "x").then(
+      () => null,
+      (e) => e,
+    );
+    if (err) expect(errorText(err)).toBe("ENOSPC: no space left on device, write");
+    expect(errorText(Object.assign(new Error("disk gone"), { code: "EIO" }))).toBe("EIO: disk gone");
+    expect(errorText("plain")).toBe("plain");
+  });
+
+  test("through a symlink into a missing directory: says it is a broken link", async () => {
+    symlinkSync("nowhere/target.txt", `${dir}/link`);
+    expect(await toolError(write({ path: "link", content: "x" }))).toBe(
+      `Cannot write ${dir}/link: ${dir}/link is a broken symbolic link: it points at nowhere/target.txt (${dir}/nowhere/target.txt), which does not exist`,
+    );
+    symlinkSync("made.txt", `${dir}/link2`);
+    expect(text(await write({ path: "link2", content: "y" }))).toBe(`Created ${dir}/link2 (1 bytes, 1 line)`);
+    expect(readFileSync(`${dir}/made.txt`, "utf8")).toBe("y");
   });
 });

@@ -1,0 +1,93 @@
+// Reading and writing for the file tools, refusing anything that is not a regular file before it
+// can hurt: opening a FIFO waits for a peer that never comes (past SIGTERM, in a thread nothing
+// can cancel), and a device may never end or swallow what is written.
+
+import { constants, type Stats } from "node:fs";
+import { open, stat } from "node:fs/promises";
+import { dirname } from "node:path";
+import { ToolError } from "./types.ts";
+
+/** What a file that is not regular is, for messages ("a FIFO (named pipe)", "a socket", ...). */
+export function kindOf(info: Stats): string {
+  if (info.isDirectory()) return "a directory";
+  if (info.isFIFO()) return "a FIFO (named pipe)";
+  if (info.isCharacterDevice()) return "a character device";
+  if (info.isBlockDevice()) return "a block device";
+  if (info.isSocket()) return "a socket";
+  return "a special file";
+}
+
+export function notRegularMessage(verb: string, path: string, info: Stats): string {
+  return `Cannot ${verb} ${path}: it is ${kindOf(info)}, not a regular file`;
+}
+
+/** Throws the ToolError for an existing path that is not a regular file. */
+export function requireRegular(verb: string, path: string, info: Stats): void {
+  if (!info.isFile()) throw new ToolError(notRegularMessage(verb, path, info));
+}
+
+/**
+ * Opens with O_NONBLOCK, which makes opening a FIFO return at once (or fail with ENXIO when no
+ * one reads it) instead of waiting; the open file is checked before it is used. On a regular
+ * file the flag changes nothing.
+ */
+async function openRegular(path: string, flags: number, verb: string) {
+  let handle;
+  try {
+    handle = await open(path, flags | constants.O_NONBLOCK, 0o666);
+  } catch (err) {
+    const info = (err as NodeJS.ErrnoException).code === "ENXIO" ? await stat(path).catch(() => null) : null;
+    if (info) requireRegular(verb, path, info);
+    throw err;
+  }
+  const info = await handle.stat().catch(() => null);
+  if (!info?.isFile()) {
+    await handle.close();
+    if (info) requireRegular(verb, path, info);
+    throw new ToolError(`Cannot ${verb} ${path}: it is not a regular file`);
+  }
+  return handle;
+}
+
+export async function readRegularFile(path: string, verb = "read"): Promise<Buffer> {
+  const handle = await openRegular(path, constants.O_RDONLY, verb);
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Replaces the whole content of `path` (created when missing); its mode and owner stay. */
+export async function writeRegularFile(path: string, data: string, verb = "write"): Promise<void> {
+  const handle = await openRegular(path, constants.O_WRONLY | constants.O_CREAT, verb);
+  try {
+    // Truncated only once it is known to be a regular file.
+    await handle.truncate(0);
+    await handle.writeFile(data);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The nearest existing ancestor of `dir` (itself included) when it is not a directory, so that
+ * `e.txt/x` with a file e.txt is reported as such rather than as mkdir's EEXIST or ENOTDIR.
+ */
+export async function fileInTheWay(dir: string): Promise<string | null> {
+  for (let current = dir; ; current = dirname(current)) {
+    try {
+      return (await stat(current)).isDirectory() ? null : current;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if ((code !== "ENOENT" && code !== "ENOTDIR") || dirname(current) === current) return null;
+    }
+  }
+}
+
+/** An fs error as one line: Node's messages already start with the code ("ENOSPC: no space…"). */
+export function errorText(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  const message = e?.message ?? String(err);
+  return e?.code && !message.startsWith(e.code) ? `${e.code}: ${message}` : message;
+}
