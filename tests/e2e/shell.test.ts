@@ -90,6 +90,22 @@ describe("Bash through the binary", () => {
     expect(text).not.toContain("50%");
   });
 
+  test("output cut in the middle of emoji reaches the model and stream-json well-formed", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "synapse-emoji-"));
+    // One long line of emoji, odd-length prefix: every UTF-16 cut point lands inside a pair.
+    require("node:fs").writeFileSync(join(dir, "e.txt"), `a${"\u{1F600}".repeat(40_000)}\n`);
+    const s = await serve([bash("cat e.txt"), { text: "done" }]);
+    const r = await runBinary({ args: ["-o", "stream-json", "-C", dir, "go"], env: providerEnv(s.url) });
+    expect(r.code).toBe(0);
+    const lone = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+    const text = resultText(s, 1);
+    expect(text.includes("characters omitted")).toBe(true);
+    expect(text.includes("\u{1F600}")).toBe(true);
+    expect(lone.test(text)).toBe(false);
+    const lines = jsonLines(r.stdout);
+    expect(lines.some((l) => lone.test(JSON.stringify(l)))).toBe(false);
+  });
+
   test("stream-json carries live command output as tool_progress lines", async () => {
     const s = await serve([bash("for i in 1 2 3; do echo tick$i; done"), { text: "done" }]);
     const r = await runBinary({ args: ["-o", "stream-json", "go"], env: providerEnv(s.url) });
