@@ -13,6 +13,7 @@ import { isAlive, listProcesses, sessionMembers, signalAll } from "./process-tab
 import { chooseShell, type ShellState } from "./shell-choice.ts";
 import { ShellProcess } from "./shell-process.ts";
 import { INIT_SCRIPT } from "./shell-script.ts";
+import { startWatchdog, WATCHDOG_SCRIPT, type Watchdog } from "./watchdog.ts";
 import type { RunOutcome, RunRequest, ShellPool, ShellStats } from "./types.ts";
 
 interface Slot extends ShellState {
@@ -29,10 +30,11 @@ interface Waiter {
   resolve(slot: Slot | null): void;
 }
 
-/** Files every shell of one pool shares: the init script, request files, output fifos. */
+/** Files every shell of one pool shares: the init and watchdog scripts, request files, output fifos. */
 interface Workspace {
   dir: string;
   initPath: string;
+  watchdogPath: string;
   stock: FifoStock;
 }
 
@@ -52,6 +54,8 @@ class Pool implements ShellPool {
   private readonly realDirs = new Map<string, string>();
   /** Sessions of shells that are gone but may still hold background jobs. */
   private readonly orphanSessions = new Set<number>();
+  /** By session: each kills its session if synapse dies without cleaning up (see watchdog.ts). */
+  private readonly watchdogs = new Map<number, Watchdog>();
   private readonly retiring = new Set<Promise<void>>();
   private readonly counters: ShellStats = { shells_spawned: 0, shells_reused: 0, shells_retired: 0, commands_run: 0 };
   private workspace: Workspace | null = null;
@@ -111,6 +115,7 @@ class Pool implements ShellPool {
     const table = listProcesses();
     for (const slot of this.slots) slot.shell.killNow(table);
     for (const sid of this.orphanSessions) signalAll(sessionMembers(sid, table), "SIGKILL");
+    for (const watchdog of this.watchdogs.values()) watchdog.stop();
     for (const pipe of this.pipes) pipe.abandon();
     this.removeWorkspace();
   }
@@ -120,6 +125,10 @@ class Pool implements ShellPool {
     await Promise.all(this.slots.map((slot) => slot.shell.terminate(true)));
     await Promise.all(this.retiring);
     await this.killOrphans();
+    // Last, so that the sessions stay guarded should synapse die while they are being killed.
+    const watchdogs = [...this.watchdogs.values()];
+    for (const watchdog of watchdogs) watchdog.stop();
+    await Promise.all(watchdogs.map((w) => w.exited));
     for (const pipe of this.pipes) pipe.abandon();
     await this.workspace?.stock.settled();
     this.removeWorkspace();
@@ -170,6 +179,7 @@ class Pool implements ShellPool {
         if (!slot.busy) this.retire(slot);
       },
     });
+    this.guard(workspace, shell.pid);
     const slot: Slot = { shell, dir, taskId, lastTaskId: null, cdCount: 0, busy: true, lastUsed: Date.now() };
     this.slots.push(slot);
     this.counters.shells_spawned++;
@@ -194,10 +204,27 @@ class Pool implements ShellPool {
     const sid = slot.shell.pid;
     this.orphanSessions.add(sid);
     const done = slot.shell.retire().then(() => {
-      if (sessionMembers(sid).length === 0) this.orphanSessions.delete(sid);
+      if (sessionMembers(sid).length === 0) {
+        this.orphanSessions.delete(sid);
+        this.watchdogs.get(sid)?.stop();
+      }
       this.retiring.delete(done);
     });
     this.retiring.add(done);
+  }
+
+  /** Starts the shell's watchdog. One that fails to start leaves the shell unguarded, not unusable. */
+  private guard(workspace: Workspace, sid: number): void {
+    let watchdog: Watchdog;
+    try {
+      watchdog = startWatchdog(workspace.watchdogPath, sid);
+    } catch {
+      return;
+    }
+    this.watchdogs.set(sid, watchdog);
+    watchdog.exited.then(() => {
+      if (this.watchdogs.get(sid) === watchdog) this.watchdogs.delete(sid);
+    });
   }
 
   private wakeWaiters(): void {
@@ -274,7 +301,9 @@ class Pool implements ShellPool {
     const dir = mkdtempSync(join(base, `${WORKSPACE_PREFIX}${process.pid}-`));
     const initPath = join(dir, "init.sh");
     writeFileSync(initPath, INIT_SCRIPT);
-    this.workspace = { dir, initPath, stock: new FifoStock(dir) };
+    const watchdogPath = join(dir, "watchdog.sh");
+    writeFileSync(watchdogPath, WATCHDOG_SCRIPT);
+    this.workspace = { dir, initPath, watchdogPath, stock: new FifoStock(dir) };
     return this.workspace;
   }
 
