@@ -63,8 +63,6 @@ export interface Config {
   shell: ShellConfig;
   store: StoreConfig;
   memory: MemoryConfig;
-  maxParallelTasks: number;
-  taskTimeoutMs: number;
   toolResultSummaryLimit: number;
 }
 
@@ -180,8 +178,6 @@ export function resolveConfig(src: ConfigSources): Config {
       warnMb: int(env, "SYNAPSE_MEMORY_WARN_MB", 1024, 1),
       criticalMb: int(env, "SYNAPSE_MEMORY_CRITICAL_MB", 2048, 1),
     },
-    maxParallelTasks: int(env, "SYNAPSE_MAX_PARALLEL_TASKS", 5, 1),
-    taskTimeoutMs: int(env, "SYNAPSE_TASK_TIMEOUT_MS", 600_000, 1),
     toolResultSummaryLimit: int(env, "TOOL_RESULT_SUMMARY_LIMIT", 80, 10),
   };
   return deepFreeze(config);

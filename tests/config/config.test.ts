@@ -11,7 +11,6 @@ describe("resolveConfig", () => {
     expect(c).toMatchObject({ cwd: "/work", home: "/home/u/.local/share/synapse", outputFormat: "text", maxTurns: 50, color: true, maxRetries: 4 });
     expect(c.shell).toMatchObject({ poolMax: 8, maxCd: 5, commandTimeoutMs: 120_000, outputMaxLines: 500, outputMaxChars: 30_000 });
     expect(c.memory.checkIntervalMs).toBe(5000);
-    expect(c.maxParallelTasks).toBe(5);
     expect(Object.isFrozen(c) && Object.isFrozen(c.shell)).toBe(true);
   });
 
