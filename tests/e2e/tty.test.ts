@@ -39,6 +39,8 @@ describe.skipIf(!hasTmux)("on a terminal", () => {
     try {
       const tailShows = (s: string) => s.split("\n").some((line) => line.trim() === "progress-line-2");
       const live = await screenUntil("t1", tailShows);
+      // The last few lines, not just one.
+      expect(live.split("\n").some((line) => line.trim() === "first-line")).toBe(true);
       expect(live).toContain("Bash(echo first-line; sleep 1;");
       const done = await screenUntil("t1", (s) => s.includes("EXIT="));
       expect(done).toContain("All done here.");
