@@ -1,6 +1,7 @@
 // `-o json`: one result object on stdout at the end; warnings and retries still reach stderr.
 
 import type { AgentEvent } from "../../protocol/events.ts";
+import { retryNotice } from "./notices.ts";
 import type { OutputStreams, OutputWriter } from "./types.ts";
 
 export function createJsonWriter(streams: OutputStreams, opts: { quiet: boolean }): OutputWriter {
@@ -9,7 +10,7 @@ export function createJsonWriter(streams: OutputStreams, opts: { quiet: boolean 
       if (event.type === "result") streams.out(`${JSON.stringify({ type: "result", ...event.result })}\n`);
       else if (event.type === "warning") streams.err(`warning: ${event.message}\n`);
       else if (event.type === "turn_retry" && !opts.quiet) {
-        streams.err(`retrying in ${(event.delay_ms / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}\n`);
+        streams.err(`${retryNotice(event)}\n`);
       }
     },
   };

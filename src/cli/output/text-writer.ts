@@ -9,6 +9,7 @@ import { textOf } from "../../protocol/message.ts";
 import type { Colors } from "../../render/colors.ts";
 import { LiveTail } from "../../render/live-tail.ts";
 import { toolLabel } from "../../render/tool-label.ts";
+import { retryNotice } from "./notices.ts";
 import type { OutputStreams, OutputWriter } from "./types.ts";
 
 export interface TextWriterOptions {
@@ -44,7 +45,7 @@ export function createTextWriter(streams: OutputStreams, opts: TextWriterOptions
           streamedThisTurn += event.text;
           break;
         case "turn_retry":
-          note(c.yellow(`⟳ retrying in ${(event.delay_ms / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}`));
+          note(c.yellow(`⟳ ${retryNotice(event)}`));
           if (streams.outIsTTY && streamedThisTurn) note(c.dim("(the partial answer above is discarded)"));
           streamedThisTurn = "";
           break;
