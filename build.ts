@@ -4,12 +4,15 @@
 // Inside a `bun build --compile` binary every module's import.meta.url is /$bunfs/root/<name>, so
 // tinypool looks for its thread entry at /$bunfs/root/entry/worker.js and our workers must sit at
 // /$bunfs/root/workers/<name>.js. A generated staging folder used as the build root puts them there.
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 
 const root = import.meta.dir;
-const stage = join(root, ".build");
+// A staging folder and output of this process's own: two builds at once (parallel test runs) must
+// not delete each other's files, and a running dist/synapse is replaced by rename, never rewritten.
+const stage = join(root, `.build-${process.pid}`);
 const outfile = join(root, "dist", "synapse");
+const tmpOut = `${outfile}.${process.pid}.tmp`;
 
 rmSync(stage, { recursive: true, force: true });
 mkdirSync(join(stage, "entry"), { recursive: true });
@@ -30,7 +33,7 @@ for (const file of workers) {
 const result = await Bun.build({
   entrypoints: [join(stage, "main.ts"), join(stage, "entry", "worker.ts"), ...workers.map((f) => join(stage, "workers", f))],
   root: stage,
-  compile: { outfile },
+  compile: { outfile: tmpOut },
   minify: true,
   // Without splitting the provider SDKs sit in the main chunk and are parsed at every start,
   // even though they are imported lazily (31–40 ms against 6 ms for --version).
@@ -41,7 +44,9 @@ const result = await Bun.build({
 });
 if (!result.success) {
   for (const log of result.logs) console.error(log);
+  rmSync(stage, { recursive: true, force: true });
   process.exit(1);
 }
+renameSync(tmpOut, outfile);
 rmSync(stage, { recursive: true, force: true });
 console.log(`built ${relative(root, outfile)}`);

@@ -4,9 +4,10 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 
 const SRC = resolve(import.meta.dir, "../src");
-const BASE = ["protocol", "config"];
+const BASE = ["protocol", "config", "text"];
 const ALLOWED: Record<string, string[]> = {
   protocol: [],
+  text: [],
   config: ["protocol"],
   store: BASE,
   memory: BASE,

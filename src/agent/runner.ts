@@ -7,9 +7,9 @@ import type { Provider, ToolSpec } from "../llm/types.ts";
 import { InterruptedError, ProviderError, errorMessage } from "../protocol/errors.ts";
 import type { EventSink, ResultSubtype } from "../protocol/events.ts";
 import { type ContentBlock, type Message, type ToolUseBlock, type Usage, newMessageId, textOf } from "../protocol/message.ts";
-import { imageBytes, selectImagesForContext } from "../store/image-context.ts";
+import { imageBytes, selectImagesForContext } from "./image-context.ts";
 import type { SessionStore } from "../store/types.ts";
-import type { Tool, ToolServices } from "../tools/types.ts";
+import { type Tool, type ToolServices, toolLimits } from "../tools/types.ts";
 import { buildContext } from "./context.ts";
 import { executeToolCall } from "./tool-call.ts";
 
@@ -125,7 +125,7 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
           cwd: config.cwd,
           signal,
           taskId: input.taskId,
-          config,
+          limits: toolLimits(config),
           services: input.services,
           progress: (chunk) => emit({ type: "tool_progress", id: call.id, name: call.name, text: chunk.toWellFormed() }),
         });

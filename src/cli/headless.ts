@@ -14,7 +14,7 @@ import { createStreamJsonWriter } from "./output/stream-json-writer.ts";
 import { createTextWriter } from "./output/text-writer.ts";
 import { createOutputStreams } from "./output/streams.ts";
 import type { OutputStreams, OutputWriter } from "./output/types.ts";
-import { terminalFacts } from "../config/terminal.ts";
+import { terminalFacts } from "./terminal.ts";
 import { trapSignals } from "./signals.ts";
 import { composePrompt, readStdin } from "./stdin.ts";
 

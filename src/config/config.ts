@@ -49,6 +49,7 @@ export interface Config {
   maxTurns: number;
   maxTokens: number;
   quiet: boolean;
+  /** Colour is allowed (no NO_COLOR, --no-color or TERM=dumb); each stream still needs a terminal. */
   color: boolean;
   permissionMode: PermissionMode;
   maxRetries: number;
@@ -94,8 +95,6 @@ export interface ConfigSources {
   /** Process working directory, used when no -C is given. */
   processCwd: string;
   homeDir: string;
-  /** Whether stdout is a terminal (colour is only ever used on one). */
-  stdoutIsTTY: boolean;
 }
 
 const OUTPUT_FORMATS: OutputFormat[] = ["text", "json", "stream-json"];
@@ -145,7 +144,7 @@ export function resolveConfig(src: ConfigSources): Config {
     maxTurns,
     maxTokens: int(env, "SYNAPSE_MAX_TOKENS", file.maxTokens ?? 8192, 1),
     quiet: flags.quiet ?? false,
-    color: src.stdoutIsTTY && !noColor,
+    color: !noColor,
     permissionMode,
     maxRetries: int(env, "SYNAPSE_MAX_RETRIES", file.maxRetries ?? 4),
     retryBaseMs: int(env, "SYNAPSE_RETRY_BASE_MS", 1000),

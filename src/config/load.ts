@@ -5,7 +5,6 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { UsageError } from "../protocol/errors.ts";
 import { type Config, type ConfigFlags, type FileConfig, resolveConfig } from "./config.ts";
-import { terminalFacts } from "./terminal.ts";
 
 function readConfigFile(path: string): FileConfig | undefined {
   let text: string;
@@ -59,6 +58,5 @@ export function loadConfig(flags: ConfigFlags, env: Record<string, string | unde
     projectFile: readConfigFile(join(cwdForProject, ".synapse", "config.json")),
     processCwd,
     homeDir: home,
-    stdoutIsTTY: terminalFacts().outIsTTY,
   });
 }

@@ -53,6 +53,25 @@ export interface Message {
   stop_reason?: string;
   /** A compaction summary standing in for older messages. */
   isSummary?: boolean;
+  /**
+   * Set on the compaction record: the summary message a condense appends to the archive. Resume
+   * rebuilds the context from the last such record onward; `synapse compact` may compress every
+   * archive segment that ends before it.
+   */
+  compaction?: CompactionInfo;
+}
+
+/** What one condense replaced and what it cost, as recorded in the archive. */
+export interface CompactionInfo {
+  trigger: "auto" | "manual" | "reactive";
+  /** Archived messages the summary stands in for (first and last id, how many). */
+  firstId: string;
+  lastId: string;
+  count: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Ids of the recent messages kept verbatim after the summary, oldest first. */
+  keptIds: string[];
 }
 
 let counter = 0;

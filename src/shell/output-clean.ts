@@ -3,7 +3,7 @@
 // streaming collector can apply them to any run of complete lines.
 
 import stripAnsi from "strip-ansi";
-import { isHighSurrogate, splitsPair } from "./code-point.ts";
+import { isHighSurrogate, splitsPair } from "../text/code-point.ts";
 
 /** Removes ANSI/OSC escape sequences (colours included: the model cannot see colours). */
 export function stripEscapes(text: string): string {

@@ -2,7 +2,7 @@
 // UTF-8 (invalid bytes become U+FFFD), cleans complete lines, collapses repeats and keeps only a
 // head and a rolling tail, so memory follows the output limits, not the output size.
 
-import { boundaryBefore, tailUnits, wellFormed } from "./code-point.ts";
+import { boundaryBefore, tailUnits, wellFormed } from "../text/code-point.ts";
 import { cleanLines, processCarriageReturns, stripEscapes } from "./output-clean.ts";
 import { RunLengthEncoder } from "./run-length.ts";
 import { HeadTailBuffer } from "./truncate-output.ts";

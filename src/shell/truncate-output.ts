@@ -2,7 +2,7 @@
 // was left out between them. Same rule as Roo-Code's truncateOutput, except that a cut never
 // splits a surrogate pair (the character goes to the omitted part instead).
 
-import { boundaryAfter, boundaryBefore } from "./code-point.ts";
+import { boundaryAfter, boundaryBefore } from "../text/code-point.ts";
 
 const HEAD_SHARE = 0.2;
 

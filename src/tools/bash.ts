@@ -50,7 +50,7 @@ export const bashTool: Tool<BashInput> = {
     const shell = ctx.services.shell;
     if (!shell) throw new ToolError("Bash is not available here");
     if (input.command.trim() === "") throw new ToolError("command is empty");
-    const limits = ctx.config.shell;
+    const limits = ctx.limits.shell;
     const requested = input.timeout_ms ?? limits.commandTimeoutMs;
     if (requested < 1) throw new ToolError(`"timeout_ms" must be at least 1 (got ${requested})`);
     const timeoutMs = Math.min(requested, limits.maxCommandTimeoutMs);

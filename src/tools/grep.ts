@@ -5,7 +5,7 @@
 import { stat } from "node:fs/promises";
 import { basename } from "node:path";
 import description from "./grep.md" with { type: "text" };
-import { boundaryBefore } from "../shell/code-point.ts";
+import { boundaryBefore } from "../text/code-point.ts";
 import { isBinary } from "./binary.ts";
 import { notRegularMessage } from "./files.ts";
 import { resolveToolPath } from "./paths.ts";

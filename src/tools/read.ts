@@ -3,7 +3,7 @@
 
 import { readdir, stat } from "node:fs/promises";
 import description from "./read.md" with { type: "text" };
-import { codePointCount, codePointIndex } from "../shell/code-point.ts";
+import { codePointCount, codePointIndex } from "../text/code-point.ts";
 import { imageMediaType, isBinary, SNIFF_BYTES } from "./binary.ts";
 import { requireRegular } from "./files.ts";
 import { notFoundMessage, resolveToolPath } from "./paths.ts";
@@ -128,7 +128,7 @@ async function readImage(path: string, mediaType: string, size: number, ctx: Too
   const saveImage = ctx.services.saveImage;
   if (!saveImage) throw new ToolError(`Cannot read ${path}: image file (${mediaType}, ${size} bytes), and images cannot be shown here`);
   // A bigger image could never be sent: each request carries at most this many image bytes.
-  const budget = ctx.config.store.contextMaxImageBytes;
+  const budget = ctx.limits.maxImageBytes;
   const tooBig = (bytes: number) =>
     new ToolError(
       `Cannot read ${path}: the image is ${bytes} bytes, over the ${formatBytes(budget)} of images one request may carry ` +

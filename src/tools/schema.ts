@@ -1,7 +1,7 @@
 // Checks a tool call's input against the tool's schema before it runs, so a malformed call comes
 // back to the model as one clear sentence instead of a crash deep inside the tool.
 
-import { headUnits } from "../shell/code-point.ts";
+import { headUnits } from "../text/code-point.ts";
 import type { JsonSchema } from "./types.ts";
 
 function describe(value: unknown): string {

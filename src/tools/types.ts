@@ -1,6 +1,6 @@
 // The one shape every tool has. Adding a tool is adding a file that exports one of these.
 
-import type { Config } from "../config/config.ts";
+import type { ShellConfig } from "../config/config.ts";
 import type { ImageBlock, TextBlock } from "../protocol/message.ts";
 import type { JsonSchema } from "../protocol/json-schema.ts";
 
@@ -12,11 +12,23 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The task (main session or sub-agent) this call belongs to. */
   taskId: string;
-  config: Config;
+  /** Only the limits tools need: never the whole Config, which carries the provider keys. */
+  limits: ToolLimits;
   /** Live progress (e.g. output lines of a running command). */
   progress(text: string): void;
   /** Services a tool may need; absent in contexts that do not provide them. */
   services: ToolServices;
+}
+
+export interface ToolLimits {
+  shell: ShellConfig;
+  /** Image bytes one request may carry (SYNAPSE_CONTEXT_MAX_IMAGE_BYTES). */
+  maxImageBytes: number;
+}
+
+/** The tool limits of a configuration. */
+export function toolLimits(config: { shell: ShellConfig; store: { contextMaxImageBytes: number } }): ToolLimits {
+  return { shell: config.shell, maxImageBytes: config.store.contextMaxImageBytes };
 }
 
 /** Long-lived services owned by the runner and shared by tool calls. */

@@ -2,15 +2,15 @@
 import { describe, expect, test } from "bun:test";
 import { executeToolCall } from "../../src/agent/tool-call.ts";
 import { resolveConfig } from "../../src/config/config.ts";
-import { type Tool, type ToolContext, ToolError } from "../../src/tools/types.ts";
+import { type Tool, type ToolContext, ToolError, toolLimits } from "../../src/tools/types.ts";
 
 const schema = { type: "object" as const, properties: { n: { type: "integer" } }, required: ["n"] };
 function tool(execute: Tool["execute"]): Tool {
   return { name: "T", description: "test tool", inputSchema: schema, readOnly: true, execute };
 }
 function ctx(signal = new AbortController().signal): ToolContext {
-  const config = resolveConfig({ flags: {}, env: {}, processCwd: "/", homeDir: "/", stdoutIsTTY: false });
-  return { cwd: "/", signal, taskId: "main", config, progress: () => {}, services: {} };
+  const config = resolveConfig({ flags: {}, env: {}, processCwd: "/", homeDir: "/" });
+  return { cwd: "/", signal, taskId: "main", limits: toolLimits(config), progress: () => {}, services: {} };
 }
 const call = (input: unknown, name = "T") => ({ type: "tool_use" as const, id: "c1", name, input });
 

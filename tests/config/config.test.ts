@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { resolveConfig } from "../../src/config/config.ts";
 import { UsageError } from "../../src/protocol/errors.ts";
 
-const base = { flags: {}, env: {}, processCwd: "/work", homeDir: "/home/u", stdoutIsTTY: true };
+const base = { flags: {}, env: {}, processCwd: "/work", homeDir: "/home/u" };
 
 describe("resolveConfig", () => {
   test("defaults", () => {
@@ -30,13 +30,13 @@ describe("resolveConfig", () => {
     expect(resolveConfig({ ...base, projectFile: { model: "p" }, userFile: { model: "u" } }).model).toBe("p");
   });
 
+  // Whether a stream is a terminal is decided per stream by the CLI; config only says if colour is allowed.
   test.each([
-    [{ NO_COLOR: "1" }, true, false],
-    [{}, false, false],
-    [{ TERM: "dumb" }, true, false],
-    [{}, true, true],
-  ])("colour with env %j, tty %s → %s", (env, tty, color) => {
-    expect(resolveConfig({ ...base, env, stdoutIsTTY: tty }).color).toBe(color);
+    [{ NO_COLOR: "1" }, false],
+    [{ TERM: "dumb" }, false],
+    [{}, true],
+  ])("colour allowed with env %j → %s", (env, color) => {
+    expect(resolveConfig({ ...base, env }).color).toBe(color);
   });
 
   test("paths: -C relative to the process cwd, XDG_DATA_HOME, SYNAPSE_HOME", () => {

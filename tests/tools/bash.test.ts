@@ -7,7 +7,7 @@ import { resolveConfig } from "../../src/config/config.ts";
 import { createShellPool } from "../../src/shell/shell-pool.ts";
 import type { ShellPool } from "../../src/shell/types.ts";
 import { bashTool, formatBashResult } from "../../src/tools/bash.ts";
-import type { ToolContext } from "../../src/tools/types.ts";
+import { type ToolContext, toolLimits } from "../../src/tools/types.ts";
 import { callError, makeContext, tempDir, text, toolError } from "./tool-context.ts";
 
 const tmp = tempDir();
@@ -17,7 +17,6 @@ const config = resolveConfig({
   env: { SYNAPSE_KILL_GRACE_MS: "100", SYNAPSE_COMMAND_MAX_TIMEOUT_MS: "5000" },
   processCwd: root,
   homeDir: root,
-  stdoutIsTTY: false,
 });
 let pool: ShellPool;
 
@@ -31,7 +30,7 @@ afterAll(async () => {
 });
 
 function context(opts: { signal?: AbortSignal; progress?: (t: string) => void } = {}): ToolContext {
-  return { ...makeContext(root, { signal: opts.signal, services: { shell: pool } }), config, progress: opts.progress ?? (() => {}) };
+  return { ...makeContext(root, { signal: opts.signal, services: { shell: pool } }), limits: toolLimits(config), progress: opts.progress ?? (() => {}) };
 }
 
 describe("Bash tool", () => {
@@ -80,8 +79,8 @@ describe("Bash tool", () => {
   });
 
   test("timeout_ms is capped at the configured maximum", async () => {
-    const strict = resolveConfig({ flags: {}, env: { SYNAPSE_COMMAND_MAX_TIMEOUT_MS: "150" }, processCwd: root, homeDir: root, stdoutIsTTY: false });
-    const r = await bashTool.execute({ command: "sleep 100", timeout_ms: 10_000_000 }, { ...context(), config: strict });
+    const strict = resolveConfig({ flags: {}, env: { SYNAPSE_COMMAND_MAX_TIMEOUT_MS: "150" }, processCwd: root, homeDir: root });
+    const r = await bashTool.execute({ command: "sleep 100", timeout_ms: 10_000_000 }, { ...context(), limits: toolLimits(strict) });
     expect(text(r)).toBe("(no output)\n\nTimed out after 150 ms; the command and its children were killed.");
   });
 

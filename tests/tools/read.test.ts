@@ -92,7 +92,7 @@ describe("Read", () => {
     writeTree(dir, { "pic.png": PNG });
     expect(await toolError(read({ path: "pic.png" }))).toContain("image file (image/png");
     // Over the per-request image budget (10 MiB by default) an image could never be sent.
-    const budget = makeContext(dir).config.store.contextMaxImageBytes;
+    const budget = makeContext(dir).limits.maxImageBytes;
     expect(budget).toBe(10 * 1024 * 1024);
     const big = `${dir}/big.png`;
     writeFileSync(big, PNG);

@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { resolveConfig } from "../../src/config/config.ts";
 import type { ImageRef } from "../../src/protocol/message.ts";
 import { executeToolCall } from "../../src/agent/tool-call.ts";
-import { type Tool, ToolError, type ToolContext, type ToolServices } from "../../src/tools/types.ts";
+import { type Tool, ToolError, type ToolContext, type ToolServices, toolLimits } from "../../src/tools/types.ts";
 
 export function tempDir(): { dir: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), "synapse-tools-"));
@@ -27,7 +27,7 @@ export function makeContext(cwd: string, opts: { signal?: AbortSignal; services?
     cwd,
     signal: opts.signal ?? new AbortController().signal,
     taskId: "main",
-    config: resolveConfig({ flags: {}, env: {}, processCwd: cwd, homeDir: cwd, stdoutIsTTY: false }),
+    limits: toolLimits(resolveConfig({ flags: {}, env: {}, processCwd: cwd, homeDir: cwd })),
     progress: () => {},
     services: opts.services ?? {},
   };

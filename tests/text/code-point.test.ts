@@ -10,7 +10,7 @@ import {
   splitsPair,
   tailUnits,
   wellFormed,
-} from "../../src/shell/code-point.ts";
+} from "../../src/text/code-point.ts";
 
 const E = "😀"; // two UTF-16 units
 
