@@ -4,7 +4,7 @@
 // Inside a `bun build --compile` binary every module's import.meta.url is /$bunfs/root/<name>, so
 // tinypool looks for its thread entry at /$bunfs/root/entry/worker.js and our workers must sit at
 // /$bunfs/root/workers/<name>.js. A generated staging folder used as the build root puts them there.
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 
 const root = import.meta.dir;
@@ -30,6 +30,17 @@ for (const file of workers) {
   writeFileSync(join(stage, "workers", file), `export * from ${JSON.stringify(target)};\nexport { default } from ${JSON.stringify(target)};\n`);
 }
 
+// ripgrep ships inside the binary: src/tools/ripgrep-asset.ts (which finds rg in node_modules when
+// running from source) is replaced by a module that embeds this platform's rg as a file asset,
+// unpacked on first use by src/tools/search-engine.ts. No rg for this platform: no asset, and
+// Grep/Glob use their JavaScript search.
+const rgExe = process.platform === "win32" ? "rg.exe" : "rg";
+const rgFile = join(root, "node_modules", "@vscode", `ripgrep-${process.platform}-${process.arch}`, "bin", rgExe);
+const ripgrepAssetModule = existsSync(rgFile)
+  ? `import rg from ${JSON.stringify(rgFile)} with { type: "file" };\nexport const ripgrepAsset = { path: rg, embedded: true };\n`
+  : `export const ripgrepAsset = null;\n`;
+if (!existsSync(rgFile)) console.warn(`warning: ${relative(root, rgFile)} not found; the binary will search without ripgrep`);
+
 const result = await Bun.build({
   entrypoints: [join(stage, "main.ts"), join(stage, "entry", "worker.ts"), ...workers.map((f) => join(stage, "workers", f))],
   root: stage,
@@ -41,6 +52,14 @@ const result = await Bun.build({
   bytecode: true,
   format: "esm",
   sourcemap: "none",
+  plugins: [
+    {
+      name: "embed-ripgrep",
+      setup(build) {
+        build.onLoad({ filter: /[\\/]src[\\/]tools[\\/]ripgrep-asset\.ts$/ }, () => ({ contents: ripgrepAssetModule, loader: "ts" }));
+      },
+    },
+  ],
 });
 if (!result.success) {
   for (const log of result.logs) console.error(log);

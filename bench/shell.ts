@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { commandEnvironment, SECRET_ENV_NAMES } from "../src/config/command-env.ts";
 import type { ShellConfig } from "../src/config/config.ts";
 import { createShellPool } from "../src/shell/shell-pool.ts";
 
@@ -24,6 +25,9 @@ const CONFIG: ShellConfig = {
   killGraceMs: 2_000,
   outputMaxLines: 500,
   outputMaxChars: 30_000,
+  env: commandEnvironment(process.env, SECRET_ENV_NAMES),
+  hiddenEnv: SECRET_ENV_NAMES,
+  hiddenSet: [],
 };
 
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;

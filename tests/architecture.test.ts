@@ -4,22 +4,38 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 
 const SRC = resolve(import.meta.dir, "../src");
-const BASE = ["protocol", "config", "text"];
+const BASE = ["protocol", "config", "text", "runtime"];
+// The arrows docs/ARCHITECTURE.md draws, and no others (a test below checks the two agree).
 const ALLOWED: Record<string, string[]> = {
   protocol: [],
   text: [],
+  runtime: [],
   config: ["protocol"],
   store: BASE,
   memory: BASE,
   shell: BASE,
   tasks: BASE,
   llm: BASE,
-  tools: [...BASE, "shell", "tasks", "store"],
-  agent: [...BASE, "llm", "tools", "shell", "tasks", "store", "memory"],
-  executor: [...BASE, "agent", "llm", "tools", "shell", "tasks", "store", "memory"],
   render: BASE,
-  cli: [...BASE, "executor", "agent", "llm", "tools", "shell", "tasks", "store", "memory", "render"],
+  tools: [...BASE, "shell", "tasks"],
+  agent: [...BASE, "llm", "tools", "shell", "tasks", "store"],
+  executor: [...BASE, "agent", "llm", "tools", "shell", "tasks", "store", "memory"],
+  cli: [...BASE, "executor", "render", "store", "llm", "tasks", "tools"],
 };
+
+/** The "may import" table of docs/ARCHITECTURE.md's Layers section, as folder → allowed folders. */
+function documentedLayers(): Record<string, string[]> {
+  const doc = readFileSync(resolve(import.meta.dir, "../docs/ARCHITECTURE.md"), "utf8");
+  const section = doc.slice(doc.indexOf("## Layers"), doc.indexOf("\n## ", doc.indexOf("## Layers") + 1));
+  const names = (cell: string) => [...cell.matchAll(/`([a-z]+)`/g)].map((m) => m[1]!);
+  const rows: Record<string, string[]> = { protocol: [], text: [], runtime: [], config: ["protocol"] };
+  for (const line of section.split("\n")) {
+    const cells = line.split("|").slice(1, -1);
+    if (cells.length < 2 || !cells[0]!.includes("`")) continue;
+    for (const folder of names(cells[0]!)) rows[folder] = [...(folder in rows ? [] : BASE), ...names(cells[1]!)];
+  }
+  return rows;
+}
 
 function* sourceFiles(dir: string): Generator<string> {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -41,6 +57,11 @@ test("imports only point down the layers", () => {
     }
   }
   expect(wrong).toEqual([]);
+});
+
+test("the allowed imports are the ones docs/ARCHITECTURE.md draws", () => {
+  const sorted = (r: Record<string, string[]>) => Object.fromEntries(Object.keys(r).sort().map((k) => [k, [...r[k]!].sort()]));
+  expect(sorted(documentedLayers())).toEqual(sorted(ALLOWED));
 });
 
 test("every src folder has a rule", () => {

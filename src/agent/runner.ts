@@ -7,11 +7,15 @@ import type { Provider, ToolSpec } from "../llm/types.ts";
 import { InterruptedError, ProviderError, errorMessage } from "../protocol/errors.ts";
 import type { EventSink, ResultSubtype } from "../protocol/events.ts";
 import { type ContentBlock, type Message, type ToolUseBlock, type Usage, newMessageId, textOf } from "../protocol/message.ts";
-import { imageBytes, selectImagesForContext } from "./image-context.ts";
+import { imageBytes } from "./image-context.ts";
 import type { SessionStore } from "../store/types.ts";
 import { type Tool, type ToolServices, toolLimits } from "../tools/types.ts";
-import { buildContext } from "./context.ts";
-import { executeToolCall } from "./tool-call.ts";
+import { ContextManager } from "./condense.ts";
+import { invalidToolInput } from "../llm/tool-input.ts";
+import { OUTPUT_LIMIT_STOP, hitOutputLimit, noteCutCalls, outputLimitNote, outputLimitWarning } from "./output-limit.ts";
+import type { TaskLauncher } from "./sub-agents.ts";
+import { runToolCalls } from "./tool-batch.ts";
+import { runtime } from "../runtime/runtime.ts";
 
 const LARGE_REQUEST_BYTES = 1024 * 1024;
 
@@ -23,9 +27,13 @@ export interface RunInput {
   services: ToolServices;
   systemPrompt: string;
   prompt: ContentBlock[];
+  /** Keeps the context within the model's window; the runtime's, so /compact and the memory monitor share it. */
+  context?: ContextManager;
   taskId: string;
   signal: AbortSignal;
   emit: EventSink;
+  /** Runs `task:*` calls as sub-agents; absent inside a sub-agent (no nesting). */
+  tasks?: TaskLauncher;
 }
 
 export interface RunOutput {
@@ -33,6 +41,8 @@ export interface RunOutput {
   result: string;
   numTurns: number;
   usage: Usage;
+  /** The last turn's stop reason, when the run ended on a model turn. */
+  stopReason?: string;
 }
 
 export async function runAgent(input: RunInput): Promise<RunOutput> {
@@ -41,6 +51,8 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
   const specs: ToolSpec[] = [...tools.values()].map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
   let numTurns = 0;
   let lastText = "";
+  // This turn's streamed text: kept, marked, when the user interrupts the stream.
+  let partial = "";
 
   // A full disk must not end the run: the messages stay in memory and the next flush retries.
   const reported = new Set<string>();
@@ -54,7 +66,10 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
     }
   };
 
-  store.append({ id: newMessageId(), role: "user", content: input.prompt, ts: Date.now() });
+  const context = input.context ?? new ContextManager({ config, provider, store, system: input.systemPrompt, tools: specs, emit });
+  const prompt: Message = { id: newMessageId(), role: "user", content: input.prompt, ts: Date.now() };
+  store.append(prompt);
+  context.noteAppended(prompt);
 
   try {
     while (true) {
@@ -64,11 +79,9 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
       }
       numTurns++;
       await flush();
-      const messages = selectImagesForContext(buildContext(store.window()), {
-        maxImages: config.store.contextMaxImages,
-        maxBytes: config.store.contextMaxImageBytes,
-      });
-      const turn = await streamWithRetry(
+      // The context manager builds the messages (condensing first when needed) and sends again
+      // with a condensed context when the API answers that the prompt is too long.
+      const turn = await context.ask(signal, (messages) => streamWithRetry(
         provider,
         {
           model: provider.model,
@@ -79,19 +92,28 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
           signal,
           loadImage: (ref) => store.loadImage(ref),
         },
-        { onText: (text) => emit({ type: "text_delta", text }) },
+        {
+          onText: (text) => {
+            partial += text;
+            emit({ type: "text_delta", text });
+          },
+        },
         {
           maxRetries: config.maxRetries,
           baseMs: config.retryBaseMs,
           maxMs: config.retryMaxMs,
           idleTimeoutMs: config.streamIdleMs,
-          onRetry: (info) => emit({ type: "turn_retry", attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason }),
+          onRetry: (info) => {
+            partial = "";
+            emit({ type: "turn_retry", attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason });
+          },
         },
-      );
+      ));
       // A request of megabytes (long context, base64 images) leaves as much garbage in copies;
       // collecting it now keeps peak RSS near one request's worth instead of several. A full
       // collection costs a few ms, nothing beside the model's time on such a request.
-      if (store.windowBytes() + imageBytes(messages) > LARGE_REQUEST_BYTES) Bun.gc(true);
+      if (context.lastSentChars() + imageBytes(context.lastSent) > LARGE_REQUEST_BYTES) runtime.gc();
+      partial = "";
       usage.input_tokens += turn.usage.input_tokens;
       usage.output_tokens += turn.usage.output_tokens;
       const assistant: Message = {
@@ -109,36 +131,51 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
       if (text.trim()) lastText = text;
 
       const calls = assistant.content.filter((b): b is ToolUseBlock => b.type === "tool_use");
+      const cut = hitOutputLimit(turn.stopReason);
       if (!calls.length) {
         await flush();
-        return { subtype: "success", result: text, numTurns, usage };
+        // A final answer cut at the output limit is not a success: scripts must not take half an answer.
+        if (cut) return { subtype: "error_max_tokens", result: text, numTurns, usage, stopReason: OUTPUT_LIMIT_STOP };
+        return { subtype: "success", result: text, numTurns, usage, stopReason: turn.stopReason };
       }
+      if (cut) emit({ type: "warning", message: outputLimitWarning(config.maxTokens) });
 
-      const results: ContentBlock[] = [];
-      for (const call of calls) {
-        if (signal.aborted) {
-          results.push({ type: "tool_result", tool_use_id: call.id, content: "Interrupted by the user.", is_error: true });
-          continue;
-        }
-        emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
-        const outcome = await executeToolCall(call, tools, {
+      const results = await runToolCalls({
+        calls,
+        tools,
+        signal,
+        emit,
+        tasks: input.tasks,
+        context: (call) => ({
           cwd: config.cwd,
           signal,
           taskId: input.taskId,
           limits: toolLimits(config),
           services: input.services,
           progress: (chunk) => emit({ type: "tool_progress", id: call.id, name: call.name, text: chunk.toWellFormed() }),
-        });
-        results.push(outcome.block);
-        emit({ type: "tool_end", id: call.id, name: call.name, is_error: Boolean(outcome.block.is_error), summary: outcome.summary });
-      }
-      const user: Message = { id: newMessageId(), role: "user", content: results, ts: Date.now() };
+          warn: (message) => emit({ type: "warning", message }),
+        }),
+      });
+      const content = cut ? noteCutCalls(calls, results, outputLimitNote(config.maxTokens), (c) => invalidToolInput(c.input) !== undefined) : results;
+      const user: Message = { id: newMessageId(), role: "user", content, ts: Date.now() };
       store.append(user);
       emit({ type: "user", message: user });
       await flush();
     }
   } catch (err) {
     if (err instanceof InterruptedError || signal.aborted) {
+      if (partial.trim()) {
+        const cut: Message = {
+          id: newMessageId(),
+          role: "assistant",
+          content: [{ type: "text", text: `${partial.toWellFormed()}\n\n[interrupted by the user]` }],
+          ts: Date.now(),
+          stop_reason: "interrupted",
+        };
+        store.append(cut);
+        emit({ type: "assistant", message: cut });
+        lastText = partial;
+      }
       return { subtype: "interrupted", result: lastText || "Interrupted.", numTurns, usage };
     }
     if (err instanceof ProviderError) {

@@ -14,7 +14,20 @@ export interface PromptEnvironment {
   instructions: { path: string; text: string }[];
 }
 
-export function renderSystemPrompt(env: PromptEnvironment, toolNames: string[]): string {
+// Sub-agents are started through Bash (API tool names cannot hold ":"); sub-agents themselves are
+// not told about them (no nesting).
+const TASK_LINES = [
+  "",
+  "Sub-agents: for independent investigations or pieces of work, call Bash with",
+  '  task:explore --prompt "<what to find out>" --description "<short label>"   (read-only: Read, Glob, Grep)',
+  '  task:general --prompt "<what to do>" --description "<short label>"         (every tool)',
+  "Each sub-agent starts with a fresh context, sees only its prompt, and returns one final answer as the",
+  "tool result, so write a complete, self-contained prompt. Several task calls in one turn run in",
+  "parallel: use them to search several places at once or to split work that does not overlap. Do",
+  "small lookups yourself; do not combine a task command with other shell syntax.",
+];
+
+export function renderSystemPrompt(env: PromptEnvironment, toolNames: string[], opts: { tasks?: boolean } = {}): string {
   const lines = [
     "You are Synapse, an AI coding agent working in the user's terminal. You help with software",
     "engineering tasks: reading and changing code, running commands, explaining and reviewing.",
@@ -23,6 +36,7 @@ export function renderSystemPrompt(env: PromptEnvironment, toolNames: string[]):
     "them, make the smallest correct change, and check your work by running it where you can.",
     "Keep answers short and direct. When you are done, reply with the answer only.",
     `Tools: ${toolNames.join(", ")}.`,
+    ...((opts.tasks ?? toolNames.includes("Bash")) ? TASK_LINES : []),
     "",
     "<environment>",
     `Working directory: ${env.cwd}`,

@@ -3,6 +3,7 @@
 
 import { errorMessage } from "../protocol/errors.ts";
 import type { ToolResultBlock, ToolUseBlock } from "../protocol/message.ts";
+import { checkPermission, screenOutput } from "../tools/permissions/gate.ts";
 import { validateInput } from "../tools/schema.ts";
 import { type Tool, ToolError, type ToolContext } from "../tools/types.ts";
 
@@ -10,6 +11,8 @@ export interface ToolCallOutcome {
   block: ToolResultBlock;
   /** One line for status rows and logs. */
   summary: string;
+  /** Set when the permission policy refused the call (the result tells the model why). */
+  denied?: { reason: string; allowWith?: string };
 }
 
 function failure(id: string, text: string): ToolCallOutcome {
@@ -28,15 +31,21 @@ export async function executeToolCall(call: ToolUseBlock, tools: ReadonlyMap<str
   const invalid = validateInput(tool.inputSchema, call.input);
   if (invalid) return failure(call.id, `Invalid input for ${tool.name}: ${invalid}`);
 
+  const gate = await checkPermission(tool.name, call.input, ctx.cwd, ctx.services);
+  if (!gate.ok) return { ...failure(call.id, gate.message), denied: { reason: gate.reason, allowWith: gate.allowWith } };
+  const screen = (text: string) => screenOutput(tool.name, text, ctx.services);
+
   try {
-    const result = await tool.execute(call.input, ctx);
-    const block: ToolResultBlock = { type: "tool_result", tool_use_id: call.id, content: wellFormed(result.content) };
+    // Live output is shown and logged too: it gets the same screening as the result.
+    const result = await tool.execute(call.input, ctx.services.permissions ? { ...ctx, progress: (text) => ctx.progress(screen(text)) } : ctx);
+    const content = typeof result.content === "string" ? screen(result.content) : result.content.map((b) => (b.type === "text" ? { ...b, text: screen(b.text) } : b));
+    const block: ToolResultBlock = { type: "tool_result", tool_use_id: call.id, content: wellFormed(content) };
     if (result.isError) block.is_error = true;
-    return { block, summary: summarize(result.content) };
+    return { block, summary: summarize(content) };
   } catch (err) {
-    if (err instanceof ToolError) return failure(call.id, err.message);
+    if (err instanceof ToolError) return failure(call.id, screen(err.message));
     if (ctx.signal.aborted) return failure(call.id, "Interrupted by the user.");
-    return failure(call.id, `${tool.name} failed: ${errorMessage(err)}`);
+    return failure(call.id, screen(`${tool.name} failed: ${errorMessage(err)}`));
   }
 }
 

@@ -3,20 +3,31 @@
 import { parseArgs } from "node:util";
 import type { ConfigFlags } from "../config/config.ts";
 import { UsageError } from "../protocol/errors.ts";
+import { argumentError } from "./arg-errors.ts";
 
 export type Command =
   | { kind: "help" }
   | { kind: "version" }
-  | { kind: "sessions" }
+  | { kind: "sessions"; all: boolean }
   | { kind: "doctor" }
+  | ({ kind: "compact" } & CompactSelection)
   | { kind: "run"; prompt: string | undefined; resume?: { id: string } | { latest: true }; images: string[] };
+
+/** `synapse compact`: which sessions, and what to do with them. */
+export interface CompactSelection {
+  session?: string;
+  all: boolean;
+  olderThanDays?: number;
+  dryRun: boolean;
+}
 
 export interface ParsedArgs {
   command: Command;
   flags: ConfigFlags;
 }
 
-const SUBCOMMANDS = new Set(["sessions", "doctor"]);
+const SUBCOMMANDS = new Set(["sessions", "doctor", "compact"]);
+const COMPACT_FLAGS = ["session", "all", "older-than", "dry-run"] as const;
 
 const OPTIONS = {
   help: { type: "boolean", short: "h" },
@@ -28,11 +39,18 @@ const OPTIONS = {
   cwd: { type: "string", short: "C" },
   "max-turns": { type: "string" },
   "permission-mode": { type: "string" },
+  allow: { type: "string", multiple: true },
+  deny: { type: "string", multiple: true },
+  "add-dir": { type: "string", multiple: true },
   yes: { type: "boolean", short: "y" },
   quiet: { type: "boolean", short: "q" },
   "no-color": { type: "boolean" },
   image: { type: "string", multiple: true },
   "list-sessions": { type: "boolean" },
+  session: { type: "string" },
+  all: { type: "boolean" },
+  "older-than": { type: "string" },
+  "dry-run": { type: "boolean" },
 } as const;
 
 export function parseCommandLine(argv: string[]): ParsedArgs {
@@ -40,9 +58,7 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
-    // parseArgs messages are long and mention internals; keep the useful first sentence.
-    const message = (err as Error).message.split(". ")[0].replace(/^Unknown option '(.+)'$/, "unknown option $1");
-    throw new UsageError(message);
+    throw new UsageError(argumentError(err, argv));
   }
   const { values: v, positionals } = parsed;
 
@@ -61,22 +77,45 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
     quiet: v.quiet,
     noColor: v["no-color"],
     permissionMode: v.yes ? "bypass" : v["permission-mode"],
+    allow: v.allow,
+    deny: v.deny,
+    addDir: v["add-dir"],
   };
 
   if (v.help) return { command: { kind: "help" }, flags };
   if (v.version) return { command: { kind: "version" }, flags };
-  if (v["list-sessions"]) return { command: { kind: "sessions" }, flags };
+  if (v["list-sessions"]) return { command: { kind: "sessions", all: Boolean(v.all) }, flags };
 
   // A subcommand is only recognised as the sole first word before any `--`.
   const dashDash = argv.indexOf("--");
   const first = positionals[0];
   const firstIsBeforeDashDash = dashDash === -1 || argv.indexOf(first) < dashDash;
-  if (first && SUBCOMMANDS.has(first) && firstIsBeforeDashDash) {
+  const isSubcommand = first !== undefined && SUBCOMMANDS.has(first) && firstIsBeforeDashDash;
+  if (!(isSubcommand && first === "compact")) {
+    // `--all` is also an option of `synapse sessions`.
+    const misplaced = COMPACT_FLAGS.find((f) => v[f] !== undefined && !(isSubcommand && first === "sessions" && f === "all"));
+    if (misplaced) throw new UsageError(`--${misplaced} is an option of synapse compact`);
+  }
+  if (first && isSubcommand) {
     if (positionals.length > 1) throw new UsageError(`${first} takes no arguments`);
-    return { command: { kind: first as "sessions" | "doctor" }, flags };
+    if (first === "compact") return { command: { kind: "compact", ...compactSelection(v) }, flags };
+    if (first === "sessions") return { command: { kind: "sessions", all: Boolean(v.all) }, flags };
+    return { command: { kind: "doctor" }, flags };
   }
 
   const prompt = positionals.length ? positionals.join(" ") : undefined;
   const resume = v.resume !== undefined ? { id: v.resume.trim() } : v.continue ? { latest: true as const } : undefined;
   return { command: { kind: "run", prompt, resume, images: v.image ?? [] }, flags };
+}
+
+function compactSelection(v: { session?: string; all?: boolean; "older-than"?: string; "dry-run"?: boolean }): CompactSelection {
+  if (v.session !== undefined && v.all) throw new UsageError("--session and --all cannot be used together");
+  if (v.session !== undefined && !v.session.trim()) throw new UsageError("--session needs a session id (see synapse sessions)");
+  let olderThanDays: number | undefined;
+  if (v["older-than"] !== undefined) {
+    const text = v["older-than"].trim();
+    olderThanDays = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
+    if (!(olderThanDays > 0)) throw new UsageError(`--older-than needs a number of days greater than 0 (got "${v["older-than"]}")`);
+  }
+  return { session: v.session?.trim(), all: v.all ?? false, olderThanDays, dryRun: v["dry-run"] ?? false };
 }

@@ -3,9 +3,15 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config/config.ts";
-import { selectProvider } from "../llm/select.ts";
+import { probeProvider } from "../llm/provider-probe.ts";
+import { inertLine } from "../render/inert.ts";
 import { EXIT, errorMessage } from "../protocol/errors.ts";
 import { createThreadPool } from "../tasks/thread-pool.ts";
+import { searchEngine } from "../tools/search-engine.ts";
+import { runtime } from "../runtime/runtime.ts";
+import { which } from "../runtime/portable.ts";
+
+const DOCTOR_PROVIDER_TIMEOUT_MS = 15_000;
 
 interface Check {
   name: string;
@@ -30,9 +36,9 @@ function checks(config: Config): Check[] {
     {
       name: "bash",
       async run() {
-        const bash = Bun.which("bash");
+        const bash = which("bash", config.shell.env.PATH ?? "");
         if (!bash) throw new Error("bash not found on PATH");
-        const proc = Bun.spawn([bash, "-c", "echo $BASH_VERSION"], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+        const proc = runtime.spawn([bash, "-c", "echo $BASH_VERSION"], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
         const version = (await new Response(proc.stdout).text()).trim();
         if ((await proc.exited) !== 0) throw new Error("bash did not run");
         return `${bash} ${version}`;
@@ -49,10 +55,21 @@ function checks(config: Config): Check[] {
       },
     },
     {
+      name: "search",
+      async run() {
+        // Unpacks rg on first use, as Grep would; a fallback still searches, only slower.
+        const engine = await searchEngine(config.cacheDir);
+        if (engine.kind === "ripgrep") return `ripgrep ${engine.version} (${engine.path})`;
+        return `built-in JavaScript search: ${engine.reason}`;
+      },
+    },
+    {
       name: "provider",
       async run() {
-        const provider = selectProvider(config);
-        return `${provider.name}/${provider.model}`;
+        // One real, cheap request: a wrong base URL, a dead server or a bad key shows here.
+        const probe = await probeProvider(config, AbortSignal.timeout(DOCTOR_PROVIDER_TIMEOUT_MS));
+        const listed = probe.modelListed ? "listed" : "not listed";
+        return `${probe.provider}/${probe.model} at ${probe.url} answered: ${probe.modelCount} models (${probe.model} ${listed})`;
       },
     },
   ];
@@ -62,10 +79,11 @@ export async function runDoctor(config: Config): Promise<number> {
   let failed = 0;
   for (const check of checks(config)) {
     try {
-      process.stdout.write(`ok    ${check.name}: ${await check.run()}\n`);
+      // Server-controlled words (an error body, a model id) reach the terminal made inert.
+      process.stdout.write(`ok    ${check.name}: ${inertLine(await check.run())}\n`);
     } catch (err) {
       failed++;
-      process.stdout.write(`FAIL  ${check.name}: ${errorMessage(err)}\n`);
+      process.stdout.write(`FAIL  ${check.name}: ${inertLine(errorMessage(err))}\n`);
     }
   }
   return failed ? EXIT.failed : EXIT.ok;

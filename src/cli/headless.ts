@@ -4,10 +4,12 @@
 import { existsSync, statSync } from "node:fs";
 import type { Config } from "../config/config.ts";
 import { loadColors } from "../render/colors.ts";
-import { type SessionRuntime, openRuntime } from "../executor/session-runtime.ts";
+import { openRuntime } from "../executor/session-runtime.ts";
+import { looksLikeCommand, resolveCommand } from "../executor/dispatch.ts";
+import { type ExecutorEvent, createExecutor } from "../executor/executor.ts";
+import { formatCommandReport } from "./command-report.ts";
 import { EXIT, SynapseError, UsageError, errorMessage } from "../protocol/errors.ts";
 import type { AgentEvent, ResultSubtype } from "../protocol/events.ts";
-import type { ContentBlock } from "../protocol/message.ts";
 import type { Command } from "./args.ts";
 import { createJsonWriter } from "./output/json-writer.ts";
 import { createStreamJsonWriter } from "./output/stream-json-writer.ts";
@@ -17,6 +19,7 @@ import type { OutputStreams, OutputWriter } from "./output/types.ts";
 import { terminalFacts } from "./terminal.ts";
 import { trapSignals } from "./signals.ts";
 import { composePrompt, readStdin } from "./stdin.ts";
+import { runtime as jsRuntime } from "../runtime/runtime.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;
 
@@ -43,7 +46,7 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
   // Trapped before stdin is read: a Ctrl-C while the prompt is still arriving must not run it.
   const signals = trapSignals();
   const stdinText = await Promise.race([
-    readStdin({ isTTY: terminalFacts().inIsTTY, stream: () => Bun.stdin.stream() }, { firstByteTimeoutMs: command.prompt ? config.stdinWaitMs : undefined }),
+    readStdin({ isTTY: terminalFacts().inIsTTY, stream: () => jsRuntime.stdinStream() }, { noticeAfterMs: config.stdinWaitMs, onSilent: config.quiet ? undefined : stdinNotice }),
     signals.first.then((code) => {
       throw new SynapseError("interrupted before the prompt was read; nothing was run", code);
     }),
@@ -53,6 +56,8 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
     const blank = Boolean(command.prompt) || Boolean(stdinText);
     throw new UsageError(blank ? "empty prompt: the prompt argument and stdin hold only white space" : "no prompt: pass it as an argument or pipe it on stdin (synapse --help)");
   }
+  // Checked before any session opens: an unknown command is a usage error that reaches no server.
+  const slash = looksLikeCommand(prompt) ? resolveCommand(prompt).command.name : undefined;
 
   const controller = new AbortController();
   let exitOverride: number | undefined;
@@ -67,9 +72,16 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
     controller.abort();
   });
   const writer = await makeWriter(config, streams);
-  const emit = (event: AgentEvent) => writer.handle(event);
+  if (config.permissionMode === "bypass") streams.err("synapse: warning: bypass mode: every tool call runs without asking (only --deny rules still apply)\n");
+  const commandLines: string[] = [];
+  const emit = (event: ExecutorEvent) => {
+    // A command's errors end the run with one line on stderr (below); its other lines are its answer.
+    if (event.type === "command_output") {
+      if (!event.is_error) commandLines.push(...event.lines);
+    } else if (isAgentEvent(event)) writer.handle(event);
+  };
 
-  const runtime: SessionRuntime = await openRuntime({ config, resume: command.resume, emit });
+  const runtime = await createExecutor({ config, resume: command.resume, open: (sink, resume) => openRuntime({ config, resume, emit: sink }), emit });
   // Whatever ends the process, no shell or child it started may outlive it.
   process.on("exit", () => runtime.killNow());
   signals.onSignal((code, signal, count) => {
@@ -100,11 +112,20 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
   let code: number = EXIT.failed;
   let saveError: string | undefined;
   try {
-    const content: ContentBlock[] = [{ type: "text", text: prompt }];
-    for (const path of command.images) content.push(await runtime.attachImage(path));
-    const result = await runtime.submit(content, controller.signal);
-    saveError = result.error;
-    code = exitOverride ?? (saveError ? EXIT.failed : exitCodeFor(result.subtype));
+    const started = Date.now();
+    const id = runtime.submit({ text: prompt, images: command.images });
+    controller.signal.addEventListener("abort", () => runtime.interruptAll(), { once: true });
+    if (controller.signal.aborted) runtime.interruptAll();
+    const outcome = await runtime.waitFor(id);
+    if (outcome.result) {
+      saveError = outcome.result.error;
+      code = exitOverride ?? (saveError ? EXIT.failed : exitCodeFor(outcome.result.subtype));
+    } else if (outcome.status === "failed") {
+      throw new SynapseError(outcome.error ?? "the command failed", outcome.errorCode ?? EXIT.failed);
+    } else {
+      if (slash) streams.out(formatCommandReport(config.outputFormat, { command: slash, lines: commandLines, sessionId: runtime.runtime.sessionId, durationMs: Date.now() - started, outcome }));
+      code = exitOverride ?? (outcome.status === "interrupted" ? EXIT.interrupted : EXIT.ok);
+    }
   } finally {
     try {
       await runtime.close();
@@ -119,7 +140,14 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
 
 const FORCE_EXIT_MS = 5000;
 
-function forceExit(runtime: SessionRuntime, code: number): never {
+function stdinNotice(): void {
+  process.stderr.write("synapse: waiting for stdin to end (nothing has arrived yet; run with < /dev/null to go without it)\n");
+}
+
+const isAgentEvent = (event: ExecutorEvent): event is AgentEvent =>
+  !["submission_start", "command_output", "model_changed", "session_changed", "compacted", "submission_end"].includes(event.type);
+
+function forceExit(runtime: { killNow(): void }, code: number): never {
   runtime.killNow();
   process.exit(code);
 }

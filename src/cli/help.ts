@@ -6,11 +6,17 @@ export const HELP_TEXT = `synapse ${VERSION} — a terminal AI coding agent
 
 Usage:
   synapse [options] [prompt...]   run one request; the prompt is the arguments and/or piped stdin
-  synapse sessions                list saved sessions (also: --list-sessions)
-  synapse doctor                  check this machine: worker threads, bash, session store, provider
+  synapse sessions [--all]        list this directory's sessions (--all: every directory's)
+  synapse doctor                  check this machine: worker threads, bash, session store, and the
+                                  provider (one real request to its models endpoint)
+  synapse compact [--session <id> | --all] [--older-than <days>] [--dry-run] [-o json]
+                                  shrink the session store: gzip old archive segments, remove
+                                  unreferenced images, delete sessions older than <days>; by
+                                  default the ones "synapse sessions" lists
   synapse --help | --version
 
-With a prompt argument and piped stdin, stdin is appended inside <stdin>…</stdin>:
+Piped stdin is read to its end (use < /dev/null to run without it). With a prompt argument
+too, stdin is appended inside <stdin>…</stdin>:
   git diff | synapse "review this"
   echo "fix the failing test" | synapse
 
@@ -20,9 +26,12 @@ Options:
   -c, --continue                continue the latest session for this directory
   -r, --resume <id>             resume the session with this id
   -C, --cwd <dir>               work in <dir> instead of the current directory
-      --max-turns <n>           stop after n model turns (default 50)
+      --max-turns <n>           stop after n model turns (default: no limit)
       --permission-mode <mode>  default | accept-edits | bypass | plan (plan: read-only tools)
   -y, --yes                     same as --permission-mode bypass
+      --allow <rule>            allow without asking, e.g. 'Bash(npm test)' (repeatable)
+      --deny <rule>             always refuse, e.g. 'Bash(git push *)' (repeatable; deny wins)
+      --add-dir <dir>           another folder the agent may write in (repeatable)
       --image <path>            attach an image to the prompt (repeatable)
   -q, --quiet                   no tool activity or progress on stderr
       --no-color                no colours (also NO_COLOR=1)
@@ -30,7 +39,8 @@ Options:
   -v, --version                 show the version
 
 Providers: set ANTHROPIC_API_KEY (and optionally ANTHROPIC_BASE_URL) or OPENAI_API_KEY (and
-optionally OPENAI_BASE_URL for any OpenAI-compatible server). See README.md for every variable.
+optionally OPENAI_BASE_URL, ending in /v1, for any OpenAI-compatible server: Ollama, llama.cpp).
+See README.md for how the provider is chosen and for every variable.
 
 Exit codes: 0 success, 1 run failed, 2 usage or configuration error, 130 interrupted,
 129 hung up, 143 terminated (SIGHUP / SIGTERM, after saving the session).

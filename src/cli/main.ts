@@ -2,10 +2,12 @@
 // and a documented exit code.
 
 import { EXIT, SynapseError, errorMessage } from "../protocol/errors.ts";
+import { inert } from "../render/inert.ts";
 import { HELP_TEXT, VERSION } from "./help.ts";
+import { runtime } from "../runtime/runtime.ts";
 
-// Bun.write, not process.stdout: creating process.stdout costs ~8 ms in a compiled binary.
-const print = (text: string) => Bun.write(Bun.stdout, text);
+// The runtime's stdout sink, not process.stdout: creating that costs ~8 ms in a compiled binary.
+const print = (text: string) => (runtime.stdout.write(text), runtime.stdout.flush());
 const VERSION_LINE = `synapse ${VERSION}\n`;
 const QUICK: Record<string, string> = { "--version": VERSION_LINE, "-v": VERSION_LINE, "--help": HELP_TEXT, "-h": HELP_TEXT };
 
@@ -29,27 +31,50 @@ async function main(argv: string[]): Promise<number> {
   // Everything past this point loads lazily so --help and --version stay fast.
   const { loadConfig } = await import("../config/load.ts");
   const config = loadConfig(flags);
+  // Before any child starts: no process of ours may show the keys in /proc/<pid>/environ.
+  await (await import("../runtime/environ-secrets.ts")).blankSecretsInProcEnviron(config.shell.hiddenSet);
   switch (command.kind) {
     case "sessions":
-      return (await import("./sessions-command.ts")).runSessionsCommand(config);
+      return (await import("./sessions-command.ts")).runSessionsCommand(config, command);
     case "doctor":
       return (await import("./doctor.ts")).runDoctor(config);
-    case "run":
+    case "compact":
+      return (await import("./compact-command.ts")).runCompactCommand(config, command);
+    case "run": {
+      // Terminals on both ends and no prompt: the interactive session. Its code loads only here.
+      const { terminalFacts } = await import("./terminal.ts");
+      const tty = terminalFacts();
+      if (command.prompt === undefined && tty.inIsTTY && tty.outIsTTY && config.outputFormat === "text") {
+        return (await import("./interactive/interactive-session.ts")).runInteractive(config, command);
+      }
       return (await import("./headless.ts")).runHeadless(config, command);
+    }
   }
 }
 
 function fail(err: unknown): number {
   if (err instanceof SynapseError) {
-    process.stderr.write(`synapse: ${err.message}\n`);
+    // Messages may quote paths, API answers or file contents: never escape codes that act.
+    process.stderr.write(`synapse: ${inert(err.message)}\n`);
     return err.exitCode;
   }
-  process.stderr.write(`synapse: internal error: ${errorMessage(err)}\n`);
+  process.stderr.write(`synapse: internal error: ${inert(errorMessage(err))}\n`);
   return EXIT.failed;
 }
 
+// The process ends here and only here, with main's code. Without this handle, a shutdown that
+// awaits only unref'd things (the shells' watchdogs) let the event loop drain: Bun then ended the
+// process with status 0, before process.exit(code) and before the session lock was released.
+const keepAlive = setInterval(() => {}, 1 << 30);
+
 // No top-level await: the binary is compiled to bytecode, which does not allow it.
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err) => process.exit(fail(err)),
+  (code) => {
+    clearInterval(keepAlive);
+    process.exit(code);
+  },
+  (err) => {
+    clearInterval(keepAlive);
+    process.exit(fail(err));
+  },
 );

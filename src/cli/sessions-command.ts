@@ -1,19 +1,30 @@
-// `synapse sessions`: the saved sessions, newest first.
+// `synapse sessions`: the saved sessions of this directory (or, with --all, of every directory),
+// newest first. A store that cannot be read is an error (exit 1), never an empty list.
 
+import { homedir } from "node:os";
 import type { Config } from "../config/config.ts";
 import { EXIT } from "../protocol/errors.ts";
-import { formatSessionTable, listSessions } from "../store/sessions-list.ts";
+import { inertLine } from "../render/inert.ts";
+import { formatSessionTable, listSessions, sessionsFor } from "../store/sessions-list.ts";
 
-export async function runSessionsCommand(config: Config): Promise<number> {
-  const sessions = await listSessions(config.home, (message) => process.stderr.write(`warning: ${message}\n`));
+export async function runSessionsCommand(config: Config, opts: { all: boolean } = { all: false }): Promise<number> {
+  // A StoreError (unreadable SYNAPSE_HOME) reaches main's handler: one line, exit 1.
+  const everything = await listSessions(config.home, (message) => process.stderr.write(`warning: ${inertLine(message)}\n`));
+  const sessions = opts.all ? everything : sessionsFor(everything, config.cwd);
+  const elsewhere = everything.length - sessions.length;
   if (config.outputFormat === "json") {
     process.stdout.write(`${JSON.stringify(sessions)}\n`);
     return EXIT.ok;
   }
   if (!sessions.length) {
-    process.stderr.write(`no sessions in ${config.home}\n`);
-    return EXIT.ok;
+    process.stderr.write(opts.all ? `no sessions in ${config.home}\n` : `no sessions for ${config.cwd}\n`);
+  } else {
+    // Titles come from prompts, which may hold piped text an attacker wrote: shown inert.
+    const shown = sessions.map((s) => ({ ...s, title: inertLine(s.title), cwd: inertLine(s.cwd), note: s.note && inertLine(s.note) }));
+    process.stdout.write(formatSessionTable(shown, 48, homedir()));
   }
-  process.stdout.write(formatSessionTable(sessions));
+  if (elsewhere > 0) {
+    process.stderr.write(`${elsewhere} more session${elsewhere > 1 ? "s" : ""} in other directories: synapse sessions --all\n`);
+  }
   return EXIT.ok;
 }

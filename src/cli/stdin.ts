@@ -1,7 +1,10 @@
-// Reads piped stdin with a size cap, and gives up on a pipe that never sends anything when a
-// prompt argument already says what to do (CI runners and agents' shells leave such pipes open).
+// Reads piped stdin to its end, with a size cap. A pipe is never given up on: data that arrives
+// late (a slow `git log -p | synapse "review"`) is still the user's input. A pipe that stays silent
+// gets one notice on stderr, so a run that waits on an open, idle pipe (CI, another program's
+// shell) says why; `< /dev/null` says there is nothing to wait for.
 
 import { UsageError } from "../protocol/errors.ts";
+import { isBinary } from "../text/binary.ts";
 
 export const MAX_STDIN_BYTES = 10 * 1024 * 1024;
 
@@ -11,12 +14,13 @@ export interface StdinSource {
 }
 
 export interface ReadStdinOptions {
-  /** With a prompt argument, stop waiting if no byte arrives within this many ms. */
-  firstByteTimeoutMs?: number;
+  /** If no byte has arrived after this many ms, call onSilent once (and keep waiting). */
+  noticeAfterMs?: number;
+  onSilent?(): void;
   maxBytes?: number;
 }
 
-/** Returns the stdin text, or undefined when stdin is a terminal or stayed silent. */
+/** Returns the stdin text, or undefined when stdin is a terminal. */
 export async function readStdin(source: StdinSource, opts: ReadStdinOptions = {}): Promise<string | undefined> {
   if (source.isTTY) return undefined;
   const maxBytes = opts.maxBytes ?? MAX_STDIN_BYTES;
@@ -29,22 +33,12 @@ export async function readStdin(source: StdinSource, opts: ReadStdinOptions = {}
   }
   const chunks: Uint8Array[] = [];
   let total = 0;
+  const read = () => reader.read().catch((err) => Promise.reject(unreadable(err)));
+  const notice = opts.onSilent && opts.noticeAfterMs !== undefined ? setTimeout(opts.onSilent, opts.noticeAfterMs) : undefined;
 
   try {
-    let first: Awaited<ReturnType<typeof reader.read>>;
-    if (opts.firstByteTimeoutMs !== undefined) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const silent = new Promise<"silent">((resolve) => {
-        timer = setTimeout(() => resolve("silent"), opts.firstByteTimeoutMs);
-      });
-      const raced = await Promise.race([reader.read().catch((err) => Promise.reject(unreadable(err))), silent]);
-      clearTimeout(timer);
-      if (raced === "silent") return undefined;
-      first = raced;
-    } else {
-      first = await reader.read().catch((err) => Promise.reject(unreadable(err)));
-    }
-    for (let r = first; !r.done; r = await reader.read().catch((err) => Promise.reject(unreadable(err)))) {
+    for (let r = await read(); !r.done; r = await read()) {
+      clearTimeout(notice);
       total += r.value.byteLength;
       if (total > maxBytes) {
         throw new UsageError(`stdin is larger than ${Math.round(maxBytes / 1024 / 1024)} MB; pass a file path in the prompt instead`);
@@ -52,12 +46,17 @@ export async function readStdin(source: StdinSource, opts: ReadStdinOptions = {}
       chunks.push(r.value);
     }
   } finally {
-    // A silent pipe must not keep the process alive.
+    clearTimeout(notice);
     reader.cancel().catch(() => {});
     reader.releaseLock();
   }
+  const bytes = Buffer.concat(chunks);
+  // The Read tool refuses binary files; binary on stdin would reach the model as mojibake too.
+  if (isBinary(bytes)) {
+    throw new UsageError("stdin holds binary data, not text; pass the file's path in the prompt instead");
+  }
   // Invalid UTF-8 becomes U+FFFD rather than an exception.
-  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+  return new TextDecoder("utf-8", { fatal: false }).decode(bytes);
 }
 
 /** stdin that cannot be read at all (e.g. `< somedir`) is the user's input error, not ours. */

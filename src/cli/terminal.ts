@@ -9,8 +9,8 @@ export function isTerminal(fd: number): boolean {
   try {
     return TERMINAL_DEVICE.test(readlinkSync(`/proc/self/fd/${fd}`));
   } catch {
-    // No /proc (macOS, BSD): ask the tty module after all.
-    return (require("node:tty") as typeof import("node:tty")).isatty(fd);
+    // No /proc (macOS, BSD; or Deno without --allow-all): ask the tty module after all.
+    return process.getBuiltinModule("node:tty").isatty(fd);
   }
 }
 

@@ -3,6 +3,7 @@
 
 import { resolve as resolvePath } from "node:path";
 import { UsageError } from "../protocol/errors.ts";
+import { commandEnvironment, hiddenEnvNames, hiddenNamesPresent } from "./command-env.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 export type PermissionMode = "default" | "accept-edits" | "bypass" | "plan";
@@ -17,6 +18,12 @@ export interface ShellConfig {
   killGraceMs: number;
   outputMaxLines: number;
   outputMaxChars: number;
+  /** The environment commands start with: the process's, minus `hiddenEnv` (see command-env.ts). */
+  env: Readonly<Record<string, string>>;
+  /** Names (and `PREFIX_*` patterns) kept out of every command's environment. */
+  hiddenEnv: readonly string[];
+  /** The hidden variables that are set: their values are blanked in /proc/<pid>/environ too. */
+  hiddenSet: readonly string[];
 }
 
 export interface StoreConfig {
@@ -26,6 +33,18 @@ export interface StoreConfig {
   rotateBytes: number;
   contextMaxImages: number;
   contextMaxImageBytes: number;
+}
+
+/** Keeping the model's context within its window (agent/condense.ts). */
+export interface ContextConfig {
+  /** SYNAPSE_CONTEXT_WINDOW: the model's window in tokens; undefined uses the known-models table. */
+  window?: number;
+  /** SYNAPSE_CONDENSE_THRESHOLD: condense past this percent of the window minus the output reserve. */
+  thresholdPercent: number;
+  /** SYNAPSE_COMPACT_KEEP_LAST: whole recent turns a summary keeps verbatim. */
+  keepLastTurns: number;
+  /** SYNAPSE_AUTO_CONDENSE / `autoCondense`: condense by itself (before the limit and after a too-long 400). */
+  autoCondense: boolean;
 }
 
 export interface MemoryConfig {
@@ -43,28 +62,48 @@ export interface Config {
   cwd: string;
   /** Where sessions live (SYNAPSE_HOME). */
   home: string;
+  /** Where files unpacked from the binary (ripgrep) are kept: `$XDG_CACHE_HOME/synapse`. */
+  cacheDir: string;
   /** Model spec as given (`provider/model` or a bare model name), if any. */
   model?: string;
   outputFormat: OutputFormat;
+  /** Model turns before a run stops with error_max_turns; Infinity (the default) for no cap. */
   maxTurns: number;
   maxTokens: number;
   quiet: boolean;
   /** Colour is allowed (no NO_COLOR, --no-color or TERM=dumb); each stream still needs a terminal. */
   color: boolean;
   permissionMode: PermissionMode;
+  /** Allow and deny rules (flags, then project, then user config); checked in tools/permissions. */
+  permissions: PermissionRules;
+  /** More workspace folders (--add-dir), absolute. */
+  addDirs: string[];
+  /** Values of the hidden variables (provider keys, SYNAPSE_HIDE_ENV): redacted wherever shown. */
+  secrets: string[];
   maxRetries: number;
   retryBaseMs: number;
   retryMaxMs: number;
   /** A model request silent for this long is abandoned and retried. */
   streamIdleMs: number;
-  /** How long a prompt argument waits for the first byte of a silent stdin pipe. */
+  /** After this long with no byte on a stdin pipe, say on stderr that synapse waits for it. */
   stdinWaitMs: number;
   anthropic: ProviderEndpoint;
   openai: ProviderEndpoint;
   shell: ShellConfig;
   store: StoreConfig;
   memory: MemoryConfig;
+  context: ContextConfig;
   toolResultSummaryLimit: number;
+  tasks: TaskConfig;
+}
+
+/** Sub-agents (`task:explore` / `task:general`) in worker threads. */
+export interface TaskConfig {
+  /** Most sub-agents running at once (SYNAPSE_MAX_PARALLEL_TASKS); the rest wait for a slot. */
+  maxParallel: number;
+  timeoutMs: number;
+  /** A worker whose heap grows past this is terminated (SYNAPSE_TASK_MAX_HEAP_MB). */
+  maxHeapMb: number;
 }
 
 /** The subset of flags that feed configuration (the rest are run options). */
@@ -76,6 +115,14 @@ export interface ConfigFlags {
   quiet?: boolean;
   noColor?: boolean;
   permissionMode?: string;
+  allow?: string[];
+  deny?: string[];
+  addDir?: string[];
+}
+
+export interface PermissionRules {
+  allow: string[];
+  deny: string[];
 }
 
 /** Keys accepted in config.json files (user and project). */
@@ -85,6 +132,8 @@ export type FileConfig = Partial<{
   maxTokens: number;
   permissionMode: PermissionMode;
   maxRetries: number;
+  permissions: Partial<PermissionRules>;
+  autoCondense: boolean;
 }>;
 
 export interface ConfigSources {
@@ -100,14 +149,27 @@ export interface ConfigSources {
 const OUTPUT_FORMATS: OutputFormat[] = ["text", "json", "stream-json"];
 const PERMISSION_MODES: PermissionMode[] = ["default", "accept-edits", "bypass", "plan"];
 
-function int(env: ConfigSources["env"], name: string, fallback: number, min = 0): number {
+function int(env: ConfigSources["env"], name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || !Number.isInteger(n) || n < min) {
-    throw new UsageError(`${name} must be a whole number >= ${min} (got "${raw}")`);
+  // Digits only: Number() would also take "1e9", "0x10" and " 7 ".
+  const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
+    throw new UsageError(`${name} must be a whole number ${range} (got "${raw}")`);
   }
   return n;
+}
+
+/** Above every model's output limit (Claude's and GPT's are 128k tokens or less): a larger value is a typo. */
+export const MAX_OUTPUT_TOKENS = 1_000_000;
+
+function bool(env: ConfigSources["env"], name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === "") return fallback;
+  if (["1", "true", "on", "yes"].includes(raw)) return true;
+  if (["0", "false", "off", "no"].includes(raw)) return false;
+  throw new UsageError(`${name} must be 1 or 0 (got "${env[name]}")`);
 }
 
 export function resolveConfig(src: ConfigSources): Config {
@@ -120,10 +182,14 @@ export function resolveConfig(src: ConfigSources): Config {
   }
   const permissionMode = (flags.permissionMode ?? env.SYNAPSE_PERMISSION_MODE ?? file.permissionMode ?? "default") as PermissionMode;
   if (!PERMISSION_MODES.includes(permissionMode)) {
-    throw new UsageError(`--permission-mode must be one of ${PERMISSION_MODES.join(", ")} (got "${permissionMode}")`);
+    // Name where the bad value came from (a config file's value was checked when it was read).
+    const source = flags.permissionMode !== undefined ? "--permission-mode" : "SYNAPSE_PERMISSION_MODE";
+    throw new UsageError(`${source} must be one of ${PERMISSION_MODES.join(", ")} (got "${permissionMode}")`);
   }
-  let maxTurns = file.maxTurns ?? int(env, "SYNAPSE_MAX_TURNS", 50, 1);
-  if (env.SYNAPSE_MAX_TURNS) maxTurns = int(env, "SYNAPSE_MAX_TURNS", 50, 1);
+  // No cap unless asked for (as in Claude Code and Codex): real work takes many turns, and a cap
+  // that stops it half-way costs more than it saves. Condensing keeps long runs within the window.
+  let maxTurns = file.maxTurns ?? int(env, "SYNAPSE_MAX_TURNS", Number.POSITIVE_INFINITY, 1);
+  if (env.SYNAPSE_MAX_TURNS) maxTurns = int(env, "SYNAPSE_MAX_TURNS", Number.POSITIVE_INFINITY, 1);
   if (flags.maxTurns !== undefined) {
     const n = Number(flags.maxTurns);
     if (!Number.isInteger(n) || n < 1) throw new UsageError(`--max-turns must be a whole number >= 1 (got "${flags.maxTurns}")`);
@@ -134,18 +200,30 @@ export function resolveConfig(src: ConfigSources): Config {
   const cwd = flags.cwd ? resolvePath(processCwd, flags.cwd) : processCwd;
   const dataHome = env.XDG_DATA_HOME || `${src.homeDir}/.local/share`;
   const home = env.SYNAPSE_HOME ? resolvePath(processCwd, env.SYNAPSE_HOME) : `${dataHome}/synapse`;
+  const cacheDir = `${env.XDG_CACHE_HOME ? resolvePath(processCwd, env.XDG_CACHE_HOME) : `${src.homeDir}/.cache`}/synapse`;
+  const hiddenEnv = hiddenEnvNames(env.SYNAPSE_HIDE_ENV);
+  const shellEnv = commandEnvironment(env, hiddenEnv);
   const noColor = flags.noColor || (env.NO_COLOR !== undefined && env.NO_COLOR !== "") || env.TERM === "dumb";
 
   const config: Config = {
     cwd,
     home,
+    cacheDir,
     model: flags.model ?? env.SYNAPSE_MODEL ?? file.model,
     outputFormat,
     maxTurns,
-    maxTokens: int(env, "SYNAPSE_MAX_TOKENS", file.maxTokens ?? 8192, 1),
+    maxTokens: int(env, "SYNAPSE_MAX_TOKENS", file.maxTokens ?? 8192, 1, MAX_OUTPUT_TOKENS),
     quiet: flags.quiet ?? false,
     color: !noColor,
     permissionMode,
+    permissions: {
+      allow: [...(flags.allow ?? []), ...(src.projectFile?.permissions?.allow ?? []), ...(src.userFile?.permissions?.allow ?? [])],
+      deny: [...(flags.deny ?? []), ...(src.projectFile?.permissions?.deny ?? []), ...(src.userFile?.permissions?.deny ?? [])],
+    },
+    addDirs: (flags.addDir ?? []).map((d) => resolvePath(cwd, d)),
+    secrets: Object.entries(env)
+      .filter(([name, value]) => value && hiddenEnv.length && !(name in shellEnv))
+      .map(([, value]) => value!),
     maxRetries: int(env, "SYNAPSE_MAX_RETRIES", file.maxRetries ?? 4),
     retryBaseMs: int(env, "SYNAPSE_RETRY_BASE_MS", 1000),
     retryMaxMs: int(env, "SYNAPSE_RETRY_MAX_MS", 60_000),
@@ -163,6 +241,9 @@ export function resolveConfig(src: ConfigSources): Config {
       killGraceMs: int(env, "SYNAPSE_KILL_GRACE_MS", 2000),
       outputMaxLines: int(env, "SYNAPSE_OUTPUT_MAX_LINES", 500, 1),
       outputMaxChars: int(env, "SYNAPSE_OUTPUT_MAX_CHARS", 30_000, 1),
+      env: shellEnv,
+      hiddenEnv,
+      hiddenSet: hiddenNamesPresent(env, hiddenEnv),
     },
     store: {
       maxMessages: int(env, "SYNAPSE_STORE_MAX_MESSAGES", 400, 2),
@@ -177,7 +258,18 @@ export function resolveConfig(src: ConfigSources): Config {
       warnMb: int(env, "SYNAPSE_MEMORY_WARN_MB", 1024, 1),
       criticalMb: int(env, "SYNAPSE_MEMORY_CRITICAL_MB", 2048, 1),
     },
+    context: {
+      window: env.SYNAPSE_CONTEXT_WINDOW ? int(env, "SYNAPSE_CONTEXT_WINDOW", 0, 1000) : undefined,
+      thresholdPercent: int(env, "SYNAPSE_CONDENSE_THRESHOLD", 80, 1),
+      keepLastTurns: int(env, "SYNAPSE_COMPACT_KEEP_LAST", 2),
+      autoCondense: bool(env, "SYNAPSE_AUTO_CONDENSE", file.autoCondense ?? true),
+    },
     toolResultSummaryLimit: int(env, "TOOL_RESULT_SUMMARY_LIMIT", 80, 10),
+    tasks: {
+      maxParallel: int(env, "SYNAPSE_MAX_PARALLEL_TASKS", 5, 1),
+      timeoutMs: int(env, "SYNAPSE_TASK_TIMEOUT_MS", 600_000, 1),
+      maxHeapMb: int(env, "SYNAPSE_TASK_MAX_HEAP_MB", 1024, 16),
+    },
   };
   return deepFreeze(config);
 }

@@ -4,14 +4,18 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { UsageError } from "../protocol/errors.ts";
-import { type Config, type ConfigFlags, type FileConfig, resolveConfig } from "./config.ts";
+import { type Config, type ConfigFlags, type FileConfig, MAX_OUTPUT_TOKENS, resolveConfig } from "./config.ts";
 
 function readConfigFile(path: string): FileConfig | undefined {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
-  } catch {
-    return undefined;
+  } catch (err) {
+    // Only a missing file means "no config"; one that is a directory or unreadable is a mistake to tell.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    const reason = code === "EISDIR" ? "it is a directory" : code === "EACCES" ? "permission denied" : (err as Error).message;
+    throw new UsageError(`cannot read config file ${path}: ${reason}`);
   }
   try {
     return checkFileConfig(JSON.parse(text));
@@ -34,6 +38,9 @@ export function checkFileConfig(value: unknown): FileConfig {
   };
   whole("maxTurns", 1);
   whole("maxTokens", 1);
+  if (typeof v.maxTokens === "number" && v.maxTokens > MAX_OUTPUT_TOKENS) {
+    throw new Error(`"maxTokens" must be at most ${MAX_OUTPUT_TOKENS} (got ${v.maxTokens})`);
+  }
   whole("maxRetries", 0);
   if (v.model !== undefined && (typeof v.model !== "string" || !v.model.trim())) {
     throw new Error(`"model" must be a non-empty string (got ${JSON.stringify(v.model)})`);
@@ -41,9 +48,22 @@ export function checkFileConfig(value: unknown): FileConfig {
   if (v.permissionMode !== undefined && !PERMISSION_MODES.includes(v.permissionMode as string)) {
     throw new Error(`"permissionMode" must be one of ${PERMISSION_MODES.join(", ")} (got ${JSON.stringify(v.permissionMode)})`);
   }
-  const unknown = Object.keys(v).filter((k) => !["maxTurns", "maxTokens", "maxRetries", "model", "permissionMode"].includes(k));
+  if (v.permissions !== undefined) checkPermissions(v.permissions);
+  if (v.autoCondense !== undefined && typeof v.autoCondense !== "boolean") {
+    throw new Error(`"autoCondense" must be true or false (got ${JSON.stringify(v.autoCondense)})`);
+  }
+  const unknown = Object.keys(v).filter((k) => !["maxTurns", "maxTokens", "maxRetries", "model", "permissionMode", "permissions", "autoCondense"].includes(k));
   if (unknown.length) throw new Error(`unknown setting${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => `"${k}"`).join(", ")}`);
   return v as FileConfig;
+}
+
+/** `"permissions": {"allow": [...], "deny": [...]}`; the rules themselves are checked with the flags. */
+function checkPermissions(value: unknown): void {
+  if (!value || typeof value !== "object" || Array.isArray(value)) throw new Error(`"permissions" must be an object with "allow" and "deny" lists`);
+  for (const [key, list] of Object.entries(value)) {
+    if (key !== "allow" && key !== "deny") throw new Error(`unknown setting "permissions.${key}" (allow or deny)`);
+    if (!Array.isArray(list) || list.some((r) => typeof r !== "string")) throw new Error(`"permissions.${key}" must be a list of rule strings`);
+  }
 }
 
 export function loadConfig(flags: ConfigFlags, env: Record<string, string | undefined> = process.env): Config {

@@ -2,7 +2,9 @@
 // provider — and one submission run through the agent. Closing it leaves nothing behind.
 
 import { readFile, stat } from "node:fs/promises";
+import { type CompactOutcome, ContextManager } from "../agent/condense.ts";
 import { runAgent } from "../agent/runner.ts";
+import { createSubAgents } from "../agent/sub-agents.ts";
 import { findInstructions, renderSystemPrompt } from "../agent/system-prompt.ts";
 import type { Config } from "../config/config.ts";
 import { selectProvider } from "../llm/select.ts";
@@ -14,28 +16,54 @@ import { createShellPool } from "../shell/shell-pool.ts";
 import { openSession } from "../store/session.ts";
 import { imageMediaType } from "../tools/binary.ts";
 import { type AgentKind, toolsFor } from "../tools/registry.ts";
+import { buildPolicy, redactEvent } from "../tools/permissions/policy.ts";
+import type { ApprovalAnswer, ApprovalRequest } from "../tools/types.ts";
 
 export interface RuntimeOptions {
   config: Config;
   resume?: { id: string } | { latest: true };
   emit: EventSink;
+  /** Asks the user about a tool call the policy does not allow by itself (interactive sessions). */
+  approve?(request: ApprovalRequest): Promise<ApprovalAnswer>;
 }
 
 export interface SessionRuntime {
   readonly sessionId: string;
+  /** `provider/model` the next request goes to. */
+  readonly model: string;
+  /** Switches the model for the rest of the session and records it (UsageError: provider not configured). */
+  setModel(spec: string): void;
+  /** Counters for `/status`. */
+  facts(): RuntimeFacts;
   attachImage(path: string): Promise<ImageBlock>;
   submit(prompt: ContentBlock[], signal: AbortSignal): Promise<RunResult>;
+  /**
+   * Condenses the session's context now (`/compact [focus]`): a summary with the focus text added
+   * to its prompt. Interrupted (InterruptedError), the session is left exactly as it was.
+   */
+  compact(focus: string | undefined, signal: AbortSignal): Promise<CompactOutcome>;
   /** Flushes the archive and stops everything; safe to call twice. */
   close(): Promise<void>;
   /** Synchronous last resort for process exit: kills every process the session started. */
   killNow(): void;
 }
 
+export interface RuntimeFacts {
+  messagesInMemory: number;
+  shells: { spawned: number; reused: number; commandsRun: number };
+  memory: { peakRssMb: number; peakHeapMb: number };
+}
+
 const MAIN_TASK = "main";
 
 export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime> {
-  const { config, emit } = opts;
-  const provider = selectProvider(config);
+  const { config } = opts;
+  // Before anything opens: an invalid rule is a configuration error that names it.
+  const permissions = buildPolicy(config);
+  // Error texts (a provider's message, a warning) must not carry a key to the terminal or a log.
+  const emit: EventSink = (event) => opts.emit(redactEvent(event, permissions.secrets));
+  const granted: string[] = [];
+  let provider = selectProvider(config);
   const { store } = await openSession({
     home: config.home,
     cwd: config.cwd,
@@ -54,6 +82,7 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
       store.shrink(keep);
       const freed = store.dropToolOutputs(4);
       compactionRequested = true;
+      context.request();
       emit({
         type: "warning",
         message: `memory use is critical (RSS ${reading.rssMb} MB, heap ${reading.heapMb} MB): kept the newest ${keep} messages in memory, trimmed older tool outputs (${Math.round(freed / 1024)} kB; all are on disk) and asked for compaction`,
@@ -62,14 +91,44 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
   });
   const kind: AgentKind = config.permissionMode === "plan" ? "plan" : "main";
   const tools = toolsFor(kind);
-  const systemPrompt = renderSystemPrompt(
-    { cwd: config.cwd, platform: `${process.platform} ${process.arch}`, date: new Date(), instructions: findInstructions(config.cwd) },
-    [...tools.keys()],
-  );
+  const promptEnv = { cwd: config.cwd, platform: `${process.platform} ${process.arch}`, date: new Date(), instructions: findInstructions(config.cwd) };
+  const systemPrompt = renderSystemPrompt(promptEnv, [...tools.keys()]);
+  // One per session: the memory monitor's compaction request and /compact reach the same context.
+  const context = new ContextManager({
+    config,
+    get provider() {
+      return provider;
+    },
+    store,
+    system: systemPrompt,
+    tools: [...tools.values()].map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })),
+    emit,
+  });
+  // Sub-agents use the session's current model; their worker pool starts with the first task.
+  const tasks = createSubAgents({ config, shell, sessionDir: store.dir, promptEnv, modelSpec: () => `${provider.name}/${provider.model}`, granted: () => granted });
   let closed = false;
 
   return {
     sessionId: store.id,
+
+    get model() {
+      return `${provider.name}/${provider.model}`;
+    },
+
+    setModel(spec) {
+      provider = selectProvider({ ...config, model: spec });
+      store.updateMeta({ model: `${provider.name}/${provider.model}` });
+    },
+
+    facts() {
+      const s = shell.stats();
+      const m = monitor.stats();
+      return {
+        messagesInMemory: store.window().length,
+        shells: { spawned: s.shells_spawned, reused: s.shells_reused, commandsRun: s.commands_run },
+        memory: { peakRssMb: m.peakRssMb, peakHeapMb: m.peakHeapMb },
+      };
+    },
 
     async attachImage(path) {
       let bytes: Uint8Array;
@@ -93,17 +152,20 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
     async submit(prompt, signal) {
       const started = Date.now();
       emit({ type: "init", session_id: store.id, model: provider.model, provider: provider.name, cwd: config.cwd, tools: [...tools.keys()] });
+      const compactionsBefore = context.compactions;
       const out = await runAgent({
         config,
         provider,
         store,
         tools,
-        services: { shell, saveImage: (bytes, mediaType) => store.saveImage(bytes, mediaType) },
+        services: { shell, saveImage: (bytes, mediaType) => store.saveImage(bytes, mediaType), permissions, granted, approve: opts.approve },
         systemPrompt,
         prompt,
+        context,
         taskId: MAIN_TASK,
         signal,
         emit,
+        tasks,
       });
       shell.releaseTask(MAIN_TASK);
       // Saved before the result is told, so the result can say whether it was.
@@ -127,23 +189,32 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
         usage: out.usage,
         stats: {
           ...shellStats,
-          tasks_run: 0,
+          tasks_run: tasks.stats().tasksRun,
           ...storeStats,
           memory_actions: memory.actions,
           peak_heap_mb: memory.peakHeapMb,
           peak_rss_mb: memory.peakRssMb,
           compaction_requested: compactionRequested,
+          compactions: context.compactions - compactionsBefore,
         },
       };
       if (saveError) result.error = saveError;
+      if (out.stopReason) result.stop_reason = out.stopReason;
       emit({ type: "result", result });
       return result;
+    },
+
+    async compact(focus, signal) {
+      const outcome = await context.condense("manual", { signal, focus: focus?.trim() || undefined });
+      await store.flush();
+      return outcome;
     },
 
     async close() {
       if (closed) return;
       closed = true;
       monitor.stop();
+      await tasks.close();
       await shell.close();
       await store.close();
     },

@@ -75,6 +75,12 @@ function connectionCause(err: any): string {
   return clip(parts.filter((p, i) => !parts.some((q, j) => j !== i && q.length > p.length && q.includes(p))).join(": "));
 }
 
+/** " to <url>": Bun's fetch errors carry the URL asked in `path`, so a wrong base URL shows. */
+function toUrl(err: any): string {
+  const url = [err?.path, err?.cause?.path].find((p) => typeof p === "string" && /^https?:\/\//.test(p));
+  return url ? ` to ${url}` : "";
+}
+
 /** Bun's fetch reports a dropped socket as a plain TypeError with a code, outside the SDK's classes. */
 function isNetworkError(err: any): boolean {
   const code = String(err?.code ?? err?.cause?.code ?? "");
@@ -91,7 +97,7 @@ export function toProviderError(err: unknown, sdk: SdkErrorClasses, provider: st
   if (signal.aborted || err instanceof sdk.APIUserAbortError) return new InterruptedError();
   const e = err as any;
   if (err instanceof sdk.APIConnectionError) {
-    return new LlmError(`${provider}: connection failed (${connectionCause(e.cause ?? e)})`, undefined, true);
+    return new LlmError(`${provider}: connection failed${toUrl(e)} (${connectionCause(e.cause ?? e)})`, undefined, true);
   }
   if (err instanceof sdk.APIError && typeof e.status === "number") {
     const { type, message } = apiDetails(e);
@@ -105,7 +111,7 @@ export function toProviderError(err: unknown, sdk: SdkErrorClasses, provider: st
     return new LlmError(`${provider} stream error ${type ? `${type}: ` : ""}${message}`, undefined, retryable);
   }
   if (isNetworkError(e)) {
-    return new LlmError(`${provider}: connection lost (${connectionCause(e)})`, undefined, true);
+    return new LlmError(`${provider}: connection lost${toUrl(e)} (${connectionCause(e)})`, undefined, true);
   }
   if (err instanceof SyntaxError) {
     return new LlmError(`${provider}: unreadable response (${clip(err.message)})`, undefined, false);

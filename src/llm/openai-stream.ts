@@ -83,7 +83,9 @@ export class OpenAITurnBuilder {
       content.push({ type: "tool_use", id, name: call.name, input: parseToolInput(call.args) });
     }
     // Some servers say "stop" even when they called tools; the calls are what the agent must act on.
-    const stopReason = this.#calls.size > 0 ? "tool_use" : STOP_REASONS[this.#finish] ?? (this.#finish || "end_turn");
+    // ...except "length": then the calls themselves were cut, which the agent must know.
+    const stopReason =
+      this.#finish === "length" ? "max_tokens" : this.#calls.size > 0 ? "tool_use" : STOP_REASONS[this.#finish] ?? (this.#finish || "end_turn");
     return { content, stopReason, usage: { ...this.#usage } };
   }
 

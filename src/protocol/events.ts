@@ -3,7 +3,8 @@
 
 import type { Message, Usage } from "./message.ts";
 
-export type ResultSubtype = "success" | "error_max_turns" | "error_during_execution" | "interrupted";
+/** error_max_tokens: the final answer was cut at the output limit (README "Output"). */
+export type ResultSubtype = "success" | "error_max_turns" | "error_max_tokens" | "error_during_execution" | "interrupted";
 
 export interface RunStats {
   shells_spawned: number;
@@ -18,6 +19,8 @@ export interface RunStats {
   peak_rss_mb: number;
   /** The memory monitor asked for the context to be compacted. */
   compaction_requested: boolean;
+  /** Condenses of the context during this run (prunes, summaries, window fallbacks). */
+  compactions: number;
 }
 
 export interface RunResult {
@@ -31,6 +34,8 @@ export interface RunResult {
   stats: RunStats;
   /** Set when the run itself finished but its session could not be saved. */
   error?: string;
+  /** The last model turn's stop reason (end_turn, max_tokens, ...), when the run ended on one. */
+  stop_reason?: string;
 }
 
 export type AgentEvent =
@@ -39,15 +44,31 @@ export type AgentEvent =
   | { type: "text_delta"; text: string }
   /** The stream for this turn was cut or failed and is being retried: drop its partial text. */
   | { type: "turn_retry"; attempt: number; delay_ms: number; reason: string }
-  /** One finished assistant turn (text and tool calls). */
-  | { type: "assistant"; message: Message }
+  /** One finished assistant turn (text and tool calls); a sub-agent's carries its calling tool call's id. */
+  | { type: "assistant"; message: Message; parent_tool_use_id?: string }
   | { type: "tool_start"; id: string; name: string; input: unknown }
   /** Live output of a running tool (e.g. lines from a shell command). */
   | { type: "tool_progress"; id: string; name: string; text: string }
   | { type: "tool_end"; id: string; name: string; is_error: boolean; summary: string }
   /** The user-role message carrying tool results back to the model. */
-  | { type: "user"; message: Message }
+  | { type: "user"; message: Message; parent_tool_use_id?: string }
+  /** A sub-agent was asked for (it may wait in the queue); `id` is the calling tool call's id. */
+  | { type: "task_start"; id: string; kind: string; description: string }
+  /** A sub-agent left the queue, or made another tool call. */
+  | { type: "task_progress"; id: string; state: "running"; tool_calls: number }
+  | { type: "task_end"; id: string; is_error: boolean; duration_ms: number; tool_calls: number; summary: string }
   | { type: "warning"; message: string }
+  /** The context was condensed (prune, summary, or the sliding-window fallback). */
+  | {
+      type: "compact_boundary";
+      trigger: "auto" | "manual" | "reactive";
+      method: "prune" | "summary" | "window";
+      tokens_before: number;
+      tokens_after: number;
+      messages_replaced: number;
+    }
+  /** The permission policy refused a tool call; `allow_with` is the flag that would allow it. */
+  | { type: "permission_denied"; id: string; name: string; reason: string; allow_with?: string }
   | { type: "result"; result: RunResult };
 
 export type EventSink = (event: AgentEvent) => void;

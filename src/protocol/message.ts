@@ -72,6 +72,13 @@ export interface CompactionInfo {
   tokensAfter: number;
   /** Ids of the recent messages kept verbatim after the summary, oldest first. */
   keptIds: string[];
+  /** "summary": a model-written summary; "window": the fallback, a marker saying what was left out. */
+  method?: "summary" | "window";
+  /** The session's first prompt, carried from record to record. */
+  task?: string;
+  summary?: string;
+  /** The user's own messages kept verbatim (within a budget), oldest first. */
+  userMessages?: string[];
 }
 
 let counter = 0;

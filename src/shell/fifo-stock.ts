@@ -2,6 +2,7 @@
 // command would cost more than the command itself, so they are made in batches ahead of need.
 
 import { join } from "node:path";
+import { runtime } from "../runtime/runtime.ts";
 
 const BATCH = 64;
 
@@ -40,7 +41,7 @@ export class FifoStock {
 
   private async make(): Promise<void> {
     const paths = Array.from({ length: BATCH }, () => join(this.dir, `out-${++this.counter}`));
-    const proc = Bun.spawn(["mkfifo", "-m", "600", ...paths], { stdout: "ignore", stderr: "pipe" });
+    const proc = runtime.spawn(["mkfifo", "-m", "600", ...paths], { stdout: "ignore", stderr: "pipe" });
     const [code, err] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
     if (code !== 0) throw new Error(`mkfifo failed: ${err.trim() || `exit ${code}`}`);
     this.ready.push(...paths);

@@ -9,6 +9,7 @@
 // job's later output never reaches a later command.
 
 import { closeSync, constants, openSync, readSync, unlink } from "node:fs";
+import { runtime } from "../runtime/runtime.ts";
 
 /** While a command runs, one turn reads at most this much, so timers (its timeout) still run. */
 const MAX_BYTES_PER_TURN = 1 << 20;
@@ -73,7 +74,7 @@ export class OutputPipe {
   drainAndClose(): void {
     this.cancelPoll();
     this.unlink();
-    const reader = Bun.file(this.rfd).stream().getReader();
+    const reader = runtime.fdStream(this.rfd).getReader();
     this.drain = reader;
     const pump = async () => {
       try {

@@ -3,6 +3,7 @@
 // session id is the shell's pid" — even after the shell itself is gone.
 
 import { readdirSync, readFileSync } from "node:fs";
+import { runtime } from "../runtime/runtime.ts";
 
 export interface ProcessInfo {
   pid: number;
@@ -45,9 +46,9 @@ function fromProc(): ProcessInfo[] {
 }
 
 function fromPs(): ProcessInfo[] {
-  const ps = Bun.spawnSync(["ps", "-A", "-o", "pid=,pgid=,sess=,stat="], { stdout: "pipe", stderr: "ignore" });
+  const ps = runtime.spawnSync(["ps", "-A", "-o", "pid=,pgid=,sess=,stat="]);
   const out: ProcessInfo[] = [];
-  for (const line of ps.stdout.toString().split("\n")) {
+  for (const line of new TextDecoder().decode(ps.stdout).split("\n")) {
     const [pid, pgid, sid, stat] = line.trim().split(/\s+/);
     if (!pid || !stat) continue;
     out.push({ pid: Number(pid), pgid: Number(pgid), sid: Number(sid), zombie: stat.startsWith("Z") });

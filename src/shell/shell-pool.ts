@@ -13,6 +13,7 @@ import { isAlive, listProcesses, sessionMembers, signalAll } from "./process-tab
 import { chooseShell, type ShellState } from "./shell-choice.ts";
 import { ShellProcess } from "./shell-process.ts";
 import { INIT_SCRIPT } from "./shell-script.ts";
+import { sleep } from "../runtime/portable.ts";
 import { startWatchdog, WATCHDOG_SCRIPT, type Watchdog } from "./watchdog.ts";
 import type { RunOutcome, RunRequest, ShellPool, ShellStats } from "./types.ts";
 
@@ -168,6 +169,7 @@ class Pool implements ShellPool {
     const id = ++this.nextShellId;
     const shell: ShellProcess = new ShellProcess({
       cwd: workspace.dir,
+      env: this.config.env,
       initPath: workspace.initPath,
       requestPath: join(workspace.dir, `request-${id}`),
       stock: workspace.stock,
@@ -217,7 +219,7 @@ class Pool implements ShellPool {
   private guard(workspace: Workspace, sid: number): void {
     let watchdog: Watchdog;
     try {
-      watchdog = startWatchdog(workspace.watchdogPath, sid);
+      watchdog = startWatchdog(workspace.watchdogPath, sid, this.config.env);
     } catch {
       return;
     }
@@ -275,7 +277,7 @@ class Pool implements ShellPool {
     const members = () => listProcesses().filter((p) => this.orphanSessions.has(p.sid) && !p.zombie);
     signalAll(members(), "SIGTERM");
     const deadline = performance.now() + this.config.killGraceMs;
-    while (members().length > 0 && performance.now() < deadline) await Bun.sleep(10);
+    while (members().length > 0 && performance.now() < deadline) await sleep(10);
     signalAll(members(), "SIGKILL");
     this.orphanSessions.clear();
   }

@@ -10,10 +10,14 @@ import { OutputPipe, type PipeState } from "./output-pipe.ts";
 import { listProcesses, sessionMembers, signalAll, type ProcessInfo } from "./process-table.ts";
 import { commandScript, parseRecord, RUN_LINE, sourceLine, type ShellRecord } from "./shell-script.ts";
 import type { RunOutcome } from "./types.ts";
+import { type ChildProcess, runtime } from "../runtime/runtime.ts";
+import { sleep } from "../runtime/portable.ts";
 
 export interface ShellProcessOptions {
   /** Directory the shell starts in (one that surely exists: every command changes to its own). */
   cwd: string;
+  /** The whole environment the shell and its commands get: without the provider keys. */
+  env: Readonly<Record<string, string>>;
   initPath: string;
   requestPath: string;
   stock: FifoStock;
@@ -47,7 +51,7 @@ export class ShellProcess {
   /** A command left the shell unable to run more (see INIT_SCRIPT): the pool replaces it. */
   spoiled = false;
   readonly exited: Promise<void>;
-  private readonly proc: Bun.Subprocess<"pipe", "pipe", "ignore">;
+  private readonly proc: ChildProcess;
   private readonly header: string;
   private stdoutText = "";
   private waiting: { record(r: ShellRecord): void; exit(): void } | null = null;
@@ -65,14 +69,15 @@ export class ShellProcess {
   constructor(private readonly opts: ShellProcessOptions) {
     const token = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join("");
     this.header = `\x01${token} `;
-    // detached: setsid(), so the shell leads its own session: terminal signals meant for synapse
+    // A new session (setsid), so the shell leads its own session: terminal signals meant for synapse
     // do not reach it, and "everything it started" is everything in that session.
-    this.proc = Bun.spawn(["bash", "--noprofile", "--norc"], {
+    this.proc = runtime.spawn(["bash", "--noprofile", "--norc"], {
       cwd: opts.cwd,
+      env: { ...opts.env },
       stdin: "pipe",
       stdout: "pipe",
       stderr: "ignore",
-      detached: true,
+      newSession: true,
     });
     this.pid = this.proc.pid;
     this.exited = this.proc.exited.then((code) => {
@@ -150,7 +155,7 @@ export class ShellProcess {
     signalAll(others(), "SIGTERM", spare);
     const deadline = performance.now() + this.opts.killGraceMs;
     while (performance.now() < deadline && others().length > 0) {
-      await Bun.sleep(Math.min(KILL_POLL_MS, Math.max(0, deadline - performance.now())));
+      await sleep(Math.min(KILL_POLL_MS, Math.max(0, deadline - performance.now())));
     }
     signalAll(others(), "SIGKILL", spare);
     sendSignal(this.pid, "SIGKILL");

@@ -2,6 +2,8 @@
 // after `kill -9`, when no exit handler runs. Without it the shells, their commands and their
 // background jobs would be reparented to init and run forever.
 
+import { runtime } from "../runtime/runtime.ts";
+
 /**
  * The watchdog's bash script (`bash watchdog.sh SID`). Its stdin is a pipe (a socket pair) whose
  * other end only synapse holds (Bun opens it close-on-exec, so no other child inherits it): when
@@ -94,13 +96,15 @@ export interface Watchdog {
  * session walks (kills, survivor checks) never see it, and no terminal signal reaches it.
  * unref: a watchdog guarding the background jobs of a retired shell must not keep synapse alive.
  */
-export function startWatchdog(scriptPath: string, sid: number): Watchdog {
-  const proc = Bun.spawn(["bash", "--noprofile", "--norc", scriptPath, String(sid)], {
+export function startWatchdog(scriptPath: string, sid: number, env: Readonly<Record<string, string>>): Watchdog {
+  const proc = runtime.spawn(["bash", "--noprofile", "--norc", scriptPath, String(sid)], {
     cwd: "/",
+    // The same environment as the shells: no process of ours outside synapse holds the keys.
+    env: { ...env },
     stdin: "pipe",
     stdout: "ignore",
     stderr: "ignore",
-    detached: true,
+    newSession: true,
   });
   proc.unref();
   return {

@@ -1,12 +1,14 @@
 // The append-only JSONL archive of a session: one message per line, in segment files
 // (`messages.jsonl`, `messages.1.jsonl`, ...) that roll over past `rotateBytes`. Writes are queued
 // and go out in batches; reads stream line by line and skip damaged lines with a warning.
+// `synapse compact` may replace an old segment by its gzip copy (`messages.1.jsonl.gz`): reads
+// decompress it on the fly, and the writer only ever appends to a plain last segment.
 
 import { open, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Message } from "../protocol/message.ts";
 import { storeError } from "./errors.ts";
-import { readLines, type Line } from "./line-reader.ts";
+import { GZIP_SUFFIX, readLines, type Line } from "./line-reader.ts";
 import { RingBuffer } from "./ring-buffer.ts";
 
 export interface ArchiveOptions {
@@ -18,8 +20,10 @@ export interface ArchiveOptions {
 export interface Segment {
   index: number;
   path: string;
-  /** Bytes on disk (as far as this process wrote or found them). */
+  /** Bytes on disk (as far as this process wrote or found them); compressed bytes for a `.gz`. */
   size: number;
+  /** A gzip copy made by `synapse compact`: read whole, never appended to. */
+  compressed?: boolean;
 }
 
 export interface ArchivedMessage {
@@ -39,7 +43,7 @@ interface Queued {
   bytes: number;
 }
 
-const SEGMENT = /^messages(?:\.(\d+))?\.jsonl$/;
+const SEGMENT = /^messages(?:\.(\d+))?\.jsonl(\.gz)?$/;
 // One write call stays below this, so a long queue never becomes one giant string.
 const MAX_WRITE_BYTES = 4 * 1024 * 1024;
 
@@ -47,16 +51,48 @@ export function segmentName(index: number): string {
   return index === 0 ? "messages.jsonl" : `messages.${index}.jsonl`;
 }
 
+/** The name `synapse compact` gives a segment's gzip copy. */
+export function compressedName(index: number): string {
+  return segmentName(index) + GZIP_SUFFIX;
+}
+
+/**
+ * The segments in order. When a segment exists both plain and compressed (compact was stopped
+ * between writing the copy and removing the original), the plain one is the segment and the copy
+ * is ignored, so no line is read twice.
+ */
 export async function listSegments(dir: string): Promise<Segment[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
-  const segments: Segment[] = [];
+  const byIndex = new Map<number, Segment>();
   for (const name of names) {
     const m = SEGMENT.exec(name);
     if (!m) continue;
+    const index = m[1] ? Number(m[1]) : 0;
+    const compressed = m[2] !== undefined;
+    if (compressed && byIndex.has(index)) continue;
     const path = join(dir, name);
-    segments.push({ index: m[1] ? Number(m[1]) : 0, path, size: (await stat(path)).size });
+    const size = await stat(path).then(
+      (s) => s.size,
+      // Gone since readdir: compact removed the plain original after its copy was in place.
+      (err: NodeJS.ErrnoException) => (err.code === "ENOENT" ? undefined : Promise.reject(err)),
+    );
+    if (size === undefined) continue;
+    byIndex.set(index, compressed ? { index, path, size, compressed } : { index, path, size });
   }
-  return segments.sort((a, b) => a.index - b.index);
+  return [...byIndex.values()].sort((a, b) => a.index - b.index);
+}
+
+/** The segment's lines; a damaged compressed segment is read up to the damage, with a warning. */
+export async function* segmentLines(segment: Segment, warn: (message: string) => void): AsyncGenerator<Line> {
+  if (!segment.compressed) {
+    yield* readLines(segment.path, segment.size);
+    return;
+  }
+  try {
+    yield* readLines(segment.path);
+  } catch (err) {
+    warn(`cannot read the rest of ${segment.path}: ${(err as Error).message}`);
+  }
 }
 
 /** Parses one archive line; damaged lines are reported and give undefined. */
@@ -101,6 +137,9 @@ export class Archive {
   static async open(options: ArchiveOptions): Promise<Archive> {
     const segments = await listSegments(options.dir);
     if (segments.length === 0) segments.push({ index: 0, path: join(options.dir, segmentName(0)), size: 0 });
+    // A compressed segment is never appended to, so a new plain one follows it.
+    const newest = segments[segments.length - 1]!;
+    if (newest.compressed) segments.push({ index: newest.index + 1, path: join(options.dir, segmentName(newest.index + 1)), size: 0 });
     const archive = new Archive(options, segments);
     const last = segments[segments.length - 1]!;
     if (last.size > 0) archive.needsNewline = (await lastByte(last.path, last.size)) !== 0x0a;
@@ -239,7 +278,7 @@ export class Archive {
   async *read(snapshot = this.snapshot(), warn = this.options.onWarning): AsyncGenerator<ArchivedMessage> {
     for (const segment of snapshot.segments) {
       if (segment.size === 0) continue;
-      for await (const line of readLines(segment.path, segment.size)) {
+      for await (const line of segmentLines(segment, warn)) {
         const message = parseLine(line, segment.path, warn);
         if (message) yield { message, bytes: Buffer.byteLength(line.text) };
       }
@@ -272,7 +311,7 @@ export class Archive {
         keyOf: (a) => a.message.id,
       });
       let full = false;
-      for await (const line of readLines(segment.path, segment.size)) {
+      for await (const line of segmentLines(segment, this.options.onWarning)) {
         const message = parseLine(line, segment.path, this.options.onWarning);
         if (message && part.push({ message, bytes: Buffer.byteLength(line.text) }).length > 0) full = true;
       }

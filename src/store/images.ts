@@ -1,9 +1,11 @@
 // Images on disk, content-addressed by SHA-256 under the session (`images/<sha>.<ext>`): saved
 // once however often they are attached, and read back only when a request needs their bytes.
 
-import { chmod, mkdir, open, readFile, rename, stat, unlink } from "node:fs/promises";
+import { chmod, mkdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { ImageRef } from "../protocol/message.ts";
+import { sha256Hex } from "../runtime/portable.ts";
+import { writeFileAtomic } from "./atomic-write.ts";
 import { storeError } from "./errors.ts";
 
 const EXTENSIONS: Record<string, string> = {
@@ -33,27 +35,16 @@ export class ImageStore {
   }
 
   async save(bytes: Uint8Array, mediaType: string): Promise<ImageRef> {
-    const sha256 = new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
+    const sha256 = await sha256Hex(bytes);
     const ref: ImageRef = { sha256, mediaType, bytes: bytes.byteLength };
     const path = this.pathOf(ref);
     const existing = await stat(path).catch(() => undefined);
     if (existing?.size === bytes.byteLength) return ref;
     await this.ensureDir();
-    // Temp file and rename: a crash never leaves a half image under its final (trusted) name.
-    const temp = `${path}.${process.pid}.tmp`;
-    try {
-      const handle = await open(temp, "w", 0o600);
-      try {
-        await handle.writeFile(bytes);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await rename(temp, path);
-    } catch (err) {
-      await unlink(temp).catch(() => undefined);
+    // A crash never leaves a half image under its final (trusted) name.
+    await writeFileAtomic(path, bytes).catch((err) => {
       throw storeError("save image", path, err);
-    }
+    });
     return ref;
   }
 

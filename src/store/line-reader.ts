@@ -1,8 +1,12 @@
 // Streams a file's lines in fixed-size chunks, so a long archive is never held in memory whole.
 // Each line comes with its 1-based number and whether a newline ended it (an unterminated last
-// line is what a crash mid-write leaves behind).
+// line is what a crash mid-write leaves behind). A `.gz` file (an archive segment compressed by
+// `synapse compact`) is decompressed on the fly through node:zlib streams.
 
+import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
+import { pipeline } from "node:stream";
+import { createGunzip } from "node:zlib";
 
 export interface Line {
   text: string;
@@ -10,12 +14,30 @@ export interface Line {
   terminated: boolean;
 }
 
+export const GZIP_SUFFIX = ".gz";
 const CHUNK = 64 * 1024;
 const NL = 0x0a;
 
-/** Yields the lines of `path` up to byte `end` (default: its size when reading starts). */
+/**
+ * Yields the lines of `path` up to byte `end` (default: its size when reading starts). A `.gz`
+ * path is read whole and decompressed: `end` would count compressed bytes, and such a file is
+ * never appended to.
+ */
 export async function* readLines(path: string, end?: number): AsyncGenerator<Line> {
-  const handle = await open(path, "r");
+  if (path.endsWith(GZIP_SUFFIX)) {
+    yield* readGzipLines(path);
+    return;
+  }
+  let handle;
+  try {
+    handle = await open(path, "r");
+  } catch (err) {
+    // A reader without the session lock (listing) may have listed a segment that `synapse compact`
+    // then replaced by its compressed copy: the same lines under another name.
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT" || !path.endsWith(".jsonl")) throw err;
+    yield* readGzipLines(path + GZIP_SUFFIX);
+    return;
+  }
   try {
     const limit = end ?? (await handle.stat()).size;
     const decoder = new TextDecoder("utf-8");
@@ -46,5 +68,38 @@ export async function* readLines(path: string, end?: number): AsyncGenerator<Lin
     }
   } finally {
     await handle.close();
+  }
+}
+
+/** The lines of a gzip file, decompressed chunk by chunk; a damaged file throws where it breaks. */
+async function* readGzipLines(path: string): AsyncGenerator<Line> {
+  const file = createReadStream(path, { highWaterMark: CHUNK });
+  const gunzip = createGunzip({ chunkSize: CHUNK });
+  // pipeline (not pipe) so a read error reaches the consumer instead of hanging it.
+  const source = pipeline(file, gunzip, () => undefined);
+  const decoder = new TextDecoder("utf-8");
+  let pending: Buffer[] = [];
+  let no = 0;
+  try {
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      let start = 0;
+      for (let nl = chunk.indexOf(NL, 0); nl !== -1; nl = chunk.indexOf(NL, start)) {
+        const piece = chunk.subarray(start, nl);
+        const bytes = pending.length > 0 ? Buffer.concat([...pending, piece]) : piece;
+        pending = [];
+        start = nl + 1;
+        no++;
+        yield { text: decoder.decode(bytes), no, terminated: true };
+      }
+      // Copied: whether the stream reuses its output buffers is its business.
+      if (start < chunk.length) pending.push(Buffer.from(chunk.subarray(start)));
+    }
+  } finally {
+    file.destroy();
+    gunzip.destroy();
+  }
+  if (pending.length > 0) {
+    no++;
+    yield { text: decoder.decode(Buffer.concat(pending)), no, terminated: false };
   }
 }

@@ -89,6 +89,19 @@ function takeOver(path: string, stale: LockInfo | null, sessionId: string): void
   }
 }
 
+/**
+ * Who holds the session's lock, when a live process does: "pid N" (and host), or "a process being
+ * opened" for a lock still empty. Only looks; a stale lock counts as free.
+ */
+export function lockHolder(dir: string): string | undefined {
+  const path = join(dir, LOCK_FILE);
+  const owner = readLock(path);
+  if (owner === undefined || !isLive(owner, path)) return undefined;
+  if (owner === null) return "a process that is opening it";
+  const elsewhere = owner.host !== "" && owner.host !== hostname();
+  return `pid ${owner.pid}${elsewhere ? ` on host ${owner.host}` : ""}`;
+}
+
 /** The lock's content; null when it exists but is empty or unreadable, undefined when absent. */
 function readLock(path: string): LockInfo | null | undefined {
   let raw: string;

@@ -159,6 +159,10 @@ export class MessageStore implements SessionStore {
     return { ...this.metaState, messages: this.baseCount + this.archive.writtenCount, bytes: this.archive.bytes };
   }
 
+  messageCount(): number {
+    return this.baseCount + this.archive.writtenCount + this.archive.queuedCount;
+  }
+
   /** Messages appended but not yet on disk. */
   get queued(): number {
     return this.archive.queuedCount;

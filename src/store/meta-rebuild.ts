@@ -2,8 +2,7 @@
 // session whose messages are intact never disappears from listing or `--resume`.
 
 import { stat } from "node:fs/promises";
-import { listSegments, parseLine } from "./archive.ts";
-import { readLines } from "./line-reader.ts";
+import { listSegments, parseLine, segmentLines } from "./archive.ts";
 import { metaPath, titleFrom } from "./meta.ts";
 import type { SessionMeta } from "./types.ts";
 
@@ -38,7 +37,7 @@ export async function summarizeArchive(dir: string): Promise<ArchiveSummary | un
   for (const segment of segments) {
     updated = Math.max(updated, (await stat(segment.path)).mtimeMs);
     if (segment.size === 0) continue;
-    for await (const line of readLines(segment.path, segment.size)) {
+    for await (const line of segmentLines(segment, () => undefined)) {
       const message = parseLine(line, segment.path, () => undefined);
       if (!message) continue;
       messages++;

@@ -1,10 +1,11 @@
 // meta.json: the small summary of a session that listing and resuming read without touching the
 // archive. Replaced atomically (temp file, fsync, rename), so a crash leaves the old or the new.
 
-import { open, readdir, readFile, rename, unlink } from "node:fs/promises";
+import { readdir, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { Message } from "../protocol/message.ts";
 import { textOf } from "../protocol/message.ts";
+import { writeFileAtomic } from "./atomic-write.ts";
 import { storeError } from "./errors.ts";
 import type { SessionMeta } from "./types.ts";
 
@@ -87,21 +88,10 @@ function salvage(v: Record<string, unknown>): Partial<SessionMeta> {
 
 export async function writeMeta(dir: string, meta: SessionMeta): Promise<void> {
   const target = metaPath(dir);
-  const temp = `${target}.${process.pid}.tmp`;
   const data = JSON.stringify({ format: FORMAT, ...meta }, null, 2) + "\n";
-  try {
-    const handle = await open(temp, "w", 0o600);
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, target);
-  } catch (err) {
-    await unlink(temp).catch(() => undefined);
+  await writeFileAtomic(target, data).catch((err) => {
     throw storeError("write session meta", target, err);
-  }
+  });
 }
 
 /** The title a session gets from its first user text: whitespace collapsed, about 80 chars. */

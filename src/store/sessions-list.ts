@@ -7,6 +7,8 @@ import { listSegments } from "./archive.ts";
 import { metaPath, readMeta } from "./meta.ts";
 import { rebuiltMeta, rebuildWarning, summarizeArchive } from "./meta-rebuild.ts";
 import { sessionsRoot } from "./paths.ts";
+import { storeError } from "./errors.ts";
+import { headUnits } from "../text/code-point.ts";
 import type { ListedSession } from "./types.ts";
 
 /**
@@ -17,7 +19,12 @@ import type { ListedSession } from "./types.ts";
  */
 export async function listSessions(home: string, onWarning?: (message: string) => void): Promise<ListedSession[]> {
   const root = sessionsRoot(home);
-  const names = await readdir(root).catch(() => [] as string[]);
+  // No folder yet means no sessions yet; any other failure (permissions, a file where the folder
+  // should be) must be told, not shown as an empty list.
+  const names = await readdir(root).catch((err: NodeJS.ErrnoException) => {
+    if (err?.code === "ENOENT") return [] as string[];
+    throw storeError("read the sessions in", root, err);
+  });
   const sessions: ListedSession[] = [];
   for (const name of names) {
     const dir = join(root, name);
@@ -78,22 +85,37 @@ function formatTime(ms: number): string {
 }
 
 function clip(text: string, width: number): string {
-  return text.length <= width ? text : `${text.slice(0, width - 1)}…`;
+  return text.length <= width ? text : `${headUnits(text, width - 1)}…`;
 }
 
-/** A plain-text table: id, updated (local time), title, messages, size (and notes, if any). Ends with a newline. */
-export function formatSessionTable(sessions: readonly ListedSession[], titleWidth = 48): string {
+/** The sessions that belong to `cwd`, and those whose directory is unknown (damaged meta.json). */
+export function sessionsFor(sessions: readonly ListedSession[], cwd: string): ListedSession[] {
+  return sessions.filter((s) => s.cwd === cwd || !s.cwd);
+}
+
+/** `~/x` for a directory under home, so the column stays short. */
+function shortDir(dir: string, homeDir: string | undefined): string {
+  if (!dir) return "?";
+  if (homeDir && homeDir !== "/" && (dir === homeDir || dir.startsWith(`${homeDir}/`))) return `~${dir.slice(homeDir.length)}`;
+  return dir;
+}
+
+/**
+ * A plain-text table: id, updated (local time), directory, title, messages, size (and notes, if
+ * any). Ends with a newline. `homeDir` shortens directories to `~/…`.
+ */
+export function formatSessionTable(sessions: readonly ListedSession[], titleWidth = 48, homeDir?: string): string {
   if (sessions.length === 0) return "no sessions\n";
   // The NOTE column appears only when needed, so the usual table keeps its shape.
   const withNotes = sessions.some((s) => s.note);
   const rows = sessions.map((s) => {
-    const row = [s.id, formatTime(s.updated), clip(s.title || "(untitled)", titleWidth), String(s.messages), formatBytes(s.bytes)];
+    const row = [s.id, formatTime(s.updated), clip(shortDir(s.cwd, homeDir), 40), clip(s.title || "(untitled)", titleWidth), String(s.messages), formatBytes(s.bytes)];
     if (withNotes) row.push(s.note ?? "");
     return row;
   });
-  const header = ["ID", "UPDATED", "TITLE", "MESSAGES", "SIZE", ...(withNotes ? ["NOTE"] : [])];
+  const header = ["ID", "UPDATED", "DIRECTORY", "TITLE", "MESSAGES", "SIZE", ...(withNotes ? ["NOTE"] : [])];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const rightAligned = new Set([3, 4]);
+  const rightAligned = new Set([4, 5]);
   const line = (cells: string[]) =>
     cells
       .map((c, i) => (rightAligned.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))

@@ -55,5 +55,7 @@ export interface SessionStore {
    */
   dropToolOutputs(keepRecent: number): number;
   stats(): StoreStats;
+  /** Messages in the session: archived, queued, and those archived by earlier runs. */
+  messageCount?(): number;
   close(): Promise<void>;
 }

@@ -1,12 +1,17 @@
 // The Glob tool: files whose path matches a glob pattern, newest first, skipping `.git` and
-// gitignored files. Expected failures throw ToolError.
+// gitignored files; listed by `rg --files` (the JavaScript walk when rg cannot run), keeping only
+// the newest ones in memory. Expected failures throw ToolError.
 
+import { statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import description from "./glob.md" with { type: "text" };
 import { resolveToolPath } from "./paths.ts";
+import { runRipgrep } from "./ripgrep-process.ts";
+import { engineFor } from "./search-engine.ts";
 import { ToolError, type JsonSchema, type Tool } from "./types.ts";
 import { walkFiles } from "./walk.ts";
+import { runtime } from "../runtime/runtime.ts";
 
 export const MAX_GLOB_RESULTS = 100;
 
@@ -41,15 +46,40 @@ export function splitPattern(pattern: string): { prefix: string; rest: string; m
   return { prefix, rest, maxDepth: rest.includes("**") ? undefined : restSegs.length - 1 };
 }
 
-async function mtimes(paths: string[]): Promise<Map<string, number>> {
-  const times = new Map<string, number>();
-  const BATCH = 256;
-  for (let i = 0; i < paths.length; i += BATCH) {
-    const batch = paths.slice(i, i + BATCH);
-    const stats = await Promise.all(batch.map((p) => stat(p).catch(() => null)));
-    batch.forEach((p, j) => times.set(p, stats[j]?.mtimeMs ?? 0));
+/** The newest `max` files seen so far, and how many were seen: memory stays flat on any tree. */
+export class NewestFiles {
+  total = 0;
+  private readonly items: Array<{ path: string; mtime: number }> = [];
+
+  constructor(private readonly max: number) {}
+
+  private before(a: { path: string; mtime: number }, b: { path: string; mtime: number }): boolean {
+    return a.mtime > b.mtime || (a.mtime === b.mtime && a.path < b.path);
   }
-  return times;
+
+  add(path: string, mtime: number): void {
+    this.total++;
+    const item = { path, mtime };
+    const items = this.items;
+    if (items.length === this.max && !this.before(item, items[items.length - 1]!)) return;
+    let lo = 0;
+    let hi = items.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.before(items[mid]!, item)) lo = mid + 1;
+      else hi = mid;
+    }
+    items.splice(lo, 0, item);
+    if (items.length > this.max) items.pop();
+  }
+
+  paths(): string[] {
+    return this.items.map((i) => i.path);
+  }
+}
+
+function mtimeOf(path: string): number {
+  return statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
 }
 
 export const globTool: Tool<GlobInput> = {
@@ -69,22 +99,47 @@ export const globTool: Tool<GlobInput> = {
     const rootInfo = await stat(root).catch(() => null);
     if (!rootInfo?.isDirectory()) return { content: `No files found (${root} is not a directory)` };
 
-    const glob = new Bun.Glob(rest);
-    const found: string[] = [];
+    const matches = runtime.globMatcher(rest);
     const strip = root === "/" ? 1 : root.length + 1;
-    for await (const file of walkFiles(root, { signal: ctx.signal, cwd: ctx.cwd, maxDepth })) {
-      if (glob.match(file.slice(strip))) found.push(file);
+    const newest = new NewestFiles(MAX_GLOB_RESULTS);
+    const consider = (file: string) => {
+      if (matches(file.slice(strip))) newest.add(file, mtimeOf(file));
+    };
+
+    const engine = await engineFor(ctx);
+    if (engine.kind === "ripgrep") {
+      const args = ["--files", "--null", "--no-config", "--hidden", "--no-require-git", "--glob", "!.git"];
+      if (maxDepth !== undefined) args.push("--max-depth", String(maxDepth + 1));
+      // The last segment, as a file type, lets rg skip other names without overriding .gitignore
+      // (a --glob would); the whole pattern is still matched here.
+      const last = rest.split("/").at(-1)!;
+      if (last && !last.includes("**")) args.push("--type-add", `synapseglob:${last}`, "--type", "synapseglob");
+      args.push("--", root);
+      const outcome = await runRipgrep(engine.path, args, {
+        cwd: ctx.cwd,
+        signal: ctx.signal,
+        timeoutMs: ctx.limits.shell.commandTimeoutMs,
+        env: ctx.limits.shell.env,
+        separator: 0,
+        onRecord(record) {
+          consider(record.toString("utf8"));
+          return true;
+        },
+      });
+      if (outcome.stopped === "timeout") {
+        throw new ToolError(`Glob stopped after ${ctx.limits.shell.commandTimeoutMs / 1000} s (the command timeout); use a more specific pattern or path`);
+      }
+      if (outcome.code === 2 && newest.total === 0 && outcome.stderr) throw new ToolError(`Glob failed: ${outcome.stderr.replace(/^rg: /, "")}`);
+    } else {
+      for await (const file of walkFiles(root, { signal: ctx.signal, cwd: ctx.cwd, maxDepth })) consider(file);
     }
     if (ctx.signal.aborted) throw new ToolError("Glob interrupted");
-    if (found.length === 0) return { content: "No files found" };
+    if (newest.total === 0) return { content: "No files found" };
 
-    const times = await mtimes(found);
-    found.sort((a, b) => times.get(b)! - times.get(a)! || (a < b ? -1 : 1));
-    const shown = found.slice(0, MAX_GLOB_RESULTS).join("\n");
     const note =
-      found.length > MAX_GLOB_RESULTS
-        ? `\n(truncated: showing ${MAX_GLOB_RESULTS} of ${found.length} files, newest first; use a more specific pattern or path)`
+      newest.total > MAX_GLOB_RESULTS
+        ? `\n(truncated: showing ${MAX_GLOB_RESULTS} of ${newest.total} files, newest first; use a more specific pattern or path)`
         : "";
-    return { content: shown + note };
+    return { content: newest.paths().join("\n") + note };
   },
 };

@@ -1,103 +1,195 @@
-// The Grep tool: lines matching a JavaScript regular expression, as `path:line:text`, across a
-// tree (skipping `.git`, gitignored and binary files) or in one file. Expected failures throw
-// ToolError.
+// The Grep tool: ripgrep's search with the options models know from Claude Code's Grep (output
+// modes, context lines, file types, multiline, head_limit), streamed from rg and cut at the cap;
+// the JavaScript search when rg cannot run. Expected failures throw ToolError.
 
-import { stat } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import description from "./grep.md" with { type: "text" };
-import { boundaryBefore } from "../text/code-point.ts";
-import { isBinary } from "./binary.ts";
+import { isBinary, SNIFF_BYTES } from "./binary.ts";
 import { notRegularMessage } from "./files.ts";
+import { fallbackGrep, MAX_GREP_FILE_BYTES } from "./grep-fallback.ts";
+import { clipAround, GrepCollector, type GrepMode, MAX_GREP_LINE_CHARS } from "./grep-output.ts";
 import { resolveToolPath } from "./paths.ts";
-import { ToolError, type JsonSchema, type Tool } from "./types.ts";
-import { walkFiles } from "./walk.ts";
+import { runRipgrep } from "./ripgrep-process.ts";
+import { engineFor } from "./search-engine.ts";
+import { ToolError, type JsonSchema, type Tool, type ToolContext } from "./types.ts";
+import { runtime } from "../runtime/runtime.ts";
 
+export { clipAround, MAX_GREP_FILE_BYTES, MAX_GREP_LINE_CHARS };
+/** Entries returned when head_limit is not given (lines for content, files otherwise). */
 export const MAX_GREP_MATCHES = 200;
-export const MAX_GREP_LINE_CHARS = 300;
-/** Bigger files are skipped (and counted): they are logs or data, and would be read whole. */
-export const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
-const PARALLEL_FILES = 16;
+export const MAX_HEAD_LIMIT = 1000;
+const MAX_CONTEXT_LINES = 50;
 
 export interface GrepInput {
   pattern: string;
   path?: string;
   glob?: string;
+  type?: string;
+  output_mode?: GrepMode;
+  "-A"?: number;
+  "-B"?: number;
+  "-C"?: number;
+  "-i"?: boolean;
   ignore_case?: boolean;
+  multiline?: boolean;
+  head_limit?: number;
 }
 
 const inputSchema: JsonSchema = {
   type: "object",
   properties: {
-    pattern: { type: "string", description: "JavaScript regular expression to search for" },
+    pattern: { type: "string", description: "Regular expression to search for (Rust regex syntax, as in ripgrep)" },
     path: { type: "string", description: "File or directory to search (default: the working directory)" },
     glob: { type: "string", description: 'Only search files matching this glob, e.g. "*.ts" or "src/**/*.{js,jsx}"' },
+    type: { type: "string", description: 'Only search files of this ripgrep type, e.g. "ts", "py", "rust", "go"' },
+    output_mode: {
+      type: "string",
+      enum: ["files_with_matches", "content", "count"],
+      description: 'files_with_matches (default): matching file paths; content: matching lines; count: matching lines per file',
+    },
+    "-A": { type: "integer", description: "Lines to show after each match (content mode)" },
+    "-B": { type: "integer", description: "Lines to show before each match (content mode)" },
+    "-C": { type: "integer", description: "Lines to show before and after each match (content mode)" },
+    "-i": { type: "boolean", description: "Match case-insensitively (same as ignore_case)" },
     ignore_case: { type: "boolean", description: "Match case-insensitively" },
+    multiline: { type: "boolean", description: "Let the pattern span lines; . also matches newlines" },
+    head_limit: { type: "integer", description: `Return at most this many lines (content) or files (default ${MAX_GREP_MATCHES}, at most ${MAX_HEAD_LIMIT})` },
   },
   required: ["pattern"],
   additionalProperties: false,
 };
 
-export function compilePattern(pattern: string, ignoreCase: boolean): RegExp {
-  try {
-    return new RegExp(pattern, ignoreCase ? "i" : "");
-  } catch (err) {
-    throw new ToolError(`Invalid regular expression ${JSON.stringify(pattern)}: ${(err as Error).message}`);
-  }
+interface Query {
+  pattern: string;
+  target: string;
+  isFile: boolean;
+  mode: GrepMode;
+  ignoreCase: boolean;
+  before: number;
+  after: number;
+  multiline: boolean;
+  limit: number;
+  glob?: string;
+  type?: string;
 }
 
-/** A long line is cut to a window around its match, so the match itself is always shown. */
-export function clipAround(line: string, regex: RegExp): string {
-  if (line.length <= MAX_GREP_LINE_CHARS) return line;
-  const at = Math.max(0, line.search(regex));
-  // Both cuts move back off the middle of a surrogate pair: half an emoji is invalid text.
-  const start = boundaryBefore(line, Math.max(0, Math.min(at - 100, line.length - MAX_GREP_LINE_CHARS)));
-  const end = boundaryBefore(line, start + MAX_GREP_LINE_CHARS);
-  return `${start > 0 ? "…" : ""}${line.slice(start, end)}${end < line.length ? "…" : ""}`;
-}
-
-type FileResult = { lines: string[] } | { skipped: "binary" | "large" };
-
-interface Search {
-  regex: RegExp;
-  /** The same pattern in multiline mode, tried on a whole file first; null when unsafe. */
-  whole: RegExp | null;
-}
-
-/**
- * A whole-text test rules out most files cheaply. Lookbehind can see across a newline there and
- * miss a line-start match, so such patterns skip the shortcut.
- */
-function makeSearch(regex: RegExp): Search {
-  return { regex, whole: regex.source.includes("(?<") ? null : new RegExp(regex.source, regex.flags + "m") };
-}
-
-async function searchFile(path: string, { regex, whole }: Search, max: number): Promise<FileResult> {
-  const info = await stat(path).catch(() => null);
-  // Reading a FIFO would wait forever; a device may never end.
-  if (!info?.isFile()) return { lines: [] };
-  if (info.size > MAX_GREP_FILE_BYTES) return { skipped: "large" };
-  const bytes = await Bun.file(path).bytes().catch(() => null);
-  if (!bytes) return { lines: [] };
-  if (isBinary(bytes)) return { skipped: "binary" };
-  const text = new TextDecoder("utf-8").decode(bytes);
-  if (whole && !whole.test(text)) return { lines: [] };
-  const lines: string[] = [];
-  const all = text.split("\n");
-  // A final newline ends the last line; it does not start an empty one.
-  if (all[all.length - 1] === "") all.pop();
-  for (let i = 0; i < all.length && lines.length < max; i++) {
-    const line = all[i]!.endsWith("\r") ? all[i]!.slice(0, -1) : all[i]!;
-    if (regex.test(line)) lines.push(`${path}:${i + 1}:${clipAround(line, regex)}`);
-  }
-  return { lines };
+function count(input: GrepInput, name: "-A" | "-B" | "-C" | "head_limit", min: number, max: number): number | undefined {
+  const value = input[name];
+  if (value === undefined || value === null) return undefined;
+  if (value < min || value > max) throw new ToolError(`"${name}" must be between ${min} and ${max} (got ${value})`);
+  return value;
 }
 
 /** Filters by name when the glob has no `/` (like ripgrep's -g), else by path below the root. */
-function fileFilter(glob: string | undefined, root: string): (path: string) => boolean {
+export function fileFilter(glob: string | undefined, root: string): (path: string) => boolean {
   if (!glob) return () => true;
-  const matcher = new Bun.Glob(glob.replace(/^(\.\/)+/, ""));
-  if (!glob.includes("/")) return (path) => matcher.match(basename(path));
-  return (path) => matcher.match(path.slice(root.length + 1));
+  const match = runtime.globMatcher(glob.replace(/^(\.\/)+/, ""));
+  if (!glob.includes("/")) return (path) => match(basename(path));
+  return (path) => path.length > root.length && match(path.slice(root.length + 1));
+}
+
+const decoder = new TextDecoder("utf-8");
+
+/** rg's JSON carries text as `text`, or as base64 `bytes` when it is not valid UTF-8 (shown as U+FFFD). */
+function jsonText(data: { text?: string; bytes?: string }): string {
+  if (data.text !== undefined) return data.text;
+  return decoder.decode(Buffer.from(data.bytes ?? "", "base64"));
+}
+
+/** The UTF-16 index of a byte offset into `text`. */
+function utf16Index(text: string, byteOffset: number): number {
+  return decoder.decode(Buffer.from(text, "utf8").subarray(0, byteOffset)).length;
+}
+
+function ripgrepArgs(q: Query): string[] {
+  // --hidden: hidden files are searched (only .git is skipped); --no-require-git: .gitignore
+  // applies outside a repository too; --engine auto: PCRE2 for look-around and backreferences.
+  const args = ["--no-config", "--hidden", "--no-require-git", "--glob", "!.git", "--max-filesize", "10M", "--engine", "auto", "--crlf"];
+  if (q.ignoreCase) args.push("--ignore-case");
+  if (q.multiline) args.push("--multiline", "--multiline-dotall");
+  if (q.type) args.push("--type", q.type);
+  // A glob on file names becomes a file type: unlike --glob, a type never overrides .gitignore.
+  // The exact glob is still checked on every path rg reports (fileFilter).
+  const last = q.glob?.replace(/^(\.\/)+/, "").split("/").at(-1);
+  if (!q.type && last && !last.includes("**")) args.push("--type-add", `synapseglob:${last}`, "--type", "synapseglob");
+  if (q.mode === "files_with_matches") args.push("--files-with-matches", "--null");
+  else if (q.mode === "count") args.push("--count", "--null", "--with-filename");
+  else args.push("--json", "--before-context", String(q.before), "--after-context", String(q.after));
+  args.push("--regexp", q.pattern, "--", q.target);
+  return args;
+}
+
+interface JsonLine {
+  type: string;
+  data: {
+    path?: { text?: string; bytes?: string };
+    lines?: { text?: string; bytes?: string };
+    line_number?: number;
+    submatches?: Array<{ start: number }>;
+  };
+}
+
+function addJsonRecord(record: Buffer, wanted: (path: string) => boolean, collector: GrepCollector): boolean {
+  const event = JSON.parse(record.toString("utf8")) as JsonLine;
+  if (event.type !== "match" && event.type !== "context") return true;
+  const path = jsonText(event.data.path ?? {});
+  if (!wanted(path)) return true;
+  // A multiline match spans lines: each is shown with its own number.
+  const lines = jsonText(event.data.lines ?? {}).replace(/\r?\n$/, "").split("\n");
+  const first = event.data.line_number ?? 0;
+  const start = event.data.submatches?.[0]?.start;
+  for (let i = 0; i < lines.length; i++) {
+    const text = lines[i]!.endsWith("\r") ? lines[i]!.slice(0, -1) : lines[i]!;
+    const at = i === 0 && start !== undefined && text.length > MAX_GREP_LINE_CHARS ? utf16Index(text, start) : 0;
+    if (!collector.addLine(path, first + i, clipAround(text, at), event.type === "match")) return false;
+  }
+  return true;
+}
+
+async function ripgrepSearch(rgPath: string, q: Query, ctx: ToolContext, collector: GrepCollector): Promise<void> {
+  const wanted = fileFilter(q.glob, q.target);
+  const outcome = await runRipgrep(rgPath, ripgrepArgs(q), {
+    cwd: ctx.cwd,
+    signal: ctx.signal,
+    timeoutMs: ctx.limits.shell.commandTimeoutMs,
+    env: ctx.limits.shell.env,
+    separator: q.mode === "files_with_matches" ? 0 : 0x0a,
+    onRecord(record) {
+      if (q.mode === "content") return addJsonRecord(record, wanted, collector);
+      if (q.mode === "files_with_matches") {
+        const path = decoder.decode(record);
+        return !wanted(path) || collector.addFile(path);
+      }
+      const nul = record.lastIndexOf(0);
+      const path = decoder.decode(record.subarray(0, nul));
+      return !wanted(path) || collector.addCount(path, Number(record.subarray(nul + 1).toString()));
+    },
+  });
+  if (outcome.stopped === "aborted") throw new ToolError("Grep interrupted");
+  if (outcome.stopped === "timeout") {
+    throw new ToolError(`Grep stopped after ${ctx.limits.shell.commandTimeoutMs / 1000} s (the command timeout); narrow the path, glob or type`);
+  }
+  // Exit 2 with results means some files could not be read; without any, the search itself failed.
+  if (outcome.code === 2 && collector.size === 0) {
+    const message = outcome.stderr.replace(/^rg: /, "");
+    if (/regex parse error|error parsing|PCRE2/i.test(message)) {
+      throw new ToolError(`Invalid regular expression ${JSON.stringify(q.pattern)}: ${message}`);
+    }
+    throw new ToolError(`Search failed: ${message || "ripgrep exited with status 2"}`);
+  }
+}
+
+async function checkSingleFile(target: string, size: number): Promise<void> {
+  if (size > MAX_GREP_FILE_BYTES) throw new ToolError(`Cannot search ${target}: larger than ${MAX_GREP_FILE_BYTES / 1024 / 1024} MB`);
+  const handle = await open(target, "r");
+  try {
+    const head = new Uint8Array(SNIFF_BYTES);
+    const { bytesRead } = await handle.read(head, 0, SNIFF_BYTES, 0);
+    if (isBinary(head.subarray(0, bytesRead))) throw new ToolError(`Cannot search ${target}: binary file`);
+  } finally {
+    await handle.close();
+  }
 }
 
 export const grepTool: Tool<GrepInput> = {
@@ -107,52 +199,43 @@ export const grepTool: Tool<GrepInput> = {
   readOnly: true,
   async execute(input, ctx) {
     if (input.pattern === "") throw new ToolError('"pattern" is empty; give a regular expression to search for');
-    const search = makeSearch(compilePattern(input.pattern, input.ignore_case === true));
+    const context = count(input, "-C", 0, MAX_CONTEXT_LINES) ?? 0;
+    const mode = input.output_mode ?? "files_with_matches";
     const target = resolveToolPath(ctx.cwd, input.path ?? ".");
+    const q: Query = {
+      pattern: input.pattern,
+      target,
+      isFile: false,
+      mode,
+      ignoreCase: input.ignore_case === true || input["-i"] === true,
+      before: mode === "content" ? (count(input, "-B", 0, MAX_CONTEXT_LINES) ?? context) : 0,
+      after: mode === "content" ? (count(input, "-A", 0, MAX_CONTEXT_LINES) ?? context) : 0,
+      multiline: input.multiline === true,
+      limit: count(input, "head_limit", 1, MAX_HEAD_LIMIT) ?? MAX_GREP_MATCHES,
+      glob: input.glob || undefined,
+      type: input.type || undefined,
+    };
     const info = await stat(target).catch(() => null);
     if (!info) throw new ToolError(`Path not found: ${target}`);
     if (!info.isFile() && !info.isDirectory()) throw new ToolError(notRegularMessage("search", target, info));
-
     if (info.isFile()) {
-      const result = await searchFile(target, search, MAX_GREP_MATCHES + 1);
-      if ("skipped" in result) {
-        throw new ToolError(`Cannot search ${target}: ${result.skipped === "binary" ? "binary file" : `larger than ${MAX_GREP_FILE_BYTES / 1024 / 1024} MB`}`);
-      }
-      return { content: format(result.lines, 0) };
+      q.isFile = true;
+      // A file named outright is searched whatever the glob says (as before).
+      q.glob = undefined;
+      await checkSingleFile(target, info.size);
     }
-
-    const wanted = fileFilter(input.glob, target);
-    const matches: string[] = [];
-    let skippedLarge = 0;
-    let batch: string[] = [];
-    const flush = async () => {
-      const results = await Promise.all(batch.map((f) => searchFile(f, search, MAX_GREP_MATCHES + 1 - matches.length)));
-      batch = [];
-      for (const r of results) {
-        if ("skipped" in r) skippedLarge += r.skipped === "large" ? 1 : 0;
-        else matches.push(...r.lines);
-      }
-    };
-    for await (const file of walkFiles(target, { signal: ctx.signal, cwd: ctx.cwd })) {
-      if (!wanted(file)) continue;
-      batch.push(file);
-      if (batch.length >= PARALLEL_FILES) await flush();
-      if (matches.length > MAX_GREP_MATCHES) break;
-    }
-    if (matches.length <= MAX_GREP_MATCHES) await flush();
     if (ctx.signal.aborted) throw new ToolError("Grep interrupted");
-    return { content: format(matches, skippedLarge) };
+
+    const collector = new GrepCollector(mode, q.limit, { context: q.before + q.after > 0 });
+    const engine = await engineFor(ctx);
+    if (engine.kind === "ripgrep") await ripgrepSearch(engine.path, q, ctx, collector);
+    else {
+      if (q.type || q.multiline) {
+        throw new ToolError(`"${q.type ? "type" : "multiline"}" needs ripgrep, which cannot run here (${engine.reason}); use glob or a one-line pattern`);
+      }
+      const search = { pattern: q.pattern, ignoreCase: q.ignoreCase, before: q.before, after: q.after, wanted: fileFilter(q.glob, target) };
+      await fallbackGrep(target, q.isFile, ctx.cwd, ctx.signal, search, collector);
+    }
+    return { content: collector.format() };
   },
 };
-
-function format(matches: string[], skippedLarge: number): string {
-  const notes: string[] = [];
-  if (matches.length > MAX_GREP_MATCHES) {
-    notes.push(`(truncated: showing the first ${MAX_GREP_MATCHES} matches; narrow the pattern, path or glob)`);
-  }
-  if (skippedLarge > 0) {
-    notes.push(`(skipped ${skippedLarge} file${skippedLarge === 1 ? "" : "s"} over ${MAX_GREP_FILE_BYTES / 1024 / 1024} MB)`);
-  }
-  const body = matches.length === 0 ? "No matches found" : matches.slice(0, MAX_GREP_MATCHES).join("\n");
-  return [body, ...notes].join("\n");
-}

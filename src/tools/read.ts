@@ -1,7 +1,8 @@
 // The Read tool: a text file as numbered lines (a window of it for long files), or an image the
 // model can look at. Expected failures throw ToolError.
 
-import { readdir, stat } from "node:fs/promises";
+import { createReadStream } from "node:fs";
+import { open, readdir, readFile, stat } from "node:fs/promises";
 import description from "./read.md" with { type: "text" };
 import { codePointCount, codePointIndex } from "../text/code-point.ts";
 import { imageMediaType, isBinary, SNIFF_BYTES } from "./binary.ts";
@@ -104,13 +105,25 @@ async function readWindow(path: string, offset: number, limit: number, signal: A
       pending = pending.slice(0, keep);
     }
   };
-  for await (const chunk of Bun.file(path).stream()) {
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Uint8Array>) {
     if (signal.aborted) throw new ToolError("Read interrupted");
     consume(decoder.decode(chunk, { stream: true }));
   }
   consume(decoder.decode());
   if (pending !== "") take(pending);
   return { lines, first: offset, total };
+}
+
+/** Up to the first `n` bytes (fewer when the file is shorter). */
+async function readHead(path: string, n: number): Promise<Uint8Array> {
+  const handle = await open(path, "r");
+  try {
+    const buffer = new Uint8Array(n);
+    const { bytesRead } = await handle.read(buffer, 0, n, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
 }
 
 async function describeDirectory(path: string): Promise<string> {
@@ -136,7 +149,7 @@ async function readImage(path: string, mediaType: string, size: number, ctx: Too
         "(e.g. `convert in.png -resize 50% out.png`) and read that.",
     );
   if (size > budget) throw tooBig(size);
-  const bytes = await Bun.file(path).bytes();
+  const bytes = await readFile(path);
   if (bytes.length > budget) throw tooBig(bytes.length);
   const image = await saveImage(bytes, mediaType);
   return {
@@ -174,7 +187,7 @@ export const readTool: Tool<ReadInput> = {
     requireRegular("read", path, info);
 
     // Files in /proc and /sys say they are empty (size 0) yet have content: read regardless.
-    const head = await Bun.file(path).slice(0, SNIFF_BYTES).bytes();
+    const head = await readHead(path, SNIFF_BYTES);
     if (head.length === 0) return { content: `(${path} is empty)` };
     const mediaType = imageMediaType(head);
     if (mediaType) return readImage(path, mediaType, Math.max(info.size, head.length), ctx);

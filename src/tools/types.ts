@@ -16,6 +16,8 @@ export interface ToolContext {
   limits: ToolLimits;
   /** Live progress (e.g. output lines of a running command). */
   progress(text: string): void;
+  /** A notice for the user, not the model (e.g. search fell back to the slower engine). */
+  warn?(message: string): void;
   /** Services a tool may need; absent in contexts that do not provide them. */
   services: ToolServices;
 }
@@ -24,11 +26,13 @@ export interface ToolLimits {
   shell: ShellConfig;
   /** Image bytes one request may carry (SYNAPSE_CONTEXT_MAX_IMAGE_BYTES). */
   maxImageBytes: number;
+  /** Where ripgrep is unpacked from the binary (Config.cacheDir). */
+  cacheDir: string;
 }
 
 /** The tool limits of a configuration. */
-export function toolLimits(config: { shell: ShellConfig; store: { contextMaxImageBytes: number } }): ToolLimits {
-  return { shell: config.shell, maxImageBytes: config.store.contextMaxImageBytes };
+export function toolLimits(config: { shell: ShellConfig; store: { contextMaxImageBytes: number }; cacheDir: string }): ToolLimits {
+  return { shell: config.shell, maxImageBytes: config.store.contextMaxImageBytes, cacheDir: config.cacheDir };
 }
 
 /** Long-lived services owned by the runner and shared by tool calls. */
@@ -36,7 +40,27 @@ export interface ToolServices {
   shell?: import("../shell/types.ts").ShellPool;
   /** Stores image bytes on disk and returns the reference a message holds. */
   saveImage?(bytes: Uint8Array, mediaType: string): Promise<import("../protocol/message.ts").ImageRef>;
+  /** What tool calls may do (permissions/policy.ts); absent: no checks (unit tests of tools). */
+  permissions?: import("./permissions/policy.ts").PermissionPolicy;
+  /** Rules the user allowed for the rest of this session from an approval prompt. */
+  granted?: string[];
+  /** Asks the user about a call the policy does not allow by itself; absent (headless): denied. */
+  approve?(request: ApprovalRequest): Promise<ApprovalAnswer>;
+  /** The engine Grep and Glob use; absent means the process's own (search-engine.ts). */
+  searchEngine?(): Promise<import("./search-engine.ts").SearchEngine>;
 }
+
+/** A call waiting for the user's yes or no. */
+export interface ApprovalRequest {
+  tool: string;
+  input: unknown;
+  /** Why it needs asking. */
+  reason: string;
+  /** The allow rule "don't ask again" adds for this session. */
+  rule: string;
+}
+
+export type ApprovalAnswer = "yes" | "always" | { no: string };
 
 export interface ToolResult {
   content: string | Array<TextBlock | ImageBlock>;

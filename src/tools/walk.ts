@@ -1,8 +1,9 @@
-// Walks a directory tree for Glob and Grep: depth first, skipping `.git` and whatever the
-// .gitignore files say, never entering symlinked directories (they can loop), stopping on abort.
+// Walks a directory tree for Glob and Grep when ripgrep cannot run: depth first, skipping `.git`
+// and whatever the .gitignore files say, following no symbolic links (as ripgrep does by
+// default: links can loop or lead out of the tree), stopping on abort.
 
 import type { Dirent } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { ancestorIgnoreFiles, isIgnored, loadIgnoreFile, type IgnoreFile } from "./gitignore.ts";
 
@@ -12,14 +13,6 @@ export interface WalkOptions {
   cwd: string;
   /** Directory levels below the root to descend (0 = only the root's own files). */
   maxDepth?: number;
-}
-
-async function isSymlinkToFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** Yields the absolute path of every file under `root` that is not ignored. */
@@ -46,7 +39,7 @@ async function* walkDir(dir: string, inherited: IgnoreFile[], depth: number, opt
     if (entry.isDirectory()) {
       if (isIgnored(ignores, path, true)) continue;
       if (opts.maxDepth === undefined || depth < opts.maxDepth) yield* walkDir(path, ignores, depth + 1, opts);
-    } else if (entry.isFile() || (entry.isSymbolicLink() && (await isSymlinkToFile(path)))) {
+    } else if (entry.isFile()) {
       if (!isIgnored(ignores, path, false)) yield path;
     }
   }

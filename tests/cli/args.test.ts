@@ -7,8 +7,9 @@ describe("parseCommandLine", () => {
   test.each([
     [["--help"], { kind: "help" }],
     [["-v"], { kind: "version" }],
-    [["sessions"], { kind: "sessions" }],
-    [["--list-sessions"], { kind: "sessions" }],
+    [["sessions"], { kind: "sessions", all: false }],
+    [["sessions", "--all"], { kind: "sessions", all: true }],
+    [["--list-sessions"], { kind: "sessions", all: false }],
     [["doctor"], { kind: "doctor" }],
     [["fix", "the", "bug"], { kind: "run", prompt: "fix the bug", images: [] }],
     [["--", "doctor"], { kind: "run", prompt: "doctor", images: [] }],
@@ -27,5 +28,47 @@ describe("parseCommandLine", () => {
 
   test.each([[["--nope"]], [["-c", "-r", "x"]], [["-o"]], [["sessions", "extra"]], [["-y", "--permission-mode", "plan"]], [["-r", ""]], [["-r", "  "]]])("%j is a usage error", (argv) => {
     expect(() => parseCommandLine([...argv])).toThrow(UsageError);
+  });
+});
+
+describe("what parseArgs refuses, in one clear line", () => {
+  test.each([
+    [["--max-turns", "-1"], '--max-turns takes a positive number (got "-1")'],
+    [["-m", "-x", "hi"], '-m needs a value ("-x" looks like an option; write -m-x if it is the value)'],
+    [["--max-turns"], "--max-turns needs a value"],
+    [["-o"], "--output-format needs a value"],
+    [["--nope"], "unknown option --nope (synapse --help lists them)"],
+  ] as const)("%j", (argv, message) => {
+    let thrown: unknown;
+    try {
+      parseCommandLine([...argv]);
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(UsageError);
+    expect((thrown as Error).message).toBe(message);
+  });
+});
+
+describe("synapse compact", () => {
+  test.each([
+    [["compact"], { kind: "compact", all: false, dryRun: false }],
+    [["compact", "--all", "--dry-run"], { kind: "compact", all: true, dryRun: true }],
+    [["compact", "--session", " 2026 ", "--older-than", "1.5"], { kind: "compact", session: "2026", all: false, olderThanDays: 1.5, dryRun: false }],
+  ])("%j", (argv, command) => {
+    const { command: got } = parseCommandLine(argv as string[]);
+    expect(JSON.parse(JSON.stringify(got))).toEqual(command);
+  });
+
+  test.each([
+    [["compact", "--all", "--session", "x"], "--session and --all cannot be used together"],
+    [["compact", "--older-than", "-1"], '--older-than takes a positive number (got "-1")'],
+    [["compact", "--older-than", "1e3"], 'needs a number of days greater than 0 (got "1e3")'],
+    [["compact", "--session", " "], "--session needs a session id (see synapse sessions)"],
+    [["--older-than", "3", "hi"], "--older-than is an option of synapse compact"],
+    [["doctor", "--dry-run"], "--dry-run is an option of synapse compact"],
+  ])("%j is a usage error", (argv, message) => {
+    expect(() => parseCommandLine(argv as string[])).toThrow(UsageError);
+    expect(() => parseCommandLine(argv as string[])).toThrow(message);
   });
 });

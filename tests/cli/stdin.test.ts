@@ -23,11 +23,38 @@ describe("readStdin", () => {
   test("a terminal is not read", async () => {
     expect(await readStdin(source(["x"], { tty: true }))).toBeUndefined();
   });
-  test("a silent pipe gives up after the first-byte timeout", async () => {
-    expect(await readStdin(source([], { hang: true }), { firstByteTimeoutMs: 50 })).toBeUndefined();
+  test("a silent pipe is waited for, with one notice, and data arriving late is kept", async () => {
+    let push: (text: string) => void = () => {};
+    let end: () => void = () => {};
+    const late = {
+      isTTY: false,
+      stream: () =>
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            push = (text) => controller.enqueue(new TextEncoder().encode(text));
+            end = () => controller.close();
+          },
+        }),
+    };
+    let notices = 0;
+    let noticed: () => void = () => {};
+    const noticeSeen = new Promise<void>((resolve) => (noticed = resolve));
+    const reading = readStdin(late, { noticeAfterMs: 5, onSilent: () => { notices++; noticed(); } });
+    await noticeSeen;
+    push("late ");
+    push("data");
+    end();
+    expect(await reading).toBe("late data");
+    expect(notices).toBe(1);
   });
-  test("a pipe that sends in time is read to the end", async () => {
-    expect(await readStdin(source(["data"]), { firstByteTimeoutMs: 1000 })).toBe("data");
+  test("a pipe that sends at once gets no notice", async () => {
+    let notices = 0;
+    expect(await readStdin(source(["data"]), { noticeAfterMs: 60_000, onSilent: () => notices++ })).toBe("data");
+    expect(notices).toBe(0);
+  });
+  test("binary data is refused like a binary file", async () => {
+    const bytes = new Uint8Array(64 * 1024).map((_, i) => (i * 7919) % 256);
+    await expect(readStdin(source([bytes]))).rejects.toThrow("binary");
   });
   test("over the cap is a usage error", async () => {
     await expect(readStdin(source(["12345", "6789"]), { maxBytes: 8 })).rejects.toBeInstanceOf(UsageError);

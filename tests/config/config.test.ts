@@ -8,7 +8,7 @@ const base = { flags: {}, env: {}, processCwd: "/work", homeDir: "/home/u" };
 describe("resolveConfig", () => {
   test("defaults", () => {
     const c = resolveConfig(base);
-    expect(c).toMatchObject({ cwd: "/work", home: "/home/u/.local/share/synapse", outputFormat: "text", maxTurns: 50, color: true, maxRetries: 4 });
+    expect(c).toMatchObject({ cwd: "/work", home: "/home/u/.local/share/synapse", outputFormat: "text", maxTurns: Number.POSITIVE_INFINITY, color: true, maxRetries: 4 });
     expect(c.shell).toMatchObject({ poolMax: 8, maxCd: 5, commandTimeoutMs: 120_000, outputMaxLines: 500, outputMaxChars: 30_000 });
     expect(c.memory.checkIntervalMs).toBe(5000);
     expect(Object.isFrozen(c) && Object.isFrozen(c.shell)).toBe(true);

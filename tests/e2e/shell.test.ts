@@ -1,22 +1,15 @@
 // The Bash tool through the compiled binary: reuse across cwd changes, timeouts, background jobs,
 // and no process left behind however the binary ends.
 
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type FakeLLM, type ScriptedReply, startFakeLLM } from "../support/fake-llm.ts";
+import type { FakeLLM, ScriptedReply } from "../support/fake-llm.ts";
+import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { jsonLines, providerEnv, runBinary, spawnBinary } from "../support/binary.ts";
 
-let server: FakeLLM | undefined;
-afterEach(async () => {
-  await server?.stop();
-  server = undefined;
-});
-async function serve(script: ScriptedReply[]) {
-  server = await startFakeLLM(script);
-  return server;
-}
+const serve = fakeLLMPerTest();
 const bash = (command: string, extra: Record<string, unknown> = {}): ScriptedReply => ({ toolCalls: [{ name: "Bash", input: { command, ...extra } }] });
 
 /** Tool result text the model got back in request `i` (Anthropic wire format). */

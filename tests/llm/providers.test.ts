@@ -1,30 +1,14 @@
 // Both providers, through their real SDKs over HTTP to the fake server: streaming, tool calls,
 // usage, broken tool JSON, error mapping, cut streams and interrupts.
 
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { InterruptedError, ProviderError } from "../../src/protocol/errors.ts";
-import { startFakeLLM, type FakeLLM, type ScriptedReply } from "../support/fake-llm.ts";
+import type { ScriptedReply } from "../support/fake-llm.ts";
+import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
+import { failure } from "../support/failure.ts";
 import { providerFor, request, streamCollect, type ProviderKind } from "./request.ts";
 
-let fake: FakeLLM | undefined;
-afterEach(async () => {
-  await fake?.stop();
-  fake = undefined;
-});
-
-async function serve(script: ScriptedReply[]): Promise<FakeLLM> {
-  fake = await startFakeLLM(script);
-  return fake;
-}
-
-async function failure(promise: Promise<unknown>): Promise<any> {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new Error("expected a failure");
-}
+const serve = fakeLLMPerTest();
 
 describe.each(["anthropic", "openai"] as ProviderKind[])("%s provider", (kind) => {
   test("streams text in pieces and reports usage", async () => {
@@ -157,7 +141,6 @@ describe.each(["anthropic", "openai"] as ProviderKind[])("%s provider", (kind) =
     const f = await serve([]);
     const provider = providerFor(kind, f);
     await f.stop();
-    fake = undefined;
     const err = await failure(streamCollect(provider));
     expect(err).toBeInstanceOf(ProviderError);
     expect(err.retryable).toBe(true);
@@ -168,10 +151,9 @@ describe.each(["anthropic", "openai"] as ProviderKind[])("%s provider", (kind) =
     const controller = new AbortController();
     const pending = streamCollect(providerFor(kind, f), request({ signal: controller.signal }));
     while (f.requests.length === 0) await Bun.sleep(2);
-    const started = performance.now();
     controller.abort();
+    // The reply never comes: only the abort can end this before the test's timeout.
     expect(await failure(pending)).toBeInstanceOf(InterruptedError);
-    expect(performance.now() - started).toBeLessThan(500);
   });
 
   test("abort mid-stream throws InterruptedError, not a partial turn", async () => {

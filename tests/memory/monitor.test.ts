@@ -64,7 +64,21 @@ describe("memory monitor", () => {
     expect(await warned.promise).toMatch(/memory use is high/);
     monitor.stop();
     const after = samples;
-    await Bun.sleep(30);
+    // A second monitor on the same interval measures the time: once it has sampled several
+    // times, a stopped timer that still ran would have sampled too.
+    let ticks = 0;
+    const ticked = Promise.withResolvers<void>();
+    const clock = startMemoryMonitor({
+      config: { checkIntervalMs: 5, warnMb: 100_000, criticalMb: 100_000 },
+      onWarn: () => {},
+      onCritical: () => {},
+      sample: () => {
+        if (++ticks === 6) ticked.resolve();
+        return { heapBytes: 0, rssBytes: 0 };
+      },
+    });
+    await ticked.promise;
+    clock.stop();
     expect(samples).toBe(after);
 
     // Real numbers (no scripted sample), thresholds below anything a process uses.

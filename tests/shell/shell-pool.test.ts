@@ -39,8 +39,8 @@ describe("running commands", () => {
   test("a command that reads stdin gets end-of-file at once", async () => {
     h = harness();
     const r = await h.run('cat; read x; echo "read=$?"');
+    // Without end-of-file `cat` would wait for ever (past the test's timeout).
     expect(r.output).toBe("read=1\n");
-    expect(r.durationMs).toBeLessThan(2000);
   });
 
   test("a syntax error fails that command only", async () => {
@@ -203,7 +203,7 @@ describe("isolation between commands", () => {
   });
 
   test("options and traps a command sets do not reach the next command", async () => {
-    h = harness();
+    h = harness({ killGraceMs: 120_000 });
     const first = await h.run("echo $$; set -euo pipefail; set -x; shopt -s nullglob; trap 'echo TRAPPED' EXIT DEBUG ERR; trap '' TERM INT");
     expect(first.exitCode).toBe(0);
     const next = await h.run('echo $$; echo "$-"; shopt -p nullglob; trap -p; false | true; echo "pipe=$?"; echo "${undefined_var}unset-ok"');
@@ -211,10 +211,10 @@ describe("isolation between commands", () => {
     expect(lines[0]).toBe(String(pidOf(first)));
     expect(lines[1]).not.toMatch(/[eux]/);
     expect(lines.slice(2)).toEqual(["shopt -u nullglob", "pipe=0", "unset-ok", ""]);
-    // A TERM the last command told the shell to ignore must not shield this one from a timeout.
+    // A TERM the last command told the shell to ignore must not shield this one from a timeout:
+    // with the SIGKILL fallback two minutes away, only the TERM can end it within the test's timeout.
     const t = await h.run("sleep 100", { timeoutMs: 200 });
     expect(t.timedOut).toBe(true);
-    expect(t.durationMs).toBeLessThan(200 + 150);
   });
 
   test("a lowered open-files limit lasts one command; one that cannot be raised again costs the shell", async () => {

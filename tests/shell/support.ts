@@ -4,6 +4,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { commandEnvironment, SECRET_ENV_NAMES } from "../../src/config/command-env.ts";
 import type { ShellConfig } from "../../src/config/config.ts";
 import { createShellPool } from "../../src/shell/shell-pool.ts";
 import type { RunOutcome, RunRequest, ShellPool } from "../../src/shell/types.ts";
@@ -18,6 +19,9 @@ export const TEST_CONFIG: ShellConfig = {
   killGraceMs: 200,
   outputMaxLines: 500,
   outputMaxChars: 30_000,
+  env: commandEnvironment(process.env, SECRET_ENV_NAMES),
+  hiddenEnv: SECRET_ENV_NAMES,
+  hiddenSet: [],
 };
 
 export interface Harness {

@@ -7,6 +7,7 @@ import { UsageError } from "../../src/protocol/errors.ts";
 import { openSession } from "../../src/store/session.ts";
 import { formatBytes, formatSessionTable, listSessions } from "../../src/store/sessions-list.ts";
 import { msg, range, readAllIds, removeTempHomes, storeConfig, tempHome } from "./helpers.ts";
+import { nextMillisecond } from "../support/clock.ts";
 
 afterAll(removeTempHomes);
 
@@ -137,7 +138,7 @@ describe("sessions", () => {
     const a = (await openSession({ home, cwd: "/a", model: "m", config, onWarning: quiet })).store;
     for (const i of range(0, 100)) a.append(msg(i));
     await a.close();
-    await Bun.sleep(5);
+    nextMillisecond(); // b must be the newer session by its timestamps, not by chance
     const b = (await openSession({ home, cwd: "/b", model: "m", config, onWarning: quiet })).store;
     b.append(msg(0, "in b"));
     await b.close();
@@ -181,7 +182,7 @@ describe("sessions", () => {
       store.append(msg(1, "reply"));
       await store.close();
       ids.push(store.id);
-      await Bun.sleep(3);
+      nextMillisecond(); // newest first is decided by the millisecond a session was updated
     }
     const list = await listSessions(home);
     expect(list.map((s) => s.id)).toEqual(ids.slice().reverse());
@@ -189,7 +190,8 @@ describe("sessions", () => {
     expect(list[0]!.messages).toBe(2);
     const table = formatSessionTable(list);
     const lines = table.trimEnd().split("\n");
-    expect(lines[0]).toMatch(/^ID\s+UPDATED\s+TITLE\s+MESSAGES\s+SIZE$/);
+    expect(lines[0]).toMatch(/^ID\s+UPDATED\s+DIRECTORY\s+TITLE\s+MESSAGES\s+SIZE$/);
+    expect(lines[1]).toContain(" /p ");
     expect(lines).toHaveLength(4);
     expect(lines[1]).toContain(ids[2]!);
     expect(lines[1]).toContain("third session");

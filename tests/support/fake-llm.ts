@@ -3,6 +3,8 @@
 //   bun tests/support/fake-llm.ts --script replies.json     (prints its URL on stdout)
 // where replies.json is a ScriptedReply[] or {"loop": ScriptedReply[]} (cycled forever).
 
+import { checkAnthropic, checkOpenAI } from "./fake-llm-validate.ts";
+
 /** A normal reply. stopReason may use either API's vocabulary; it is translated. */
 export interface SuccessReply {
   text?: string;
@@ -31,16 +33,59 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   body: any;
   receivedAt: number;
+  /** Date.now() when the response ended (or the client went away); unset while in flight. */
+  finishedAt?: number;
 }
 
 export interface FakeLLM {
   url: string;
   requests: RecordedRequest[];
   serverTimeMs: number;
+  /** Model requests being answered right now, and the most seen at once. */
+  inFlight: number;
+  maxInFlight: number;
+  /** Requests refused as malformed or over the context window: index into `requests`, the API's message. */
+  rejected: Array<{ request: number; message: string }>;
   stop(): Promise<void>;
 }
 
 type Script = ScriptedReply[] | ((req: RecordedRequest, index: number) => ScriptedReply);
+
+export interface FakeModel {
+  id: string;
+  displayName?: string;
+  /** Unix seconds. */
+  created?: number;
+}
+
+export interface FakeOptions {
+  /** What GET /v1/models lists (both APIs). */
+  models?: FakeModel[];
+  /** When set, GET /v1/models refuses any other key with the API's own 401. */
+  apiKey?: string;
+  /**
+   * The model's context window in tokens, counted as FAKE_CHARS_PER_TOKEN (4) characters of the
+   * JSON of system + messages + tools per token; a longer prompt gets the API's own 400.
+   */
+  contextWindow?: number;
+  /** false: a request's body is dropped once answered (long benches would otherwise keep every one). */
+  recordBodies?: boolean;
+}
+
+/** The 400 a real API gives a malformed conversation (or one over the window), with its own body. */
+function rejectionPlan(req: RecordedRequest, contextWindow: number | undefined): { plan: Plan; message: string } | undefined {
+  const rejection = req.provider === "anthropic" ? checkAnthropic(req.body, contextWindow) : checkOpenAI(req.body, contextWindow);
+  if (!rejection) return undefined;
+  const body = req.provider === "anthropic"
+    ? { type: "error", error: { type: "invalid_request_error", message: rejection.message }, request_id: fakeId("req_fake") }
+    : { error: { message: rejection.message, type: "invalid_request_error", param: rejection.param ?? null, code: rejection.code ?? null } };
+  return { plan: errorPlan(req.provider, 400, body), message: rejection.message };
+}
+
+const DEFAULT_FAKE_MODELS: FakeModel[] = [
+  { id: "claude-sonnet-5-5", displayName: "Claude Sonnet 5.5", created: 1_790_000_000 },
+  { id: "gpt-5.4", displayName: "GPT-5.4", created: 1_790_000_000 },
+];
 type Success = SuccessReply;
 
 /** What to send: status, headers, body pieces (each flushed apart), and whether to end by resetting. */
@@ -296,19 +341,56 @@ function planFor(reply: Exclude<ScriptedReply, { hang: true }>, req: RecordedReq
   return { status: 200, headers: streamed ? SSE_HEADERS : JSON_HEADERS, chunks, delayMs: reply.delayMs, chunkDelayMs: reply.chunkDelayMs };
 }
 
+// ---- GET /v1/models ----------------------------------------------------------------------------
+
+/**
+ * Both APIs serve the list at the same path; the Anthropic SDK always sends `anthropic-version`,
+ * the OpenAI one a bearer token, which is how the fake tells them apart. A missing or wrong key gets
+ * the API's own 401, as the real endpoints do.
+ */
+function modelList(request: Request, options: FakeOptions): { provider: RecordedRequest["provider"]; response: Response } {
+  const anthropic = request.headers.has("anthropic-version");
+  const provider: RecordedRequest["provider"] = anthropic ? "anthropic" : "openai";
+  const bearer = /^Bearer (.+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+  const key = anthropic ? request.headers.get("x-api-key") ?? bearer : bearer;
+  const models = options.models ?? DEFAULT_FAKE_MODELS;
+  if (!key || (options.apiKey !== undefined && key !== options.apiKey)) {
+    const message = anthropic
+      ? key ? "invalid x-api-key" : "x-api-key header is required"
+      : key ? OPENAI_ERRORS[401][2] : "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).";
+    const body = anthropic ? anthropicErrorBody(401, "authentication_error", message) : openaiErrorBody(401, undefined, message);
+    return { provider, response: Response.json(body, { status: 401 }) };
+  }
+  if (anthropic) {
+    const data = models.map((m) => ({
+      type: "model", id: m.id, display_name: m.displayName ?? m.id,
+      created_at: new Date((m.created ?? 1_790_000_000) * 1000).toISOString(),
+    }));
+    const body = { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
+    return { provider, response: Response.json(body, { headers: { "request-id": fakeId("req_fake") } }) };
+  }
+  const data = models.map((m) => ({ id: m.id, object: "model", created: m.created ?? 1_790_000_000, owned_by: "fake-llm" }));
+  return { provider, response: Response.json({ object: "list", data }, { headers: { "x-request-id": fakeId("req_fake") } }) };
+}
+
 // ---- The server --------------------------------------------------------------------------------
 
-export async function startFakeLLM(script: Script): Promise<FakeLLM> {
+export async function startFakeLLM(script: Script, options: FakeOptions = {}): Promise<FakeLLM> {
   const requests: RecordedRequest[] = [];
   const hanging = new Set<() => void>();
   const encoder = new TextEncoder();
   let index = 0;
 
-  const fake: FakeLLM = { url: "", requests, serverTimeMs: 0, stop: async () => {} };
+  const fake: FakeLLM = { url: "", requests, serverTimeMs: 0, rejected: [], inFlight: 0, maxInFlight: 0, stop: async () => {} };
+  const done = (req: RecordedRequest | undefined) => {
+    if (!req || req.finishedAt !== undefined) return;
+    req.finishedAt = Date.now();
+    fake.inFlight--;
+  };
 
-  function send(plan: Plan, started: number): Response {
+  function send(plan: Plan, started: number, req?: RecordedRequest): Response {
     let i = 0;
-    const finish = () => { fake.serverTimeMs += performance.now() - started; };
+    const finish = () => { fake.serverTimeMs += performance.now() - started; done(req); };
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
         if (i > 0 && plan.chunkDelayMs) await Bun.sleep(plan.chunkDelayMs);
@@ -332,6 +414,11 @@ export async function startFakeLLM(script: Script): Promise<FakeLLM> {
   async function handle(request: Request): Promise<Response> {
     const started = performance.now();
     const path = new URL(request.url).pathname;
+    if (request.method === "GET" && path === "/v1/models") {
+      const listed = modelList(request, options);
+      requests.push({ path, provider: listed.provider, headers: Object.fromEntries(request.headers), body: null, receivedAt: Date.now() });
+      return listed.response;
+    }
     const provider = ENDPOINTS[path];
     if (request.method !== "POST" || !provider) {
       return Response.json({ type: "error", error: { type: "not_found_error", message: `fake-llm: no route ${request.method} ${path}` } }, { status: 404 });
@@ -341,24 +428,35 @@ export async function startFakeLLM(script: Script): Promise<FakeLLM> {
     try { body = JSON.parse(text); } catch { body = text; }
     const recorded: RecordedRequest = { path, provider, headers: Object.fromEntries(request.headers), body, receivedAt: Date.now() };
     requests.push(recorded);
+    fake.inFlight++;
+    fake.maxInFlight = Math.max(fake.maxInFlight, fake.inFlight);
+    request.signal.addEventListener("abort", () => done(recorded), { once: true });
+    // Checked before the script is consulted: a rejected request uses up no scripted reply.
+    const rejected = rejectionPlan(recorded, options.contextWindow);
+    if (rejected) {
+      fake.rejected.push({ request: requests.length - 1, message: rejected.message });
+      if (options.recordBodies === false) recorded.body = null;
+      return send(rejected.plan, started, recorded);
+    }
     const n = index++;
     const reply = typeof script === "function" ? script(recorded, n) : script[n];
     if (!reply) {
       const message = `fake-llm: script exhausted (${n} replies scripted, this was request #${n + 1})`;
       fake.serverTimeMs += performance.now() - started;
-      return send(errorPlan(provider, 500, undefined, {}, provider === "anthropic" ? "api_error" : "server_error", message), performance.now());
+      return send(errorPlan(provider, 500, undefined, {}, provider === "anthropic" ? "api_error" : "server_error", message), performance.now(), recorded);
     }
     if ("hang" in reply) {
       // Never answers; released when the client goes away or the server stops.
       return new Promise<Response>((resolve) => {
-        const release = () => { hanging.delete(release); resolve(new Response(null, { status: 499 })); };
+        const release = () => { hanging.delete(release); done(recorded); resolve(new Response(null, { status: 499 })); };
         hanging.add(release);
         request.signal.addEventListener("abort", release, { once: true });
       });
     }
     const plan = planFor(reply, recorded);
+    if (options.recordBodies === false) recorded.body = null;
     if (plan.delayMs) await Bun.sleep(plan.delayMs);
-    return send(plan, started);
+    return send(plan, started, recorded);
   }
 
   const server = Bun.serve({ hostname: "127.0.0.1", port: 0, idleTimeout: 0, fetch: handle });

@@ -14,33 +14,34 @@ const edit = (input: Record<string, unknown>) => editTool.execute(input as any, 
 const file = (rel: string) => readFileSync(`${dir}/${rel}`, "utf8");
 
 describe("applyEdit", () => {
-  // [content, old, new, replaceAll, expected content or the error text it must contain]
-  const cases: Array<[string, string, string, string, boolean, string]> = [
-    ["single", "a b c", "b", "B", false, "a B c"],
-    ["replace all", "x x x", "x", "y", true, "y y y"],
-    ["dollar patterns stay literal", "a b", "b", "$&$1$$", false, "a $&$1$$"],
-    ["delete", "keep drop keep", " drop", "", false, "keep keep"],
-    ["crlf file, lf strings", "a\r\nb\r\nc\r\n", "a\nb", "a\nx\ny", false, "a\r\nx\r\ny\r\nc\r\n"],
-    ["lf file, crlf strings", "a\nb\nc\n", "a\r\nb", "z\r\nb", false, "z\nb\nc\n"],
-    ["crlf file, single line, multi-line new", "a\r\nb\r\n", "b", "b1\nb2", false, "a\r\nb1\r\nb2\r\n"],
-    ["ambiguous", "x\ny\nx\n", "x", "z", false, "matches 2 times"],
-    ["ambiguous lists lines", "x\ny\nx\n", "x", "z", false, "at lines 1, 3"],
-    ["missing", "abc", "xyz", "q", false, "old_string was not found"],
-    ["whitespace hint", "  if (a) {\n    go();\n  }", "if (a) {\n  go();\n}", "q", false, "match when whitespace is ignored (its first line is at line 1)"],
-    ["first line hint", "one\n  two\nthree", "two\nfour", "q", false, "first line appears at line 2"],
-    ["line-number prefix hint", "alpha\nbeta", "     1\talpha", "q", false, "line-number prefixes"],
+  // [name, content, old, new, replaceAll, what must happen: the new content, or an error containing the text]
+  type Outcome = { content: string } | { error: string };
+  const ok = (content: string): Outcome => ({ content });
+  const fails = (error: string): Outcome => ({ error });
+  const cases: Array<[string, string, string, string, boolean, Outcome]> = [
+    ["single", "a b c", "b", "B", false, ok("a B c")],
+    ["replace all", "x x x", "x", "y", true, ok("y y y")],
+    ["dollar patterns stay literal", "a b", "b", "$&$1$$", false, ok("a $&$1$$")],
+    ["delete", "keep drop keep", " drop", "", false, ok("keep keep")],
+    ["crlf file, lf strings", "a\r\nb\r\nc\r\n", "a\nb", "a\nx\ny", false, ok("a\r\nx\r\ny\r\nc\r\n")],
+    ["lf file, crlf strings", "a\nb\nc\n", "a\r\nb", "z\r\nb", false, ok("z\nb\nc\n")],
+    ["crlf file, single line, multi-line new", "a\r\nb\r\n", "b", "b1\nb2", false, ok("a\r\nb1\r\nb2\r\n")],
+    ["ambiguous", "x\ny\nx\n", "x", "z", false, fails("matches 2 times")],
+    ["ambiguous lists lines", "x\ny\nx\n", "x", "z", false, fails("at lines 1, 3")],
+    ["missing", "abc", "xyz", "q", false, fails("old_string was not found")],
+    ["whitespace hint", "  if (a) {\n    go();\n  }", "if (a) {\n  go();\n}", "q", false, fails("match when whitespace is ignored (its first line is at line 1)")],
+    ["first line hint", "one\n  two\nthree", "two\nfour", "q", false, fails("first line appears at line 2")],
+    ["line-number prefix hint", "alpha\nbeta", "     1\talpha", "q", false, fails("line-number prefixes")],
   ];
-  for (const [name, content, o, n, all, expected] of cases) {
+  for (const [name, content, o, n, all, outcome] of cases) {
     test(name, () => {
-      let got: string;
-      try {
-        got = applyEdit(content, o, n, all).content;
-      } catch (err) {
-        if (!(err instanceof ToolError)) throw err;
-        expect(err.message).toContain(expected);
-        return;
+      // A row that expects an error fails if applyEdit returns, and one that expects content fails if it throws.
+      if ("error" in outcome) {
+        expect(() => applyEdit(content, o, n, all)).toThrow(ToolError);
+        expect(() => applyEdit(content, o, n, all)).toThrow(outcome.error);
+      } else {
+        expect(applyEdit(content, o, n, all).content).toBe(outcome.content);
       }
-      expect(got).toBe(expected);
     });
   }
 

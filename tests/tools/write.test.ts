@@ -51,10 +51,9 @@ describe("Write", () => {
 
   test("refuses a FIFO at once instead of blocking forever, and leaves it alone", async () => {
     Bun.spawnSync(["mkfifo", `${dir}/fifo`]);
-    const started = performance.now();
+    // Opening it for writing would block for ever (past the test's timeout): nobody reads it.
     expect(await toolError(write({ path: "fifo", content: "x" }))).toBe(`Cannot write ${dir}/fifo: it is a FIFO (named pipe), not a regular file`);
-    expect(performance.now() - started).toBeLessThan(1000);
-  }, 2000);
+  });
 
   test.skipIf(!existsSync("/dev/full"))("refuses a device", async () => {
     expect(await toolError(write({ path: "/dev/full", content: "x" }))).toBe("Cannot write /dev/full: it is a character device, not a regular file");

@@ -2,6 +2,24 @@
 
 import type { AgentEvent } from "../../protocol/events.ts";
 
+/** Why a tool call was refused, and the flag that would allow it: one line for stderr. */
+export function permissionNotice(event: Extract<AgentEvent, { type: "permission_denied" }>): string {
+  return `permission denied: ${event.name}: ${event.reason}${event.allow_with ? ` (to allow it: ${event.allow_with})` : ""}`;
+}
+
 export function retryNotice(event: Extract<AgentEvent, { type: "turn_retry" }>): string {
   return `retrying in ${(event.delay_ms / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}`;
+}
+
+/** `context 172k → 21k tokens (summary)`: one line per condense of the context. */
+export function compactNotice(event: Extract<AgentEvent, { type: "compact_boundary" }>): string {
+  const how = event.method === "prune" ? "old tool outputs cleared" : event.method === "summary" ? "summarised" : "older messages left out";
+  const why = event.trigger === "reactive" ? ", after the API said the prompt was too long" : event.trigger === "manual" ? ", on request" : "";
+  return `context ${formatTokens(event.tokens_before)} → ${formatTokens(event.tokens_after)} tokens (${how}${why})`;
+}
+
+function formatTokens(tokens: number): string {
+  if (tokens < 1000) return String(tokens);
+  if (tokens < 10_000) return `${(tokens / 1000).toFixed(1)}k`;
+  return `${Math.round(tokens / 1000)}k`;
 }

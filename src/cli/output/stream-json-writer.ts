@@ -3,6 +3,8 @@
 
 import type { AgentEvent } from "../../protocol/events.ts";
 import type { Message } from "../../protocol/message.ts";
+import { inertLine } from "../../render/inert.ts";
+import { permissionNotice } from "./notices.ts";
 import type { OutputStreams, OutputWriter } from "./types.ts";
 
 export function createStreamJsonWriter(streams: OutputStreams): OutputWriter {
@@ -20,10 +22,10 @@ export function createStreamJsonWriter(streams: OutputStreams): OutputWriter {
           line({ type: "system", subtype: "init", session_id: sessionId, cwd: event.cwd, model: event.model, provider: event.provider, tools: event.tools });
           break;
         case "assistant":
-          line({ type: "assistant", message: wire(event.message), parent_tool_use_id: null, session_id: sessionId });
+          line({ type: "assistant", message: wire(event.message), parent_tool_use_id: event.parent_tool_use_id ?? null, session_id: sessionId });
           break;
         case "user":
-          line({ type: "user", message: { role: "user", content: event.message.content }, parent_tool_use_id: null, session_id: sessionId });
+          line({ type: "user", message: { role: "user", content: event.message.content }, parent_tool_use_id: event.parent_tool_use_id ?? null, session_id: sessionId });
           break;
         case "tool_start":
           line({ type: "tool_use", id: event.id, name: event.name, input: event.input, session_id: sessionId });
@@ -34,8 +36,32 @@ export function createStreamJsonWriter(streams: OutputStreams): OutputWriter {
         case "turn_retry":
           line({ type: "system", subtype: "api_retry", attempt: event.attempt, retry_delay_ms: event.delay_ms, error: event.reason, session_id: sessionId });
           break;
+        case "compact_boundary":
+          // Claude Code's name and compact_metadata, with the method and the count after.
+          line({
+            type: "system",
+            subtype: "compact_boundary",
+            trigger: event.trigger,
+            method: event.method,
+            tokens_before: event.tokens_before,
+            tokens_after: event.tokens_after,
+            messages_replaced: event.messages_replaced,
+            compact_metadata: { trigger: event.trigger, pre_tokens: event.tokens_before },
+            session_id: sessionId,
+          });
+          break;
         case "warning":
           line({ type: "system", subtype: "warning", message: event.message, session_id: sessionId });
+          break;
+        case "permission_denied":
+          line({ type: "system", subtype: "permission_denied", tool_use_id: event.id, name: event.name, reason: event.reason, allow_with: event.allow_with ?? null, session_id: sessionId });
+          streams.err(`${inertLine(permissionNotice(event))}\n`);
+          break;
+        case "task_start":
+          line({ type: "system", subtype: "task_start", tool_use_id: event.id, kind: event.kind, description: event.description, session_id: sessionId });
+          break;
+        case "task_end":
+          line({ type: "system", subtype: "task_end", tool_use_id: event.id, is_error: event.is_error, duration_ms: event.duration_ms, tool_calls: event.tool_calls, session_id: sessionId });
           break;
         case "result":
           line({ type: "result", ...event.result });

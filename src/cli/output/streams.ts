@@ -1,16 +1,18 @@
-// stdout and stderr as the writers use them. Bun's file sinks, not process.stdout/stderr:
+// stdout and stderr as the writers use them. The runtime's sinks (Bun's file sinks in the
+// binary), not process.stdout/stderr:
 // creating those costs ~8 ms at startup in a compiled binary, and a sink reports a reader that has
 // gone away (EPIPE) through its flush.
 
 import type { OutputStreams } from "./types.ts";
+import { runtime } from "../../runtime/runtime.ts";
 
 /** `onOutputError` hears once of the first failed stdout write (EPIPE: the reader went away). */
 export function createOutputStreams(
   facts: { outIsTTY: boolean; errIsTTY: boolean },
   onOutputError: (err: NodeJS.ErrnoException) => void,
 ): OutputStreams & { flush(): Promise<void> } {
-  const out = Bun.stdout.writer();
-  const err = Bun.stderr.writer();
+  const out = runtime.stdout;
+  const err = runtime.stderr;
   let outOpen = true;
   const brokenPipe = (e: NodeJS.ErrnoException) => {
     if (!outOpen) return;

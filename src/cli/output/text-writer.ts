@@ -8,8 +8,11 @@ import type { AgentEvent } from "../../protocol/events.ts";
 import { textOf } from "../../protocol/message.ts";
 import type { Colors } from "../../render/colors.ts";
 import { LiveTail } from "../../render/live-tail.ts";
-import { toolLabel } from "../../render/tool-label.ts";
-import { retryNotice } from "./notices.ts";
+import { TaskRowsDisplay, TaskRowsLog } from "../../render/task-rows.ts";
+import { invalidToolInput } from "../../llm/tool-input.ts";
+import { inert, inertLine } from "../../render/inert.ts";
+import { toolLabel, truncateOneLine } from "../../render/tool-label.ts";
+import { compactNotice, permissionNotice, retryNotice } from "./notices.ts";
 import type { OutputStreams, OutputWriter } from "./types.ts";
 
 export interface TextWriterOptions {
@@ -23,29 +26,53 @@ export interface TextWriterOptions {
 export function createTextWriter(streams: OutputStreams, opts: TextWriterOptions): OutputWriter {
   const c = opts.colors;
   const tail = streams.errIsTTY && !opts.quiet ? new LiveTail(streams.err, opts.columns, opts.colors.dim) : undefined;
+  // Sub-agents: fixed rows redrawn in place on a terminal, else one plain line per start and end.
+  const rows = streams.errIsTTY && !opts.quiet ? new TaskRowsDisplay(streams.err, opts.columns, c, opts.labelLimit) : undefined;
+  const taskLog = rows ? undefined : new TaskRowsLog(opts.labelLimit);
+  const taskIds = new Set<string>();
+  const err = (text: string) => (rows ? rows.above(text) : streams.err(text));
   let streamedThisTurn = "";
   let wroteAnswer = false;
   let answerEndsWithNewline = true;
 
   const answer = (text: string) => {
     if (!text) return;
-    streams.out(text);
+    // On a terminal the model's escape sequences would act on it (see README "Output"); in a file
+    // or pipe the answer's bytes are kept as the model wrote them.
+    streams.out(streams.outIsTTY ? inert(text.replace(/\r\n/g, "\n")) : text);
     wroteAnswer = true;
     answerEndsWithNewline = text.endsWith("\n");
   };
   const note = (text: string) => {
-    if (!opts.quiet) streams.err(`${text}\n`);
+    if (!opts.quiet) err(`${text}\n`);
   };
+  // A status row never wraps on a terminal, and is never longer than TOOL_RESULT_SUMMARY_LIMIT.
+  const rowLimit = (indent: number) => (streams.errIsTTY ? Math.max(10, Math.min(opts.labelLimit, opts.columns() - indent)) : opts.labelLimit);
 
   return {
     handle(event: AgentEvent) {
+      // A sub-agent's own turns reach the parent only as its row and its final result.
+      if ((event.type === "assistant" || event.type === "user") && event.parent_tool_use_id) return;
+      if ((event.type === "tool_start" || event.type === "tool_end") && taskIds.has(event.id)) return;
       switch (event.type) {
+        case "task_start":
+        case "task_progress":
+        case "task_end": {
+          if (event.type === "task_start") taskIds.add(event.id);
+          if (rows) rows.handle(event);
+          const line = taskLog?.line(event);
+          if (line) note(line);
+          break;
+        }
         case "text_delta":
           if (streams.outIsTTY) answer(event.text);
           streamedThisTurn += event.text;
           break;
+        case "compact_boundary":
+          note(c.dim(compactNotice(event)));
+          break;
         case "turn_retry":
-          note(c.yellow(`⟳ ${retryNotice(event)}`));
+          note(c.yellow(`⟳ ${inertLine(retryNotice(event))}`));
           if (streams.outIsTTY && streamedThisTurn) note(c.dim("(the partial answer above is discarded)"));
           streamedThisTurn = "";
           break;
@@ -56,24 +83,37 @@ export function createTextWriter(streams: OutputStreams, opts: TextWriterOptions
           streamedThisTurn = "";
           break;
         }
-        case "tool_start":
-          note(c.cyan(`● ${toolLabel(event.name, event.input, opts.labelLimit)}`));
+        case "tool_start": {
+          // "● " + name + "(" + argument + ")": the argument gets what the name leaves of the row.
+          // Arguments that were not JSON are shown as the model sent them, not as the internal key holding them.
+          const raw = invalidToolInput(event.input);
+          const input = raw === undefined ? event.input : `invalid JSON: ${raw}`;
+          note(c.cyan(`● ${toolLabel(event.name, input, rowLimit(6 + Math.min(event.name.length, 40)))}`));
           break;
+        }
         case "tool_progress":
           tail?.update(event.text);
           break;
-        case "tool_end":
+        case "tool_end": {
           tail?.clear();
-          note(`  ${event.is_error ? c.red("⎿ " + event.summary) : c.dim("⎿ " + event.summary)}`);
+          const summary = `⎿ ${truncateOneLine(event.summary, rowLimit(6))}`;
+          note(`  ${event.is_error ? c.red(summary) : c.dim(summary)}`);
           break;
+        }
         case "warning":
-          streams.err(`${c.yellow("warning:")} ${event.message}\n`);
+          err(`${c.yellow("warning:")} ${inert(event.message)}\n`);
+          break;
+        case "permission_denied":
+          // Printed even with -q: a refused call changes what the run did.
+          err(`${c.yellow(inertLine(permissionNotice(event)))}\n`);
           break;
         case "result": {
+          rows?.stop();
           const r = event.result;
           if (wroteAnswer && !answerEndsWithNewline) answer("\n");
-          if (r.error) streams.err(`${c.red("error:")} ${r.error}\n`);
-          else if (r.subtype === "error_during_execution") streams.err(`${c.red("error:")} ${r.result}\n`);
+          if (r.error) streams.err(`${c.red("error:")} ${inert(r.error)}\n`);
+          else if (r.subtype === "error_during_execution") streams.err(`${c.red("error:")} ${inert(r.result)}\n`);
+          else if (r.subtype === "error_max_tokens") streams.err(`${c.red("error:")} the answer above was cut at the output limit: raise SYNAPSE_MAX_TOKENS or ask for a shorter answer\n`);
           else if (r.subtype === "error_max_turns") streams.err(`${c.red("error:")} reached the maximum number of turns (${r.num_turns})\n`);
           else if (r.subtype === "interrupted") streams.err(`${c.yellow("interrupted")}\n`);
           break;

@@ -1,0 +1,85 @@
+// Context that never overflows: the compiled binary over 1,200 turns of 20 kB tool outputs against
+// the strict fake with a 200k-token window, against a 100-turn run: wall time, peak RSS, summary
+// calls and their tokens, and client time between turns (end of one response → next request)
+// over the first and last 100 turns. Every request is checked well-formed before figures print.
+
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BINARY, providerEnv, tempHome } from "../tests/support/binary.ts";
+import { type RecordedRequest, type ScriptedReply, startFakeLLM } from "../tests/support/fake-llm.ts";
+import { promptTokens } from "../tests/support/fake-llm-validate.ts";
+import { measure } from "./measure.ts";
+
+const WINDOW = 200_000;
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)]! : NaN;
+}
+
+async function session(turns: number, dir: string) {
+  let toolTurns = 0;
+  let summaryCalls = 0;
+  let summaryTokens = 0;
+  let lostTask = 0;
+  // Requests that carry tools are agent turns; the others are summary calls.
+  const kinds: Array<"turn" | "summary"> = [];
+  const script = (req: RecordedRequest): ScriptedReply => {
+    if (!req.body.tools) {
+      summaryCalls++;
+      kinds.push("summary");
+      const text = `SUMMARY ${summaryCalls}: the agent has read out.txt ${toolTurns} times; nothing else changed.`;
+      summaryTokens += promptTokens(req.body) + Math.ceil(text.length / 4);
+      return { text };
+    }
+    kinds.push("turn");
+    if (!JSON.stringify(req.body.messages[0]).includes("TASK-bench")) lostTask++;
+    if (toolTurns < turns) {
+      toolTurns++;
+      return { toolCalls: [{ name: "Bash", input: { command: "cat out.txt" } }] };
+    }
+    return { text: "done" };
+  };
+  const server = await startFakeLLM(script, { contextWindow: WINDOW, recordBodies: false });
+  const home = tempHome();
+  const env = { ...home.env, ...providerEnv(server.url), SYNAPSE_MODEL: "claude-sonnet-4-5" };
+  const run = await measure([BINARY, "-o", "json", "--max-turns", String(turns + 10), "-C", dir, "TASK-bench: cat out.txt until told to stop"], { env });
+  await server.stop();
+  const result = JSON.parse(run.stdout || "{}");
+  // Checked before any figure is printed: the run finished, and the strict fake refused nothing.
+  if (result.subtype !== "success" || result.num_turns !== turns + 1) throw new Error(`session failed: ${run.stdout.slice(0, 300)} ${run.stderr.slice(0, 300)}`);
+  if (server.rejected.length) throw new Error(`malformed or too-long requests: ${JSON.stringify(server.rejected.slice(0, 3))}`);
+  if (lostTask) throw new Error(`${lostTask} requests did not start with the task`);
+  // Client time between turns: a turn's request after the previous turn's response ended (no
+  // summary call in between), tool time (one `cat`) included.
+  const gaps: number[] = [];
+  for (let i = 1; i < server.requests.length; i++) {
+    if (kinds[i] !== "turn" || kinds[i - 1] !== "turn") continue;
+    gaps.push(server.requests[i]!.receivedAt - server.requests[i - 1]!.finishedAt!);
+  }
+  return { run, result, summaryCalls, summaryTokens, gaps, requests: server.requests.length };
+}
+
+export async function main(turns = 1200) {
+  const dir = mkdtempSync(join(tmpdir(), "synapse-ctx-bench-"));
+  // 20 kB of distinct lines.
+  writeFileSync(join(dir, "out.txt"), Array.from({ length: 400 }, (_, i) => `line ${String(i).padStart(44, "0")}\n`).join(""));
+  const short = await session(100, dir);
+  const long = await session(turns, dir);
+  console.log(`every request well-formed and within ${WINDOW / 1000}k tokens (strict fake): ${short.requests} + ${long.requests} requests`);
+  console.log(`100 turns:   ${(short.run.wallMs / 1000).toFixed(1)} s, peak RSS ${short.run.peakRssMb.toFixed(0)} MiB, ${short.result.stats.compactions} condenses, ${short.summaryCalls} summary calls`);
+  console.log(
+    `${turns} turns: ${(long.run.wallMs / 1000).toFixed(1)} s, peak RSS ${long.run.peakRssMb.toFixed(0)} MiB (${(long.run.peakRssMb / short.run.peakRssMb).toFixed(2)}x the 100-turn run; aim 1.1x)`,
+  );
+  console.log(
+    `  condenses ${long.result.stats.compactions}, summary calls ${long.summaryCalls} (one per ${(turns / Math.max(1, long.summaryCalls)).toFixed(0)} turns; Claude Code: one per ~34), summary tokens ${long.summaryTokens}`,
+  );
+  const first = long.gaps.slice(0, 100);
+  const last = long.gaps.slice(-100);
+  console.log(
+    `  client time between turns (response end → next request, one cat included): median first 100 ${median(first)} ms, last 100 ${median(last)} ms, max ${Math.max(...long.gaps)} ms`,
+  );
+}
+
+if (import.meta.main) await main(Number(process.argv[2] ?? 1200));

@@ -1,0 +1,431 @@
+// Keeps a session's context within the model's window: builds each request's messages, counts
+// their tokens, and condenses — prune old tool outputs, else summarise with one model call, else
+// fall back to a sliding window with a marker — before the limit, on request, or after the API
+// said the prompt was too long. A summary or window condense appends a compaction record to the
+// store (then the kept turns again, with new ids), so resume starts from it.
+
+import type { Config } from "../config/config.ts";
+import { streamWithRetry } from "../llm/retry.ts";
+import type { AssistantTurn, Provider, ToolSpec } from "../llm/types.ts";
+import { InterruptedError, ProviderError, errorMessage } from "../protocol/errors.ts";
+import type { EventSink } from "../protocol/events.ts";
+import { type CompactionInfo, type Message, newMessageId, textOf } from "../protocol/message.ts";
+import type { SessionStore } from "../store/types.ts";
+import { buildContext, lastRecordIndex } from "./context.ts";
+import { selectImagesForContext } from "./image-context.ts";
+import { contextWindowFor } from "./model-windows.ts";
+import { PRUNE_KEEP_TOKENS, prunedSavings, selectPrune } from "./prune.ts";
+import { SUMMARY_SYSTEM, promptText, recordText, summaryPrompt, transcriptOf } from "./summary-prompt.ts";
+import { CHARS_PER_TOKEN, estimateMessageTokens, estimateTextTokens, estimateTokens } from "./token-estimate.ts";
+import { groupTurns, tailStart } from "./turns.ts";
+
+export type CondenseTrigger = "auto" | "manual" | "reactive";
+export type CondenseMethod = "prune" | "summary" | "window";
+
+export interface CompactOutcome {
+  tokensBefore: number;
+  tokensAfter: number;
+  method: CondenseMethod | "none";
+  trigger: CondenseTrigger;
+  /** Messages the condense stood in for (0 for a prune or when there was nothing to condense). */
+  replaced: number;
+}
+
+/** The user's own messages kept verbatim in a record, newest first, up to this many tokens. */
+export const USER_MESSAGES_TOKENS = 20_000;
+/** The first prompt is kept verbatim up to this many tokens. */
+const TASK_TOKENS = 20_000;
+/** Output tokens the summary call may use. */
+const SUMMARY_MAX_TOKENS = 4096;
+/** A prune is enough when it brings the context under this share of the threshold. */
+const PRUNE_ENOUGH = 0.6;
+/** The in-memory window (count and bytes) may fill this far before the context is condensed. */
+const RING_SHARE = 0.75;
+/** The sliding-window fallback keeps recent turns up to this share of the threshold. */
+const WINDOW_KEEP_SHARE = 0.4;
+/** Reactive retries after "prompt is too long". */
+export const MAX_REACTIVE_CONDENSES = 3;
+
+const OVERFLOW = /prompt is too long|context_length_exceeded|maximum context length|context window|too many tokens/i;
+
+/** Whether an API error says the prompt does not fit the model's window. */
+export function isContextOverflow(err: unknown): boolean {
+  return err instanceof ProviderError && (err.status === 400 || err.status === 413 || err.status === undefined) && OVERFLOW.test(err.message);
+}
+
+export interface ContextManagerDeps {
+  config: Config;
+  provider: Provider;
+  store: SessionStore;
+  system: string;
+  tools: ToolSpec[];
+  emit: EventSink;
+}
+
+export class ContextManager {
+  private task: Message | undefined;
+  private taskLoaded = false;
+  /** Pruned copies (same id) standing in for window messages. */
+  private pruned = new Map<string, Message>();
+  private lastReport: { firstId: string; lastId: string; length: number; tokens: number } | undefined;
+  private requested = false;
+  /** The last compaction record seen: memory pressure may evict it from the window, never from the context. */
+  private lastRecord: Message | undefined;
+  /** After a condense that could not shrink anything, wait for this many messages before trying again. */
+  private quietUntil = 0;
+  private readonly fixedTokens: number;
+  /** The window the API's own "too long" message gave, when smaller than the table's. */
+  private learnedWindow: number | undefined;
+  /** The messages of the last request sent (images selected). */
+  lastSent: Message[] = [];
+  compactions = 0;
+  summaryCalls = 0;
+  summaryTokens = 0;
+
+  constructor(private readonly deps: ContextManagerDeps) {
+    this.fixedTokens = estimateTextTokens(deps.system) + estimateTextTokens(JSON.stringify(deps.tools));
+  }
+
+  /** About how many characters the last request's messages took (what its JSON copies cost). */
+  lastSentChars(): number {
+    return estimateTokens(this.lastSent) * CHARS_PER_TOKEN;
+  }
+
+  /** The model's window in tokens (the provider may change during a session). */
+  get window(): number {
+    const known = contextWindowFor(this.deps.provider.model, this.deps.config.context.window);
+    return this.learnedWindow !== undefined ? Math.min(known, this.learnedWindow) : known;
+  }
+
+  /** Tokens the context may reach before a condense: the threshold share of window minus output. */
+  get limit(): number {
+    const budget = Math.max(1000, this.window - this.deps.config.maxTokens);
+    return Math.floor((budget * this.deps.config.context.thresholdPercent) / 100);
+  }
+
+  /** The memory monitor asked for compaction: condense before the next request. */
+  request(): void {
+    this.requested = true;
+  }
+
+  /** The session's first prompt: the first message appended, or read once from the archive. */
+  noteAppended(message: Message): void {
+    if (!this.taskLoaded && this.deps.store.window()[0] === message && (this.deps.store.messageCount?.() ?? 1) <= 1) {
+      this.task = message;
+      this.taskLoaded = true;
+    }
+  }
+
+  private async loadTask(): Promise<Message | undefined> {
+    if (this.taskLoaded) return this.task;
+    const window = this.deps.store.window();
+    const total = this.deps.store.messageCount?.();
+    if (total !== undefined && total <= window.length) {
+      this.task = window[0];
+    } else {
+      // Streams the archive only to its first message.
+      for await (const message of this.deps.store.readAll()) {
+        this.task = message;
+        break;
+      }
+    }
+    this.taskLoaded = true;
+    return this.task;
+  }
+
+  /** The context as the next request would carry it (pruned outputs applied, edges repaired). */
+  async current(): Promise<Message[]> {
+    const window = this.deps.store.window();
+    const at = lastRecordIndex(window);
+    if (at >= 0) this.lastRecord = window[at];
+    const task = at < 0 ? await this.loadTask() : undefined;
+    const source = this.pruned.size ? window.map((m) => this.pruned.get(m.id) ?? m) : window;
+    return buildContext(source, { task, record: at < 0 ? this.lastRecord : undefined, total: this.deps.store.messageCount?.() });
+  }
+
+  /** Estimated prompt tokens of a context, corrected by the usage the last response reported. */
+  tokensOf(context: readonly Message[]): number {
+    const estimate = this.fixedTokens + estimateTokens(context);
+    const last = this.lastReport;
+    if (last && last.tokens > 0 && context.length >= last.length && context[0]?.id === last.firstId && context[last.length - 1]?.id === last.lastId) {
+      return Math.max(estimate, last.tokens + estimateTokens(context.slice(last.length)));
+    }
+    return estimate;
+  }
+
+  /** The usage a response reported for the request made of `context`. */
+  recordUsage(context: readonly Message[], inputTokens: number): void {
+    if (!context.length || inputTokens <= 0) return;
+    this.lastReport = { firstId: context[0]!.id, lastId: context[context.length - 1]!.id, length: context.length, tokens: inputTokens };
+  }
+
+  private ringPressure(context: readonly Message[]): boolean {
+    const { maxMessages, maxBytes } = this.deps.config.store;
+    return context.length > maxMessages * RING_SHARE || estimateTokens(context) * CHARS_PER_TOKEN > maxBytes * RING_SHARE;
+  }
+
+  /** The context for the next request, condensed first when it has grown past a bound. */
+  async prepare(signal: AbortSignal): Promise<Message[]> {
+    let context = await this.current();
+    if (!this.deps.config.context.autoCondense) return context;
+    const over = this.tokensOf(context) > this.limit;
+    const pressure = this.ringPressure(context);
+    if ((over || pressure || this.requested) && context.length >= this.quietUntil) {
+      const outcome = await this.condense("auto", { signal, context, pressure });
+      if (outcome.method === "none" || outcome.tokensAfter >= outcome.tokensBefore) this.quietUntil = context.length + 8;
+      context = await this.current();
+    }
+    return context;
+  }
+
+  /**
+   * Sends one request through `send`, with the context prepared (condensed when needed); when the
+   * API answers that the prompt is too long, condenses harder and sends again, at most
+   * MAX_REACTIVE_CONDENSES times.
+   */
+  async ask(signal: AbortSignal, send: (messages: Message[]) => Promise<AssistantTurn>): Promise<AssistantTurn> {
+    const { config } = this.deps;
+    let context = await this.prepare(signal);
+    for (let attempt = 0; ; attempt++) {
+      const sent = selectImagesForContext(context, { maxImages: config.store.contextMaxImages, maxBytes: config.store.contextMaxImageBytes });
+      this.lastSent = sent;
+      try {
+        const turn = await send(sent);
+        this.recordUsage(sent, turn.usage.input_tokens);
+        return turn;
+      } catch (err) {
+        if (!isContextOverflow(err) || signal.aborted) throw err;
+        const said = errorMessage(err);
+        if (!config.context.autoCondense) {
+          throw new ProviderError(
+            `${said} — the conversation no longer fits the model's context window and automatic condensing is off (SYNAPSE_AUTO_CONDENSE=0 or "autoCondense": false): run \`echo /compact | synapse -c\` to condense the session, then continue it`,
+            400,
+          );
+        }
+        if (attempt >= MAX_REACTIVE_CONDENSES) {
+          throw new ProviderError(`the conversation still does not fit the model's context window after condensing it ${MAX_REACTIVE_CONDENSES} times (${said})`, 400);
+        }
+        this.learnWindow(said, this.tokensOf(context));
+        await this.condense("reactive", { signal, hardness: attempt });
+        context = await this.current();
+      }
+    }
+  }
+
+  /** The API's own figures, when its message gives them, correct a window that was set too large. */
+  private learnWindow(message: string, sentTokens: number): void {
+    const anthropic = /(\d+) tokens > (\d+) maximum/.exec(message);
+    const openai = /maximum context length is (\d+) tokens\. However, your messages resulted in (\d+) tokens/.exec(message);
+    const [counted, maximum] = anthropic ? [Number(anthropic[1]), Number(anthropic[2])] : openai ? [Number(openai[2]), Number(openai[1])] : [0, 0];
+    if (maximum > 0 && maximum < this.window) this.learnedWindow = maximum;
+    // The API counted more than we estimated: scale our count of this context up to its figure.
+    if (counted > sentTokens && this.lastSent.length) this.recordUsage(this.lastSent, counted);
+  }
+
+  /**
+   * One condense. `hardness` (reactive retries) keeps fewer recent turns and, from 2 on, skips the
+   * summary for the sliding window. Interrupted: throws InterruptedError and changes nothing.
+   */
+  async condense(
+    trigger: CondenseTrigger,
+    opts: { signal: AbortSignal; focus?: string; hardness?: number; context?: Message[]; pressure?: boolean },
+  ): Promise<CompactOutcome> {
+    const { signal } = opts;
+    const hardness = opts.hardness ?? 0;
+    const context = opts.context ?? (await this.current());
+    const tokensBefore = this.tokensOf(context);
+
+    // 1. Prune: enough on its own when it leaves plenty of room.
+    if (trigger === "auto" && !opts.pressure && !this.requested) {
+      // A small window keeps less: a quarter of the threshold at most.
+      const pruned = selectPrune(context, Math.min(PRUNE_KEEP_TOKENS, Math.floor(this.limit / 4)));
+      if (pruned.size) {
+        const after = tokensBefore - prunedSavings(context, pruned);
+        if (after <= this.limit * PRUNE_ENOUGH) {
+          for (const [id, m] of pruned) this.pruned.set(id, m);
+          this.lastReport = undefined;
+          const tokensAfter = this.tokensOf(await this.current());
+          return this.report({ tokensBefore, tokensAfter, method: "prune", trigger, replaced: 0 });
+        }
+      }
+    }
+
+    // 2. What a record replaces: everything after the last record (or the first prompt) but the
+    // last whole turns.
+    const window = this.deps.store.window();
+    const at = lastRecordIndex(window);
+    const previous = at >= 0 ? window[at]!.compaction : this.lastRecord?.compaction;
+    const task = previous?.task ?? (await this.taskText());
+    let body: Message[];
+    if (at >= 0) body = window.slice(at + 1);
+    else if (previous) body = [...window];
+    else {
+      const first = await this.loadTask();
+      body = first && window[0]?.id === first.id ? window.slice(1) : [...window];
+    }
+    const keep = Math.max(0, this.deps.config.context.keepLastTurns - hardness);
+    let split = tailStart(body, keep);
+    if (split === 0 && body.length) split = tailStart(body, Math.min(keep, Math.max(0, groupTurns(body).length - 1)));
+    const middle = body.slice(0, split);
+    // A lone message is not worth a model call: its summary would be as long.
+    if (middle.length < 2) return { tokensBefore, tokensAfter: tokensBefore, method: "none", trigger, replaced: 0 };
+
+    const userMessages = keepUserMessages([...(previous?.userMessages ?? []), ...middle.map(promptText).filter((t): t is string => t !== undefined)]);
+    let summary: string | undefined;
+    let failure: string | undefined;
+    if (hardness < 2) {
+      try {
+        summary = await this.summarise({ task, previous: previous?.summary, middle, userMessages, focus: opts.focus, signal });
+      } catch (err) {
+        if (err instanceof InterruptedError || signal.aborted) throw new InterruptedError();
+        failure = errorMessage(err);
+      }
+      if (summary !== undefined && estimateTextTokens(summary) >= estimateTokens(middle)) {
+        failure = "the summary was not smaller than what it replaced";
+        summary = undefined;
+      }
+    } else {
+      failure = "the prompt was still too long after condensing";
+    }
+    if (signal.aborted) throw new InterruptedError();
+
+    // 3. The sliding window: a marker, and as many recent whole turns as fit.
+    let tail = body.slice(split);
+    const method: "summary" | "window" = summary !== undefined ? "summary" : "window";
+    if (method === "window") {
+      const room = this.limit * (hardness >= 2 ? WINDOW_KEEP_SHARE / 2 : WINDOW_KEEP_SHARE);
+      const turns = groupTurns(body);
+      let from = body.length;
+      let tokens = 0;
+      for (let i = turns.length - 1; i >= 0; i--) {
+        const t = estimateTokens(body.slice(turns[i]!.start, turns[i]!.end));
+        if (tokens + t > room || turns[i]!.start === 0) break;
+        tokens += t;
+        from = turns[i]!.start;
+      }
+      tail = body.slice(from);
+    }
+    const replaced = body.slice(0, body.length - tail.length);
+    const firstReplaced = previous?.firstId ?? (at < 0 ? (await this.loadTask())?.id : undefined) ?? replaced[0]?.id ?? "";
+    const info: CompactionInfo = {
+      trigger,
+      firstId: firstReplaced,
+      lastId: replaced.at(-1)?.id ?? previous?.lastId ?? "",
+      count: (previous?.count ?? (at < 0 ? 1 : 0)) + replaced.length,
+      tokensBefore,
+      tokensAfter: 0,
+      keptIds: [],
+      method,
+      task,
+      ...(summary !== undefined ? { summary } : previous?.summary ? { summary: previous.summary } : {}),
+      userMessages,
+    };
+    const now = Date.now();
+    const copies = tail.map((m) => ({ ...m, id: newMessageId(), ts: now }));
+    info.keptIds = copies.map((m) => m.id);
+    const record: Message = { id: newMessageId(), role: "user", content: [{ type: "text", text: recordText(info) }], ts: now, isSummary: true, compaction: info };
+    info.tokensAfter = this.fixedTokens + estimateMessageTokens(record) + estimateTokens(copies);
+    // Appended together, so one archive write carries them: a kill -9 leaves the record with all,
+    // some or none of its kept turns, each of which is a well-formed context.
+    this.deps.store.append(record);
+    for (const copy of copies) this.deps.store.append(copy);
+    this.lastRecord = record;
+    this.pruned.clear();
+    this.lastReport = undefined;
+    this.requested = false;
+    this.quietUntil = 0;
+    const tokensAfter = this.tokensOf(await this.current());
+    if (method === "window") {
+      this.deps.emit({
+        type: "warning",
+        message: `could not summarise the conversation (${failure}): the context now keeps the newest ${copies.length} messages and a note that ${info.count} earlier ones are in the session archive`,
+      });
+    }
+    return this.report({ tokensBefore, tokensAfter, method, trigger, replaced: replaced.length });
+  }
+
+  private report(outcome: CompactOutcome): CompactOutcome {
+    this.compactions++;
+    this.deps.emit({
+      type: "compact_boundary",
+      trigger: outcome.trigger,
+      method: outcome.method as CondenseMethod,
+      tokens_before: outcome.tokensBefore,
+      tokens_after: outcome.tokensAfter,
+      messages_replaced: outcome.replaced,
+    });
+    return outcome;
+  }
+
+  private async taskText(): Promise<string> {
+    const task = await this.loadTask();
+    const text = task ? (promptText(task) ?? textOf(task)) : "";
+    const max = TASK_TOKENS * CHARS_PER_TOKEN;
+    return text.length > max ? `${text.slice(0, max)}\n[... ${text.length - max} more characters of the first prompt are in the session archive]` : text;
+  }
+
+  /** One summary call, or a chain of them over chunks when the transcript is too large for one. */
+  private async summarise(input: {
+    task: string;
+    previous?: string;
+    middle: Message[];
+    userMessages: string[];
+    focus?: string;
+    signal: AbortSignal;
+  }): Promise<string> {
+    const budgetChars = Math.max(8000, (this.window - SUMMARY_MAX_TOKENS) * 0.6 * CHARS_PER_TOKEN);
+    const fixed = input.task.length + input.userMessages.reduce((n, m) => n + m.length, 0) + 4000;
+    let entries = transcriptOf(input.middle);
+    if (entries.reduce((n, e) => n + e.length, 0) + fixed > budgetChars) entries = transcriptOf(input.middle, 500);
+    const room = Math.max(4000, budgetChars - fixed);
+    const chunks: string[] = [];
+    let chunk = "";
+    for (const e of entries) {
+      const piece = e.length > room ? e.slice(0, room) : e;
+      if (chunk && chunk.length + piece.length + 2 > room) {
+        chunks.push(chunk);
+        chunk = "";
+      }
+      chunk += (chunk ? "\n\n" : "") + piece;
+    }
+    if (chunk || !chunks.length) chunks.push(chunk);
+    let summary = input.previous;
+    for (const transcript of chunks) {
+      const text = summaryPrompt({ task: input.task, previousSummary: summary, transcript, userMessages: input.userMessages, focus: input.focus });
+      const { config, provider } = this.deps;
+      const turn = await streamWithRetry(
+        provider,
+        {
+          model: provider.model,
+          system: SUMMARY_SYSTEM,
+          messages: [{ id: "summary-request", role: "user", content: [{ type: "text", text }], ts: Date.now() }],
+          tools: [],
+          maxTokens: Math.min(SUMMARY_MAX_TOKENS, config.maxTokens),
+          signal: input.signal,
+          loadImage: (ref) => this.deps.store.loadImage(ref),
+        },
+        { onText: () => undefined },
+        { maxRetries: config.maxRetries, baseMs: config.retryBaseMs, maxMs: config.retryMaxMs, idleTimeoutMs: config.streamIdleMs },
+      );
+      this.summaryCalls++;
+      this.summaryTokens += turn.usage.input_tokens + turn.usage.output_tokens;
+      const out = turn.content.map((b) => (b.type === "text" ? b.text : "")).join("").trim().toWellFormed();
+      if (!out) throw new ProviderError("the summary came back empty");
+      summary = out;
+    }
+    return summary!;
+  }
+}
+
+/** The newest user messages within USER_MESSAGES_TOKENS, oldest first. */
+export function keepUserMessages(messages: string[], budget = USER_MESSAGES_TOKENS): string[] {
+  const out: string[] = [];
+  let used = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const t = estimateTextTokens(messages[i]!);
+    if (used + t > budget) break;
+    used += t;
+    out.unshift(messages[i]!);
+  }
+  return out;
+}

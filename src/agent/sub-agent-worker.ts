@@ -1,0 +1,100 @@
+// What runs inside a sub-agent's worker thread: its own model loop, transcript store and tools.
+// Shell commands go over the task's port to the main thread's one shell pool, so the pool's cap,
+// reuse order and kill guarantees hold for sub-agents too.
+
+import type { MessagePort } from "node:worker_threads";
+import { selectProvider } from "../llm/select.ts";
+import { errorMessage } from "../protocol/errors.ts";
+import type { AgentEvent } from "../protocol/events.ts";
+import type { RunOutcome, RunRequest, ShellPool } from "../shell/types.ts";
+import { openTaskStore } from "../store/task-store.ts";
+import { toolsFor } from "../tools/registry.ts";
+import { buildPolicy, policyForSubAgent } from "../tools/permissions/policy.ts";
+import { runAgent } from "./runner.ts";
+import { runtime } from "../runtime/runtime.ts";
+import type { FromWorker, SubAgentInput, SubAgentOutput, ToWorker } from "./sub-agent-protocol.ts";
+
+/** A ShellPool whose commands run in the main thread's pool; the pool's lifetime is the main thread's. */
+function remoteShell(post: (m: FromWorker) => void, port: MessagePort): ShellPool {
+  let next = 0;
+  const pending = new Map<number, { resolve(o: RunOutcome): void; reject(e: Error): void }>();
+  port.on("message", (m: ToWorker) => {
+    if (m.t === "abort") return;
+    const waiter = pending.get(m.id);
+    if (!waiter) return;
+    pending.delete(m.id);
+    if (m.t === "shell-done") waiter.resolve(m.outcome);
+    else waiter.reject(new Error(m.message));
+  });
+  const zero = { shells_spawned: 0, shells_reused: 0, shells_retired: 0, commands_run: 0 };
+  return {
+    run(request: RunRequest) {
+      const id = next++;
+      return new Promise<RunOutcome>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        request.signal?.addEventListener("abort", () => post({ t: "shell-abort", id }), { once: true });
+        post({ t: "shell", id, request: { command: request.command, cwd: request.cwd, timeoutMs: request.timeoutMs } });
+      });
+    },
+    // The main thread releases the task's shells, counts them and kills them: nothing to do here.
+    releaseTask() {},
+    stats: () => zero,
+    async close() {},
+    killAllNow() {},
+  };
+}
+
+export default async function runSubAgent(input: SubAgentInput & { port: MessagePort }): Promise<SubAgentOutput> {
+  const { port, config } = input;
+  const post = (m: FromWorker) => port.postMessage(m);
+  post({ t: "started" });
+  // This thread's heap, at well under a millisecond a reading (Bun's heapStats() walks every
+  // object: 60 ms with 200k of them, which would slow the sub-agent it measures).
+  const heapSize = await runtime.threadHeapBytes();
+  const reportHeap = () => post({ t: "heap", bytes: heapSize() });
+  reportHeap();
+  const heapTimer = setInterval(reportHeap, input.heapReportMs);
+  const controller = new AbortController();
+  port.on("message", (m: ToWorker) => {
+    if (m.t === "abort") controller.abort();
+  });
+  let toolCalls = 0;
+  const emit = (event: AgentEvent) => {
+    if (event.type === "tool_start") toolCalls++;
+    // Text deltas and live command output stay here: the parent shows rows and gets only the
+    // final answer.
+    if (event.type === "text_delta" || event.type === "tool_progress") return;
+    post({ t: "event", event });
+  };
+  const provider = selectProvider(config);
+  const store = await openTaskStore({
+    sessionDir: input.sessionDir,
+    taskId: input.taskId,
+    cwd: config.cwd,
+    model: `${provider.name}/${provider.model}`,
+    title: input.title,
+    config: config.store,
+    onWarning: (message) => emit({ type: "warning", message }),
+  });
+  const kind = input.kind === "explore" ? "explore" : config.permissionMode === "plan" ? "plan" : "main";
+  try {
+    const out = await runAgent({
+      config,
+      provider,
+      store,
+      tools: toolsFor(kind),
+      // The parent's mode and rules; explore stays read-only whatever the mode. No approver: a
+      // sub-agent cannot ask, so what would ask is refused and the model is told why.
+      services: { shell: remoteShell(post, port), saveImage: (bytes, mediaType) => store.saveImage(bytes, mediaType), permissions: policyForSubAgent(buildPolicy(config), input.kind === "explore" ? "explore" : "general"), granted: [...input.granted] },
+      systemPrompt: input.systemPrompt,
+      prompt: [{ type: "text", text: input.prompt }],
+      taskId: input.taskId,
+      signal: controller.signal,
+      emit,
+    });
+    return { subtype: out.subtype, result: out.result, numTurns: out.numTurns, usage: out.usage, toolCalls };
+  } finally {
+    clearInterval(heapTimer);
+    await store.close().catch((err) => emit({ type: "warning", message: `task transcript: ${errorMessage(err)}` }));
+  }
+}

@@ -1,0 +1,189 @@
+// The main thread's side of sub-agents: starts each task in the sliding worker pool, answers its
+// shell commands from the session's one shell pool, re-emits its events for the writers, and turns
+// every way a task can end (answer, API error, crash, timeout, heap cap, interrupt) into one result.
+
+import type { Config } from "../config/config.ts";
+import type { EventSink } from "../protocol/events.ts";
+import type { ToolResultBlock } from "../protocol/message.ts";
+import type { ShellPool } from "../shell/types.ts";
+import { type TaskPool, createTaskPool } from "../tasks/task-pool.ts";
+import { workerFile } from "../tasks/worker-file.ts";
+import { toolsFor } from "../tools/registry.ts";
+import type { FromWorker, SubAgentInput, SubAgentOutput, ToWorker } from "./sub-agent-protocol.ts";
+import { type PromptEnvironment, renderSystemPrompt } from "./system-prompt.ts";
+import type { TaskSpec } from "./task-command.ts";
+
+export interface TaskCallOutcome {
+  block: ToolResultBlock;
+  summary: string;
+  durationMs: number;
+  toolCalls: number;
+}
+
+/** Runs sub-agents; given to the main agent only (a sub-agent gets none: no nesting). */
+export interface TaskLauncher {
+  /** Never throws; `id` is the calling tool call's id. */
+  run(call: { id: string; spec: TaskSpec }, signal: AbortSignal, emit: EventSink): Promise<TaskCallOutcome>;
+  stats(): { tasksRun: number; maxInFlight: number };
+  close(): Promise<void>;
+}
+
+export interface SubAgentsOptions {
+  config: Config;
+  shell: ShellPool;
+  /** The parent session's folder (transcripts go to `tasks/<task-id>/`). */
+  sessionDir: string;
+  promptEnv: PromptEnvironment;
+  /** Worker entry; tests point it at their own workers. */
+  workerFile?: string;
+  heapReportMs?: number;
+  /** The model the session uses now (`/model` may have switched it since the config was made). */
+  modelSpec?(): string;
+  /** Permission rules the user granted in this session so far; a sub-agent starts with them. */
+  granted?(): readonly string[];
+}
+
+const SUB_AGENT_NOTE = [
+  "",
+  "You are a sub-agent: another agent gave you the task below and sees only your final message.",
+  "Make that message complete and self-contained (findings, file paths, line numbers); it is your",
+  "whole answer. You cannot start sub-agents yourself (task:* commands are not available).",
+];
+const EXPLORE_NOTE = "This is a read-only task: look, search and read, but change nothing.";
+
+export function subAgentPrompt(env: PromptEnvironment, spec: TaskSpec, toolNames: string[]): string {
+  const lines = [renderSystemPrompt(env, toolNames, { tasks: false }), ...SUB_AGENT_NOTE];
+  if (spec.kind === "explore") lines.push(EXPLORE_NOTE);
+  return lines.join("\n");
+}
+
+export function taskLabel(spec: TaskSpec): string {
+  return spec.description ?? spec.prompt;
+}
+
+function fileSafe(id: string): string {
+  return id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64) || "task";
+}
+
+export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
+  const { config, shell } = opts;
+  let pool: Promise<TaskPool> | undefined;
+  let ready: TaskPool | undefined;
+  let tasksRun = 0;
+  let active = 0;
+  const usedIds = new Set<string>();
+  const getPool = () =>
+    (pool ??= createTaskPool({
+      filename: opts.workerFile ?? workerFile("subagent"),
+      maxThreads: config.tasks.maxParallel,
+      timeoutMs: config.tasks.timeoutMs,
+      heapCapBytes: config.tasks.maxHeapMb * 1024 * 1024,
+    }).then((p) => (ready = p)));
+
+  const launcher: TaskLauncher = {
+    async run(call, signal, emit) {
+      // Until the worker starts, the time spent is queueing; the row's duration is the run's own.
+      let started = performance.now();
+      const { spec } = call;
+      let taskId = fileSafe(call.id);
+      for (let n = 2; usedIds.has(taskId); n++) taskId = `${fileSafe(call.id)}-${n}`;
+      usedIds.add(taskId);
+      active++;
+      const label = taskLabel(spec);
+      let toolCalls = 0;
+      // Commands of this task still running in the main thread's pool; killed when the task ends.
+      const commands = new Map<number, AbortController>();
+      const tools = toolsFor(spec.kind === "explore" ? "explore" : config.permissionMode === "plan" ? "plan" : "main");
+      const input: SubAgentInput = {
+        taskId,
+        kind: spec.kind,
+        prompt: spec.prompt,
+        title: label,
+        systemPrompt: subAgentPrompt(opts.promptEnv, spec, [...tools.keys()]),
+        config: opts.modelSpec ? { ...config, model: opts.modelSpec() } : config,
+        sessionDir: opts.sessionDir,
+        granted: [...(opts.granted?.() ?? [])],
+        heapReportMs: opts.heapReportMs ?? 200,
+      };
+
+      const onMessage = (m: FromWorker, reply: (m: ToWorker) => void) => {
+        if (m.t === "event") {
+          const e = m.event;
+          if (e.type === "assistant" || e.type === "user") emit({ ...e, parent_tool_use_id: call.id });
+          else if (e.type === "tool_start") emit({ type: "task_progress", id: call.id, state: "running", tool_calls: ++toolCalls });
+          else if (e.type === "warning") emit({ type: "warning", message: `task ${label.slice(0, 40)}: ${e.message}` });
+          // The user learns what a sub-agent was refused, and which flag would allow it.
+          else if (e.type === "permission_denied") emit({ ...e, reason: `in task ${label.slice(0, 40)}: ${e.reason}` });
+          else if (e.type === "turn_retry") emit({ type: "warning", message: `task ${label.slice(0, 40)}: retrying the model request (attempt ${e.attempt}): ${e.reason}` });
+        } else if (m.t === "shell") {
+          const controller = new AbortController();
+          commands.set(m.id, controller);
+          shell
+            .run({
+              ...m.request,
+              // The main thread decides the task id: a worker cannot borrow another task's shells.
+              taskId,
+              signal: AbortSignal.any([signal, controller.signal]),
+              // No live output: a sub-agent's commands are not shown, only its row.
+            })
+            .then(
+              (outcome) => reply({ t: "shell-done", id: m.id, outcome }),
+              (err) => reply({ t: "shell-error", id: m.id, message: err instanceof Error ? err.message : String(err) }),
+            )
+            .finally(() => commands.delete(m.id));
+        } else if (m.t === "shell-abort") {
+          commands.get(m.id)?.abort();
+        }
+      };
+
+      let end;
+      try {
+        end = await (await getPool()).run<SubAgentInput, SubAgentOutput>(input, {
+          signal,
+          onStart: () => {
+            started = performance.now();
+            emit({ type: "task_progress", id: call.id, state: "running", tool_calls: 0 });
+          },
+          onMessage: onMessage as (m: unknown, reply: (m: unknown) => void) => void,
+        });
+      } catch (err) {
+        end = { ok: false as const, reason: "crashed" as const, message: err instanceof Error ? err.message : String(err) };
+      }
+      for (const controller of commands.values()) controller.abort();
+      shell.releaseTask(taskId);
+      tasksRun++;
+      // After an interrupt no thread outlives the batch: idle threads would otherwise linger until
+      // their idle timeout. The next task starts a fresh pool.
+      if (--active === 0 && signal.aborted) await launcher.close();
+
+      let text: string;
+      let isError = true;
+      if (end.ok) {
+        const out = end.value;
+        toolCalls = Math.max(toolCalls, out.toolCalls);
+        if (out.subtype === "success") {
+          text = out.result.trim() ? out.result : "(the sub-agent gave no answer)";
+          isError = false;
+        } else if (out.subtype === "interrupted") text = "Interrupted by the user.";
+        else if (out.subtype === "error_max_turns") text = `The sub-agent stopped at the turn limit. Its last words: ${out.result}`;
+        else text = `The sub-agent failed: ${out.result}`;
+      } else if (end.reason === "interrupted") text = "Interrupted by the user.";
+      else if (end.reason === "timeout") text = `The sub-agent ${end.message} (SYNAPSE_TASK_TIMEOUT_MS) and was stopped.`;
+      else if (end.reason === "out_of_memory") text = `The sub-agent ran ${end.message} (SYNAPSE_TASK_MAX_HEAP_MB) and was stopped.`;
+      else text = `The sub-agent crashed: ${end.message}`;
+
+      const block: ToolResultBlock = { type: "tool_result", tool_use_id: call.id, content: text.toWellFormed() };
+      if (isError) block.is_error = true;
+      const first = text.split("\n").find((l) => l.trim()) ?? "";
+      return { block, summary: first, durationMs: Math.round(performance.now() - started), toolCalls };
+    },
+    stats: () => ({ tasksRun, maxInFlight: ready?.inFlight().max ?? 0 }),
+    async close() {
+      const current = pool;
+      pool = undefined;
+      ready = undefined;
+      if (current) await (await current).destroy();
+    },
+  };
+  return launcher;
+}

@@ -1,0 +1,87 @@
+// One assistant turn's tool calls, run in order, where each maximal run of consecutive `task:*`
+// calls runs in parallel (in the sub-agent pool) and every call gets exactly one result, in call
+// order. `groupToolCalls` is the pure part.
+
+import type { EventSink } from "../protocol/events.ts";
+import type { ContentBlock, ToolResultBlock, ToolUseBlock } from "../protocol/message.ts";
+import type { Tool, ToolContext } from "../tools/types.ts";
+import type { TaskCallOutcome, TaskLauncher } from "./sub-agents.ts";
+import { taskLabel } from "./sub-agents.ts";
+import { parseTaskCommand, taskCommandOf } from "./task-command.ts";
+import { executeToolCall } from "./tool-call.ts";
+
+export type ToolCallGroup<C> = { kind: "single"; call: C } | { kind: "tasks"; calls: C[] };
+
+/** Consecutive task calls form one group; every other call is a group of its own. */
+export function groupToolCalls<C>(calls: readonly C[], isTask: (call: C) => boolean): ToolCallGroup<C>[] {
+  const groups: ToolCallGroup<C>[] = [];
+  for (const call of calls) {
+    const last = groups[groups.length - 1];
+    if (!isTask(call)) groups.push({ kind: "single", call });
+    else if (last?.kind === "tasks") last.calls.push(call);
+    else groups.push({ kind: "tasks", calls: [call] });
+  }
+  return groups;
+}
+
+export interface ToolBatchInput {
+  calls: readonly ToolUseBlock[];
+  tools: ReadonlyMap<string, Tool>;
+  signal: AbortSignal;
+  emit: EventSink;
+  /** The context for one call (its progress goes to that call's events). */
+  context(call: ToolUseBlock): ToolContext;
+  /** Absent for sub-agents: task commands are refused (no nesting). */
+  tasks?: TaskLauncher;
+}
+
+const INTERRUPTED = "Interrupted by the user.";
+const NO_NESTING = "Sub-agents cannot start sub-agents: task:* is not available here. Do the work with your own tools.";
+
+function errorResult(id: string, text: string): ToolResultBlock {
+  return { type: "tool_result", tool_use_id: id, content: text, is_error: true };
+}
+
+export async function runToolCalls(input: ToolBatchInput): Promise<ContentBlock[]> {
+  const { tools, signal, emit } = input;
+  // Task syntax applies only where Bash is a tool of this agent (e.g. not in plan mode).
+  const isTask = (call: ToolUseBlock) => tools.has("Bash") && taskCommandOf(call.name, call.input) !== undefined;
+  const results: ContentBlock[] = [];
+
+  const single = async (call: ToolUseBlock) => {
+    if (signal.aborted) return results.push(errorResult(call.id, INTERRUPTED));
+    emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
+    const outcome = await executeToolCall(call, tools, input.context(call));
+    results.push(outcome.block);
+    if (outcome.denied) emit({ type: "permission_denied", id: call.id, name: call.name, reason: outcome.denied.reason, allow_with: outcome.denied.allowWith });
+    emit({ type: "tool_end", id: call.id, name: call.name, is_error: Boolean(outcome.block.is_error), summary: outcome.summary });
+  };
+
+  const taskGroup = async (calls: ToolUseBlock[]) => {
+    const runs = calls.map((call): Promise<TaskCallOutcome | ToolResultBlock> => {
+      if (signal.aborted) return Promise.resolve(errorResult(call.id, INTERRUPTED));
+      const parsed = parseTaskCommand(taskCommandOf(call.name, call.input)!);
+      if (!input.tasks || "error" in parsed) {
+        const text = "error" in parsed ? parsed.error : NO_NESTING;
+        emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
+        emit({ type: "tool_end", id: call.id, name: call.name, is_error: true, summary: text.split("\n")[0] });
+        return Promise.resolve(errorResult(call.id, text));
+      }
+      // task_start first: a writer that draws status rows knows this call is a task before its tool_start.
+      emit({ type: "task_start", id: call.id, kind: `task:${parsed.kind}`, description: taskLabel(parsed) });
+      emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
+      return input.tasks.run({ id: call.id, spec: parsed }, signal, emit).then((outcome) => {
+        emit({ type: "task_end", id: call.id, is_error: Boolean(outcome.block.is_error), duration_ms: outcome.durationMs, tool_calls: outcome.toolCalls, summary: outcome.summary });
+        emit({ type: "tool_end", id: call.id, name: call.name, is_error: Boolean(outcome.block.is_error), summary: outcome.summary });
+        return outcome;
+      });
+    });
+    for (const r of await Promise.all(runs)) results.push("block" in r ? r.block : r);
+  };
+
+  for (const group of groupToolCalls(input.calls, isTask)) {
+    if (group.kind === "single") await single(group.call);
+    else await taskGroup(group.calls);
+  }
+  return results;
+}

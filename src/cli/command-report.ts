@@ -1,0 +1,44 @@
+// How a headless slash command reports what it did, in each output format: text on stdout, one
+// result object for json, a result line for stream-json (after the lines the run already wrote).
+
+import type { OutputFormat } from "../config/config.ts";
+import type { SubmissionOutcome } from "../executor/executor.ts";
+import { inertLine } from "../render/inert.ts";
+
+/** 172_400 → "172k", 950 → "950". */
+export function shortTokens(n: number): string {
+  return n >= 1000 ? `${Math.round(n / 1000)}k` : String(n);
+}
+
+export function compactedLine(tokensBefore: number, tokensAfter: number): string {
+  return `compacted: ${shortTokens(tokensBefore)} → ${shortTokens(tokensAfter)} tokens`;
+}
+
+export interface CommandReport {
+  command: string;
+  lines: string[];
+  sessionId: string;
+  durationMs: number;
+  outcome: SubmissionOutcome;
+}
+
+export function formatCommandReport(format: OutputFormat, r: CommandReport): string {
+  const lines = [...r.lines];
+  const c = r.outcome.compaction;
+  if (c) lines.push(c.method === "none" ? `nothing to compact: ${shortTokens(c.tokensBefore)} tokens` : compactedLine(c.tokensBefore, c.tokensAfter));
+  if (format === "text") return lines.length ? `${lines.map((l) => inertLine(l)).join("\n")}\n` : "";
+  const interrupted = r.outcome.status === "interrupted";
+  const failed = r.outcome.status === "failed";
+  const result: Record<string, unknown> = {
+    type: "result",
+    subtype: interrupted ? "interrupted" : failed ? "error_during_execution" : "success",
+    is_error: interrupted || failed,
+    result: failed ? (r.outcome.error ?? "") : lines.join("\n"),
+    session_id: r.sessionId,
+    command: r.command,
+    num_turns: 0,
+    duration_ms: r.durationMs,
+  };
+  if (c) result.compaction = { tokens_before: c.tokensBefore, tokens_after: c.tokensAfter, method: c.method };
+  return `${JSON.stringify(result)}\n`;
+}

@@ -1,0 +1,367 @@
+// The interactive session: a prompt on the terminal, each line a submission to the executor, the
+// work drawn as it happens. Loaded only when stdin and stdout are terminals and no prompt was
+// given (a dynamic import in main.ts), so the headless path never pays for any of it.
+
+import { writeSync } from "node:fs";
+import { homedir } from "node:os";
+import type { Config } from "../../config/config.ts";
+import { commandNames } from "../../executor/command-registry.ts";
+import { type Executor, type ExecutorEvent, createExecutor } from "../../executor/executor.ts";
+import { openRuntime } from "../../executor/session-runtime.ts";
+import { contextPercent } from "../../executor/commands/status.ts";
+import { EXIT, errorMessage } from "../../protocol/errors.ts";
+import { ScreenDiff, type Frame } from "../../render/screen-diff.ts";
+import { statusLine } from "../../render/status-line.ts";
+import { fitWidth } from "../../render/text-width.ts";
+import { makeTheme } from "../../render/theme.ts";
+import type { Command } from "../args.ts";
+import type { ApprovalAnswer, ApprovalRequest } from "../../tools/types.ts";
+import { ApprovalPrompt } from "./approval-prompt.ts";
+import { commonPrefix, complete } from "./completion.ts";
+import { HistoryFile } from "./history-file.ts";
+import { type Key, KeyDecoder } from "./key-decoder.ts";
+import { PromptEditor } from "./prompt-editor.ts";
+import { SessionView } from "./session-view.ts";
+
+type RunCommand = Extract<Command, { kind: "run" }>;
+
+const PASTE_ON = "\x1b[?2004h";
+const PASTE_OFF = "\x1b[?2004l";
+const DOUBLE_CTRL_C_MS = 2000;
+const PAINT_MS = 16;
+const SPIN_MS = 100;
+
+export async function runInteractive(config: Config, command: RunCommand): Promise<number> {
+  const theme = makeTheme(config.color);
+  const out = (text: string) => {
+    try {
+      writeSync(1, text);
+    } catch {
+      // The terminal went away (SIGHUP follows): nothing left to draw on.
+    }
+  };
+  const columns = () => Math.max(10, process.stdout.columns || 80);
+  const rows = () => Math.max(5, process.stdout.rows || 24);
+  // One column short of the edge: a row that fills the last column leaves the cursor pending a wrap.
+  const width = () => columns() - 1;
+
+  const history = new HistoryFile(config.home);
+  const editor = new PromptEditor(history.load());
+  const view = new SessionView(theme, width, config.toolResultSummaryLimit);
+  const screen = new ScreenDiff(out, columns());
+  const names = commandNames();
+  let executor: Executor | undefined;
+  let hint: string | undefined;
+  let candidates: string[] = [];
+  let lastCtrlC = 0;
+  let spin = 0;
+  let paintTimer: ReturnType<typeof setTimeout> | undefined;
+  let spinTimer: ReturnType<typeof setInterval> | undefined;
+  const early: { id: string; text: string }[] = [];
+  let finish!: (code: number) => void;
+  const done = new Promise<number>((resolve) => (finish = resolve));
+  let exiting = false;
+  // A tool call waiting for the user's yes or no: it takes the prompt's place and its keys.
+  let approval: { prompt: ApprovalPrompt; request: ApprovalRequest; resolve: (a: ApprovalAnswer) => void } | undefined;
+  let approvals: Promise<unknown> = Promise.resolve();
+  const approve = (request: ApprovalRequest): Promise<ApprovalAnswer> => {
+    const answered = approvals.then(() => new Promise<ApprovalAnswer>((resolve) => {
+      // A session on its way out answers no, or its close would wait on the question forever.
+      if (exiting) return resolve({ no: "the session ended" });
+      approval = { prompt: new ApprovalPrompt(request, theme), request, resolve };
+      paint();
+    }));
+    approvals = answered;
+    return answered;
+  };
+
+  const frame = (): Frame => {
+    const w = width();
+    const layout = editor.layout(w - 2);
+    let promptRows = layout.rows.map((r, i) => (i === 0 ? `${theme.bold(theme.cyan("›"))} ${r}` : `  ${r}`));
+    let caretRow = layout.row;
+    // A prompt taller than the screen shows the rows around the caret.
+    const roomForPrompt = Math.max(1, rows() - 4);
+    if (promptRows.length > roomForPrompt) {
+      const start = Math.min(Math.max(0, caretRow - roomForPrompt + 1), promptRows.length - roomForPrompt);
+      promptRows = promptRows.slice(start, start + roomForPrompt);
+      caretRow -= start;
+    }
+    const extra: string[] = [];
+    if (candidates.length) extra.push(theme.dim(fitWidth(candidates.join("  "), w)));
+    if (hint) extra.push(theme.yellow(fitWidth(hint, w)));
+    const facts = executor?.facts();
+    const status = facts
+      ? statusLine({ model: facts.model, contextPercent: contextPercent(facts.contextTokens, facts.contextWindow), sessionId: facts.sessionId, cwd: facts.cwd, notice: view.notice }, w, theme, homedir())
+      : theme.dim(fitWidth("starting…", w));
+    if (approval) {
+      promptRows = approval.prompt.render().map((l) => fitWidth(l, w));
+      caretRow = promptRows.length - 1;
+    }
+    const bottom = [theme.dim("─".repeat(Math.min(w, 200))), ...promptRows, ...extra, status];
+    const live = view.liveRows(spin, Math.max(0, rows() - bottom.length - 1));
+    return { rows: [...live, ...bottom], cursor: { row: live.length + 1 + caretRow, col: 2 + layout.col } };
+  };
+
+  const paint = () => {
+    if (paintTimer) clearTimeout(paintTimer);
+    paintTimer = undefined;
+    if (exiting) return;
+    const committed = view.takeCommitted();
+    const f = frame();
+    if (committed.length) screen.commit(committed, f);
+    else screen.render(f);
+  };
+  const schedule = () => {
+    paintTimer ??= setTimeout(paint, PAINT_MS);
+  };
+
+  const onEvent = (event: ExecutorEvent) => {
+    view.handle(event);
+    if (view.busy && !spinTimer) {
+      spinTimer = setInterval(() => {
+        spin++;
+        schedule();
+      }, SPIN_MS);
+    } else if (!view.busy && spinTimer && !executor?.running()) {
+      clearInterval(spinTimer);
+      spinTimer = undefined;
+    }
+    schedule();
+  };
+
+  const submit = (text: string) => {
+    if (!executor) {
+      const id = `early-${early.length}`;
+      early.push({ id, text });
+      view.queue(id, text);
+      return;
+    }
+    const busy = executor.running() !== undefined || executor.pending() > 0;
+    const id = executor.submit({ text });
+    if (busy) view.queue(id, text);
+    void executor.waitFor(id).then((outcome) => {
+      if (outcome.exit) void exit(EXIT.ok);
+    });
+  };
+
+  const exit = async (code: number) => {
+    if (exiting) return;
+    hint = undefined;
+    candidates = [];
+    paint();
+    exiting = true;
+    approval?.resolve({ no: "the session ended" });
+    approval = undefined;
+    if (paintTimer) clearTimeout(paintTimer);
+    if (spinTimer) clearInterval(spinTimer);
+    screen.finish();
+    restoreTerminal();
+    let line = "";
+    if (executor) {
+      const id = executor.runtime.sessionId;
+      executor.interruptAll();
+      try {
+        await executor.close();
+        line = `session ${id} saved · resume it with: synapse -r ${id}\n`;
+      } catch (err) {
+        line = `synapse: could not save session ${id}: ${errorMessage(err)}\n`;
+        code = EXIT.failed;
+      }
+    }
+    out(line);
+    finish(code);
+  };
+
+  const tabComplete = () => {
+    const c = complete(editor.text, editor.cursor, config.cwd, names);
+    if (!c || !c.candidates.length) {
+      candidates = [];
+      return;
+    }
+    const chosen = c.candidates.length === 1 ? c.candidates[0] : commonPrefix(c.candidates);
+    if (chosen.length > c.to - c.from) {
+      editor.text = editor.text.slice(0, c.from) + chosen + editor.text.slice(c.to);
+      editor.cursor = c.from + chosen.length;
+    }
+    candidates = c.candidates.length > 1 ? c.candidates.map((x) => x.trim()) : [];
+  };
+
+  const onKey = (key: Key) => {
+    if (approval) {
+      const answer = approval.prompt.handle(key);
+      if (answer !== undefined) {
+        const { request, resolve } = approval;
+        approval = undefined;
+        const said = answer === "yes" ? "allowed once" : answer === "always" ? `allowed: ${request.rule} for this session` : `refused${answer.no ? `: ${answer.no}` : ""}`;
+        view.say(theme.dim(fitWidth(`  ⎿ ${request.tool} ${said}`.replace(/[\x00-\x1f\x7f]/g, " "), width())));
+        resolve(answer);
+      }
+      paint();
+      return;
+    }
+    if (key.kind !== "ctrl" || key.name !== "c") hint = undefined;
+    if (key.kind !== "tab") candidates = [];
+    switch (key.kind) {
+      case "text":
+        editor.insert(key.text);
+        break;
+      case "paste":
+        editor.paste(key.text);
+        break;
+      case "newline":
+        editor.insert("\n");
+        break;
+      case "enter": {
+        // `\` then Enter continues the prompt on a new line.
+        if (editor.text.slice(0, editor.cursor).endsWith("\\")) {
+          editor.backspace();
+          editor.insert("\n");
+          break;
+        }
+        const text = editor.take();
+        if (!text.trim()) break;
+        editor.remember(text);
+        history.append(text);
+        submit(text);
+        break;
+      }
+      case "esc":
+        if (executor?.running()) executor.interrupt();
+        break;
+      case "tab":
+        tabComplete();
+        break;
+      case "backspace":
+        editor.backspace();
+        break;
+      case "delete":
+        editor.deleteForward();
+        break;
+      case "delete-word-back":
+        editor.deleteWordBack();
+        break;
+      case "move":
+        ({ up: () => editor.up(), down: () => editor.down(), left: () => editor.left(), right: () => editor.right(), home: () => editor.lineStart(), end: () => editor.lineEnd(), "word-left": () => editor.wordLeft(), "word-right": () => editor.wordRight() })[key.to]();
+        break;
+      case "ctrl":
+        switch (key.name) {
+          case "a":
+            editor.lineStart();
+            break;
+          case "e":
+            editor.lineEnd();
+            break;
+          case "b":
+            editor.left();
+            break;
+          case "f":
+            editor.right();
+            break;
+          case "k":
+            editor.killToEnd();
+            break;
+          case "u":
+            editor.killToStart();
+            break;
+          case "w":
+            editor.deleteWordBack();
+            break;
+          case "p":
+            editor.up();
+            break;
+          case "n":
+            editor.down();
+            break;
+          case "c": {
+            const now = Date.now();
+            if (!editor.isEmpty()) {
+              editor.clear();
+              lastCtrlC = 0;
+            } else if (executor?.running()) {
+              executor.interrupt();
+            } else if (now - lastCtrlC < DOUBLE_CTRL_C_MS) {
+              void exit(EXIT.ok);
+              return;
+            } else {
+              lastCtrlC = now;
+              hint = "press Ctrl-C again to exit";
+            }
+            break;
+          }
+          case "d":
+            if (editor.isEmpty()) {
+              void exit(EXIT.ok);
+              return;
+            }
+            editor.deleteForward();
+            break;
+          case "l":
+            out("\x1b[2J\x1b[H");
+            screen.clear();
+            break;
+        }
+        break;
+    }
+    paint();
+  };
+
+  // ---- the terminal -----------------------------------------------------------------------------
+  const stdin = process.stdin;
+  const decoder = new KeyDecoder();
+  const restoreTerminal = () => {
+    out(PASTE_OFF);
+    try {
+      stdin.setRawMode(false);
+    } catch {
+      // already gone
+    }
+    stdin.pause();
+  };
+  stdin.setRawMode(true);
+  stdin.setEncoding("utf8");
+  stdin.on("data", (chunk: string) => {
+    for (const key of decoder.feed(chunk)) {
+      if (exiting) return;
+      onKey(key);
+    }
+  });
+  stdin.resume();
+  out(PASTE_ON);
+  process.stdout.on("resize", () => {
+    if (!exiting) screen.resize(columns(), frame());
+  });
+  for (const [signal, code] of [["SIGTERM", EXIT.terminated], ["SIGHUP", EXIT.hangup], ["SIGINT", EXIT.interrupted]] as const) {
+    process.on(signal, () => void exit(code));
+  }
+  process.on("exit", () => executor?.killNow());
+  const crash = (err: unknown) => {
+    if (!exiting) {
+      exiting = true;
+      restoreTerminal();
+    }
+    process.stderr.write(`\nsynapse: internal error: ${errorMessage(err)}\n`);
+    executor?.killNow();
+    process.exit(EXIT.failed);
+  };
+  process.on("uncaughtException", crash);
+  process.on("unhandledRejection", crash);
+
+  // The prompt is drawn before the session opens: typing can start at once.
+  paint();
+  try {
+    executor = await createExecutor({ config, resume: command.resume, open: (sink, resume) => openRuntime({ config, resume, emit: sink, approve }), emit: onEvent });
+  } catch (err) {
+    exiting = true;
+    screen.finish();
+    restoreTerminal();
+    throw err;
+  }
+  if (command.resume) view.say(theme.dim(`  resumed session ${executor.runtime.sessionId}`));
+  for (const { id, text } of early.splice(0)) {
+    view.unqueue(id);
+    submit(text);
+  }
+  paint();
+  return done;
+}

@@ -1,0 +1,131 @@
+// Raw terminal input → keys: printable text, control keys, arrows (plain and with Alt/Ctrl), the
+// Shift+Enter forms terminals send, a lone ESC, and bracketed pastes (which may span many reads).
+
+export type Key =
+  | { kind: "text"; text: string }
+  | { kind: "paste"; text: string }
+  | { kind: "enter" }
+  /** Shift+Enter, Alt+Enter, Ctrl-J: a new line in the prompt. */
+  | { kind: "newline" }
+  | { kind: "esc" }
+  | { kind: "tab" }
+  | { kind: "backspace" }
+  | { kind: "delete" }
+  | { kind: "ctrl"; name: string }
+  | { kind: "move"; to: "up" | "down" | "left" | "right" | "home" | "end" | "word-left" | "word-right" }
+  | { kind: "delete-word-back" };
+
+const PASTE_START = "\x1b[200~";
+const PASTE_END = "\x1b[201~";
+
+const CSI_KEYS: Record<string, Key> = {
+  "\x1b[A": { kind: "move", to: "up" },
+  "\x1b[B": { kind: "move", to: "down" },
+  "\x1b[C": { kind: "move", to: "right" },
+  "\x1b[D": { kind: "move", to: "left" },
+  "\x1bOA": { kind: "move", to: "up" },
+  "\x1bOB": { kind: "move", to: "down" },
+  "\x1bOC": { kind: "move", to: "right" },
+  "\x1bOD": { kind: "move", to: "left" },
+  "\x1b[H": { kind: "move", to: "home" },
+  "\x1b[F": { kind: "move", to: "end" },
+  "\x1bOH": { kind: "move", to: "home" },
+  "\x1bOF": { kind: "move", to: "end" },
+  "\x1b[1~": { kind: "move", to: "home" },
+  "\x1b[4~": { kind: "move", to: "end" },
+  "\x1b[7~": { kind: "move", to: "home" },
+  "\x1b[8~": { kind: "move", to: "end" },
+  "\x1b[3~": { kind: "delete" },
+  "\x1b[1;3D": { kind: "move", to: "word-left" },
+  "\x1b[1;3C": { kind: "move", to: "word-right" },
+  "\x1b[1;5D": { kind: "move", to: "word-left" },
+  "\x1b[1;5C": { kind: "move", to: "word-right" },
+  "\x1b[1;2A": { kind: "move", to: "up" },
+  "\x1b[1;2B": { kind: "move", to: "down" },
+  // Shift+Enter as kitty's keyboard protocol and xterm's modifyOtherKeys send it.
+  "\x1b[13;2u": { kind: "newline" },
+  "\x1b[27;2;13~": { kind: "newline" },
+  "\x1b[Z": { kind: "tab" },
+};
+
+const ALT_KEYS: Record<string, Key> = {
+  b: { kind: "move", to: "word-left" },
+  f: { kind: "move", to: "word-right" },
+  "\r": { kind: "newline" },
+  "\n": { kind: "newline" },
+  "\x7f": { kind: "delete-word-back" },
+  "\b": { kind: "delete-word-back" },
+};
+
+const CSI = /^\x1b(\[[0-9;?]*[ -\/]*[@-~]|O[A-Za-z])/;
+
+export class KeyDecoder {
+  private paste: string | undefined;
+
+  feed(chunk: string): Key[] {
+    const keys: Key[] = [];
+    let s = chunk;
+    while (s.length) {
+      if (this.paste !== undefined) {
+        const end = s.indexOf(PASTE_END);
+        if (end < 0) {
+          this.paste += s;
+          return keys;
+        }
+        keys.push({ kind: "paste", text: (this.paste + s.slice(0, end)).replace(/\r\n?/g, "\n") });
+        this.paste = undefined;
+        s = s.slice(end + PASTE_END.length);
+        continue;
+      }
+      if (s.startsWith(PASTE_START)) {
+        this.paste = "";
+        s = s.slice(PASTE_START.length);
+        continue;
+      }
+      const c = s[0];
+      if (c === "\x1b") {
+        const m = CSI.exec(s);
+        if (m) {
+          const key = CSI_KEYS[m[0]];
+          if (key) keys.push(key);
+          s = s.slice(m[0].length);
+          continue;
+        }
+        if (s.length === 1) {
+          keys.push({ kind: "esc" });
+          s = "";
+          continue;
+        }
+        const alt = ALT_KEYS[s[1]];
+        if (alt) {
+          keys.push(alt);
+          s = s.slice(2);
+          continue;
+        }
+        if (s[1] === "\x1b") {
+          keys.push({ kind: "esc" });
+          s = s.slice(1);
+          continue;
+        }
+        // Alt+<other>: ignored rather than typed as ESC followed by a letter.
+        s = s.slice(2);
+        continue;
+      }
+      if (c === "\r") keys.push({ kind: "enter" });
+      else if (c === "\n") keys.push({ kind: "newline" });
+      else if (c === "\t") keys.push({ kind: "tab" });
+      else if (c === "\x7f" || c === "\b") keys.push({ kind: "backspace" });
+      else if (c < " ") keys.push({ kind: "ctrl", name: String.fromCharCode(c.charCodeAt(0) + 96) });
+      else {
+        // A run of printable characters is one key: typing fast (or a paste without brackets).
+        let end = 1;
+        while (end < s.length && s[end] >= " " && s[end] !== "\x7f" && s[end] !== "\x1b") end++;
+        keys.push({ kind: "text", text: s.slice(0, end) });
+        s = s.slice(end);
+        continue;
+      }
+      s = s.slice(1);
+    }
+    return keys;
+  }
+}

@@ -1,0 +1,192 @@
+// What the interactive session shows, built from the executor's events: lines that are finished
+// (committed once to the scrollback) and the live rows under them (the answer's unfinished
+// paragraph, running tools with their output tail, sub-agent rows, queued inputs, the spinner).
+
+import type { ExecutorEvent } from "../../executor/executor.ts";
+import { textOf } from "../../protocol/message.ts";
+import { changeRows } from "../../render/diff-view.ts";
+import { inert, inertLine } from "../../render/inert.ts";
+import { lastLines } from "../../render/live-tail.ts";
+import { MarkdownStream } from "../../render/markdown-stream.ts";
+import { type TaskRow, applyTaskEvent, renderTaskRow } from "../../render/task-rows.ts";
+import { fitWidth, wrapText } from "../../render/text-width.ts";
+import type { Theme } from "../../render/theme.ts";
+import { toolLabel } from "../../render/tool-label.ts";
+import { compactedLine } from "../command-report.ts";
+
+const SPIN = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+interface RunningTool {
+  name: string;
+  label: string;
+  input: unknown;
+  output: string;
+}
+
+export class SessionView {
+  private committed: string[] = [];
+  /** The current answer: finished lines are committed, the unfinished one stays live. */
+  private readonly md: MarkdownStream;
+  private streamedThisTurn = false;
+  private tools = new Map<string, RunningTool>();
+  private tasks = new Map<string, TaskRow>();
+  private queued: { id: string; text: string }[] = [];
+  private busySince: number | undefined;
+  notice: string | undefined;
+
+  constructor(
+    private readonly theme: Theme,
+    private readonly width: () => number,
+    private readonly labelLimit: number,
+  ) {
+    this.md = new MarkdownStream(theme, width);
+  }
+
+  get busy(): boolean {
+    return this.busySince !== undefined;
+  }
+
+  queue(id: string, text: string): void {
+    this.queued.push({ id, text });
+  }
+
+  unqueue(id: string): void {
+    this.queued = this.queued.filter((q) => q.id !== id);
+  }
+
+  /** Lines to write to the scrollback since the last call. */
+  takeCommitted(): string[] {
+    const out = this.committed;
+    this.committed = [];
+    return out;
+  }
+
+  say(...lines: string[]): void {
+    this.committed.push(...lines);
+  }
+
+  handle(event: ExecutorEvent): void {
+    const t = this.theme;
+    const w = this.width();
+    switch (event.type) {
+      case "submission_start": {
+        this.queued = this.queued.filter((q) => q.id !== event.id);
+        this.busySince = Date.now();
+        this.say("", ...echo(event.text, w, t));
+        break;
+      }
+      case "submission_end":
+        this.flushStream();
+        this.busySince = undefined;
+        if (event.outcome.status === "interrupted") this.say(t.yellow("  ⎿ interrupted"));
+        break;
+      case "command_output":
+        for (const line of event.lines) this.say(...wrapText(inert(line), w).map((l) => (event.is_error ? t.red(l) : l)));
+        break;
+      case "text_delta":
+        this.say(...this.md.push(event.text));
+        this.streamedThisTurn = true;
+        break;
+      case "turn_retry":
+        this.md.discard();
+        this.say(t.yellow(`⟳ retrying (attempt ${event.attempt}): ${inertLine(event.reason)}`));
+        break;
+      case "assistant": {
+        if (event.parent_tool_use_id) break;
+        if (!this.streamedThisTurn) this.say(...this.md.push(textOf(event.message)));
+        this.flushStream();
+        this.streamedThisTurn = false;
+        break;
+      }
+      case "tool_start":
+        this.flushStream();
+        this.tools.set(event.id, { name: event.name, label: toolLabel(event.name, event.input, this.labelLimit), input: event.input, output: "" });
+        break;
+      case "tool_progress": {
+        const tool = this.tools.get(event.id);
+        if (tool) tool.output = (tool.output + event.text).slice(-4096);
+        break;
+      }
+      case "tool_end": {
+        const tool = this.tools.get(event.id);
+        this.tools.delete(event.id);
+        const label = tool?.label ?? event.name;
+        this.say(`${event.is_error ? t.red("●") : t.green("●")} ${t.bold(fitWidth(label, w - 2))}`);
+        this.say(fitWidth(`  ⎿ ${inertLine(event.summary)}`, w).replace(/^(  ⎿ )(.*)$/, (_, a, b) => (event.is_error ? t.red(a + b) : t.dim(a + b))));
+        if (!event.is_error && tool) this.say(...changeRows(tool.name, tool.input, w, t));
+        break;
+      }
+      case "task_start":
+      case "task_progress":
+        applyTaskEvent(this.tasks, event);
+        break;
+      case "task_end": {
+        applyTaskEvent(this.tasks, event);
+        const row = this.tasks.get(event.id);
+        if (row) this.say(renderTaskRow(row, { colors: t, labelLimit: this.labelLimit, columns: w, frame: 0 }).text);
+        this.tasks.delete(event.id);
+        break;
+      }
+      case "warning":
+        this.say(...wrapText(`warning: ${inert(event.message)}`, w).map((l) => t.yellow(l)));
+        break;
+      case "permission_denied":
+        this.say(t.red(fitWidth(`  ⎿ not allowed: ${inertLine(event.reason)}`, w)));
+        break;
+      case "compact_boundary":
+        this.notice = `condensed ${Math.round(event.tokens_before / 1000)}k → ${Math.round(event.tokens_after / 1000)}k`;
+        this.say(t.dim(`  context condensed (${event.method}): ${event.tokens_before.toLocaleString("en-US")} → ${event.tokens_after.toLocaleString("en-US")} tokens`));
+        break;
+      case "compacted":
+        this.say(compactedLine(event.tokens_before, event.tokens_after));
+        break;
+      case "model_changed":
+        this.notice = `model ${event.model}`;
+        break;
+      case "session_changed":
+        this.notice = undefined;
+        this.say(t.dim(`  new session ${event.session_id} (the previous one, ${event.previous}, is saved)`));
+        break;
+      case "result": {
+        const r = event.result;
+        this.flushStream();
+        if (r.error) this.say(t.red(`error: ${inertLine(r.error)}`));
+        else if (r.subtype === "error_during_execution") this.say(...wrapText(`error: ${inert(r.result)}`, w).map((l) => t.red(l)));
+        else if (r.subtype === "error_max_turns") this.say(t.red(`error: reached the maximum number of turns (${r.num_turns})`));
+        else if (r.subtype === "error_max_tokens") this.say(t.red("error: the answer was cut at the output limit"));
+        break;
+      }
+    }
+  }
+
+  /** The live rows, newest state, at most `maxRows` of them. */
+  liveRows(frame: number, maxRows: number): string[] {
+    const t = this.theme;
+    const w = this.width();
+    const rows: string[] = [];
+    rows.push(...this.md.live());
+    for (const tool of this.tools.values()) {
+      rows.push(`${t.cyan(SPIN[frame % SPIN.length])} ${t.bold(fitWidth(tool.label, w - 2))}`);
+      for (const line of lastLines(tool.output, 3)) rows.push(t.dim(fitWidth(`  ${inertLine(line)}`, w)));
+    }
+    for (const row of this.tasks.values()) rows.push(renderTaskRow(row, { colors: t, labelLimit: this.labelLimit, columns: w, frame }).text);
+    if (this.busySince !== undefined) {
+      const secs = Math.floor((Date.now() - this.busySince) / 1000);
+      rows.push(t.cyan(SPIN[frame % SPIN.length]) + t.dim(fitWidth(` working… ${secs}s · esc to interrupt`, w - 2)));
+    }
+    for (const q of this.queued) rows.push(t.dim(fitWidth(`  queued: ${inertLine(q.text)}`, w)));
+    return rows.length > maxRows ? rows.slice(rows.length - maxRows) : rows;
+  }
+
+  private flushStream(): void {
+    this.say(...this.md.end());
+  }
+}
+
+function echo(text: string, width: number, t: Theme): string[] {
+  const lines = inert(text).split("\n");
+  const shown = lines.slice(0, 6).flatMap((l) => wrapText(l, width - 2));
+  const rows = shown.map((l, i) => (i === 0 ? `${t.bold("›")} ${l}` : `  ${l}`));
+  if (lines.length > 6) rows.push(t.dim(`  … ${lines.length - 6} more lines`));
+  return rows;
+}

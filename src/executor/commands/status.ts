@@ -1,0 +1,24 @@
+// `/status`: model, session, working directory, context used, memory, shells and tasks.
+
+import { type SlashCommand, say } from "../slash-command.ts";
+
+export function contextPercent(tokens: number, window: number): number {
+  return window > 0 ? Math.min(100, Math.round((tokens / window) * 100)) : 0;
+}
+
+export const statusCommand: SlashCommand = {
+  name: "status",
+  summary: "model, session, cwd, context, memory, shells, tasks",
+  run(_args, ctx) {
+    const f = ctx.facts();
+    return say(
+      `model:    ${f.model}`,
+      `session:  ${f.sessionId}`,
+      `cwd:      ${f.cwd}`,
+      `context:  ${f.contextTokens.toLocaleString("en-US")} of ${f.contextWindow.toLocaleString("en-US")} tokens (${contextPercent(f.contextTokens, f.contextWindow)}%), ${f.messagesInMemory} messages in memory`,
+      `memory:   RSS ${f.memory.rssMb} MB (peak ${f.memory.peakRssMb} MB), heap peak ${f.memory.peakHeapMb} MB`,
+      `shells:   ${f.shells.spawned} spawned, ${f.shells.reused} reused, ${f.shells.commandsRun} commands run`,
+      `tasks:    ${f.tasksRunning} running`,
+    );
+  },
+};

@@ -1,0 +1,42 @@
+// Turns a submission's text into a command outcome: plain text is one RunAgent; `/name args` runs
+// that command. An unknown command is a usage error naming the nearest known one, decided before
+// anything reaches a model.
+
+import { UsageError } from "../protocol/errors.ts";
+import { COMMANDS, closestCommand, findCommand } from "./command-registry.ts";
+import type { CommandContext, CommandOutcome, SlashCommand } from "./slash-command.ts";
+
+export interface SlashInput {
+  name: string;
+  args: string;
+}
+
+/** `/name rest…` → its parts; undefined for text that is not a command (`/` alone, `/ x`, `//x`, `/path/to`). */
+export function parseSlash(text: string): SlashInput | undefined {
+  const m = /^\/([A-Za-z?][\w-]*)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  return m ? { name: m[1], args: (m[2] ?? "").trim() } : undefined;
+}
+
+/** `/word …` is a command; a path such as `/etc/hosts what is this?` is a prompt. */
+export function looksLikeCommand(text: string): boolean {
+  return parseSlash(text) !== undefined;
+}
+
+/** The command a text names, or a UsageError (unknown name) — checked before a session opens. */
+export function resolveCommand(text: string, commands: readonly SlashCommand[] = COMMANDS): { command: SlashCommand; args: string } {
+  const parsed = parseSlash(text);
+  if (!parsed) {
+    throw new UsageError(`not a command: ${JSON.stringify(text.trim().slice(0, 40))} (commands: ${commands.map((c) => "/" + c.name).join(", ")})`);
+  }
+  const command = findCommand(parsed.name, commands);
+  if (!command) {
+    throw new UsageError(`unknown command /${parsed.name}; did you mean /${closestCommand(parsed.name, commands)}? (commands: ${commands.map((c) => "/" + c.name).join(", ")})`);
+  }
+  return { command, args: parsed.args };
+}
+
+export async function dispatch(text: string, ctx: CommandContext, images?: string[]): Promise<CommandOutcome> {
+  if (!looksLikeCommand(text)) return { lines: [], actions: [{ kind: "RunAgent", text, ...(images?.length ? { images } : {}) }] };
+  const { command, args } = resolveCommand(text, ctx.commands());
+  return command.run(args, ctx);
+}

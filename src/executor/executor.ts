@@ -1,0 +1,284 @@
+// The control plane: each user input is a submission, dispatched into input actions and run one
+// submission at a time. Long actions (RunAgent, RunCompact) run under the submission's own
+// AbortController, so an interrupt cancels exactly that work; `waitFor` resolves when all of a
+// submission's work is done. Nothing is kept for a finished submission.
+
+import type { Config } from "../config/config.ts";
+import { listModels } from "../llm/model-list.ts";
+import { EXIT, InterruptedError, SynapseError, errorMessage } from "../protocol/errors.ts";
+import type { AgentEvent, RunResult } from "../protocol/events.ts";
+import type { ContentBlock, Usage } from "../protocol/message.ts";
+import { listSessions } from "../store/sessions-list.ts";
+import type { ResumeTarget } from "../store/session.ts";
+import { COMMANDS } from "./command-registry.ts";
+import { dispatch } from "./dispatch.ts";
+import type { InputAction } from "./input-action.ts";
+import type { SessionRuntime } from "./session-runtime.ts";
+import type { CommandContext, SessionFacts, SlashCommand } from "./slash-command.ts";
+
+export interface Compaction {
+  tokensBefore: number;
+  tokensAfter: number;
+  /** prune, summary, window; "none" when there was nothing to condense. */
+  method?: string;
+}
+
+export type SubmissionStatus = "done" | "interrupted" | "failed";
+
+export interface SubmissionOutcome {
+  id: string;
+  status: SubmissionStatus;
+  /** The agent run's result, when the submission ran the agent. */
+  result?: RunResult;
+  compaction?: Compaction;
+  /** What went wrong (a command's refusal, a failed compaction, a usage error). */
+  error?: string;
+  /** Exit code a usage problem asks for (2), when error is set by one. */
+  errorCode?: number;
+  /** `/exit` was asked for. */
+  exit: boolean;
+}
+
+/** What the executor tells its UI, besides the agent's own events. */
+export type ExecutorEvent =
+  | AgentEvent
+  | { type: "submission_start"; id: string; text: string }
+  | { type: "command_output"; id: string; lines: string[]; is_error: boolean }
+  | { type: "model_changed"; model: string }
+  | { type: "session_changed"; session_id: string; previous: string }
+  | { type: "compacted"; id: string; tokens_before: number; tokens_after: number }
+  | { type: "submission_end"; outcome: SubmissionOutcome };
+
+export interface ExecutorOptions {
+  config: Config;
+  /** Opens a runtime whose agent events go to the given sink (new session, or a resumed one). */
+  open(emit: (event: AgentEvent) => void, resume?: ResumeTarget): Promise<SessionRuntime>;
+  resume?: ResumeTarget;
+  emit(event: ExecutorEvent): void;
+  /** The model's context window, for "context used" (the context engineer's table when present). */
+  contextWindow?(model: string): number;
+  commands?: readonly SlashCommand[];
+}
+
+export interface SubmitInput {
+  text: string;
+  /** Image paths attached to a prompt (headless --image). */
+  images?: string[];
+}
+
+export interface Executor {
+  readonly runtime: SessionRuntime;
+  /** Queues one submission; it runs after those before it. Returns its id. */
+  submit(input: SubmitInput): string;
+  /** Resolves when the submission's work is done (at once with the outcome for a finished one it still knows). */
+  waitFor(id: string): Promise<SubmissionOutcome>;
+  /** Cancels one submission (the running one when no id is given); queued ones are skipped. */
+  interrupt(id?: string): void;
+  /** Cancels every submission, running and queued. */
+  interruptAll(): void;
+  /** The id of the running submission, if any. */
+  running(): string | undefined;
+  /** Submissions the executor still holds (running or queued). Zero when idle. */
+  pending(): number;
+  facts(): SessionFacts;
+  close(): Promise<void>;
+  killNow(): void;
+}
+
+interface Tracked {
+  id: string;
+  text: string;
+  images?: string[];
+  controller: AbortController;
+  done: Promise<SubmissionOutcome>;
+}
+
+const DEFAULT_WINDOW = 200_000;
+const RECENT_OUTCOMES = 16;
+
+export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
+  const usage: Usage = { input_tokens: 0, output_tokens: 0 };
+  let contextTokens = 0;
+  const commands = opts.commands ?? COMMANDS;
+
+  // Watches the agent's events for the counters /cost and /status show, then passes them on.
+  const sink = (event: AgentEvent) => {
+    if (event.type === "assistant" && event.message.usage) {
+      const u = event.message.usage;
+      contextTokens = u.input_tokens + u.output_tokens;
+    } else if (event.type === "result") {
+      usage.input_tokens += event.result.usage.input_tokens;
+      usage.output_tokens += event.result.usage.output_tokens;
+    }
+    opts.emit(event);
+  };
+
+  let runtime = await opts.open(sink, opts.resume);
+  const tracked = new Map<string, Tracked>();
+  // The outcomes (plain data) of the last few finished submissions, for a waitFor that comes late.
+  const recent = new Map<string, SubmissionOutcome>();
+  let tail: Promise<unknown> = Promise.resolve();
+  let current: string | undefined;
+  let counter = 0;
+  let closed = false;
+
+  const facts = (): SessionFacts => {
+    const r = runtime.facts();
+    const rss = Math.round(process.memoryUsage.rss() / 1048576);
+    return {
+      model: runtime.model,
+      sessionId: runtime.sessionId,
+      cwd: opts.config.cwd,
+      usage: { ...usage },
+      contextTokens,
+      contextWindow: opts.contextWindow?.(runtime.model) ?? DEFAULT_WINDOW,
+      messagesInMemory: r.messagesInMemory,
+      shells: r.shells,
+      memory: { ...r.memory, rssMb: rss },
+      tasksRunning: 0,
+    };
+  };
+
+  const commandContext = (signal: AbortSignal): CommandContext => ({
+    facts,
+    listModels: (provider, s) => listModels(provider, provider === "anthropic" ? opts.config.anthropic : opts.config.openai, s),
+    listSessions: async () => (await listSessions(opts.config.home)).filter((s) => s.cwd === opts.config.cwd),
+    commands: () => commands,
+    signal,
+  });
+
+  // Switching sessions opens the new one before closing the old: a failure leaves the old in place.
+  async function switchSession(resume: ResumeTarget | undefined): Promise<void> {
+    const next = await opts.open(sink, resume);
+    const previous = runtime;
+    runtime = next;
+    usage.input_tokens = 0;
+    usage.output_tokens = 0;
+    contextTokens = 0;
+    await previous.close();
+    opts.emit({ type: "session_changed", session_id: next.sessionId, previous: previous.sessionId });
+  }
+
+  async function runAction(t: Tracked, action: InputAction, outcome: SubmissionOutcome): Promise<void> {
+    const signal = t.controller.signal;
+    switch (action.kind) {
+      case "RunAgent": {
+        const content: ContentBlock[] = [{ type: "text", text: action.text }];
+        for (const path of action.images ?? []) content.push(await runtime.attachImage(path));
+        const result = await runtime.submit(content, signal);
+        outcome.result = result;
+        if (result.subtype === "interrupted" || signal.aborted) outcome.status = "interrupted";
+        else if (result.is_error) outcome.status = "failed";
+        return;
+      }
+      case "RunCompact": {
+        const c = await runtime.compact(action.focus, signal);
+        if (signal.aborted) throw new InterruptedError();
+        outcome.compaction = { tokensBefore: c.tokensBefore, tokensAfter: c.tokensAfter, method: c.method };
+        contextTokens = c.tokensAfter;
+        opts.emit({ type: "compacted", id: t.id, tokens_before: c.tokensBefore, tokens_after: c.tokensAfter });
+        return;
+      }
+      case "ChangeModel":
+        runtime.setModel(action.model);
+        opts.emit({ type: "model_changed", model: runtime.model });
+        return;
+      case "ResetSession":
+        await switchSession(undefined);
+        return;
+      case "ResumeSession":
+        await switchSession({ id: action.id });
+        return;
+    }
+  }
+
+  async function run(t: Tracked): Promise<SubmissionOutcome> {
+    const outcome: SubmissionOutcome = { id: t.id, status: "done", exit: false };
+    const signal = t.controller.signal;
+    current = t.id;
+    opts.emit({ type: "submission_start", id: t.id, text: t.text });
+    try {
+      if (signal.aborted) throw new InterruptedError();
+      const dispatched = await dispatch(t.text, commandContext(signal), t.images);
+      if (dispatched.lines.length) opts.emit({ type: "command_output", id: t.id, lines: dispatched.lines, is_error: false });
+      if (dispatched.error) {
+        outcome.status = "failed";
+        outcome.error = dispatched.error;
+        outcome.errorCode = EXIT.usage;
+        opts.emit({ type: "command_output", id: t.id, lines: [dispatched.error], is_error: true });
+      }
+      outcome.exit = Boolean(dispatched.exit);
+      for (const action of dispatched.actions) {
+        if (signal.aborted) throw new InterruptedError();
+        await runAction(t, action, outcome);
+        if (outcome.status !== "done") break;
+      }
+    } catch (err) {
+      if (signal.aborted || err instanceof InterruptedError) outcome.status = "interrupted";
+      else {
+        outcome.status = "failed";
+        outcome.error = errorMessage(err);
+        if (err instanceof SynapseError) outcome.errorCode = err.exitCode;
+        opts.emit({ type: "command_output", id: t.id, lines: [outcome.error], is_error: true });
+      }
+    } finally {
+      current = undefined;
+      tracked.delete(t.id);
+    }
+    recent.set(t.id, outcome);
+    if (recent.size > RECENT_OUTCOMES) recent.delete(recent.keys().next().value!);
+    opts.emit({ type: "submission_end", outcome });
+    return outcome;
+  }
+
+  return {
+    get runtime() {
+      return runtime;
+    },
+
+    submit(input) {
+      if (closed) throw new Error("the executor is closed");
+      const id = `s${++counter}`;
+      const controller = new AbortController();
+      const t = { id, text: input.text, images: input.images, controller } as Tracked;
+      // One at a time, in order: a chained promise, never a timer or a listener left behind.
+      t.done = tail.then(() => run(t));
+      tail = t.done.catch(() => undefined);
+      tracked.set(id, t);
+      return id;
+    },
+
+    async waitFor(id) {
+      const t = tracked.get(id);
+      const done = recent.get(id);
+      if (!t && done) return done;
+      if (!t) throw new Error(`unknown submission ${id} (only the last ${RECENT_OUTCOMES} outcomes are kept)`);
+      return t.done;
+    },
+
+    interrupt(id) {
+      const target = id ?? current;
+      if (target) tracked.get(target)?.controller.abort();
+    },
+
+    interruptAll() {
+      for (const t of tracked.values()) t.controller.abort();
+    },
+
+    running: () => current,
+    pending: () => tracked.size,
+    facts,
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const t of tracked.values()) t.controller.abort();
+      await tail;
+      await runtime.close();
+    },
+
+    killNow() {
+      runtime.killNow();
+    },
+  };
+}

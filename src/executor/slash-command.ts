@@ -1,0 +1,55 @@
+// The shape of one slash command. A command only reads what it is given and answers with lines to
+// show and actions to run; it never touches the session itself, so it can be tested alone.
+
+import type { ModelList } from "../llm/model-list.ts";
+import type { Usage } from "../protocol/message.ts";
+import type { ListedSession } from "../store/types.ts";
+import type { InputAction } from "./input-action.ts";
+
+export interface CommandOutcome {
+  /** Text for the user (stdout headless, the transcript in the session). */
+  lines: string[];
+  actions: InputAction[];
+  /** Set by a command that failed (bad argument): shown as an error, headless exit 1. */
+  error?: string;
+  /** `/exit`: end the session after this submission. */
+  exit?: boolean;
+}
+
+export interface SessionFacts {
+  /** `provider/model` of the next request. */
+  model: string;
+  sessionId: string;
+  cwd: string;
+  /** Tokens in and out over this session's submissions so far. */
+  usage: Usage;
+  /** Tokens the last request carried, and the model's window (for "context used"). */
+  contextTokens: number;
+  contextWindow: number;
+  messagesInMemory: number;
+  shells: { spawned: number; reused: number; commandsRun: number };
+  memory: { peakRssMb: number; peakHeapMb: number; rssMb: number };
+  tasksRunning: number;
+}
+
+export interface CommandContext {
+  facts(): SessionFacts;
+  listModels(provider: "anthropic" | "openai", signal: AbortSignal): Promise<ModelList>;
+  /** Sessions of this working directory, newest first. */
+  listSessions(): Promise<ListedSession[]>;
+  commands(): readonly SlashCommand[];
+  signal: AbortSignal;
+}
+
+export interface SlashCommand {
+  name: string;
+  aliases?: string[];
+  /** `/name <args>` as shown by /help. */
+  usage?: string;
+  summary: string;
+  run(args: string, ctx: CommandContext): CommandOutcome | Promise<CommandOutcome>;
+}
+
+export const say = (...lines: string[]): CommandOutcome => ({ lines, actions: [] });
+export const act = (...actions: InputAction[]): CommandOutcome => ({ lines: [], actions });
+export const fail = (error: string): CommandOutcome => ({ lines: [], actions: [], error });

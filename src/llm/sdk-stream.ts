@@ -1,0 +1,59 @@
+// What both SDK providers share: the SDK loaded on first use, one client per provider, and the
+// streamed turn (open the stream, feed each event to the wire format's turn builder, and tell an
+// abort, a cut stream and a whole turn apart). Each provider says only what differs.
+
+import { InterruptedError } from "../protocol/errors.ts";
+import { cutStreamError, type SdkErrorClasses, toProviderError } from "./llm-error.ts";
+import type { AssistantTurn, ModelRequest, Provider, StreamCallbacks } from "./types.ts";
+
+export interface EndpointOptions {
+  apiKey: string;
+  baseUrl?: string;
+  model: string;
+}
+
+/** What each wire format's stream parser offers (AnthropicTurnBuilder, OpenAITurnBuilder). */
+export interface TurnBuilder<E> {
+  add(event: E): void;
+  readonly complete: boolean;
+  finish(): AssistantTurn;
+}
+
+export abstract class SdkProvider<Sdk extends SdkErrorClasses, Client, E> implements Provider {
+  abstract readonly name: Provider["name"];
+  readonly model: string;
+  #client?: Client;
+
+  constructor(protected readonly options: EndpointOptions) {
+    this.model = options.model;
+  }
+
+  /** A dynamic import: the SDKs cost start-up time that `--version` must not pay (the runtime caches it). */
+  protected abstract loadSdk(): Promise<Sdk>;
+  protected abstract createClient(sdk: Sdk): Client;
+  /** Starts the request; the SDK's stream yields the wire format's events. */
+  protected abstract open(client: Client, request: ModelRequest, model: string): Promise<AsyncIterable<unknown>>;
+  protected abstract builder(onText: (text: string) => void): TurnBuilder<E>;
+
+  async stream(request: ModelRequest, callbacks: StreamCallbacks): Promise<AssistantTurn> {
+    if (request.signal.aborted) throw new InterruptedError();
+    const sdk = await this.loadSdk();
+    try {
+      this.#client ??= this.createClient(sdk);
+      const stream = await this.open(this.#client, request, request.model || this.model);
+      const turn = this.builder((text) => callbacks.onText(text));
+      let events = 0;
+      for await (const event of stream) {
+        events += 1;
+        callbacks.onEvent?.();
+        turn.add(event as E);
+      }
+      // The SDKs end iteration quietly when aborted; the signal tells the two endings apart.
+      if (request.signal.aborted) throw new InterruptedError();
+      if (!turn.complete) throw cutStreamError(this.name, events);
+      return turn.finish();
+    } catch (err) {
+      throw toProviderError(err, sdk, this.name, request.signal);
+    }
+  }
+}

@@ -1,0 +1,140 @@
+// Markdown to terminal rows (marked's lexer; the rendering is ours): headings, lists, quotes, code
+// blocks with light colouring, tables as aligned text, inline bold/italic/code/links. Text from the
+// model passes through `inert` first, so it cannot carry its own escape sequences.
+
+import { Lexer, type Token, type Tokens } from "marked";
+import { colourCodeLine } from "./code-colour.ts";
+import { inert } from "./inert.ts";
+import { textWidth, wrapLine } from "./text-width.ts";
+import type { Theme } from "./theme.ts";
+
+export function renderMarkdown(source: string, width: number, t: Theme): string[] {
+  const tokens = Lexer.lex(source, { gfm: true });
+  const out: string[] = [];
+  renderBlocks(tokens, Math.max(10, width), t, out, "");
+  while (out.length && out[out.length - 1] === "") out.pop();
+  return out;
+}
+
+function renderBlocks(tokens: Token[], width: number, t: Theme, out: string[], indent: string): void {
+  for (const token of tokens) {
+    switch (token.type) {
+      case "space":
+        break;
+      case "heading": {
+        const h = token as Tokens.Heading;
+        const text = inline(h.tokens, t);
+        pushWrapped(out, h.depth <= 2 ? t.bold(t.underline(text)) : t.bold(text), width, indent);
+        out.push("");
+        break;
+      }
+      case "paragraph":
+        pushWrapped(out, inline((token as Tokens.Paragraph).tokens, t), width, indent);
+        out.push("");
+        break;
+      case "text": {
+        const tx = token as Tokens.Text;
+        pushWrapped(out, tx.tokens ? inline(tx.tokens, t) : inert(tx.text), width, indent);
+        break;
+      }
+      case "code": {
+        const c = token as Tokens.Code;
+        const lang = (c.lang ?? "").split(/\s/)[0];
+        if (lang) out.push(indent + t.dim(`  ${lang}`));
+        for (const line of inert(c.text.replace(/\t/g, "    ")).split("\n")) {
+          for (const row of wrapLine(colourCodeLine(line, lang, t), width - 2 - indent.length)) out.push(`${indent}${t.dim("│")} ${row}`);
+        }
+        out.push("");
+        break;
+      }
+      case "blockquote": {
+        const inner: string[] = [];
+        renderBlocks((token as Tokens.Blockquote).tokens, width - 2, t, inner, "");
+        while (inner.length && inner[inner.length - 1] === "") inner.pop();
+        for (const row of inner) out.push(`${indent}${t.dim("▌")} ${t.italic(row)}`);
+        out.push("");
+        break;
+      }
+      case "list": {
+        const list = token as Tokens.List;
+        let n = typeof list.start === "number" ? list.start : 1;
+        for (const item of list.items) {
+          const bullet = list.ordered ? `${n++}.` : "•";
+          const mark = item.task ? (item.checked ? "[x] " : "[ ] ") : "";
+          const inner: string[] = [];
+          renderBlocks(item.tokens, width - bullet.length - 1 - indent.length, t, inner, "");
+          while (inner.length && inner[inner.length - 1] === "") inner.pop();
+          inner.forEach((row, i) => {
+            out.push(i === 0 ? `${indent}${t.cyan(bullet)} ${mark}${row}` : `${indent}${" ".repeat(bullet.length + 1)}${row}`);
+          });
+        }
+        out.push("");
+        break;
+      }
+      case "hr":
+        out.push(indent + t.dim("─".repeat(Math.min(width - indent.length, 40))));
+        out.push("");
+        break;
+      case "table": {
+        const table = token as Tokens.Table;
+        const cells = [table.header.map((h) => inline(h.tokens, t)), ...table.rows.map((r) => r.map((c) => inline(c.tokens, t)))];
+        const widths = table.header.map((_, i) => Math.max(...cells.map((row) => textWidth(row[i] ?? ""))));
+        cells.forEach((row, r) => {
+          const line = row.map((c, i) => c + " ".repeat(Math.max(0, widths[i] - textWidth(c)))).join(t.dim(" │ "));
+          pushWrapped(out, r === 0 ? t.bold(line) : line, width, indent);
+          if (r === 0) out.push(indent + t.dim(widths.map((w) => "─".repeat(w)).join("─┼─")));
+        });
+        out.push("");
+        break;
+      }
+      case "html":
+        pushWrapped(out, inert((token as Tokens.HTML).text.trimEnd()), width, indent);
+        break;
+      default:
+        if ("text" in token && typeof token.text === "string") pushWrapped(out, inert(token.text), width, indent);
+    }
+  }
+}
+
+function pushWrapped(out: string[], text: string, width: number, indent: string): void {
+  for (const line of text.split("\n")) for (const row of wrapLine(line, width - indent.length)) out.push(indent + row);
+}
+
+function inline(tokens: Token[] | undefined, t: Theme): string {
+  if (!tokens) return "";
+  return tokens
+    .map((tok) => {
+      switch (tok.type) {
+        case "strong":
+          return t.bold(inline((tok as Tokens.Strong).tokens, t));
+        case "em":
+          return t.italic(inline((tok as Tokens.Em).tokens, t));
+        case "del":
+          return t.dim(inline((tok as Tokens.Del).tokens, t));
+        case "codespan":
+          return t.cyan(inert(unescape((tok as Tokens.Codespan).text)));
+        case "link": {
+          const l = tok as Tokens.Link;
+          const text = inline(l.tokens, t);
+          return l.href && l.href !== l.text ? `${t.underline(t.blue(text))} ${t.dim(`(${inert(l.href)})`)}` : t.underline(t.blue(text));
+        }
+        case "image":
+          return t.dim(`[image: ${inert((tok as Tokens.Image).text)}]`);
+        case "br":
+          return "\n";
+        case "escape":
+        case "text": {
+          const x = tok as Tokens.Text;
+          return x.tokens ? inline(x.tokens, t) : inert(unescape(x.text));
+        }
+        default:
+          return "raw" in tok ? inert(String(tok.raw)) : "";
+      }
+    })
+    .join("");
+}
+
+// marked keeps HTML entities escaped in text tokens.
+function unescape(text: string): string {
+  return text.replace(/&(amp|lt|gt|quot|#39);/g, (_, e) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" })[e as string]!);
+}

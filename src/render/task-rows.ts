@@ -1,0 +1,197 @@
+// Status rows for sub-agents: one fixed row per task, redrawn in place on a terminal while the
+// others run (spinner, then ✓/✗ with duration and tool calls). The row model and its rendering are
+// pure; TaskRowsDisplay draws them on any write function, so a text writer or an interactive UI
+// can use it alike.
+
+import type { AgentEvent } from "../protocol/events.ts";
+import { codePointCount } from "../text/code-point.ts";
+import type { Colors } from "./colors.ts";
+import { inertLine } from "./inert.ts";
+
+export type TaskRowState = "queued" | "running" | "done" | "failed";
+
+export interface TaskRow {
+  id: string;
+  /** `task:explore` or `task:general`. */
+  kind: string;
+  /** The description the model gave, else its prompt (untrusted text). */
+  label: string;
+  state: TaskRowState;
+  toolCalls: number;
+  durationMs?: number;
+}
+
+export type TaskEvent = Extract<AgentEvent, { type: "task_start" | "task_progress" | "task_end" }>;
+
+export const SPINNER = ["◐", "◓", "◑", "◒"];
+
+export interface RowStyle {
+  colors: Pick<Colors, "green" | "red" | "dim">;
+  /** TOOL_RESULT_SUMMARY_LIMIT: the most characters of a label shown. */
+  labelLimit: number;
+  /** Terminal width; a row never reaches the last column (it would wrap on some terminals). */
+  columns: number;
+  frame: number;
+}
+
+/** Applies one task event to the rows (in start order): pure apart from the map it updates. */
+export function applyTaskEvent(rows: Map<string, TaskRow>, event: TaskEvent): void {
+  if (event.type === "task_start") {
+    rows.set(event.id, { id: event.id, kind: event.kind, label: event.description, state: "queued", toolCalls: 0 });
+    return;
+  }
+  const row = rows.get(event.id);
+  if (!row) return;
+  if (event.type === "task_progress") {
+    if (row.state === "queued") row.state = "running";
+    row.toolCalls = Math.max(row.toolCalls, event.tool_calls);
+  } else {
+    row.state = event.is_error ? "failed" : "done";
+    row.toolCalls = event.tool_calls;
+    row.durationMs = event.duration_ms;
+  }
+}
+
+export function formatDuration(ms: number): string {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms / 1000)}s`;
+}
+
+function cut(text: string, max: number): string {
+  if (max <= 0) return "";
+  // By code points, so no cut splits an emoji.
+  return codePointCount(text) > max ? `${Array.from(text).slice(0, max - 1).join("")}…` : text;
+}
+
+function suffix(row: TaskRow): string {
+  const calls = `${row.toolCalls} tool call${row.toolCalls === 1 ? "" : "s"}`;
+  if (row.state === "queued") return " (queued)";
+  if (row.state === "running") return row.toolCalls ? ` · ${calls}` : "";
+  return ` · ${formatDuration(row.durationMs ?? 0)} · ${calls}`;
+}
+
+/** One row, cut to the label limit and the terminal width: pure. */
+export function renderTaskRow(row: TaskRow, style: RowStyle): { text: string; width: number } {
+  const c = style.colors;
+  const icon = row.state === "done" ? "✓" : row.state === "failed" ? "✗" : row.state === "queued" ? "○" : SPINNER[style.frame % SPINNER.length];
+  const tail = suffix(row);
+  const head = `${icon} ${row.kind} `;
+  const room = Math.min(style.labelLimit, style.columns - 1 - codePointCount(head) - codePointCount(tail));
+  const label = cut(inertLine(row.label).trim(), room);
+  const width = codePointCount(head) + codePointCount(label) + codePointCount(tail);
+  // Even the fixed parts may not fit a very narrow terminal: then the row is cut as a whole.
+  const plainText = head + label + tail;
+  if (width > style.columns - 1) return { text: cut(plainText, style.columns - 1), width: Math.max(0, style.columns - 1) };
+  const coloured = row.state === "done" ? c.green(icon) : row.state === "failed" ? c.red(icon) : icon;
+  return { text: `${coloured}${head.slice(icon.length)}${label}${c.dim(tail)}`, width };
+}
+
+/** The one line printed off a terminal when a task starts or ends (no colours, no cursor moves). */
+export function plainTaskLine(row: TaskRow, labelLimit: number): string | undefined {
+  const label = cut(inertLine(row.label).trim(), labelLimit);
+  if (row.state === "queued") return `${row.kind} ${label}: started`;
+  if (row.state === "running") return undefined;
+  return `${row.state === "done" ? "✓" : "✗"} ${row.kind} ${label} (${formatDuration(row.durationMs ?? 0)}, ${row.toolCalls} tool call${row.toolCalls === 1 ? "" : "s"})`;
+}
+
+const UP = (n: number) => `\x1b[${n}A\r`;
+const ERASE_LINE_END = "\x1b[K";
+// Only ever sent with the cursor below what was just written: erasing the whole screen from its
+// top-left corner would push it into the scrollback on tmux (scroll-on-clear), duplicating rows.
+const ERASE_DOWN = "\x1b[J";
+
+/**
+ * Draws the rows of the running batch as a block at the bottom of the terminal. Other output goes
+ * through `above()`, which writes over the block and draws it again below, so rows never
+ * interleave with it. When every task of the batch has ended the block is drawn one last time and
+ * left on screen; ordinary output resumes under it.
+ */
+export class TaskRowsDisplay {
+  private readonly rows = new Map<string, TaskRow>();
+  /** Visible widths of the lines on screen, to know how many lines they take at today's width. */
+  private drawn: number[] = [];
+  private frame = 0;
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    private readonly write: (text: string) => void,
+    private readonly columns: () => number,
+    private readonly colors: RowStyle["colors"],
+    private readonly labelLimit: number,
+    private readonly spinMs = 100,
+  ) {}
+
+  /** True while a batch is on screen (output must then go through `above`). */
+  get active(): boolean {
+    return this.rows.size > 0;
+  }
+
+  handle(event: TaskEvent): void {
+    applyTaskEvent(this.rows, event);
+    if (!this.rows.size) return;
+    const finished = [...this.rows.values()].every((r) => r.state === "done" || r.state === "failed");
+    this.write(this.erase() + this.render());
+    if (finished) {
+      // Left on screen as history; the next batch gets a block of its own.
+      this.rows.clear();
+      this.drawn = [];
+      this.stopTimer();
+    } else if (!this.timer) {
+      this.timer = setInterval(() => this.tick(), this.spinMs);
+      this.timer.unref?.();
+    }
+  }
+
+  /** Writes `text` (whole lines) above the rows. */
+  above(text: string): void {
+    if (!this.rows.size) return this.write(text);
+    this.write(this.erase() + text.replace(/\n/g, `${ERASE_LINE_END}\n`) + this.render());
+  }
+
+  /** Stops the spinner; the rows stay as drawn. */
+  stop(): void {
+    this.stopTimer();
+    this.rows.clear();
+    this.drawn = [];
+  }
+
+  private tick(): void {
+    this.frame++;
+    if (this.rows.size) this.write(this.erase() + this.render());
+  }
+
+  private stopTimer(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private erase(): string {
+    if (!this.drawn.length) return "";
+    // A narrower terminal re-wraps what was drawn: count the lines each row takes now.
+    const cols = Math.max(1, this.columns());
+    const lines = this.drawn.reduce((sum, w) => sum + Math.max(1, Math.ceil(w / cols)), 0);
+    return UP(lines);
+  }
+
+  private render(): string {
+    const style: RowStyle = { colors: this.colors, labelLimit: this.labelLimit, columns: Math.max(10, this.columns()), frame: this.frame };
+    const out = [...this.rows.values()].map((row) => renderTaskRow(row, style));
+    this.drawn = out.map((r) => r.width);
+    // Each row overwrites the line it lands on; what is left below (after a resize) is cleared.
+    return out.map((r) => `${r.text}${ERASE_LINE_END}\n`).join("") + ERASE_DOWN;
+  }
+}
+
+/** Off a terminal: the plain line (if any) for each task event, one at start and one at end. */
+export class TaskRowsLog {
+  private readonly rows = new Map<string, TaskRow>();
+
+  constructor(private readonly labelLimit: number) {}
+
+  line(event: TaskEvent): string | undefined {
+    applyTaskEvent(this.rows, event);
+    const row = this.rows.get(event.id);
+    if (!row || event.type === "task_progress") return undefined;
+    if (event.type === "task_end") this.rows.delete(event.id);
+    return plainTaskLine(row, this.labelLimit);
+  }
+}

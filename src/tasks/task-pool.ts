@@ -1,0 +1,155 @@
+// A sliding pool of worker threads for long tasks (sub-agents): at most `maxThreads` run at once and
+// a queued task starts as soon as any slot frees. Each task gets a message port, a time limit and a
+// heap cap; Bun ignores worker resourceLimits, so the worker reports its own heap and is terminated
+// past the cap.
+
+import { MessageChannel, type MessagePort } from "node:worker_threads";
+import { errorMessage } from "../protocol/errors.ts";
+
+export interface TaskPoolOptions {
+  /** Worker entry file (see worker-file.ts). */
+  filename: string;
+  maxThreads: number;
+  timeoutMs: number;
+  heapCapBytes: number;
+  /** Between asking a worker to stop and terminating it. */
+  stopGraceMs?: number;
+}
+
+/** What a worker posts to report its heap; every other message goes to the task's `onMessage`. */
+export interface HeapReport {
+  t: "heap";
+  bytes: number;
+}
+
+export type TaskEnd<O> =
+  | { ok: true; value: O }
+  | { ok: false; reason: "timeout" | "out_of_memory" | "interrupted" | "crashed"; message: string };
+
+export interface TaskRunOptions {
+  signal: AbortSignal;
+  /** Messages from the worker, with a way to answer on the same port. */
+  onMessage(message: any, reply: (message: unknown) => void): void;
+  /** The worker began (left the queue). */
+  onStart?(): void;
+}
+
+export interface TaskPool {
+  /** Runs one task; never throws: every way a task can end is a TaskEnd. */
+  run<I extends object, O>(input: I, opts: TaskRunOptions): Promise<TaskEnd<O>>;
+  /** How many tasks are running in threads right now, and the most ever seen. */
+  inFlight(): { now: number; max: number };
+  destroy(): Promise<void>;
+}
+
+/** The message a worker receives first-hand: its input plus `port`. */
+export type WithPort<I> = I & { port: MessagePort };
+
+export async function createTaskPool(options: TaskPoolOptions): Promise<TaskPool> {
+  const { default: Tinypool } = await import("tinypool");
+  const pool = new Tinypool({ filename: options.filename, minThreads: 0, maxThreads: options.maxThreads, idleTimeout: 2000 });
+  const grace = options.stopGraceMs ?? 500;
+  let now = 0;
+  let max = 0;
+  // Our own slots rather than tinypool's queue: after a terminated worker (timeout, heap cap)
+  // tinypool with minThreads 0 starts no new thread for the tasks it queued, so they would hang.
+  let busy = 0;
+  const waiting: Array<() => void> = [];
+  const acquire = (signal: AbortSignal) =>
+    new Promise<boolean>((resolve) => {
+      if (busy < options.maxThreads) {
+        busy++;
+        return resolve(true);
+      }
+      const go = () => {
+        signal.removeEventListener("abort", drop);
+        busy++;
+        resolve(true);
+      };
+      const drop = () => {
+        waiting.splice(waiting.indexOf(go), 1);
+        resolve(false);
+      };
+      waiting.push(go);
+      signal.addEventListener("abort", drop, { once: true });
+    });
+  const release = () => {
+    busy--;
+    waiting.shift()?.();
+  };
+
+  return {
+    async run<I extends object, O>(input: I, opts: TaskRunOptions): Promise<TaskEnd<O>> {
+      const channel = new MessageChannel();
+      const kill = new AbortController();
+      let ended: Exclude<TaskEnd<O>, { ok: true }> | undefined;
+      let started = false;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let graceTimer: ReturnType<typeof setTimeout> | undefined;
+      const reply = (message: unknown) => {
+        try {
+          channel.port1.postMessage(message);
+        } catch {
+          // The worker is gone; nothing is waiting for the answer.
+        }
+      };
+      const stop = (reason: NonNullable<typeof ended>) => {
+        if (ended) return;
+        ended = reason;
+        kill.abort();
+      };
+      const start = () => {
+        if (started) return;
+        started = true;
+        now++;
+        max = Math.max(max, now);
+        opts.onStart?.();
+        // The limit counts from the start, not from the queue.
+        timer = setTimeout(() => stop({ ok: false, reason: "timeout", message: `timed out after ${options.timeoutMs} ms` }), options.timeoutMs);
+      };
+      channel.port1.on("message", (message: any) => {
+        if (message?.t === "started") return start();
+        if (message?.t === "heap") {
+          const bytes = (message as HeapReport).bytes;
+          if (bytes > options.heapCapBytes) {
+            const mb = (n: number) => Math.round(n / 1048576);
+            stop({ ok: false, reason: "out_of_memory", message: `out of memory: its heap reached ${mb(bytes)} MB, over the ${mb(options.heapCapBytes)} MB cap` });
+          }
+          return;
+        }
+        opts.onMessage(message, reply);
+      });
+      const onAbort = () => {
+        if (!started) return stop({ ok: false, reason: "interrupted", message: "interrupted" });
+        // A running sub-agent is asked to stop first, so it can save its transcript; a worker that
+        // does not stop within the grace period is terminated.
+        reply({ t: "abort" });
+        graceTimer = setTimeout(() => stop({ ok: false, reason: "interrupted", message: "interrupted" }), grace);
+      };
+      if (opts.signal.aborted) onAbort();
+      else opts.signal.addEventListener("abort", onAbort, { once: true });
+
+      const payload = { ...input, port: channel.port2 };
+      if (!(await acquire(kill.signal))) {
+        opts.signal.removeEventListener("abort", onAbort);
+        channel.port1.close();
+        return ended ?? { ok: false, reason: "interrupted", message: "interrupted" };
+      }
+      try {
+        const value = (await pool.run(payload, { signal: kill.signal, transferList: [channel.port2] as any })) as O;
+        return ended ?? { ok: true, value };
+      } catch (err) {
+        return ended ?? { ok: false, reason: "crashed", message: errorMessage(err) };
+      } finally {
+        clearTimeout(timer);
+        clearTimeout(graceTimer);
+        opts.signal.removeEventListener("abort", onAbort);
+        if (started) now--;
+        channel.port1.close();
+        release();
+      }
+    },
+    inFlight: () => ({ now, max }),
+    destroy: () => pool.destroy(),
+  };
+}

@@ -1,0 +1,67 @@
+// The approval prompt: what it shows, and each way to answer it, fed through the real key decoder.
+import { describe, expect, test } from "bun:test";
+import { ApprovalPrompt, askApproval, previewLines } from "../../../src/cli/interactive/approval-prompt.ts";
+import { KeyDecoder } from "../../../src/cli/interactive/key-decoder.ts";
+import type { ApprovalAnswer, ApprovalRequest } from "../../../src/tools/types.ts";
+
+const bash: ApprovalRequest = { tool: "Bash", input: { command: "rm -rf ~" }, reason: "the command is on the dangerous list", rule: "Bash(rm -rf ~)" };
+
+/** Feeds the input as a terminal sends typing: one read per key (escape sequences whole). */
+function answer(request: ApprovalRequest, input: string): ApprovalAnswer | undefined {
+  const p = new ApprovalPrompt(request);
+  const d = new KeyDecoder();
+  for (const chunk of input.match(/\x1b\[[A-D]|[^]/g)!) {
+    for (const key of d.feed(chunk)) {
+      const a = p.handle(key);
+      if (a !== undefined) return a;
+    }
+  }
+  return undefined;
+}
+
+describe("ApprovalPrompt", () => {
+  test("shows the exact command, the reason and the rule", () => {
+    const text = new ApprovalPrompt(bash).render().join("\n");
+    expect(text).toContain("Allow Bash? the command is on the dangerous list");
+    expect(text).toContain("$ rm -rf ~");
+    expect(text).toContain("don't ask again for Bash(rm -rf ~)");
+  });
+
+  test("shows a diff for Edit and Write, with escapes made inert", () => {
+    const edit = previewLines({ tool: "Edit", input: { path: "a.ts", old_string: "x = 1", new_string: "x = 2\x1b]52;c;AAAA\x07" }, reason: "r", rule: "Edit(a.ts)" });
+    expect(edit).toEqual(["  a.ts", "  - x = 1", "  + x = 2␛]52;c;AAAA^G"]);
+    const write = previewLines({ tool: "Write", input: { path: "b.txt", content: Array.from({ length: 30 }, (_, i) => `l${i}`).join("\n") }, reason: "r", rule: "Write(b.txt)" });
+    expect(write[1]).toBe("  + l0");
+    expect(write.at(-1)).toBe("… 10 more lines");
+  });
+
+  test.each([
+    ["\r", "yes"],
+    ["y", "yes"],
+    ["1", "yes"],
+    ["a", "always"],
+    ["\x1b[B\r", "always"],
+    ["\x1b[A\x1b[A\r", "always"],
+    ["2", "always"],
+  ] as Array<[string, ApprovalAnswer]>)("keys %p → %p", (keys, expected) => expect(answer(bash, keys)).toEqual(expected));
+
+  test("no, with the reason typed after it (backspace works); Esc is a plain no", () => {
+    expect(answer(bash, "nuse trashh\x7f instead\r")).toEqual({ no: "use trash instead" });
+    expect(answer(bash, "\x1b[A\rwhy\r")).toEqual({ no: "why" });
+    expect(answer(bash, "3\x1b")).toEqual({ no: "" });
+    expect(answer(bash, "\x03")).toEqual({ no: "" });
+    expect(answer(bash, "x")).toBeUndefined();
+  });
+
+  test("askApproval draws, takes keys from the terminal, and leaves one line behind", async () => {
+    let written = "";
+    let listener: ((s: string) => void) | undefined;
+    const pending = askApproval(bash, { write: (t) => (written += t), onInput: (l) => ((listener = l), () => (listener = undefined)) });
+    expect(written).toContain("$ rm -rf ~");
+    listener!("\x1b[B");
+    listener!("\r");
+    expect(await pending).toBe("always");
+    expect(listener).toBeUndefined();
+    expect(written.endsWith("Bash: yes, and Bash(rm -rf ~) from now on\r\n")).toBe(true);
+  });
+});

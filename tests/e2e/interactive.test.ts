@@ -1,0 +1,264 @@
+// The interactive session through the compiled binary on a real terminal (tmux send-keys and
+// capture-pane), against the strict fake server.
+
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type FakeLLM, startFakeLLM } from "../support/fake-llm.ts";
+import { BINARY, providerEnv, tempHome } from "../support/binary.ts";
+
+const hasTmux = Bun.which("tmux") !== null;
+const socket = join(mkdtempSync(join(tmpdir(), "synapse-itmux-")), "sock");
+const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-S", socket, ...args], { stdout: "pipe", stderr: "pipe" });
+const MODELS = { models: [{ id: "claude-sonnet-5-5" }, { id: "fake-model-b" }] };
+
+setDefaultTimeout(40_000);
+
+afterAll(() => {
+  if (hasTmux) tmux("kill-server");
+});
+
+let sessions = 0;
+
+interface Term {
+  name: string;
+  fake: FakeLLM;
+  home: ReturnType<typeof tempHome>;
+  keys(...keys: string[]): void;
+  type(text: string): void;
+  screen(): string;
+  until(predicate: (screen: string) => boolean, what?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+async function open(fake: FakeLLM, home = tempHome(), extraEnv: Record<string, string> = {}): Promise<Term> {
+  const name = `i${++sessions}`;
+  const env = { ...home.env, ...providerEnv(fake.url), TERM: "xterm-256color", ...extraEnv };
+  const exports = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ");
+  tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-c", home.dir, `env ${exports} PATH='${process.env.PATH}' sh -c 'echo PID=$$; exec ${BINARY}'; echo EXIT=$?; sleep 120`);
+  const term: Term = {
+    name,
+    fake,
+    home,
+    keys: (...keys) => void tmux("send-keys", "-t", name, ...keys),
+    type: (text) => void tmux("send-keys", "-t", name, "-l", text),
+    screen: () => tmux("capture-pane", "-p", "-t", name).stdout.toString(),
+    async until(predicate, what = "the expected screen") {
+      const deadline = Date.now() + 15_000;
+      let screen = "";
+      while (Date.now() < deadline) {
+        screen = term.screen();
+        if (predicate(screen)) return screen;
+        await Bun.sleep(30);
+      }
+      throw new Error(`never saw ${what}; last screen:\n${screen}`);
+    },
+    async close() {
+      tmux("kill-session", "-t", name);
+      await fake.stop();
+    },
+  };
+  await term.until((s) => s.includes("% context"), "the status line");
+  return term;
+}
+
+const promptLine = (screen: string) => screen.split("\n").filter((l) => l.startsWith("›")).at(-1) ?? "";
+const posts = (fake: FakeLLM) => fake.requests.filter((r) => r.path === "/v1/messages");
+
+describe.skipIf(!hasTmux)("interactive session", () => {
+  test("a typed prompt streams its answer as Markdown; Ctrl-D exits with the session id and how to resume", async () => {
+    const fake = await startFakeLLM([{ text: "# Heading\n\nSome **bold** words.\n\n- first item\n- second item\n\nThe end.", chunkDelayMs: 5 }], MODELS);
+    const t = await open(fake);
+    try {
+      expect(t.screen()).toContain("anthropic/claude-sonnet-5-5");
+      t.type("hello there");
+      t.keys("Enter");
+      const s = await t.until((s) => s.includes("The end."), "the answer");
+      expect(s).toContain("› hello there");
+      expect(s).toContain("• first item");
+      expect(s).not.toContain("**bold**");
+      t.keys("C-d");
+      const end = await t.until((s) => s.includes("EXIT="), "the exit");
+      expect(end).toMatch(/session \d{8}-\d{6}-\w+ saved · resume it with: synapse -r \d{8}-\d{6}-\w+/);
+      expect(end).toContain("EXIT=0");
+      expect(posts(fake)[0].body.messages).toMatchObject([{ role: "user", content: [{ type: "text", text: "hello there" }] }]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("ESC during a slow stream stops it, the prompt returns with the draft kept, and the next request is well-formed", async () => {
+    const fake = await startFakeLLM([{ text: "slow ".repeat(2000), chunkDelayMs: 40 }, { text: "second answer" }], MODELS);
+    const t = await open(fake);
+    try {
+      t.type("go slowly");
+      t.keys("Enter");
+      await t.until((s) => s.includes("slow slow"), "the stream");
+      t.type("my draft");
+      t.keys("Escape");
+      const s = await t.until((s) => s.includes("interrupted"), "the interruption");
+      expect(promptLine(s)).toContain("my draft");
+      expect(s).not.toContain("esc to interrupt");
+      t.keys("C-u");
+      t.type("carry on");
+      t.keys("Enter");
+      await t.until((s) => s.includes("second answer"), "the second answer");
+      const messages = posts(fake)[1].body.messages;
+      expect(messages.map((m: any) => m.role)).toEqual(["user", "assistant", "user"]);
+      expect(JSON.stringify(messages[1].content)).toContain("[interrupted by the user]");
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("/model fake-model-b, then a prompt: the server sees the new model", async () => {
+    const fake = await startFakeLLM([{ text: "from b" }], MODELS);
+    const t = await open(fake);
+    try {
+      t.type("/mod");
+      t.keys("Tab");
+      await t.until((s) => promptLine(s).includes("/model"), "Tab completion of /model");
+      t.type("fake-model-b");
+      t.keys("Enter");
+      await t.until((s) => s.includes("model: anthropic/fake-model-b"), "the switch");
+      t.type("hi b");
+      t.keys("Enter");
+      await t.until((s) => s.includes("from b"), "the answer");
+      expect(posts(fake)[0].body.model).toBe("fake-model-b");
+      expect(t.screen()).toContain("anthropic/fake-model-b ·");
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("/clear starts a new session; an unknown command reaches no server", async () => {
+    const fake = await startFakeLLM([{ text: "fresh answer" }], MODELS);
+    const t = await open(fake);
+    try {
+      const first = /(\d{8}-\d{6}-\w+)/.exec(t.screen())![1];
+      t.type("/modle");
+      t.keys("Enter");
+      await t.until((s) => s.includes("did you mean /model?"), "the error");
+      expect(fake.requests).toHaveLength(0);
+      t.type("/clear");
+      t.keys("Enter");
+      const s = await t.until((s) => s.includes("new session"), "the new session");
+      expect(s).toContain(`the previous one, ${first}, is saved`);
+      t.type("after clear");
+      t.keys("Enter");
+      await t.until((s) => s.includes("fresh answer"), "the answer");
+      expect(posts(fake)[0].body.messages).toHaveLength(1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("typing during a turn is queued, shown as queued, and runs next", async () => {
+    const fake = await startFakeLLM([{ text: "first ".repeat(60), chunkDelayMs: 30 }, { text: "second done" }], MODELS);
+    const t = await open(fake);
+    try {
+      t.type("one");
+      t.keys("Enter");
+      await t.until((s) => s.includes("first first"), "the first stream");
+      t.type("two");
+      t.keys("Enter");
+      await t.until((s) => s.includes("queued: two"), "the queued row");
+      await t.until((s) => s.includes("second done"), "the second answer");
+      const messages = posts(fake)[1].body.messages;
+      expect(messages.at(-1)).toMatchObject({ role: "user", content: [{ type: "text", text: "two" }] });
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("history is recalled with ↑ in the next session", async () => {
+    const fake = await startFakeLLM([{ text: "noted" }], MODELS);
+    const home = tempHome();
+    const t = await open(fake, home);
+    try {
+      t.type("remember this line");
+      t.keys("Enter");
+      await t.until((s) => s.includes("noted"));
+      t.keys("C-d");
+      await t.until((s) => s.includes("EXIT="));
+    } finally {
+      tmux("kill-session", "-t", t.name);
+    }
+    const again = await open(fake, home);
+    try {
+      again.keys("Up");
+      await again.until((s) => promptLine(s).includes("remember this line"), "the recalled entry");
+    } finally {
+      await again.close();
+    }
+  });
+
+  test("a paste of 500 lines shows as one placeholder and is sent whole", async () => {
+    const fake = await startFakeLLM([{ text: "got it" }], MODELS);
+    const t = await open(fake);
+    try {
+      const text = Array.from({ length: 500 }, (_, i) => `line ${i + 1}`).join("\n");
+      const file = join(t.home.dir, "paste.txt");
+      writeFileSync(file, text);
+      tmux("load-buffer", "-b", "p", file);
+      tmux("paste-buffer", "-p", "-b", "p", "-t", t.name);
+      await t.until((s) => promptLine(s).includes("[pasted 500 lines]"), "the placeholder");
+      t.keys("Enter");
+      await t.until((s) => s.includes("got it"));
+      expect(posts(fake)[0].body.messages[0].content[0].text).toBe(text);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("Ctrl-C clears the draft; twice on an empty prompt exits, leaving no process behind", async () => {
+    const fake = await startFakeLLM([{ toolCalls: [{ name: "Bash", input: { command: "echo shell-ran" } }] }, { text: "ran it" }], MODELS);
+    const t = await open(fake, tempHome(), { SYNAPSE_PERMISSION_MODE: "bypass" });
+    try {
+      const pid = Number(/PID=(\d+)/.exec(t.screen())![1]);
+      t.type("run a command");
+      t.keys("Enter");
+      await t.until((s) => s.includes("ran it"));
+      const children = Bun.spawnSync(["pgrep", "-P", String(pid)]).stdout.toString().split("\n").filter(Boolean).map(Number);
+      expect(children.length).toBeGreaterThan(0); // the shell pool's bash
+      t.type("some draft");
+      t.keys("C-c");
+      await t.until((s) => promptLine(s).trim() === "›", "the cleared draft");
+      t.keys("C-c");
+      await t.until((s) => s.includes("press Ctrl-C again to exit"));
+      t.keys("C-c");
+      const end = await t.until((s) => s.includes("EXIT="), "the exit");
+      expect(end).toContain("EXIT=0");
+      const alive = (p: number) => {
+        try {
+          process.kill(p, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      const deadline = Date.now() + 5000;
+      while ([pid, ...children].some(alive) && Date.now() < deadline) await Bun.sleep(20);
+      expect([pid, ...children].filter(alive)).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("NO_COLOR and a 36-column terminal still work", async () => {
+    const fake = await startFakeLLM([{ text: "narrow answer that is long enough to wrap over a few rows of this small terminal" }], MODELS);
+    const home = tempHome();
+    const t = await open(fake, home, { NO_COLOR: "1" });
+    try {
+      tmux("resize-window", "-t", t.name, "-x", "36", "-y", "20");
+      t.type("narrow");
+      t.keys("Enter");
+      const s = await t.until((s) => s.includes("small terminal"), "the wrapped answer");
+      for (const line of s.split("\n")) expect(line.length).toBeLessThanOrEqual(36);
+      expect(tmux("capture-pane", "-p", "-e", "-t", t.name).stdout.toString()).not.toMatch(/\x1b\[3\dm/);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,84 @@
+// Piped stdin through the compiled binary: data that arrives late is never dropped (a silent pipe
+// gets one notice on stderr and is waited for), `< /dev/null` runs at once, binary is refused.
+
+import { afterEach, describe, expect, test } from "bun:test";
+import { type FakeLLM, startFakeLLM } from "../support/fake-llm.ts";
+import { BINARY, providerEnv, runBinary, spawnBinary, tempHome } from "../support/binary.ts";
+
+let server: FakeLLM | undefined;
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+});
+
+function lastUserText(body: any): string {
+  const last = body.messages[body.messages.length - 1];
+  return typeof last.content === "string" ? last.content : last.content.map((b: any) => b.text ?? "").join("");
+}
+
+/** Resolves with everything read once `needle` has appeared in the stream. */
+async function readUntil(stream: ReadableStream<Uint8Array>, needle: string): Promise<{ seen: string; rest: Promise<string> }> {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let seen = "";
+  while (!seen.includes(needle)) {
+    const r = await reader.read();
+    if (r.done) throw new Error(`stream ended before "${needle}": ${seen}`);
+    seen += decoder.decode(r.value, { stream: true });
+  }
+  const rest = (async () => {
+    let more = "";
+    for (let r = await reader.read(); !r.done; r = await reader.read()) more += decoder.decode(r.value, { stream: true });
+    return more;
+  })();
+  return { seen, rest };
+}
+
+describe("stdin that arrives late", () => {
+  test("a prompt argument and a pipe silent at first: a notice, then the late data is used", async () => {
+    server = await startFakeLLM([{ text: "reviewed" }]);
+    const proc = spawnBinary({ args: ["summarise"], stdin: "silent-pipe", env: { ...providerEnv(server.url), SYNAPSE_STDIN_WAIT_MS: "50" } });
+    const err = await readUntil(proc.stderr as ReadableStream<Uint8Array>, "waiting for stdin");
+    expect(server.requests).toHaveLength(0);
+    proc.stdin!.write("late data\n");
+    proc.stdin!.end();
+    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    await err.rest;
+    expect(code).toBe(0);
+    expect(out).toBe("reviewed\n");
+    expect(lastUserText(server.requests[0].body)).toBe("summarise\n\n<stdin>\nlate data\n</stdin>");
+  });
+
+  test("the issue's case: `(sleep; echo data) | synapse \"summarise\"` answers with the data", async () => {
+    server = await startFakeLLM([{ text: "ok" }]);
+    const home = tempHome();
+    // The producer is slow on purpose (its sleep is the scenario, not a wait of the test's).
+    const proc = Bun.spawn(["bash", "-c", `(sleep 0.3; echo data; sleep 0.1; echo more) | "${BINARY}" summarise`], {
+      env: { PATH: process.env.PATH!, ...home.env, ...providerEnv(server.url), SYNAPSE_STDIN_WAIT_MS: "50" },
+      cwd: home.dir,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [err, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    expect(code).toBe(0);
+    expect(err).toContain("waiting for stdin");
+    expect(lastUserText(server.requests[0].body)).toBe("summarise\n\n<stdin>\ndata\nmore\n</stdin>");
+  });
+
+  test("< /dev/null with a prompt argument runs at once, without a notice", async () => {
+    server = await startFakeLLM([{ text: "ok" }]);
+    const r = await runBinary({ args: ["hi"], env: providerEnv(server.url) }); // runBinary gives /dev/null
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain("waiting for stdin");
+    expect(lastUserText(server.requests[0].body)).toBe("hi");
+  });
+
+  test("binary stdin is refused like a binary file (exit 2), nothing is sent", async () => {
+    server = await startFakeLLM([{ text: "never" }]);
+    const bytes = new Uint8Array(1024 * 1024).map((_, i) => (i * 7919 + (i >> 8)) % 256);
+    const r = await runBinary({ args: ["what is this"], stdin: bytes, env: providerEnv(server.url) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("binary");
+    expect(server.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,70 @@
+// Sub-agent status rows on a real terminal (tmux): one row per task, redrawn in place while the
+// others run, each ending ✓ or ✗, none repeated, no spinner left, the answer below them.
+
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { RecordedRequest, ScriptedReply } from "../support/fake-llm.ts";
+import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
+import { BINARY, providerEnv, tempHome } from "../support/binary.ts";
+
+const hasTmux = Bun.which("tmux") !== null;
+const socket = join(mkdtempSync(join(tmpdir(), "synapse-tmux-")), "sock");
+const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-S", socket, ...args], { stdout: "pipe", stderr: "pipe" });
+const serve = fakeLLMPerTest();
+
+afterAll(() => {
+  if (hasTmux) tmux("kill-server");
+});
+
+async function screenUntil(pane: string, predicate: (screen: string) => boolean): Promise<string> {
+  const deadline = Date.now() + 20_000;
+  let screen = "";
+  while (Date.now() < deadline) {
+    // With the scrollback: rows pushed there by a redraw would show up as duplicates.
+    screen = tmux("capture-pane", "-p", "-S", "-100", "-t", pane).stdout.toString();
+    if (predicate(screen)) return screen;
+    await Bun.sleep(50);
+  }
+  throw new Error(`screen never matched; last screen:\n${screen}`);
+}
+
+const isSub = (r: RecordedRequest) => JSON.stringify(r.body?.system ?? "").includes("You are a sub-agent");
+const promptOf = (r: RecordedRequest) => r.body.messages[0].content.map((b: any) => b.text ?? "").join("");
+const SPINNER = /[◐◓◑◒○]/;
+
+describe.skipIf(!hasTmux)("status rows on a terminal", () => {
+  test("seven rows, each ending ✓ or ✗, none duplicated, no spinner left, surviving a resize", async () => {
+    const calls = Array.from({ length: 7 }, (_, i) => ({ id: `toolu_r${i + 1}`, name: "Bash", input: { command: `task:explore -p p${i + 1} -d "row label ${i + 1}"` } }));
+    let mainTurn = 0;
+    const fake = await serve((req): ScriptedReply => {
+      if (!isSub(req)) return mainTurn++ === 0 ? { toolCalls: calls } : { text: "Final answer below the rows." };
+      const n = Number(promptOf(req).slice(1));
+      if (n === 4) return { status: 400 };
+      return { text: `answer ${n}`, delayMs: 400 + n * 150 };
+    });
+    const env = { ...tempHome().env, ...providerEnv(fake.url), TERM: "xterm-256color", SYNAPSE_MAX_PARALLEL_TASKS: "3" };
+    const exports = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ");
+    tmux("new-session", "-d", "-s", "rows", "-x", "100", "-y", "30", `env ${exports} PATH='${process.env.PATH}' ${BINARY} 'go'; echo EXIT=$?; sleep 60`);
+    try {
+      const running = await screenUntil("rows", (s) => s.includes("row label 7") && SPINNER.test(s));
+      for (let i = 1; i <= 7; i++) expect(running.split("\n").filter((l) => l.includes(`row label ${i}`))).toHaveLength(1);
+      tmux("resize-window", "-t", "rows", "-x", "60", "-y", "30");
+      const done = await screenUntil("rows", (s) => s.includes("EXIT="));
+      const lines = done.split("\n");
+      for (let i = 1; i <= 7; i++) {
+        const rows = lines.filter((l) => l.includes(`row label ${i}`));
+        expect(rows).toHaveLength(1);
+        expect(rows[0]).toMatch(i === 4 ? /^✗ task:explore row label 4 · \d+\.\ds · 0 tool calls$/ : new RegExp(`^✓ task:explore row label ${i} · \\d+\\.\\ds · 0 tool calls$`));
+      }
+      expect(SPINNER.test(done)).toBe(false);
+      const answerAt = lines.findIndex((l) => l.includes("Final answer below the rows."));
+      const lastRow = Math.max(...lines.map((l, i) => (l.includes("row label") ? i : -1)));
+      expect(answerAt).toBeGreaterThan(lastRow);
+      expect(done).toContain("EXIT=0");
+    } finally {
+      tmux("kill-session", "-t", "rows");
+    }
+  }, 30_000);
+});

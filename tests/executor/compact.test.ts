@@ -1,0 +1,108 @@
+// SessionRuntime.compact(): the manual condense behind `/compact [focus]`, against a real runtime
+// and the strict fake: with and without focus, nothing to condense, and interrupted (the session is
+// left exactly as it was).
+
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { resolveConfig } from "../../src/config/config.ts";
+import { openRuntime } from "../../src/executor/session-runtime.ts";
+import { InterruptedError } from "../../src/protocol/errors.ts";
+import type { AgentEvent } from "../../src/protocol/events.ts";
+import { sessionsRoot } from "../../src/store/paths.ts";
+import { type FakeLLM, type RecordedRequest, type ScriptedReply, startFakeLLM } from "../support/fake-llm.ts";
+
+let fake: FakeLLM | undefined;
+afterEach(async () => {
+  await fake?.stop();
+  fake = undefined;
+});
+
+const TASK = "TASK-c0: read notes.txt a few times";
+
+async function session(summary: (req: RecordedRequest) => ScriptedReply, turns = 6) {
+  let done = 0;
+  const summaries: any[] = [];
+  fake = await startFakeLLM((req) => {
+    if (!req.body.tools) {
+      summaries.push(req.body);
+      return summary(req);
+    }
+    return done++ < turns ? { text: `step ${done}`, toolCalls: [{ name: "Read", input: { path: "notes.txt" } }] } : { text: "done" };
+  });
+  const dir = mkdtempSync(join(tmpdir(), "synapse-compact-"));
+  writeFileSync(join(dir, "notes.txt"), "note line\n".repeat(300));
+  const config = resolveConfig({
+    flags: { permissionMode: "bypass" },
+    env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, SYNAPSE_HOME: join(dir, "home"), SYNAPSE_RETRY_BASE_MS: "5", SYNAPSE_MEMORY_CHECK_INTERVAL_MS: "600000" },
+    processCwd: dir,
+    homeDir: dir,
+  });
+  const events: AgentEvent[] = [];
+  const runtime = await openRuntime({ config, emit: (e) => events.push(e) });
+  const result = await runtime.submit([{ type: "text", text: TASK }], new AbortController().signal);
+  expect(result.subtype).toBe("success");
+  const archive = () => {
+    const folder = join(sessionsRoot(config.home), runtime.sessionId);
+    return readdirSync(folder).filter((n) => n.startsWith("messages")).map((n) => readFileSync(join(folder, n), "utf8")).join("");
+  };
+  return { runtime, events, summaries, archive };
+}
+
+describe("SessionRuntime.compact", () => {
+  test("without focus: one summary call, a record in the archive, a manual compact_boundary", async () => {
+    const { runtime, events, summaries, archive } = await session(() => ({ text: "SUMMARY: read notes.txt six times." }));
+    const out = await runtime.compact(undefined, new AbortController().signal);
+    expect(out.method).toBe("summary");
+    expect(out.trigger).toBe("manual");
+    expect(out.tokensAfter).toBeLessThan(out.tokensBefore);
+    expect(summaries.length).toBe(1);
+    expect(summaries[0].messages[0].content[0].text).not.toContain("focus on");
+    const lines = archive().trim().split("\n").map((l) => JSON.parse(l));
+    const record = lines.findLast((m) => m.compaction);
+    expect(record.compaction).toMatchObject({ trigger: "manual", method: "summary", task: TASK, summary: "SUMMARY: read notes.txt six times." });
+    expect(events.some((e) => e.type === "compact_boundary" && e.trigger === "manual" && e.method === "summary")).toBe(true);
+    // The next request starts from the record.
+    await runtime.submit([{ type: "text", text: "and now?" }], new AbortController().signal);
+    const next = fake!.requests.filter((r) => r.body.tools).at(-1)!.body.messages;
+    expect(next[0].content[0].text).toContain("<summary>\nSUMMARY: read notes.txt six times.\n</summary>");
+    expect(fake!.rejected).toEqual([]);
+    await runtime.close();
+  });
+
+  test("with focus: the focus text is in the summary prompt", async () => {
+    const { runtime, summaries } = await session(() => ({ text: "SUMMARY with focus" }));
+    await runtime.compact("keep the API design", new AbortController().signal);
+    expect(summaries[0].messages[0].content[0].text).toContain("The user asks this summary to focus on: keep the API design");
+    await runtime.close();
+  });
+
+  test("nothing to condense: no model call, no record", async () => {
+    const { runtime, summaries, archive } = await session(() => ({ text: "never" }), 0);
+    const before = archive();
+    const out = await runtime.compact(undefined, new AbortController().signal);
+    expect(out.method).toBe("none");
+    expect(out.tokensAfter).toBe(out.tokensBefore);
+    expect(summaries.length).toBe(0);
+    expect(archive()).toBe(before);
+    await runtime.close();
+  });
+
+  test("interrupted: InterruptedError and the session exactly as it was", async () => {
+    let asked: () => void = () => undefined;
+    const summaryAsked = new Promise<void>((resolve) => (asked = resolve));
+    const { runtime, archive } = await session(() => {
+      asked();
+      return { hang: true };
+    });
+    const before = archive();
+    const controller = new AbortController();
+    const pending = runtime.compact("focus", controller.signal);
+    await summaryAsked;
+    controller.abort();
+    await expect(pending).rejects.toBeInstanceOf(InterruptedError);
+    await runtime.close();
+    expect(archive()).toBe(before);
+  });
+});

@@ -1,0 +1,59 @@
+// Markdown to terminal rows, diffs, the status line.
+
+import { describe, expect, test } from "bun:test";
+import { lineDiff, changeRows } from "../../src/render/diff-view.ts";
+import { renderMarkdown } from "../../src/render/markdown.ts";
+import { statusLine } from "../../src/render/status-line.ts";
+import { stripAnsi, textWidth } from "../../src/render/text-width.ts";
+import { makeTheme } from "../../src/render/theme.ts";
+
+const plain = makeTheme(false);
+const colour = makeTheme(true);
+
+describe("renderMarkdown", () => {
+  test("headings, lists, code, quotes, tables, inline marks", () => {
+    const rows = renderMarkdown("# Title\n\nSome **bold** and `code` [link](http://x.y).\n\n1. one\n2. two\n\n- a\n  - nested\n\n> quoted\n\n```ts\nconst x = 1;\n```\n\n| a | bb |\n|---|---|\n| 1 | 2 |\n", 60, plain);
+    expect(rows).toContain("Title");
+    expect(rows).toContain("Some bold and code link (http://x.y).");
+    expect(rows).toContain("1. one");
+    expect(rows).toContain("• a");
+    expect(rows.some((r) => r.includes("• nested"))).toBe(true);
+    expect(rows).toContain("▌ quoted");
+    expect(rows).toContain("│ const x = 1;");
+    expect(rows.some((r) => r.startsWith("a │ bb"))).toBe(true);
+  });
+  test("colours code and keeps rows within the width", () => {
+    const rows = renderMarkdown(`${"word ".repeat(40)}\n\n\`\`\`js\nconst s = "str"; // note\n\`\`\``, 30, colour);
+    for (const r of rows) expect(textWidth(r)).toBeLessThanOrEqual(30);
+    const code = rows.find((r) => stripAnsi(r).includes("const s"))!;
+    expect(code).toContain("\x1b[35mconst");
+    expect(code).toContain('\x1b[32m"str"');
+  });
+  test("escape sequences in the model's text are made visible, not obeyed", () => {
+    const rows = renderMarkdown("evil \x1b]52;c;aGk=\x07 text", 60, plain);
+    expect(rows.join("")).not.toContain("\x1b");
+  });
+});
+
+describe("changeRows", () => {
+  test("Edit shows removed and added lines without the common context", () => {
+    const rows = lineDiff("a\nold line\nz", "a\nnew line\nz", 80, plain);
+    expect(rows).toEqual(["    - old line", "    + new line"]);
+  });
+  test("Write shows the content as added, capped", () => {
+    const rows = changeRows("Write", { path: "f", content: Array.from({ length: 30 }, (_, i) => `l${i}`).join("\n") }, 80, plain);
+    expect(rows[0]).toBe("    + l0");
+    expect(rows.at(-1)).toContain("18 more lines");
+  });
+  test("other tools show nothing", () => {
+    expect(changeRows("Bash", { command: "ls" }, 80, plain)).toEqual([]);
+  });
+});
+
+describe("statusLine", () => {
+  test("model, context, session, cwd; narrow terminals keep model and context", () => {
+    const f = { model: "anthropic/claude-sonnet-5-5", contextPercent: 12, sessionId: "20260101-000000-abcdef", cwd: "/home/u/project" };
+    expect(statusLine(f, 100, plain, "/home/u")).toBe("anthropic/claude-sonnet-5-5 · 12% context · 20260101-000000-abcdef · ~/project");
+    expect(statusLine(f, 38, plain)).toBe("claude-sonnet-5-5 · 12% context");
+  });
+});

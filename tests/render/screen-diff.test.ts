@@ -1,0 +1,113 @@
+// The differential renderer, checked by replaying its output on a tiny terminal emulator.
+
+import { describe, expect, test } from "bun:test";
+import { ScreenDiff } from "../../src/render/screen-diff.ts";
+import { textWidth, wrapLine, fitWidth } from "../../src/render/text-width.ts";
+
+/** Enough of a VT100 for what ScreenDiff writes: CR, LF (scrolling), CUU/CUD, CHA, EL 2, ED 0, SGR. */
+class Emulator {
+  lines: string[] = [""];
+  row = 0;
+  col = 0;
+  scrolled: string[] = [];
+  writes = 0;
+  bytes = 0;
+  constructor(readonly height: number) {}
+  write = (s: string) => {
+    this.writes++;
+    this.bytes += s.length;
+    for (let i = 0; i < s.length; i++) {
+      const c = s[i];
+      if (c === "\x1b") {
+        const m = /^\x1b\[([0-9;?]*)([A-Za-z])/.exec(s.slice(i));
+        if (!m) throw new Error(`unknown escape at ${JSON.stringify(s.slice(i, i + 8))}`);
+        const n = Number(m[1] || "1");
+        if (m[2] === "A") this.row = Math.max(0, this.row - n);
+        else if (m[2] === "B") this.row = Math.min(this.lines.length - 1, this.row + n);
+        else if (m[2] === "G") this.col = n - 1;
+        else if (m[2] === "K") this.lines[this.row] = "";
+        else if (m[2] === "J") {
+          this.lines[this.row] = this.lines[this.row].slice(0, this.col);
+          this.lines.length = this.row + 1;
+        }
+        i += m[0].length - 1;
+      } else if (c === "\r") this.col = 0;
+      else if (c === "\n") {
+        this.row++;
+        if (this.row >= this.lines.length) this.lines.push("");
+        while (this.lines.length > this.height) {
+          this.scrolled.push(this.lines.shift()!);
+          this.row--;
+        }
+      } else {
+        const line = this.lines[this.row].padEnd(this.col, " ");
+        this.lines[this.row] = line.slice(0, this.col) + c + line.slice(this.col + 1);
+        this.col++;
+      }
+    }
+  };
+  /** The screen's lines, blank rows at the bottom left out (a cleared row is blank, not gone). */
+  shown(): string[] {
+    const l = [...this.lines];
+    while (l.length && l[l.length - 1] === "") l.pop();
+    return l;
+  }
+  all(): string[] {
+    return [...this.scrolled, ...this.lines];
+  }
+}
+
+describe("ScreenDiff", () => {
+  test("renders, rewrites only what changed, and shrinks cleanly", () => {
+    const term = new Emulator(20);
+    const screen = new ScreenDiff(term.write, 40);
+    screen.render({ rows: ["a", "b", "> x", "status"], cursor: { row: 2, col: 3 } });
+    expect(term.shown()).toEqual(["a", "b", "> x", "status"]);
+    expect([term.row, term.col]).toEqual([2, 3]);
+    const before = term.bytes;
+    screen.render({ rows: ["a", "b", "> xy", "status"], cursor: { row: 2, col: 4 } });
+    expect(term.shown()).toEqual(["a", "b", "> xy", "status"]);
+    // Only from the changed row down: far less than the whole frame again.
+    expect(term.bytes - before).toBeLessThan(30);
+    screen.render({ rows: ["> ", "status"], cursor: { row: 0, col: 2 } });
+    expect(term.shown()).toEqual(["> ", "status"]);
+  });
+
+  test("commits lines above the live region, which is redrawn under them", () => {
+    const term = new Emulator(6);
+    const screen = new ScreenDiff(term.write, 40);
+    screen.render({ rows: ["spinner", "> ", "status"], cursor: { row: 1, col: 2 } });
+    for (let i = 0; i < 10; i++) screen.commit([`line ${i}`], { rows: ["spinner", "> ", "status"], cursor: { row: 1, col: 2 } });
+    const all = term.all();
+    expect(all.slice(0, 10)).toEqual(Array.from({ length: 10 }, (_, i) => `line ${i}`));
+    expect(all.slice(10)).toEqual(["spinner", "> ", "status"]);
+    screen.commit(["done"], { rows: ["> ", "status"], cursor: { row: 0, col: 2 } });
+    expect(term.all().slice(-3)).toEqual(["done", "> ", "status"]);
+  });
+
+  test("growing past the old region adds rows below without overwriting", () => {
+    const term = new Emulator(10);
+    const screen = new ScreenDiff(term.write, 40);
+    screen.render({ rows: ["> a", "s"], cursor: { row: 0, col: 3 } });
+    screen.render({ rows: ["> a", "s", "more", "and more"], cursor: { row: 3, col: 0 } });
+    expect(term.shown()).toEqual(["> a", "s", "more", "and more"]);
+  });
+});
+
+describe("text width and wrapping", () => {
+  test("wide characters count two columns, escapes none", () => {
+    expect(textWidth("\x1b[31mab\x1b[39m")).toBe(2);
+    expect(textWidth("日本")).toBe(4);
+  });
+  test("wraps at spaces, carries colour across the break", () => {
+    expect(wrapLine("the quick brown fox", 10)).toEqual(["the quick ", "brown fox"]);
+    const rows = wrapLine("\x1b[32maaaa bbbb cccc\x1b[39m", 5);
+    expect(rows.map((r) => textWidth(r))).toEqual([5, 5, 4]);
+    expect(rows[1].startsWith("\x1b[32m")).toBe(true);
+    expect(wrapLine("x".repeat(12), 5)).toEqual(["xxxxx", "xxxxx", "xx"]);
+  });
+  test("fitWidth cuts with an ellipsis", () => {
+    expect(fitWidth("abcdefgh", 5)).toBe("abcd…");
+    expect(fitWidth("abc", 5)).toBe("abc");
+  });
+});

@@ -1,0 +1,42 @@
+// A worker for task-pool tests: sleeps, throws, grows its heap, hangs, or talks on its port.
+import type { MessagePort } from "node:worker_threads";
+import { runtime } from "../../../src/runtime/runtime.ts";
+
+export interface ProbeInput {
+  mode: "sleep" | "throw" | "grow" | "hang" | "hang-stoppable" | "ask";
+  ms?: number;
+  port: MessagePort;
+}
+
+export default async function probe(input: ProbeInput): Promise<unknown> {
+  const { port } = input;
+  port.postMessage({ t: "started" });
+  switch (input.mode) {
+    case "sleep":
+      await new Promise((r) => setTimeout(r, input.ms ?? 0));
+      return { slept: input.ms };
+    case "throw":
+      throw new Error("probe exploded");
+    case "grow": {
+      const heapSize = await runtime.threadHeapBytes();
+      // Grows by 16 MB at a time, reporting its heap after each step as the sub-agent worker does.
+      const hoard: Uint8Array[] = [];
+      for (let i = 0; i < 400; i++) {
+        const chunk = new Array(2 * 1024 * 1024).fill(i);
+        hoard.push(chunk as any);
+        port.postMessage({ t: "heap", bytes: heapSize() });
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      return { grew: hoard.length };
+    }
+    case "hang":
+      return new Promise(() => {});
+    case "hang-stoppable":
+      return new Promise((resolve) => port.on("message", (m: any) => m?.t === "abort" && resolve({ stopped: true })));
+    case "ask":
+      return new Promise((resolve) => {
+        port.on("message", (m: any) => resolve({ answer: m }));
+        port.postMessage({ t: "question", n: 21 });
+      });
+  }
+}

@@ -1,0 +1,88 @@
+// The sub-agent thread pool with real worker threads: sliding slots, time limit, heap cap, crashes,
+// interrupts, and the task's message port.
+import { afterEach, expect, test } from "bun:test";
+import { resolve } from "node:path";
+import { type TaskPool, createTaskPool } from "../../src/tasks/task-pool.ts";
+
+const PROBE = resolve(import.meta.dir, "../support/workers/task-probe.ts");
+let pool: TaskPool | undefined;
+afterEach(async () => {
+  await pool?.destroy();
+  pool = undefined;
+});
+
+const make = (opts: Partial<Parameters<typeof createTaskPool>[0]> = {}) =>
+  createTaskPool({ filename: PROBE, maxThreads: 2, timeoutMs: 60_000, heapCapBytes: 4096 * 1048576, ...opts }).then((p) => (pool = p));
+const run = (p: TaskPool, input: object, signal = new AbortController().signal, onMessage = () => {}) => p.run<object, any>(input, { signal, onMessage });
+
+test("a queued task starts as soon as any slot frees, not when the whole wave is done", async () => {
+  const p = await make({ maxThreads: 2 });
+  const starts: Record<string, number> = {};
+  const ends: Record<string, number> = {};
+  const go = (name: string, ms: number) =>
+    p.run<object, any>({ mode: "sleep", ms }, { signal: new AbortController().signal, onMessage: () => {}, onStart: () => (starts[name] = performance.now()) }).then((r) => {
+      ends[name] = performance.now();
+      return r;
+    });
+  const results = await Promise.all([go("slow", 900), go("fast", 100), go("queued", 100)]);
+  expect(results.every((r) => r.ok)).toBe(true);
+  // The queued task ran while the slow one still held its slot.
+  expect(starts.queued).toBeGreaterThanOrEqual(ends.fast - 1);
+  expect(ends.queued).toBeLessThan(ends.slow);
+  expect(p.inFlight()).toEqual({ now: 0, max: 2 });
+}, 20_000);
+
+test("a worker that throws gives a crashed result, and its sibling is unaffected", async () => {
+  const p = await make();
+  const [bad, good] = await Promise.all([run(p, { mode: "throw" }), run(p, { mode: "sleep", ms: 50 })]);
+  expect(bad).toMatchObject({ ok: false, reason: "crashed" });
+  expect((bad as any).message).toContain("probe exploded");
+  expect(good).toEqual({ ok: true, value: { slept: 50 } });
+}, 20_000);
+
+test("a task past its time limit is stopped and frees its slot", async () => {
+  const p = await make({ maxThreads: 1, timeoutMs: 200 });
+  const [late, next] = await Promise.all([run(p, { mode: "hang" }), run(p, { mode: "sleep", ms: 10 })]);
+  expect(late).toMatchObject({ ok: false, reason: "timeout" });
+  expect((late as any).message).toContain("200 ms");
+  expect(next.ok).toBe(true);
+}, 20_000);
+
+test("a worker whose heap grows past the cap is terminated with an out-of-memory result", async () => {
+  const p = await make({ heapCapBytes: 96 * 1048576 });
+  const rssBefore = process.memoryUsage().rss;
+  const [oom, sibling] = await Promise.all([run(p, { mode: "grow" }), run(p, { mode: "sleep", ms: 20 })]);
+  expect(oom).toMatchObject({ ok: false, reason: "out_of_memory" });
+  expect((oom as any).message).toMatch(/over the 96 MB cap/);
+  expect(sibling.ok).toBe(true);
+  // It was stopped near the cap, far from the 6 GB it would have grown to.
+  expect(process.memoryUsage().rss - rssBefore).toBeLessThan(1024 * 1048576);
+}, 20_000);
+
+test("an interrupt asks a running worker to stop, terminates one that does not, and drops queued ones", async () => {
+  const p = await make({ maxThreads: 2, stopGraceMs: 100 });
+  const controller = new AbortController();
+  const started: string[] = [];
+  const go = (name: string, mode: string) =>
+    p.run<object, any>({ mode }, { signal: controller.signal, onMessage: () => {}, onStart: () => started.push(name) });
+  const runs = [go("stoppable", "hang-stoppable"), go("stubborn", "hang"), go("queued", "hang")];
+  while (started.length < 2) await Bun.sleep(5);
+  controller.abort();
+  const [stoppable, stubborn, queued] = await Promise.all(runs);
+  expect(stoppable).toEqual({ ok: true, value: { stopped: true } });
+  expect(stubborn).toMatchObject({ ok: false, reason: "interrupted" });
+  expect(queued).toMatchObject({ ok: false, reason: "interrupted" });
+  expect(started).not.toContain("queued");
+  expect(p.inFlight().now).toBe(0);
+}, 20_000);
+
+test("messages travel both ways on the task's port", async () => {
+  const p = await make();
+  const seen: unknown[] = [];
+  const result = await run(p, { mode: "ask" }, new AbortController().signal, ((m: any, reply: (m: unknown) => void) => {
+    seen.push(m);
+    reply(m.n * 2);
+  }) as any);
+  expect(seen).toEqual([{ t: "question", n: 21 }]);
+  expect(result).toEqual({ ok: true, value: { answer: 42 } });
+}, 20_000);
