@@ -4,7 +4,7 @@
 // The tree is written under the temp folder and deleted afterwards. `bun bench/search.ts [files]`
 
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, statSync, statfsSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, statfsSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeLLM } from "../tests/support/fake-llm.ts";
@@ -71,10 +71,10 @@ function rg(args: string[]): { ms: number; out: string } {
 }
 
 /** One Grep/Glob call from the compiled binary: the tool's result, its time, the process's peak RSS. */
-async function binaryCall(cwd: string, name: string, input: unknown) {
+async function binaryCall(binary: string, cwd: string, name: string, input: unknown) {
   const server = await startFakeLLM([{ toolCalls: [{ name, input }] }, { text: "done" }]);
   const home = tempHome();
-  const r = await measure([BINARY, "-o", "json", "search"], { cwd, env: { ...home.env, ...providerEnv(server.url) } });
+  const r = await measure([binary, "-o", "json", "search"], { cwd, env: { ...home.env, ...providerEnv(server.url) } });
   await server.stop();
   rmSync(home.dir, { recursive: true, force: true });
   if (r.code !== 0) throw new Error(`binary run failed: ${r.stdout} ${r.stderr}`);
@@ -93,45 +93,50 @@ export async function main(files = Number(process.argv[2] ?? 50_000)) {
   const root = mkdtempSync(join(tmpdir(), "synapse-search-bench-"));
   try {
     const t0 = performance.now();
-    const tree = generateTree(root, files);
+    const treeDir = join(root, "tree");
+    const tree = generateTree(treeDir, files);
     console.log(`tree: ${files} files, ${(tree.bytes / 1e6).toFixed(0)} MB, ${tree.needles} with the needle, ${tree.dts} .d.ts (${((performance.now() - t0) / 1000).toFixed(1)} s to write)`);
-    console.log(`binary: ${(statSync(BINARY).size / 1e6).toFixed(1)} MB`);
+    // A private copy, alone in its folder: no node_modules beside it, and no rebuild mid-bench.
+    const binary = join(root, "bin", "synapse");
+    mkdirSync(join(root, "bin"));
+    copyFileSync(BINARY, binary);
+    console.log(`binary: ${(statSync(binary).size / 1e6).toFixed(1)} MB`);
 
     const cases = [
       {
         label: "Grep createHash\\( (files_with_matches)",
         tool: "Grep",
         input: { pattern: "createHash\\(" },
-        rgArgs: ["--files-with-matches", "createHash\\(", root],
+        rgArgs: ["--files-with-matches", "createHash\\(", treeDir],
       },
       {
         label: "Grep createHash\\( (content)",
         tool: "Grep",
         input: { pattern: "createHash\\(", output_mode: "content" },
-        rgArgs: ["--line-number", "--with-filename", "createHash\\(", root],
+        rgArgs: ["--line-number", "--with-filename", "createHash\\(", treeDir],
       },
       {
         label: "Glob **/* (every file: only the newest 100 are kept)",
         tool: "Glob",
         input: { pattern: "**/*" },
-        rgArgs: ["--files", root],
+        rgArgs: ["--files", treeDir],
       },
       {
         label: "Glob **/*.d.ts",
         tool: "Glob",
         input: { pattern: "**/*.d.ts" },
-        rgArgs: ["--files", "--glob", "*.d.ts", root],
+        rgArgs: ["--files", "--glob", "*.d.ts", treeDir],
       },
     ];
     // Matches on nearly every line (hundreds of MB of output from rg -n): the search is stopped at
     // the cap, so time and memory stay small; checked line by line against the files.
-    const flood = await binaryCall(root, "Grep", { pattern: "return", output_mode: "content" });
+    const flood = await binaryCall(binary, treeDir, "Grep", { pattern: "return", output_mode: "content" });
     const floodLines = flood.result.split("\n");
     if (floodLines.length !== 201 || !floodLines.slice(0, 200).every((l) => /^\/.+:\d+:.*return/.test(l)) || !floodLines[200]!.startsWith("(truncated")) {
       throw new Error(`Grep return: unexpected result ${flood.result.slice(0, 300)}`);
     }
     const floodRuns = [flood];
-    for (let i = 1; i < RUNS; i++) floodRuns.push(await binaryCall(root, "Grep", { pattern: "return", output_mode: "content" }));
+    for (let i = 1; i < RUNS; i++) floodRuns.push(await binaryCall(binary, treeDir, "Grep", { pattern: "return", output_mode: "content" }));
     console.log(
       `Grep return (content, matches everywhere, cut at 200): Synapse ${fmt(median(floodRuns.map((r) => r.toolMs)))}, peak RSS ${Math.max(...floodRuns.map((r) => r.peakRssMb)).toFixed(0)} MiB`,
     );
@@ -139,7 +144,7 @@ export async function main(files = Number(process.argv[2] ?? 50_000)) {
     for (const c of cases) {
       // Warm the page cache and check the answer before any timing.
       const direct = rg(c.rgArgs);
-      const ours = await binaryCall(root, c.tool, c.input);
+      const ours = await binaryCall(binary, treeDir, c.tool, c.input);
       if (c.tool === "Glob") {
         const all = sorted(direct.out);
         const note = /showing (\d+) of (\d+) files/.exec(ours.result);
@@ -155,7 +160,7 @@ export async function main(files = Number(process.argv[2] ?? 50_000)) {
       const rss: number[] = [];
       for (let i = 0; i < RUNS; i++) {
         rgMs.push(rg(c.rgArgs).ms);
-        const run = await binaryCall(root, c.tool, c.input);
+        const run = await binaryCall(binary, treeDir, c.tool, c.input);
         toolMs.push(run.toolMs);
         rss.push(run.peakRssMb);
       }

@@ -86,9 +86,17 @@ export class ContextManager {
     this.fixedTokens = estimateTextTokens(deps.system) + estimateTextTokens(JSON.stringify(deps.tools));
   }
 
-  /** About how many characters the last request's messages took (what its JSON copies cost). */
-  lastSentChars(): number {
-    return estimateTokens(this.lastSent) * CHARS_PER_TOKEN;
+  private sentSinceCollect = 0;
+
+  /**
+   * Whether the requests sent since the last collection (about their characters, plus `extra`
+   * bytes such as images) passed `bytes`; resets the count when it says yes.
+   */
+  garbageDue(extra: number, bytes: number): boolean {
+    this.sentSinceCollect += estimateTokens(this.lastSent) * CHARS_PER_TOKEN + extra;
+    if (this.sentSinceCollect < bytes) return false;
+    this.sentSinceCollect = 0;
+    return true;
   }
 
   /** The model's window in tokens (the provider may change during a session). */
@@ -270,7 +278,10 @@ export class ContextManager {
     // A lone message is not worth a model call: its summary would be as long.
     if (middle.length < 2) return { tokensBefore, tokensAfter: tokensBefore, method: "none", trigger, replaced: 0 };
 
-    const userMessages = keepUserMessages([...(previous?.userMessages ?? []), ...middle.map(promptText).filter((t): t is string => t !== undefined)]);
+    const userMessages = keepUserMessages(
+      [...(previous?.userMessages ?? []), ...middle.map(promptText).filter((t): t is string => t !== undefined)],
+      this.recordBudget(USER_MESSAGES_TOKENS),
+    );
     let summary: string | undefined;
     let failure: string | undefined;
     if (hardness < 2) {
@@ -357,10 +368,15 @@ export class ContextManager {
     return outcome;
   }
 
+  /** A record's parts get their fixed budget, or 15% of the threshold each on a small window. */
+  private recordBudget(tokens: number): number {
+    return Math.min(tokens, Math.floor(this.limit * 0.15));
+  }
+
   private async taskText(): Promise<string> {
     const task = await this.loadTask();
     const text = task ? (promptText(task) ?? textOf(task)) : "";
-    const max = TASK_TOKENS * CHARS_PER_TOKEN;
+    const max = this.recordBudget(TASK_TOKENS) * CHARS_PER_TOKEN;
     return text.length > max ? `${text.slice(0, max)}\n[... ${text.length - max} more characters of the first prompt are in the session archive]` : text;
   }
 

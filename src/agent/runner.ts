@@ -109,10 +109,10 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
           },
         },
       ));
-      // A request of megabytes (long context, base64 images) leaves as much garbage in copies;
-      // collecting it now keeps peak RSS near one request's worth instead of several. A full
-      // collection costs a few ms, nothing beside the model's time on such a request.
-      if (context.lastSentChars() + imageBytes(context.lastSent) > LARGE_REQUEST_BYTES) runtime.gc();
+      // Each request leaves its size in garbage copies (JSON, wire objects); once a megabyte of
+      // them has built up, a full collection keeps peak RSS near one request's worth instead of
+      // several. It costs a few ms, paid once per megabyte sent rather than every turn.
+      if (context.garbageDue(imageBytes(context.lastSent), 4 * LARGE_REQUEST_BYTES)) runtime.gc();
       partial = "";
       usage.input_tokens += turn.usage.input_tokens;
       usage.output_tokens += turn.usage.output_tokens;

@@ -166,6 +166,7 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
           isError = false;
         } else if (out.subtype === "interrupted") text = "Interrupted by the user.";
         else if (out.subtype === "error_max_turns") text = `The sub-agent stopped at the turn limit. Its last words: ${out.result}`;
+        else if (out.subtype === "error_max_tokens") text = `The sub-agent's answer was cut at the output limit; what it wrote: ${out.result}`;
         else text = `The sub-agent failed: ${out.result}`;
       } else if (end.reason === "interrupted") text = "Interrupted by the user.";
       else if (end.reason === "timeout") text = `The sub-agent ${end.message} (SYNAPSE_TASK_TIMEOUT_MS) and was stopped.`;

@@ -94,7 +94,7 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   if (!(isSubcommand && first === "compact")) {
     // `--all` is also an option of `synapse sessions`.
     const misplaced = COMPACT_FLAGS.find((f) => v[f] !== undefined && !(isSubcommand && first === "sessions" && f === "all"));
-    if (misplaced) throw new UsageError(`--${misplaced} is an option of synapse compact`);
+    if (misplaced) throw new UsageError(`--${misplaced} is an option of synapse ${misplaced === "all" ? "sessions and synapse compact" : "compact"}`);
   }
   if (first && isSubcommand) {
     if (positionals.length > 1) throw new UsageError(`${first} takes no arguments`);

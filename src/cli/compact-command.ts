@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Config } from "../config/config.ts";
 import { EXIT, UsageError } from "../protocol/errors.ts";
 import { inertLine } from "../render/inert.ts";
-import { runtime } from "../runtime/runtime.ts";
+import { printErr, printOut } from "./output/print.ts";
 import { compactSession, emptyTrash, type CompactReport } from "../store/compact-session.ts";
 import { isSessionId, sessionsRoot } from "../store/paths.ts";
 import { formatBytes, listSessions, sessionsFor } from "../store/sessions-list.ts";
@@ -166,26 +166,6 @@ export function formatReport(reports: readonly CompactReport[], dryRun: boolean)
   const work = `${would}compress ${plural(t.segmentsCompressed, "segment")}, ${would}remove ${plural(t.imagesRemoved, "image")}`;
   lines.push(`total: ${plural(t.sessions, "session")} (${counts}); ${sizes}; ${dryRun ? work : `${plural(t.segmentsCompressed, "segment")} compressed, ${plural(t.imagesRemoved, "image")} removed, ${plural(t.deleted, "session")} deleted`}`);
   return lines.join("\n") + "\n";
-}
-
-// Written and flushed before the caller exits: a report larger than a pipe's buffer, read slowly,
-// must arrive whole. A reader that went away (EPIPE) is not an error of the compaction.
-async function printOut(text: string): Promise<void> {
-  try {
-    runtime.stdout.write(text);
-    await runtime.stdout.flush();
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException | undefined)?.code !== "EPIPE") throw err;
-  }
-}
-
-async function printErr(text: string): Promise<void> {
-  try {
-    runtime.stderr.write(text);
-    await runtime.stderr.flush();
-  } catch {
-    // Nowhere left to report a failing stderr.
-  }
 }
 
 /** `[#####-----] 12/50 <id>` redrawn in place on stderr. */

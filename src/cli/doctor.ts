@@ -10,6 +10,7 @@ import { createThreadPool } from "../tasks/thread-pool.ts";
 import { searchEngine } from "../tools/search-engine.ts";
 import { runtime } from "../runtime/runtime.ts";
 import { which } from "../runtime/portable.ts";
+import { printOut } from "./output/print.ts";
 
 const DOCTOR_PROVIDER_TIMEOUT_MS = 15_000;
 
@@ -80,10 +81,10 @@ export async function runDoctor(config: Config): Promise<number> {
   for (const check of checks(config)) {
     try {
       // Server-controlled words (an error body, a model id) reach the terminal made inert.
-      process.stdout.write(`ok    ${check.name}: ${inertLine(await check.run())}\n`);
+      await printOut(`ok    ${check.name}: ${inertLine(await check.run())}\n`);
     } catch (err) {
       failed++;
-      process.stdout.write(`FAIL  ${check.name}: ${inertLine(errorMessage(err))}\n`);
+      await printOut(`FAIL  ${check.name}: ${inertLine(errorMessage(err))}\n`);
     }
   }
   return failed ? EXIT.failed : EXIT.ok;

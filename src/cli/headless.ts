@@ -36,7 +36,12 @@ async function makeWriter(config: Config, streams: OutputStreams): Promise<Outpu
     quiet: config.quiet,
     colors: await loadColors(config.color && streams.errIsTTY),
     labelLimit: config.toolResultSummaryLimit,
-    columns: () => process.stderr.columns || 80, // only read on a terminal
+    // Only read on a terminal, and read live (an ioctl): the cached value lags a resize until the
+    // SIGWINCH is handled, and a status-row redraw in between would move the cursor by the old width.
+    columns: () => {
+      (process.stderr as { _refreshSize?: () => void })._refreshSize?.();
+      return process.stderr.columns || 80;
+    },
   });
 }
 

@@ -5,26 +5,30 @@ import { homedir } from "node:os";
 import type { Config } from "../config/config.ts";
 import { EXIT } from "../protocol/errors.ts";
 import { inertLine } from "../render/inert.ts";
+import { printErr, printOut } from "./output/print.ts";
 import { formatSessionTable, listSessions, sessionsFor } from "../store/sessions-list.ts";
 
 export async function runSessionsCommand(config: Config, opts: { all: boolean } = { all: false }): Promise<number> {
   // A StoreError (unreadable SYNAPSE_HOME) reaches main's handler: one line, exit 1.
-  const everything = await listSessions(config.home, (message) => process.stderr.write(`warning: ${inertLine(message)}\n`));
+  const warnings: string[] = [];
+  const everything = await listSessions(config.home, (message) => warnings.push(`warning: ${inertLine(message)}\n`));
+  await printErr(warnings.join(""));
   const sessions = opts.all ? everything : sessionsFor(everything, config.cwd);
   const elsewhere = everything.length - sessions.length;
   if (config.outputFormat === "json") {
-    process.stdout.write(`${JSON.stringify(sessions)}\n`);
+    await printOut(`${JSON.stringify(sessions)}\n`);
     return EXIT.ok;
   }
   if (!sessions.length) {
-    process.stderr.write(opts.all ? `no sessions in ${config.home}\n` : `no sessions for ${config.cwd}\n`);
+    await printErr(opts.all ? `no sessions in ${config.home}\n` : `no sessions for ${config.cwd}\n`);
   } else {
     // Titles come from prompts, which may hold piped text an attacker wrote: shown inert.
     const shown = sessions.map((s) => ({ ...s, title: inertLine(s.title), cwd: inertLine(s.cwd), note: s.note && inertLine(s.note) }));
-    process.stdout.write(formatSessionTable(shown, 48, homedir()));
+    // Awaited: a table larger than a pipe buffer must reach a slow reader whole before exit.
+    await printOut(formatSessionTable(shown, 48, homedir()));
   }
   if (elsewhere > 0) {
-    process.stderr.write(`${elsewhere} more session${elsewhere > 1 ? "s" : ""} in other directories: synapse sessions --all\n`);
+    await printErr(`${elsewhere} more session${elsewhere > 1 ? "s" : ""} in other directories: synapse sessions --all\n`);
   }
   return EXIT.ok;
 }

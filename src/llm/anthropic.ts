@@ -3,7 +3,7 @@
 
 import type AnthropicClient from "@anthropic-ai/sdk";
 import { AnthropicTurnBuilder, type AnthropicEvent } from "./anthropic-stream.ts";
-import { toAnthropicParams } from "./anthropic-wire.ts";
+import { AnthropicBodyBuilder } from "./anthropic-body.ts";
 import { SdkProvider, type TurnBuilder } from "./sdk-stream.ts";
 import type { ModelRequest } from "./types.ts";
 
@@ -15,6 +15,7 @@ type Sdk = typeof import("@anthropic-ai/sdk");
 
 export class AnthropicProvider extends SdkProvider<Sdk, AnthropicClient, AnthropicEvent> {
   readonly name = "anthropic" as const;
+  readonly #bodies = new AnthropicBodyBuilder();
 
   protected loadSdk(): Promise<Sdk> {
     return import("@anthropic-ai/sdk");
@@ -31,7 +32,10 @@ export class AnthropicProvider extends SdkProvider<Sdk, AnthropicClient, Anthrop
   }
 
   protected async open(client: AnthropicClient, request: ModelRequest, model: string): Promise<AsyncIterable<unknown>> {
-    return client.messages.create(await toAnthropicParams(request, model), { signal: request.signal });
+    // The body is sent as built (the same bytes the SDK would write), reusing each message's JSON
+    // from the previous turn instead of serialising the whole conversation again.
+    const { params, body } = await this.#bodies.build(request, model);
+    return client.messages.create(params, { signal: request.signal, body, headers: { "content-type": "application/json" } });
   }
 
   protected builder(onText: (text: string) => void): TurnBuilder<AnthropicEvent> {

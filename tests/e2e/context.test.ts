@@ -112,7 +112,24 @@ describe("long sessions", () => {
     expect(state.lostTask).toBe(0);
     expect(result.stats.compactions).toBeGreaterThan(0);
     expect(result.stats.messages_evicted).toBeGreaterThan(0);
+    // Condensed before the in-memory window evicted anything the model still saw: no fallback.
+    expect(r.stderr).not.toContain("warning");
   }, 130_000);
+
+  test("memory pressure: the monitor's trimming and compaction requests never break the conversation", async () => {
+    const { state, script } = agent(60, undefined, 500);
+    const s = await serve(script, { contextWindow: 200_000 });
+    const env = { ...providerEnv(s.url), SYNAPSE_MEMORY_CRITICAL_MB: "1", SYNAPSE_MEMORY_WARN_MB: "1", SYNAPSE_MEMORY_CHECK_INTERVAL_MS: "20" };
+    const r = await runBinary({ args: ["-o", "json", "--max-turns", "100", TASK], cwd: workDir(3_000), env, timeoutMs: 60_000 });
+    expect(s.rejected).toEqual([]);
+    expect(r.code).toBe(0);
+    const result = JSON.parse(r.stdout);
+    expect(result.num_turns).toBe(61);
+    expect(result.stats.compaction_requested).toBe(true);
+    expect(result.stats.compactions).toBeGreaterThan(0);
+    expect(state.summaries.length).toBeGreaterThan(0);
+    expect(state.lostTask).toBe(0);
+  }, 70_000);
 });
 
 describe("the summary", () => {

@@ -25,9 +25,13 @@ function toolResults(body: any): string[] {
   return out;
 }
 
+// Deno transpiles the sources on a first run and starts sub-agent threads from TypeScript: a hang
+// guard well above that, not a speed claim.
+const denoTest = (name: string, fn: () => Promise<void>) => test(name, fn, 60_000);
+
 describe.skipIf(!DENO)("under Deno", () => {
   for (const provider of ["anthropic", "openai"] as const) {
-    test(`a tool loop with Read, Edit and Bash (${provider})`, async () => {
+    denoTest(`a tool loop with Read, Edit and Bash (${provider})`, async () => {
       const dir = project();
       writeFileSync(join(dir, "app.js"), "const greeting = 'helo';\n");
       const s = await serve([
@@ -52,7 +56,7 @@ describe.skipIf(!DENO)("under Deno", () => {
     });
   }
 
-  test("--continue resumes the session the previous run saved", async () => {
+  denoTest("--continue resumes the session the previous run saved", async () => {
     const dir = project();
     const home = tempHome();
     const first = await serve([{ text: "Noted: 42." }]);
@@ -69,7 +73,7 @@ describe.skipIf(!DENO)("under Deno", () => {
     expect(sent).toContain("which number?");
   });
 
-  test("a sub-agent runs in a worker thread and its answer comes back as the tool result", async () => {
+  denoTest("a sub-agent runs in a worker thread and its answer comes back as the tool result", async () => {
     const dir = project();
     writeFileSync(join(dir, "answer.txt"), "42\n");
     // Requests are told apart by their first user message: the sub-agent's is its own prompt.
@@ -91,7 +95,7 @@ describe.skipIf(!DENO)("under Deno", () => {
     expect(toolResults(s.requests[3].body).join("")).toContain("SUBAGENT-ANSWER: answer.txt");
   });
 
-  test("SIGINT during a command: exit 130, the command's processes are gone", async () => {
+  denoTest("SIGINT during a command: exit 130, the command's processes are gone", async () => {
     const dir = project();
     const marker = `${Math.floor(Math.random() * 1e6) + 1000}.${Math.floor(Math.random() * 1000)}`;
     const s = await serve([{ toolCalls: [{ name: "Bash", input: { command: `echo started; sleep ${marker}` } }] }, { text: "never" }]);

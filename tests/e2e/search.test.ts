@@ -3,7 +3,9 @@
 // `synapse doctor` naming the engine (two at once, racing to unpack).
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BINARY, providerEnv, tempHome } from "../support/binary.ts";
@@ -95,6 +97,30 @@ describe("search from the compiled binary", () => {
     expect(toolResults(subSecond.body)).toEqual([`${dir}/src/a.ts:1`]);
     expect(r.stderr).not.toContain("slower built-in search");
     expect(readdirSync(join(cache, "synapse"))).toHaveLength(1);
+  }, 30_000);
+
+  test("SIGINT mid-search: exit 130 and rg's process group is gone", async () => {
+    const dir = project();
+    // rg opens every .gitignore it meets: a FIFO holds it mid-search until written to.
+    spawnSync("mkfifo", [join(dir, "src", ".gitignore")]);
+    const s = await serve([{ toolCalls: [{ name: "Grep", input: { pattern: "needle" } }] }, { text: "done" }]);
+    const home = tempHome();
+    const proc = Bun.spawn([binary, "go"], {
+      cwd: dir,
+      env: { PATH: "/usr/bin:/bin", ...home.env, ...providerEnv(s.url), XDG_CACHE_HOME: join(root, "cache-int") },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    // Opening the FIFO for writing completes once rg has opened it for reading.
+    const writer = await open(join(dir, "src", ".gitignore"), "w");
+    proc.kill("SIGINT");
+    expect(await proc.exited).toBe(130);
+    // Checked before the FIFO is released: an rg still alive would still be waiting on it.
+    const ps = spawnSync("ps", ["-eo", "args"], { encoding: "utf8" }).stdout;
+    await writer.close();
+    expect(ps.split("\n").filter((l) => l.includes(dir))).toEqual([]);
+    rmSync(home.dir, { recursive: true, force: true });
   }, 30_000);
 
   test("doctor names the engine; two at once on an empty cache both unpack and run rg", async () => {

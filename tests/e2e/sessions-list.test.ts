@@ -5,7 +5,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLLM, startFakeLLM } from "../support/fake-llm.ts";
-import { providerEnv, runBinary, tempHome } from "../support/binary.ts";
+import { BINARY, providerEnv, runBinary, tempHome } from "../support/binary.ts";
+import { writeSession } from "../support/session-fixture.ts";
 
 let server: FakeLLM | undefined;
 afterEach(async () => {
@@ -47,6 +48,19 @@ describe("synapse sessions", () => {
     expect(none.code).toBe(0);
     expect(none.stderr).toContain(`no sessions for ${home.dir}`);
   });
+
+  test("a listing larger than a pipe's buffer reaches a slow reader whole", async () => {
+    const home = tempHome();
+    for (let i = 0; i < 1500; i++) {
+      writeSession(home.env.SYNAPSE_HOME, { id: `20260103-${String(i).padStart(6, "0")}-c0ffee`, cwd: "/w", segments: 1, turnsPerSegment: 1, outputChars: 10 });
+    }
+    // The reader starts late, so the pipe (64 KiB) fills while synapse is still writing.
+    const proc = Bun.spawn(["bash", "-c", `${BINARY} sessions --all | { sleep 0.3; cat; }`], { env: { ...home.env, PATH: process.env.PATH! }, stdout: "pipe", stderr: "pipe" });
+    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    expect(code).toBe(0);
+    expect(out.length).toBeGreaterThan(65_536);
+    expect(out.trimEnd().split("\n")).toHaveLength(1501);
+  }, 60_000);
 
   test("an unreadable SYNAPSE_HOME is an error naming it, exit 1", async () => {
     const home = tempHome();

@@ -18,12 +18,12 @@ afterAll(() => {
   if (hasTmux) tmux("kill-server");
 });
 
-async function screenUntil(pane: string, predicate: (screen: string) => boolean): Promise<string> {
+/** The screen, or with `history` the scrollback too (where rows pushed up by a redraw would be). */
+async function screenUntil(pane: string, predicate: (screen: string) => boolean, history = false): Promise<string> {
   const deadline = Date.now() + 20_000;
   let screen = "";
   while (Date.now() < deadline) {
-    // With the scrollback: rows pushed there by a redraw would show up as duplicates.
-    screen = tmux("capture-pane", "-p", "-S", "-100", "-t", pane).stdout.toString();
+    screen = tmux("capture-pane", "-p", ...(history ? ["-S", "-100"] : []), "-t", pane).stdout.toString();
     if (predicate(screen)) return screen;
     await Bun.sleep(50);
   }
@@ -36,7 +36,7 @@ const SPINNER = /[◐◓◑◒○]/;
 
 describe.skipIf(!hasTmux)("status rows on a terminal", () => {
   test("seven rows, each ending ✓ or ✗, none duplicated, no spinner left, surviving a resize", async () => {
-    const calls = Array.from({ length: 7 }, (_, i) => ({ id: `toolu_r${i + 1}`, name: "Bash", input: { command: `task:explore -p p${i + 1} -d "row label ${i + 1}"` } }));
+    const calls = Array.from({ length: 7 }, (_, i) => ({ id: `toolu_r${i + 1}`, name: "Bash", input: { command: `task:explore -p p${i + 1} -d "row label ${i + 1} ${"x".repeat(60)}"` } }));
     let mainTurn = 0;
     const fake = await serve((req): ScriptedReply => {
       if (!isSub(req)) return mainTurn++ === 0 ? { toolCalls: calls } : { text: "Final answer below the rows." };
@@ -46,17 +46,22 @@ describe.skipIf(!hasTmux)("status rows on a terminal", () => {
     });
     const env = { ...tempHome().env, ...providerEnv(fake.url), TERM: "xterm-256color", SYNAPSE_MAX_PARALLEL_TASKS: "3" };
     const exports = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ");
-    tmux("new-session", "-d", "-s", "rows", "-x", "100", "-y", "30", `env ${exports} PATH='${process.env.PATH}' ${BINARY} 'go'; echo EXIT=$?; sleep 60`);
+    tmux("new-session", "-d", "-s", "rows", "-x", "100", "-y", "30", `for i in $(seq 18); do echo; done; env ${exports} PATH='${process.env.PATH}' ${BINARY} 'go'; echo EXIT=$?; sleep 60`);
     try {
-      const running = await screenUntil("rows", (s) => s.includes("row label 7") && SPINNER.test(s));
+      const running = await screenUntil("rows", (s) => s.includes("row label 7") && SPINNER.test(s), true);
       for (let i = 1; i <= 7; i++) expect(running.split("\n").filter((l) => l.includes(`row label ${i}`))).toHaveLength(1);
+      // Narrowed while the rows are drawn: tmux re-wraps them, each now taking two lines; the next
+      // redraw must go up over all of them. (The rows start 18 lines down, so the re-wrapped block
+      // stays on screen rather than being pushed into the scrollback, where no redraw can reach.)
       tmux("resize-window", "-t", "rows", "-x", "60", "-y", "30");
       const done = await screenUntil("rows", (s) => s.includes("EXIT="));
       const lines = done.split("\n");
       for (let i = 1; i <= 7; i++) {
         const rows = lines.filter((l) => l.includes(`row label ${i}`));
         expect(rows).toHaveLength(1);
-        expect(rows[0]).toMatch(i === 4 ? /^✗ task:explore row label 4 · \d+\.\ds · 0 tool calls$/ : new RegExp(`^✓ task:explore row label ${i} · \\d+\\.\\ds · 0 tool calls$`));
+        // Cut to the narrowed width (60 columns), with the end of the row kept.
+        expect(rows[0]).toMatch(new RegExp(`^${i === 4 ? "✗" : "✓"} task:explore row label ${i} x+… · \\d+\\.\\ds · 0 tool calls$`));
+        expect([...rows[0]].length).toBeLessThan(60);
       }
       expect(SPINNER.test(done)).toBe(false);
       const answerAt = lines.findIndex((l) => l.includes("Final answer below the rows."));

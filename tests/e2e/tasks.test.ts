@@ -115,7 +115,7 @@ describe("sub-agents from the binary alone", () => {
 
   test("SYNAPSE_MAX_PARALLEL_TASKS caps the tasks in flight", async () => {
     const calls = Array.from({ length: 4 }, (_, i) => task(`toolu_c${i}`, `task:explore -p c${i}`));
-    const fake = await serve(script([{ toolCalls: calls }, { text: "ok" }], (p) => ({ text: p, delayMs: 300 })));
+    const fake = await serve(script([{ toolCalls: calls }, { text: "ok" }], (p) => ({ text: p, delayMs: 600 })));
     const r = await run(["-o", "json", "go"], fake, { SYNAPSE_MAX_PARALLEL_TASKS: "2" });
     expect(r.code).toBe(0);
     expect(fake.maxInFlight).toBe(2);
@@ -185,16 +185,17 @@ describe("sub-agents from the binary alone", () => {
 
   test("a sub-agent whose heap passes SYNAPSE_TASK_MAX_HEAP_MB is stopped with an out-of-memory result", async () => {
     const calls = [task("toolu_big", "task:explore -p big"), task("toolu_small", "task:explore -p small")];
-    // A reply of ~190 MB of text in 64 kB words: the sub-agent's heap grows as it streams in.
+    // A reply of ~80 MB of text in 64 kB words: the sub-agent's heap grows as it streams in.
     const word = `${"w".repeat(65_535)} `;
     const fake = await serve(
-      script([{ toolCalls: calls }, { text: "survived" }], (p) => (p === "big" ? { text: word.repeat(3000), chunkDelayMs: 1 } : { text: "small answer" })),
+      script([{ toolCalls: calls }, { text: "survived" }], (p) => (p === "big" ? { text: word.repeat(1200), chunkDelayMs: 1 } : { text: "small answer" })),
     );
     const r = await run(["-o", "json", "go"], fake, { SYNAPSE_TASK_MAX_HEAP_MB: "48" });
     expect(r.code).toBe(0);
     const got = results(fake.requests.filter((q) => !isSub(q))[1]);
     expect(got[0].error).toBe(true);
     expect(got[0].text).toMatch(/ran out of memory: its heap reached \d+ MB, over the 48 MB cap/);
+    if (process.env.SHOW_HEAP) console.log(got[0].text);
     expect(got[1]).toEqual({ id: "toolu_small", text: "small answer", error: false });
     expect(JSON.parse(r.stdout).result).toBe("survived");
   }, 30_000);

@@ -21,7 +21,7 @@ afterEach(async () => {
 
 const TASK = "TASK-c0: read notes.txt a few times";
 
-async function session(summary: (req: RecordedRequest) => ScriptedReply, turns = 6) {
+async function session(summary: (req: RecordedRequest) => ScriptedReply, turns = 6, env: Record<string, string> = {}, talk = "") {
   let done = 0;
   const summaries: any[] = [];
   fake = await startFakeLLM((req) => {
@@ -29,13 +29,13 @@ async function session(summary: (req: RecordedRequest) => ScriptedReply, turns =
       summaries.push(req.body);
       return summary(req);
     }
-    return done++ < turns ? { text: `step ${done}`, toolCalls: [{ name: "Read", input: { path: "notes.txt" } }] } : { text: "done" };
+    return done++ < turns ? { text: `step ${done}${talk}`, toolCalls: [{ name: "Read", input: { path: "notes.txt" } }] } : { text: "done" };
   });
   const dir = mkdtempSync(join(tmpdir(), "synapse-compact-"));
   writeFileSync(join(dir, "notes.txt"), "note line\n".repeat(300));
   const config = resolveConfig({
     flags: { permissionMode: "bypass" },
-    env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, SYNAPSE_HOME: join(dir, "home"), SYNAPSE_RETRY_BASE_MS: "5", SYNAPSE_MEMORY_CHECK_INTERVAL_MS: "600000" },
+    env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, SYNAPSE_HOME: join(dir, "home"), SYNAPSE_RETRY_BASE_MS: "5", SYNAPSE_MEMORY_CHECK_INTERVAL_MS: "600000", ...env },
     processCwd: dir,
     homeDir: dir,
   });
@@ -86,6 +86,23 @@ describe("SessionRuntime.compact", () => {
     expect(out.tokensAfter).toBe(out.tokensBefore);
     expect(summaries.length).toBe(0);
     expect(archive()).toBe(before);
+    await runtime.close();
+  });
+
+  test("a history too large for one summary call is summarised in chunks, each updating the last", async () => {
+    let n = 0;
+    const env = { SYNAPSE_CONTEXT_WINDOW: "12000", SYNAPSE_AUTO_CONDENSE: "0" };
+    const { runtime, summaries } = await session(() => ({ text: `CHUNK-SUMMARY-${++n}` }), 8, env, ` ${"thinking ".repeat(450)}`);
+    const out = await runtime.compact(undefined, new AbortController().signal);
+    expect(out.method).toBe("summary");
+    expect(summaries.length).toBeGreaterThan(1);
+    for (let i = 1; i < summaries.length; i++) {
+      expect(summaries[i].messages[0].content[0].text).toContain(`<previous_summary>\nCHUNK-SUMMARY-${i}\n</previous_summary>`);
+    }
+    const next = await runtime.submit([{ type: "text", text: "go on" }], new AbortController().signal);
+    expect(next.subtype).toBe("success");
+    const sent = fake!.requests.filter((r) => r.body.tools).at(-1)!.body.messages;
+    expect(sent[0].content[0].text).toContain(`<summary>\nCHUNK-SUMMARY-${summaries.length}\n</summary>`);
     await runtime.close();
   });
 

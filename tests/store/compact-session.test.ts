@@ -1,7 +1,7 @@
 // Compressed archive segments and compacting one session, in process: what readers see when a
 // segment is gzip, both copies, or a damaged copy; what compactSession changes and what it keeps.
 import { afterAll, describe, expect, test } from "bun:test";
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Message } from "../../src/protocol/message.ts";
@@ -50,6 +50,19 @@ describe("compressed segments", () => {
     expect((await archive.tail(22, 1 << 20)).map((a) => a.message.id)[0]).toBe("m3");
     expect(await archive.count()).toBe(25);
     expect((await summarizeArchive(dir))?.messages).toBe(25);
+  });
+
+  test("a reader that listed a segment before compact replaced it reads the copy instead", async () => {
+    const dir = tempHome();
+    writeFileSync(join(dir, "messages.jsonl"), lines(10));
+    writeFileSync(join(dir, "messages.1.jsonl"), lines(3, 10));
+    const archive = await Archive.open({ dir, rotateBytes: 1 << 30, onWarning: quiet });
+    const snapshot = archive.snapshot();
+    writeFileSync(join(dir, "messages.jsonl.gz"), gzipSync(readFileSync(join(dir, "messages.jsonl"))));
+    unlinkSync(join(dir, "messages.jsonl"));
+    const ids: string[] = [];
+    for await (const { message } of archive.read(snapshot)) ids.push(message.id);
+    expect(ids).toEqual(Array.from({ length: 13 }, (_, i) => `m${i}`));
   });
 
   test("a damaged .gz is read up to the damage with a warning; the writer never appends to a .gz", async () => {

@@ -33,6 +33,9 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   body: any;
   receivedAt: number;
+  /** performance.now() when the request's headers arrived (before its body was read), and when its response ended. */
+  arrivedAt?: number;
+  endedAt?: number;
   /** Date.now() when the response ended (or the client went away); unset while in flight. */
   finishedAt?: number;
 }
@@ -385,6 +388,7 @@ export async function startFakeLLM(script: Script, options: FakeOptions = {}): P
   const done = (req: RecordedRequest | undefined) => {
     if (!req || req.finishedAt !== undefined) return;
     req.finishedAt = Date.now();
+    req.endedAt = performance.now();
     fake.inFlight--;
   };
 
@@ -426,7 +430,7 @@ export async function startFakeLLM(script: Script, options: FakeOptions = {}): P
     const text = await request.text();
     let body: any;
     try { body = JSON.parse(text); } catch { body = text; }
-    const recorded: RecordedRequest = { path, provider, headers: Object.fromEntries(request.headers), body, receivedAt: Date.now() };
+    const recorded: RecordedRequest = { path, provider, headers: Object.fromEntries(request.headers), body, receivedAt: Date.now(), arrivedAt: started };
     requests.push(recorded);
     fake.inFlight++;
     fake.maxInFlight = Math.max(fake.maxInFlight, fake.inFlight);

@@ -211,8 +211,9 @@ describe("Grep on ripgrep only", () => {
     const writer = await open(`${dir}/sub/.gitignore`, "w");
     controller.abort();
     expect(await toolError(search)).toBe("Grep interrupted");
-    await writer.close();
+    // Checked before the FIFO is released: an rg still alive would still be waiting on it.
     const ps = spawnSync("ps", ["-eo", "args"], { encoding: "utf8" }).stdout;
+    await writer.close();
     expect(ps.split("\n").filter((l) => l.includes(dir))).toEqual([]);
   }, 10_000);
 
