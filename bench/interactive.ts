@@ -19,8 +19,8 @@ interface Pty {
   close(): Promise<void>;
 }
 
-function openPty(env: Record<string, string>, cwd: string): Pty {
-  const proc = Bun.spawn(["script", "-qfec", `stty cols 120 rows 40; exec ${BINARY}`, "/dev/null"], {
+function openPty(env: Record<string, string>, cwd: string, program = BINARY): Pty {
+  const proc = Bun.spawn(["script", "-qfec", `stty cols 120 rows 40; exec ${program}`, "/dev/null"], {
     env: { PATH: process.env.PATH!, TERM: "xterm-256color", ...env },
     cwd,
     stdin: "pipe",
@@ -70,10 +70,21 @@ function openPty(env: Record<string, string>, cwd: string): Pty {
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 
 export async function main() {
-  const fake = await startFakeLLM((_req, i) => ({ text: `answer-${i} done` }), { models: [{ id: "claude-sonnet-5-5" }] });
+  // The answer names the turn it answers, so a condense's summary request does not shift the count.
+  const fake = await startFakeLLM((req) => {
+    const last = JSON.stringify(req.body.messages.at(-1));
+    return { text: `answer to ${/turn (\d+)/.exec(last)?.[1] ?? "?"} done` };
+  }, { models: [{ id: "claude-sonnet-5-5" }] });
   const env = providerEnv(fake.url);
 
-  // 1. Start-up.
+  // 1. Start-up, and what `script` and stty alone take before any program runs (subtracted below).
+  const baseline: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    const pty = openPty({}, "/tmp", "printf '\\342\\200\\272'");
+    baseline.push((await pty.waitFor("›")) - t0);
+    await pty.close();
+  }
   const firstFrame: number[] = [];
   const ready: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -114,19 +125,20 @@ export async function main() {
   await Bun.sleep(300);
   const pid = pty2.synapsePid();
   const idle = rssMb(pid);
-  const before = fake.requests.length;
   for (let i = 0; i < 200; i++) {
     const from = pty2.output().length;
     pty2.send(`turn ${i}\r`);
-    await pty2.waitFor(`answer-${before + i} done`, from);
+    await pty2.waitFor(`answer to ${i} done`, from);
   }
   const after = rssMb(pid);
-  const turnsSent = fake.requests.length - before;
+  const turnsSent = fake.requests.filter((r) => r.path === "/v1/messages" && r.body.tools?.length).length;
   await pty2.close();
   await fake.stop();
 
-  console.log(`exec → first frame (prompt usable): median ${median(firstFrame).toFixed(1)} ms over ${RUNS}`);
-  console.log(`exec → session ready (status line):  median ${median(ready).toFixed(1)} ms`);
+  const base = median(baseline);
+  console.log(`pty harness alone (script + stty + printf): median ${base.toFixed(1)} ms`);
+  console.log(`exec → first frame (prompt usable): median ${(median(firstFrame) - base).toFixed(1)} ms over ${RUNS} (${median(firstFrame).toFixed(1)} ms with the harness)`);
+  console.log(`exec → session ready (status line):  median ${(median(ready) - base).toFixed(1)} ms`);
   console.log(`keystroke → echo while streaming:    median ${median(latencies).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms (${latencies.length} keys; answer streamed: ${streamed})`);
   console.log(`RSS idle ${idle.toFixed(1)} MB; after ${turnsSent} turns ${after.toFixed(1)} MB`);
 }

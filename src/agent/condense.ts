@@ -11,7 +11,7 @@ import { InterruptedError, ProviderError, errorMessage } from "../protocol/error
 import type { EventSink } from "../protocol/events.ts";
 import { type CompactionInfo, type Message, newMessageId, textOf } from "../protocol/message.ts";
 import type { SessionStore } from "../store/types.ts";
-import { buildContext, lastRecordIndex } from "./context.ts";
+import { MARKER_SUFFIX, buildContext, lastRecordIndex } from "./context.ts";
 import { selectImagesForContext } from "./image-context.ts";
 import { contextWindowFor } from "./model-windows.ts";
 import { PRUNE_KEEP_TOKENS, prunedSavings, selectPrune } from "./prune.ts";
@@ -43,6 +43,8 @@ const PRUNE_ENOUGH = 0.6;
 const RING_SHARE = 0.75;
 /** The sliding-window fallback keeps recent turns up to this share of the threshold. */
 const WINDOW_KEEP_SHARE = 0.4;
+/** Below this share of the threshold, a memory-pressure request to condense is let go. */
+const SMALL_CONTEXT_SHARE = 0.25;
 /** Reactive retries after "prompt is too long". */
 export const MAX_REACTIVE_CONDENSES = 3;
 
@@ -176,8 +178,14 @@ export class ContextManager {
   async prepare(signal: AbortSignal): Promise<Message[]> {
     let context = await this.current();
     if (!this.deps.config.context.autoCondense) return context;
-    const over = this.tokensOf(context) > this.limit;
+    const tokens = this.tokensOf(context);
+    const over = tokens > this.limit;
     const pressure = this.ringPressure(context);
+    // The memory monitor's request is for a context worth condensing: one whose start its trimming
+    // evicted (now only a marker stands for it), or a large one. Summarising a small, whole one
+    // would cost a model call for nothing.
+    const trimmed = context[0]?.id.endsWith(MARKER_SUFFIX) ?? false;
+    if (this.requested && !over && !pressure && !trimmed && tokens < this.limit * SMALL_CONTEXT_SHARE) this.requested = false;
     if ((over || pressure || this.requested) && context.length >= this.quietUntil) {
       const outcome = await this.condense("auto", { signal, context, pressure });
       if (outcome.method === "none" || outcome.tokensAfter >= outcome.tokensBefore) this.quietUntil = context.length + 8;
@@ -341,6 +349,9 @@ export class ContextManager {
     this.deps.store.append(record);
     for (const copy of copies) this.deps.store.append(copy);
     this.lastRecord = record;
+    // What the record stands for is on disk and no longer in any request: memory keeps only the
+    // new context, so a long session holds no more than a short one.
+    this.deps.store.shrink(copies.length + 1);
     this.pruned.clear();
     this.lastReport = undefined;
     this.requested = false;

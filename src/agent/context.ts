@@ -27,6 +27,8 @@ export function lastRecordIndex(window: readonly Message[]): number {
 }
 
 const markers = new WeakMap<Message, { omitted: number; marker: Message }>();
+/** A marker's id is the id of the message it is made from, plus this. */
+export const MARKER_SUFFIX = "-marker";
 
 /**
  * Stands in for the evicted start of the context: the task (or the last record's task, summary and
@@ -40,7 +42,7 @@ function markerFor(task: Message, omitted: number): Message {
     ? recordText({ ...info, method: "window", count: omitted })
     : recordText({ method: "window", task: promptText(task) ?? "", count: omitted });
   const images = info ? [] : task.content.filter((b) => b.type === "image");
-  const marker: Message = { id: `${task.id}-marker`, role: "user", content: [...images, { type: "text", text }], ts: task.ts, isSummary: true };
+  const marker: Message = { id: `${task.id}${MARKER_SUFFIX}`, role: "user", content: [...images, { type: "text", text }], ts: task.ts, isSummary: true };
   markers.set(task, { omitted, marker });
   return marker;
 }

@@ -17,7 +17,8 @@ import type { TaskLauncher } from "./sub-agents.ts";
 import { runToolCalls } from "./tool-batch.ts";
 import { runtime } from "../runtime/runtime.ts";
 
-const LARGE_REQUEST_BYTES = 1024 * 1024;
+// Bytes of requests sent between forced full collections (see the turn loop).
+const COLLECT_AFTER_BYTES = 4 * 1024 * 1024;
 
 export interface RunInput {
   config: Config;
@@ -109,10 +110,10 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
           },
         },
       ));
-      // Each request leaves its size in garbage copies (JSON, wire objects); once a megabyte of
-      // them has built up, a full collection keeps peak RSS near one request's worth instead of
-      // several. It costs a few ms, paid once per megabyte sent rather than every turn.
-      if (context.garbageDue(imageBytes(context.lastSent), 4 * LARGE_REQUEST_BYTES)) runtime.gc();
+      // Each request leaves its size in garbage copies (JSON, wire objects); once a few megabytes
+      // of them have built up, a full collection keeps peak RSS flat however long the session.
+      // It costs a few ms, paid once per COLLECT_AFTER_BYTES sent rather than every turn.
+      if (context.garbageDue(imageBytes(context.lastSent), COLLECT_AFTER_BYTES)) runtime.gc();
       partial = "";
       usage.input_tokens += turn.usage.input_tokens;
       usage.output_tokens += turn.usage.output_tokens;

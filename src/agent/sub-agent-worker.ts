@@ -45,8 +45,14 @@ function remoteShell(post: (m: FromWorker) => void, port: MessagePort): ShellPoo
 }
 
 export default async function runSubAgent(input: SubAgentInput & { port: MessagePort }): Promise<SubAgentOutput> {
-  const { port, config } = input;
-  const post = (m: FromWorker) => port.postMessage(m);
+  const { port } = input;
+  const post = (m: FromWorker) => {
+    try {
+      port.postMessage(m);
+    } catch {
+      // The main thread has closed this task's port (it ended the task); nothing listens any more.
+    }
+  };
   post({ t: "started" });
   // This thread's heap, at well under a millisecond a reading (Bun's heapStats() walks every
   // object: 60 ms with 200k of them, which would slow the sub-agent it measures).
@@ -66,6 +72,23 @@ export default async function runSubAgent(input: SubAgentInput & { port: Message
     if (event.type === "text_delta" || event.type === "tool_progress") return;
     post({ t: "event", event });
   };
+  // The thread is reused for later tasks: nothing of this one (timer, listener) may outlive it.
+  try {
+    return await run(input, post, emit, controller.signal, () => toolCalls);
+  } finally {
+    clearInterval(heapTimer);
+    port.removeAllListeners("message");
+  }
+}
+
+async function run(
+  input: SubAgentInput & { port: MessagePort },
+  post: (m: FromWorker) => void,
+  emit: (event: AgentEvent) => void,
+  signal: AbortSignal,
+  toolCalls: () => number,
+): Promise<SubAgentOutput> {
+  const { config } = input;
   const provider = selectProvider(config);
   const store = await openTaskStore({
     sessionDir: input.sessionDir,
@@ -85,16 +108,15 @@ export default async function runSubAgent(input: SubAgentInput & { port: Message
       tools: toolsFor(kind),
       // The parent's mode and rules; explore stays read-only whatever the mode. No approver: a
       // sub-agent cannot ask, so what would ask is refused and the model is told why.
-      services: { shell: remoteShell(post, port), saveImage: (bytes, mediaType) => store.saveImage(bytes, mediaType), permissions: policyForSubAgent(buildPolicy(config), input.kind === "explore" ? "explore" : "general"), granted: [...input.granted] },
+      services: { shell: remoteShell(post, input.port), saveImage: (bytes, mediaType) => store.saveImage(bytes, mediaType), permissions: policyForSubAgent(buildPolicy(config), input.kind === "explore" ? "explore" : "general"), granted: [...input.granted] },
       systemPrompt: input.systemPrompt,
       prompt: [{ type: "text", text: input.prompt }],
       taskId: input.taskId,
-      signal: controller.signal,
+      signal,
       emit,
     });
-    return { subtype: out.subtype, result: out.result, numTurns: out.numTurns, usage: out.usage, toolCalls };
+    return { subtype: out.subtype, result: out.result, numTurns: out.numTurns, usage: out.usage, toolCalls: toolCalls() };
   } finally {
-    clearInterval(heapTimer);
     await store.close().catch((err) => emit({ type: "warning", message: `task transcript: ${errorMessage(err)}` }));
   }
 }

@@ -42,6 +42,7 @@ async function makeWriter(config: Config, streams: OutputStreams): Promise<Outpu
       (process.stderr as { _refreshSize?: () => void })._refreshSize?.();
       return process.stderr.columns || 80;
     },
+    lines: () => process.stderr.rows || 24,
   });
 }
 

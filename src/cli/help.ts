@@ -6,6 +6,7 @@ export const HELP_TEXT = `synapse ${VERSION} — a terminal AI coding agent
 
 Usage:
   synapse [options] [prompt...]   run one request; the prompt is the arguments and/or piped stdin
+  synapse [-c | -r <id>]          on a terminal, no prompt: the interactive session (/help inside)
   synapse sessions [--all]        list this directory's sessions (--all: every directory's)
   synapse doctor                  check this machine: worker threads, bash, session store, and the
                                   provider (one real request to its models endpoint)
@@ -19,6 +20,8 @@ Piped stdin is read to its end (use < /dev/null to run without it). With a promp
 too, stdin is appended inside <stdin>…</stdin>:
   git diff | synapse "review this"
   echo "fix the failing test" | synapse
+Piped input starting with /command runs that slash command:
+  echo /model | synapse           echo "/compact keep the API design" | synapse -c
 
 Options:
   -m, --model <name>            model, optionally as provider/model (anthropic/…, openai/…)

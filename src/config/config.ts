@@ -123,6 +123,11 @@ export interface ConfigFlags {
 export interface PermissionRules {
   allow: string[];
   deny: string[];
+  /**
+   * Allow rules from the project's own .synapse/config.json: a cloned repository wrote them, so
+   * they only let commands run that `default` mode would run anyway (see tools/permissions).
+   */
+  projectAllow?: string[];
 }
 
 /** Keys accepted in config.json files (user and project). */
@@ -172,6 +177,22 @@ function bool(env: ConfigSources["env"], name: string, fallback: boolean): boole
   throw new UsageError(`${name} must be 1 or 0 (got "${env[name]}")`);
 }
 
+const STRICTNESS: PermissionMode[] = ["bypass", "default", "accept-edits", "plan"];
+
+/**
+ * A repository's own config (or a model that wrote it in an earlier run) must not loosen the
+ * checks that protect the user from it: it may only keep or tighten the user's mode.
+ */
+function checkProjectMode(project: PermissionMode | undefined, user: PermissionMode | undefined): void {
+  if (project === undefined) return;
+  const floor = user ?? "default";
+  if (STRICTNESS.indexOf(project) >= STRICTNESS.indexOf(floor)) return;
+  throw new UsageError(
+    `.synapse/config.json: "permissionMode": "${project}" is refused: a project's config may only make the mode stricter than "${floor}" ` +
+      `(use --permission-mode or -y for this run, or set it in your user config)`,
+  );
+}
+
 export function resolveConfig(src: ConfigSources): Config {
   const { flags, env } = src;
   const file: FileConfig = { ...src.userFile, ...src.projectFile };
@@ -180,6 +201,7 @@ export function resolveConfig(src: ConfigSources): Config {
   if (!OUTPUT_FORMATS.includes(outputFormat)) {
     throw new UsageError(`--output-format must be one of ${OUTPUT_FORMATS.join(", ")} (got "${flags.outputFormat}")`);
   }
+  if (flags.permissionMode === undefined && !env.SYNAPSE_PERMISSION_MODE) checkProjectMode(src.projectFile?.permissionMode, src.userFile?.permissionMode);
   const permissionMode = (flags.permissionMode ?? env.SYNAPSE_PERMISSION_MODE ?? file.permissionMode ?? "default") as PermissionMode;
   if (!PERMISSION_MODES.includes(permissionMode)) {
     // Name where the bad value came from (a config file's value was checked when it was read).
@@ -217,7 +239,8 @@ export function resolveConfig(src: ConfigSources): Config {
     color: !noColor,
     permissionMode,
     permissions: {
-      allow: [...(flags.allow ?? []), ...(src.projectFile?.permissions?.allow ?? []), ...(src.userFile?.permissions?.allow ?? [])],
+      allow: [...(flags.allow ?? []), ...(src.userFile?.permissions?.allow ?? [])],
+      projectAllow: [...(src.projectFile?.permissions?.allow ?? [])],
       deny: [...(flags.deny ?? []), ...(src.projectFile?.permissions?.deny ?? []), ...(src.userFile?.permissions?.deny ?? [])],
     },
     addDirs: (flags.addDir ?? []).map((d) => resolvePath(cwd, d)),

@@ -3,6 +3,7 @@
 // AbortController, so an interrupt cancels exactly that work; `waitFor` resolves when all of a
 // submission's work is done. Nothing is kept for a finished submission.
 
+import { contextWindowFor } from "../agent/model-windows.ts";
 import type { Config } from "../config/config.ts";
 import { listModels } from "../llm/model-list.ts";
 import { EXIT, InterruptedError, SynapseError, errorMessage } from "../protocol/errors.ts";
@@ -55,8 +56,6 @@ export interface ExecutorOptions {
   open(emit: (event: AgentEvent) => void, resume?: ResumeTarget): Promise<SessionRuntime>;
   resume?: ResumeTarget;
   emit(event: ExecutorEvent): void;
-  /** The model's context window, for "context used" (the context engineer's table when present). */
-  contextWindow?(model: string): number;
   commands?: readonly SlashCommand[];
 }
 
@@ -93,12 +92,12 @@ interface Tracked {
   done: Promise<SubmissionOutcome>;
 }
 
-const DEFAULT_WINDOW = 200_000;
 const RECENT_OUTCOMES = 16;
 
 export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
   const usage: Usage = { input_tokens: 0, output_tokens: 0 };
   let contextTokens = 0;
+  const tasksRunning = new Set<string>();
   const commands = opts.commands ?? COMMANDS;
 
   // Watches the agent's events for the counters /cost and /status show, then passes them on.
@@ -106,7 +105,11 @@ export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
     if (event.type === "assistant" && event.message.usage) {
       const u = event.message.usage;
       contextTokens = u.input_tokens + u.output_tokens;
-    } else if (event.type === "result") {
+    } else if (event.type === "task_start") tasksRunning.add(event.id);
+    else if (event.type === "task_end") tasksRunning.delete(event.id);
+    else if (event.type === "compact_boundary") contextTokens = event.tokens_after;
+    else if (event.type === "result") {
+      tasksRunning.clear();
       usage.input_tokens += event.result.usage.input_tokens;
       usage.output_tokens += event.result.usage.output_tokens;
     }
@@ -131,11 +134,11 @@ export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
       cwd: opts.config.cwd,
       usage: { ...usage },
       contextTokens,
-      contextWindow: opts.contextWindow?.(runtime.model) ?? DEFAULT_WINDOW,
+      contextWindow: contextWindowFor(runtime.model, opts.config.context.window),
       messagesInMemory: r.messagesInMemory,
       shells: r.shells,
       memory: { ...r.memory, rssMb: rss },
-      tasksRunning: 0,
+      tasksRunning: tasksRunning.size,
     };
   };
 

@@ -15,8 +15,9 @@ export function changeRows(name: string, input: unknown, width: number, t: Theme
 }
 
 export function lineDiff(before: string, after: string, width: number, t: Theme): string[] {
-  const a = before ? before.split("\n") : [];
-  const b = after ? after.split("\n") : [];
+  // A file's final newline is not a line of its own.
+  const a = before ? before.replace(/\n$/, "").split("\n") : [];
+  const b = after ? after.replace(/\n$/, "").split("\n") : [];
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head++;
   let tail = 0;

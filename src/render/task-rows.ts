@@ -93,6 +93,24 @@ export function plainTaskLine(row: TaskRow, labelLimit: number): string | undefi
   return `${row.state === "done" ? "✓" : "✗"} ${row.kind} ${label} (${formatDuration(row.durationMs ?? 0)}, ${row.toolCalls} tool call${row.toolCalls === 1 ? "" : "s"})`;
 }
 
+/**
+ * Which rows fit in `max` lines while a batch runs: what moves first (running, then queued, then the
+ * latest to finish), shown in their start order, and one line counting the rest. Pure.
+ */
+export function fitRows(rows: readonly TaskRow[], finishOrder: ReadonlyMap<string, number>, max: number): { shown: TaskRow[]; hidden: number; summary?: string } {
+  if (rows.length <= max) return { shown: [...rows], hidden: 0 };
+  const rank = (r: TaskRow) => (r.state === "running" ? 0 : r.state === "queued" ? 1 : 2);
+  const keep = new Set(
+    [...rows]
+      .sort((a, b) => rank(a) - rank(b) || (finishOrder.get(b.id) ?? 0) - (finishOrder.get(a.id) ?? 0))
+      .slice(0, Math.max(0, max - 1)),
+  );
+  const hidden = rows.filter((r) => !keep.has(r));
+  const count = (state: TaskRowState) => hidden.filter((r) => r.state === state).length;
+  const parts = [`${count("done")} done`, `${count("failed")} failed`, `${count("running")} running`, `${count("queued")} queued`].filter((p) => !p.startsWith("0 "));
+  return { shown: rows.filter((r) => keep.has(r)), hidden: hidden.length, summary: `… ${hidden.length} more tasks: ${parts.join(", ")}` };
+}
+
 const UP = (n: number) => `\x1b[${n}A\r`;
 const ERASE_LINE_END = "\x1b[K";
 // Only ever sent with the cursor below what was just written: erasing the whole screen from its
@@ -107,6 +125,7 @@ const ERASE_DOWN = "\x1b[J";
  */
 export class TaskRowsDisplay {
   private readonly rows = new Map<string, TaskRow>();
+  private readonly finishOrder = new Map<string, number>();
   /** Visible widths of the lines on screen, to know how many lines they take at today's width. */
   private drawn: number[] = [];
   private frame = 0;
@@ -118,6 +137,8 @@ export class TaskRowsDisplay {
     private readonly colors: RowStyle["colors"],
     private readonly labelLimit: number,
     private readonly spinMs = 100,
+    /** Terminal height: a block taller than the screen could not be redrawn in place. */
+    private readonly height: () => number = () => Number.POSITIVE_INFINITY,
   ) {}
 
   /** True while a batch is on screen (output must then go through `above`). */
@@ -127,12 +148,15 @@ export class TaskRowsDisplay {
 
   handle(event: TaskEvent): void {
     applyTaskEvent(this.rows, event);
+    if (event.type === "task_end") this.finishOrder.set(event.id, this.finishOrder.size + 1);
     if (!this.rows.size) return;
     const finished = [...this.rows.values()].every((r) => r.state === "done" || r.state === "failed");
-    this.write(this.erase() + this.render());
+    // The last drawing shows every row: it is never redrawn, so it may scroll.
+    this.write(this.erase() + this.render(finished));
     if (finished) {
       // Left on screen as history; the next batch gets a block of its own.
       this.rows.clear();
+      this.finishOrder.clear();
       this.drawn = [];
       this.stopTimer();
     } else if (!this.timer) {
@@ -151,6 +175,7 @@ export class TaskRowsDisplay {
   stop(): void {
     this.stopTimer();
     this.rows.clear();
+    this.finishOrder.clear();
     this.drawn = [];
   }
 
@@ -172,9 +197,17 @@ export class TaskRowsDisplay {
     return UP(lines);
   }
 
-  private render(): string {
-    const style: RowStyle = { colors: this.colors, labelLimit: this.labelLimit, columns: Math.max(10, this.columns()), frame: this.frame };
-    const out = [...this.rows.values()].map((row) => renderTaskRow(row, style));
+  private render(all = false): string {
+    const columns = Math.max(10, this.columns());
+    const style: RowStyle = { colors: this.colors, labelLimit: this.labelLimit, columns, frame: this.frame };
+    const rows = [...this.rows.values()];
+    // One line is left for the cursor: a block as tall as the screen would scroll its first row away.
+    const fit = all ? { shown: rows, hidden: 0, summary: undefined } : fitRows(rows, this.finishOrder, Math.max(2, this.height() - 1));
+    const out = fit.shown.map((row) => renderTaskRow(row, style));
+    if (fit.summary) {
+      const text = cut(fit.summary, columns - 1);
+      out.unshift({ text: this.colors.dim(text), width: codePointCount(text) });
+    }
     this.drawn = out.map((r) => r.width);
     // Each row overwrites the line it lands on; what is left below (after a resize) is cleared.
     return out.map((r) => `${r.text}${ERASE_LINE_END}\n`).join("") + ERASE_DOWN;

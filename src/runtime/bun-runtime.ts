@@ -24,6 +24,7 @@ export function bunRuntime(): Runtime {
   });
   return {
     name: "bun",
+    threadPoolAtomics: true,
     spawn(argv: string[], options: SpawnOptions = {}): ChildProcess {
       const proc = Bun.spawn(argv, {
         cwd: options.cwd,

@@ -62,6 +62,7 @@ export function denoRuntime(): Runtime {
   });
   return {
     name: "deno",
+    threadPoolAtomics: false,
     spawn(argv: string[], options: SpawnOptions = {}): ChildProcess {
       // Deno's `detached` keeps the parent's session; setsid(1) execs in place (the child is no
       // group leader), so the pid stays the one Deno reports.

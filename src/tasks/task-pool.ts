@@ -5,6 +5,7 @@
 
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { errorMessage } from "../protocol/errors.ts";
+import { runtime } from "../runtime/runtime.ts";
 
 export interface TaskPoolOptions {
   /** Worker entry file (see worker-file.ts). */
@@ -47,7 +48,7 @@ export type WithPort<I> = I & { port: MessagePort };
 
 export async function createTaskPool(options: TaskPoolOptions): Promise<TaskPool> {
   const { default: Tinypool } = await import("tinypool");
-  const pool = new Tinypool({ filename: options.filename, minThreads: 0, maxThreads: options.maxThreads, idleTimeout: 2000 });
+  const pool = new Tinypool({ filename: options.filename, minThreads: 0, maxThreads: options.maxThreads, idleTimeout: 2000, useAtomics: runtime.threadPoolAtomics });
   const grace = options.stopGraceMs ?? 500;
   let now = 0;
   let max = 0;

@@ -27,7 +27,7 @@ let exitHookInstalled = false;
 
 function killGroup(pid: number): void {
   try {
-    void pid;
+    process.kill(-pid, "SIGKILL");
   } catch {
     // Already gone.
   }

@@ -1,7 +1,7 @@
 // The main thread's side of sub-agents, run from source with the real worker file, a real shell
 // pool and the fake API: an interrupt leaves no worker thread and no shell command behind.
 import { expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, readdirSync, realpathSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSubAgents } from "../../src/agent/sub-agents.ts";
@@ -54,5 +54,32 @@ test("an interrupt mid-batch ends every sub-agent, its commands and its threads"
   for (let i = 0; i < 25 && workerThreads() > before; i++) await Bun.sleep(20);
   expect(workerThreads()).toBe(before);
   expect(tasks.stats().tasksRun).toBe(4);
+  await shell.close();
+}, 30_000);
+
+test("a sub-agent that cannot start gives an is_error result, and the next task runs in the same pool", async () => {
+  const fake = await serve(() => ({ text: "second task answered" }));
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "synapse-subagents-")));
+  const config = resolveConfig({
+    flags: { cwd: dir },
+    env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, SYNAPSE_HOME: join(dir, "home"), SYNAPSE_MAX_PARALLEL_TASKS: "1" },
+    processCwd: dir,
+    homeDir: dir,
+  });
+  const shell = createShellPool(config.shell);
+  // A file where the transcripts' folder should be: the first task cannot open its store.
+  const sessionDir = join(dir, "session");
+  mkdirSync(sessionDir);
+  writeFileSync(join(sessionDir, "tasks"), "not a folder");
+  const tasks = createSubAgents({ config, shell, sessionDir, promptEnv: { cwd: dir, platform: "linux", date: new Date(0), instructions: [] } });
+  const signal = new AbortController().signal;
+  const first = await tasks.run({ id: "toolu_a", spec: { kind: "explore", prompt: "a" } }, signal, () => {});
+  expect(first.block.is_error).toBe(true);
+  expect(String(first.block.content)).toStartWith("The sub-agent crashed:");
+  expect(fake.requests).toHaveLength(0);
+  rmSync(join(sessionDir, "tasks"));
+  const second = await tasks.run({ id: "toolu_b", spec: { kind: "explore", prompt: "b" } }, signal, () => {});
+  expect(second.block).toEqual({ type: "tool_result", tool_use_id: "toolu_b", content: "second task answered" });
+  await tasks.close();
   await shell.close();
 }, 30_000);

@@ -72,4 +72,30 @@ describe.skipIf(!hasTmux)("status rows on a terminal", () => {
       tmux("kill-session", "-t", "rows");
     }
   }, 30_000);
+
+  test("a batch taller than the terminal: the running rows fit on screen, and every row is printed once at the end", async () => {
+    const calls = Array.from({ length: 10 }, (_, i) => ({ id: `toolu_s${i}`, name: "Bash", input: { command: `task:explore -p q${i} -d "small ${i}"` } }));
+    let mainTurn = 0;
+    const fake = await serve((req): ScriptedReply => {
+      if (!isSub(req)) return mainTurn++ === 0 ? { toolCalls: calls } : { text: "Tall batch done." };
+      return { text: "ok", delayMs: 300 };
+    });
+    const env = { ...tempHome().env, ...providerEnv(fake.url), TERM: "xterm-256color", SYNAPSE_MAX_PARALLEL_TASKS: "3" };
+    const exports = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ");
+    tmux("new-session", "-d", "-s", "tall", "-x", "80", "-y", "8", `env ${exports} PATH='${process.env.PATH}' ${BINARY} 'go'; echo EXIT=$?; sleep 60`);
+    try {
+      const running = await screenUntil("tall", (s) => s.includes("more tasks:"), true);
+      expect(running).toMatch(/… \d+ more tasks: /);
+      const done = await screenUntil("tall", (s) => s.includes("EXIT="), true);
+      const lines = done.split("\n");
+      for (let i = 0; i < 10; i++) {
+        const rows = lines.filter((l) => new RegExp(`task:explore small ${i}( |$)`).test(l));
+        expect(rows).toEqual([expect.stringMatching(new RegExp(`^✓ task:explore small ${i} · \\d+\\.\\ds · 0 tool calls$`))]);
+      }
+      expect(SPINNER.test(done)).toBe(false);
+      expect(done).toContain("Tall batch done.");
+    } finally {
+      tmux("kill-session", "-t", "tall");
+    }
+  }, 30_000);
 });

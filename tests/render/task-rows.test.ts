@@ -1,6 +1,6 @@
 // Status rows for sub-agents: what one row shows, how it is cut, and how the block is redrawn.
 import { describe, expect, test } from "bun:test";
-import { TaskRowsDisplay, TaskRowsLog, type TaskRow, renderTaskRow } from "../../src/render/task-rows.ts";
+import { TaskRowsDisplay, TaskRowsLog, type TaskRow, fitRows, renderTaskRow } from "../../src/render/task-rows.ts";
 
 const tag = { green: (s: string) => `<g>${s}</g>`, red: (s: string) => `<r>${s}</r>`, dim: (s: string) => `<d>${s}</d>` };
 const plain = { green: (s: string) => s, red: (s: string) => s, dim: (s: string) => s };
@@ -100,4 +100,38 @@ describe("TaskRowsDisplay", () => {
     expect(writes.at(-1)!.split("\n")[1].replace("\x1b[K", "").length).toBeLessThan(30);
     expect(writes.at(-1)).toEndWith("\x1b[J");
   });
+});
+
+describe("fitRows (a batch taller than the screen)", () => {
+  const rows = (states: string) => [...states].map((c, i): TaskRow => row({ id: `t${i}`, label: `t${i}`, state: ({ r: "running", q: "queued", d: "done", f: "failed" } as const)[c as "r"] }));
+
+  test("all rows when they fit", () => {
+    expect(fitRows(rows("rrqd"), new Map(), 4)).toEqual({ shown: rows("rrqd"), hidden: 0 });
+  });
+
+  test("running first, then queued, then the latest finished, in start order, and a count of the rest", () => {
+    const all = rows("dfrrqqd");
+    // t6 finished last, then t1, then t0.
+    const fit = fitRows(all, new Map([["t0", 1], ["t1", 2], ["t6", 3]]), 5);
+    expect(fit.shown.map((r) => r.id)).toEqual(["t2", "t3", "t4", "t5"]);
+    expect(fit.summary).toBe("… 3 more tasks: 2 done, 1 failed");
+    const wider = fitRows(all, new Map([["t0", 1], ["t1", 2], ["t6", 3]]), 6);
+    expect(wider.shown.map((r) => r.id)).toEqual(["t2", "t3", "t4", "t5", "t6"]);
+    expect(wider.summary).toBe("… 2 more tasks: 1 done, 1 failed");
+  });
+});
+
+test("TaskRowsDisplay keeps a tall batch within the screen and prints every row once at the end", () => {
+  const writes: string[] = [];
+  const d = new TaskRowsDisplay((s) => writes.push(s), () => 80, plain, 80, 60_000, () => 4);
+  for (let i = 0; i < 6; i++) d.handle({ type: "task_start", id: `t${i}`, kind: "task:explore", description: `t${i}` });
+  const visible = (w: string) => w.split("\n").filter((l) => l.replace(/\x1b\[[0-9]*[A-Za-z]/g, "").trim()).length;
+  // Three lines: the summary and two rows, so the block never scrolls and can be redrawn in place.
+  expect(visible(writes.at(-1)!)).toBe(3);
+  expect(writes.at(-1)).toContain("… 4 more tasks: 4 queued");
+  for (let i = 0; i < 6; i++) d.handle({ type: "task_end", id: `t${i}`, is_error: false, duration_ms: 10, tool_calls: 0, summary: "" });
+  const last = writes.at(-1)!;
+  expect(visible(last)).toBe(6);
+  for (let i = 0; i < 6; i++) expect(last.split(`✓ task:explore t${i} `)).toHaveLength(2);
+  expect(last).not.toContain("more tasks");
 });

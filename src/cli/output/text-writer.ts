@@ -21,13 +21,15 @@ export interface TextWriterOptions {
   colors: Colors;
   labelLimit: number;
   columns(): number;
+  /** Terminal height, so a batch's status rows never outgrow the screen. */
+  lines?(): number;
 }
 
 export function createTextWriter(streams: OutputStreams, opts: TextWriterOptions): OutputWriter {
   const c = opts.colors;
   const tail = streams.errIsTTY && !opts.quiet ? new LiveTail(streams.err, opts.columns, opts.colors.dim) : undefined;
   // Sub-agents: fixed rows redrawn in place on a terminal, else one plain line per start and end.
-  const rows = streams.errIsTTY && !opts.quiet ? new TaskRowsDisplay(streams.err, opts.columns, c, opts.labelLimit) : undefined;
+  const rows = streams.errIsTTY && !opts.quiet ? new TaskRowsDisplay(streams.err, opts.columns, c, opts.labelLimit, 100, opts.lines) : undefined;
   const taskLog = rows ? undefined : new TaskRowsLog(opts.labelLimit);
   const taskIds = new Set<string>();
   const err = (text: string) => (rows ? rows.above(text) : streams.err(text));

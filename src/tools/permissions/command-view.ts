@@ -13,6 +13,10 @@ export interface CommandView {
   feeds: CommandView[];
   /** Found behind a wrapper or inside `bash -c`: shown when it is what is refused. */
   nested: boolean;
+  /** Its standard input comes from the command before it in a pipeline. */
+  piped?: boolean;
+  /** A shell that runs a script no one can read before it runs (`… | bash`, `bash <(…)`). */
+  unknownScript?: boolean;
 }
 
 export type CommandViews = { ok: true; commands: CommandView[] } | { ok: false; error: string };
@@ -61,11 +65,83 @@ function unwrap(words: Word[]): Word[] | null {
       break;
     case "xargs":
       skipOptions(new Set(["-I", "-n", "-P", "-L", "-d", "-E", "-s", "-a"]));
-      break;
+      // xargs adds the words it reads: `echo ~ | xargs rm -rf` removes a folder named at run time.
+      return i < words.length ? [...words.slice(i), STDIN_WORDS] : null;
     default:
       return null;
   }
   return i < words.length ? words.slice(i) : null;
+}
+
+const STDIN_WORDS: Word = { text: "(words read from input)", raw: "(words read from input)", dynamic: true };
+
+/**
+ * `{rm,-rf,~}` is `rm -rf ~` to bash. The alternatives of each unquoted brace group, expanded
+ * like bash does (at most 64 results; `{a..z}` ranges are kept, they never spell a command).
+ */
+export function expandBraces(text: string, limit = 64): string[] {
+  let depth = 0;
+  let open = -1;
+  const commas: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "{") {
+      if (depth++ === 0) open = i;
+    } else if (c === "}" && depth > 0) {
+      if (--depth === 0 && commas.length) {
+        const parts: string[] = [];
+        let from = open + 1;
+        for (const at of [...commas, i]) {
+          parts.push(text.slice(from, at));
+          from = at + 1;
+        }
+        const head = text.slice(0, open);
+        const out: string[] = [];
+        for (const tail of expandBraces(text.slice(i + 1), limit)) {
+          for (const part of parts) {
+            for (const p of expandBraces(part, limit)) {
+              if (out.length >= limit) return out;
+              out.push(head + p + tail);
+            }
+          }
+        }
+        return out;
+      }
+      if (depth === 0) commas.length = 0;
+    } else if (c === "," && depth === 1) commas.push(i);
+  }
+  return [text];
+}
+
+/** The words of a command after brace expansion, when one of them has braces. */
+function braceExpanded(words: Word[]): Word[] | null {
+  if (!words.some((w) => w.braces)) return null;
+  return words.flatMap((w) => (w.braces ? expandBraces(w.text).map((text) => ({ text, raw: text, dynamic: w.dynamic })) : [w]));
+}
+
+/** Scripts a command stores to run later: `trap 'CMD' EXIT`, `alias ls='CMD'`. */
+function storedScripts(words: Word[]): string[] {
+  const name = words[0]?.text;
+  const args = words.slice(1).filter((w) => !w.text.startsWith("-"));
+  if (name === "trap" && args.length >= 2) return [args[0]!.text];
+  if (name === "alias") return args.flatMap((w) => (/^[^=]+=/.test(w.text) ? [w.text.replace(/^[^=]+=/, "")] : []));
+  return [];
+}
+
+/** A shell reading its script from standard input: the script, when it is written out here. */
+function stdinScript(view: CommandView): string | null | undefined {
+  const name = view.words[0]?.text.replace(/^.*\//, "");
+  if (!name || !(SHELLS.has(name) || name === "source" || name === ".")) return undefined;
+  // `source <(…)` and `bash <(…)` run what another command prints; `bash x.sh` runs a file.
+  const operand = view.words.slice(1).find((w) => !w.text.startsWith("-") || w.text === "-");
+  if (name === "source" || name === ".") return operand && (operand.dynamic || /^\/dev\/(stdin|fd\/)|^\/proc\//.test(operand.text)) ? null : undefined;
+  if (view.words.slice(1).some((w) => /^-[a-z]*c[a-z]*$/.test(w.text))) return undefined;
+  if (operand && operand.text !== "-" && !/^\/dev\/(stdin|fd\/)|^\/proc\//.test(operand.text)) return operand.dynamic ? null : undefined;
+  const input = [...view.redirects].reverse().find((r) => r.op.startsWith("<") && r.op !== "<&");
+  if (input?.op === "<<<") return input.target.dynamic ? null : input.target.text;
+  if (input?.op === "<<" || input?.op === "<<-") return input.body ?? null;
+  if (input || view.piped || operand) return null;
+  return undefined; // a bare `bash` reads /dev/null here
 }
 
 /** The command string of `bash -c STR` / `eval STR…`, when it is known before running. */
@@ -110,7 +186,10 @@ export function viewCommands(source: string, depth = 0): CommandViews {
     nested: false,
   }));
   parsed.commands.forEach((c, i) => {
-    if (c.pipedFrom !== undefined) views[c.pipedFrom]!.feeds.push(views[i]!);
+    if (c.pipedFrom !== undefined) {
+      views[c.pipedFrom]!.feeds.push(views[i]!);
+      views[i]!.piped = true;
+    }
     if (c.insideOf !== undefined) views[i]!.feeds.push(views[c.insideOf]!);
   });
   const extra: CommandView[] = [];
@@ -121,6 +200,21 @@ export function viewCommands(source: string, depth = 0): CommandViews {
   };
   const explore = (view: CommandView, level: number): string | null => {
     if (level > MAX_DEPTH) return "commands nested too deeply";
+    const expanded = braceExpanded(view.words);
+    if (expanded) {
+      const err = explore(addNested(expanded, view), level + 1);
+      if (err) return err;
+    }
+    const scripts = storedScripts(view.words);
+    const fromStdin = stdinScript(view);
+    if (fromStdin === null) view.unknownScript = true;
+    else if (fromStdin !== undefined) scripts.push(fromStdin);
+    for (const text of scripts) {
+      if (depth >= MAX_DEPTH) return "commands nested too deeply";
+      const sub = viewCommands(text, depth + 1);
+      if (!sub.ok) return `inside ${view.words[0]!.text}: ${sub.error}`;
+      for (const v of sub.commands) extra.push({ ...v, nested: true, feeds: v.feeds.length ? v.feeds : view.feeds });
+    }
     const inner = unwrap(view.words);
     if (inner) {
       const err = explore(addNested(inner, view), level + 1);
@@ -131,7 +225,8 @@ export function viewCommands(source: string, depth = 0): CommandViews {
       if (err) return err;
     }
     const script = innerScript(view.words);
-    if (script !== null && depth < MAX_DEPTH) {
+    if (script !== null) {
+      if (depth >= MAX_DEPTH) return "commands nested too deeply";
       const sub = viewCommands(script, depth + 1);
       if (!sub.ok) return `inside ${view.words[0]!.text}: ${sub.error}`;
       for (const v of sub.commands) extra.push({ ...v, nested: true, feeds: v.feeds.length ? v.feeds : view.feeds });

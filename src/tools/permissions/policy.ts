@@ -1,20 +1,27 @@
 // The permission policy: a plain value built once from Config (it can cross into a worker
 // thread), and the pure decision for one tool call: allow, deny with a reason, or ask.
 
+import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, isAbsolute, resolve } from "node:path";
+import { basename, isAbsolute, join, resolve } from "node:path";
 import type { PermissionMode } from "../../config/config.ts";
 import { UsageError } from "../../protocol/errors.ts";
 import { commandText, type CommandView, viewCommands } from "./command-view.ts";
 import { dangerousReason } from "./dangerous.ts";
-import { matchPath, matchWords, parseRule, type Rule, RuleError, ruleCoversTool } from "./rule.ts";
-import { insideWorkspace, realPathOf, workspaceRoots } from "./workspace.ts";
+import { globRegExp, matchPath, matchWords, parseRule, type Rule, RuleError, ruleCoversTool } from "./rule.ts";
+import type { Word } from "./shell-parse.ts";
+import { hardLinks, insideWorkspace, realPathOf, workspaceRoots } from "./workspace.ts";
 
 export interface PermissionPolicy {
   mode: PermissionMode;
   /** Rule sources, already checked. */
   allow: string[];
   deny: string[];
+  /**
+   * Allow rules from the project's own config: a cloned repository wrote them, so they only name
+   * commands accept-edits may run; they never pass the dangerous list, the boundary or a secret.
+   */
+  projectAllow?: string[];
   /** The working directory first, then the `--add-dir` folders (absolute). */
   workspace: string[];
   home: string;
@@ -33,14 +40,14 @@ export type Decision =
 export interface PolicySource {
   cwd: string;
   permissionMode: PermissionMode;
-  permissions: { allow: readonly string[]; deny: readonly string[] };
+  permissions: { allow: readonly string[]; deny: readonly string[]; projectAllow?: readonly string[] };
   addDirs: readonly string[];
   secrets: readonly string[];
 }
 
 /** Checks every rule (an invalid one is a configuration error naming it) and builds the policy. */
 export function buildPolicy(config: PolicySource, home: string = homedir()): PermissionPolicy {
-  for (const source of [...config.permissions.allow, ...config.permissions.deny]) {
+  for (const source of [...config.permissions.allow, ...config.permissions.deny, ...(config.permissions.projectAllow ?? [])]) {
     try {
       parseRule(source);
     } catch (err) {
@@ -52,6 +59,7 @@ export function buildPolicy(config: PolicySource, home: string = homedir()): Per
     mode: config.permissionMode,
     allow: [...config.permissions.allow],
     deny: [...config.permissions.deny],
+    projectAllow: [...(config.permissions.projectAllow ?? [])],
     workspace: [config.cwd, ...config.addDirs.map((d) => resolve(config.cwd, d))],
     home,
     secrets: [...config.secrets],
@@ -101,6 +109,72 @@ function wordPath(text: string, cwd: string, home: string): string {
   const t = text.replace(/^(\$HOME|\$\{HOME\})(?=\/|$)/, "~");
   if (t === "~" || t.startsWith("~/")) return home + t.slice(1);
   return isAbsolute(t) ? resolve(t) : resolve(cwd, t);
+}
+
+function sharedFile(path: string): string {
+  return `${path} has other hard links, which may be outside the workspace (writing it changes them all)`;
+}
+
+/** `cd DIR` / `pushd DIR` to a folder outside the workspace (or one only known when it runs). */
+function leavesFor(view: CommandView, cwd: string, home: string, roots: string[]): string | null {
+  const name = view.words[0]?.text;
+  if (name !== "cd" && name !== "pushd") return null;
+  const operands = view.words.slice(1).filter((w) => !/^-[LPe@]+$/.test(w.text) && w.text !== "--");
+  if (name === "pushd" && !operands.length) return "the folder on top of the stack";
+  const target = operands[0];
+  if (!target) return home;
+  if (target.text === "-") return "the previous folder";
+  const text = homeExpanded(target, home);
+  if (text === null) return target.raw;
+  const path = wordPath(text, cwd, home);
+  return insideWorkspace(path, roots) ? null : path;
+}
+
+/** A word's text with a leading `$HOME`/`${HOME}` (also quoted) put in; null when otherwise dynamic. */
+function homeExpanded(w: Word, home: string): string | null {
+  const text = w.text.replace(/^(\$HOME|\$\{HOME\})(?=\/|$)/, home);
+  return w.dynamic && /[$`]/.test(text) ? null : text;
+}
+
+/** The protected file a word names: as written, after `$HOME`, or through a glob bash would expand. */
+function protectedIn(w: Word, cwd: string, home: string): string | null {
+  const text = homeExpanded(w, home);
+  if (!text) return null;
+  const path = wordPath(text, cwd, home);
+  if (isProtectedPath(path, home)) return w.raw;
+  if (!/[*?[]/.test(text)) return null;
+  const hit = expandGlob(path).find((p) => isProtectedPath(p, home));
+  return hit ? `${w.raw} (${hit})` : null;
+}
+
+/** The existing paths a bash glob matches (dot files only by a pattern that starts with a dot), at most 1,000 tried. */
+function expandGlob(path: string): string[] {
+  const segments = path.split("/").slice(1);
+  let found = ["/"];
+  let budget = 1000;
+  for (const seg of segments) {
+    const next: string[] = [];
+    const re = /[*?[]/.test(seg) ? globRegExp(seg) : null;
+    for (const dir of found) {
+      if (!re) {
+        next.push(join(dir, seg));
+        continue;
+      }
+      let names: string[] = [];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        continue;
+      }
+      for (const n of names) {
+        if (--budget < 0) return next;
+        if ((n.startsWith(".") && !seg.startsWith(".")) || !re.test(n)) continue;
+        next.push(join(dir, n));
+      }
+    }
+    found = next;
+  }
+  return found;
 }
 
 function resolveInput(cwd: string, path: string, home: string): string {
@@ -188,17 +262,19 @@ export function decide(policy: PermissionPolicy, call: ToolCallRequest, granted:
     if (bashAllowed(views, allow)) return { kind: "allow" };
     const firstUnallowed = views.find((v) => !allow.some((r) => ruleMatchesCommand(r, v, false))) ?? views[0];
     const rule = firstUnallowed ? commandRuleFor(firstUnallowed) : "Bash";
-    // A dangerous part an allow rule names is the user's explicit choice.
-    const danger = dangerousReason(command, views.filter((v) => !allow.some((r) => ruleMatchesCommand(r, v, false))));
-    if (danger) return { kind: "ask", reason: `the command is on the dangerous list: ${danger.why}`, rule: danger.view ? commandRuleFor(danger.view) : rule };
     const cwd = typeof input.cwd === "string" && input.cwd.trim() ? resolveInput(call.cwd, input.cwd, home) : call.cwd;
+    // A dangerous part an allow rule names is the user's explicit choice.
+    const danger = dangerousReason(command, views.filter((v) => !allow.some((r) => ruleMatchesCommand(r, v, false))), { cwd, home });
+    if (danger) return { kind: "ask", reason: `the command is on the dangerous list: ${danger.why}`, rule: danger.view ? commandRuleFor(danger.view) : rule };
     const roots = rootsOf(policy);
     if (!insideWorkspace(cwd, roots)) return { kind: "ask", reason: `the command would run in ${cwd}, outside the workspace`, rule };
     for (const v of views) {
+      // Later parts would run (and resolve their paths) in the folder a `cd` leaves for.
+      const away = leavesFor(v, cwd, home, roots);
+      if (away) return { kind: "ask", reason: `the command changes to ${away}, outside the workspace`, rule: commandRuleFor(v) };
       for (const w of [...v.words.slice(1), ...v.redirects.map((r) => r.target)]) {
-        if (!w.dynamic && w.text && isProtectedPath(wordPath(w.text, cwd, home), home)) {
-          return { kind: "ask", reason: `the command touches ${w.raw}, a secrets file`, rule: commandRuleFor(v) };
-        }
+        const touched = protectedIn(w, cwd, home);
+        if (touched) return { kind: "ask", reason: `the command touches ${touched}, a secrets file`, rule: commandRuleFor(v) };
       }
       for (const r of v.redirects) {
         if (!/>/.test(r.op) || r.op === ">&" || r.target.dynamic || /^\d+$|^-$/.test(r.target.text)) continue;
@@ -206,9 +282,12 @@ export function decide(policy: PermissionPolicy, call: ToolCallRequest, granted:
         if (!HARMLESS_TARGETS.test(target) && !insideWorkspace(target, roots)) {
           return { kind: "ask", reason: `the command writes to ${target}, outside the workspace`, rule: commandRuleFor(v) };
         }
+        if (hardLinks(target) > 1) return { kind: "ask", reason: sharedFile(target), rule: commandRuleFor(v) };
       }
     }
-    if (policy.mode === "accept-edits") return { kind: "ask", reason: "in accept-edits mode only commands an allow rule names may run", rule };
+    if (policy.mode === "accept-edits" && !bashAllowed(views, [...allow, ...rules(policy.projectAllow ?? [])])) {
+      return { kind: "ask", reason: "in accept-edits mode only commands an allow rule names may run", rule };
+    }
     return { kind: "allow" };
   }
 
@@ -226,6 +305,7 @@ export function decide(policy: PermissionPolicy, call: ToolCallRequest, granted:
     if (!insideWorkspace(path, rootsOf(policy))) {
       return { kind: "ask", reason: `${path} is outside the workspace (${policy.workspace.join(", ")})`, rule };
     }
+    if (editing && hardLinks(path) > 1) return { kind: "ask", reason: sharedFile(path), rule };
     return { kind: "allow" };
   }
 

@@ -10,11 +10,15 @@ export interface Word {
   raw: string;
   /** Holds an expansion ($var, $(…), `…`), so its value is only known when it runs. */
   dynamic: boolean;
+  /** Holds an unquoted brace expansion (`{rm,-rf,~}`): bash turns it into several words. */
+  braces?: boolean;
 }
 
 export interface Redirect {
   op: string;
   target: Word;
+  /** A here-document's text, once its lines have been read. */
+  body?: string;
 }
 
 export interface SimpleCommand {
@@ -42,6 +46,7 @@ interface PendingHeredoc {
   stripTabs: boolean;
   expands: boolean;
   owner: number;
+  redirect: Redirect;
 }
 
 class Parser {
@@ -179,11 +184,12 @@ class Parser {
     this.skipBlanks();
     if (this.atOperator() || this.peek() === "<" || this.peek() === ">") throw new ParseError(`missing target after "${op}"`);
     const target = this.readWord();
+    const redirect: Redirect = { op, target };
     if (op === "<<" || op === "<<-") {
       const quoted = /["'\\]/.test(target.raw);
-      this.heredocs.push({ delimiter: target.text, stripTabs: op === "<<-", expands: !quoted, owner: this.current ?? -1 });
+      this.heredocs.push({ delimiter: target.text, stripTabs: op === "<<-", expands: !quoted, owner: this.current ?? -1, redirect });
     }
-    return { op, target };
+    return redirect;
   }
 
   private readHeredocBodies(): void {
@@ -199,6 +205,7 @@ class Parser {
         if ((doc.stripTabs ? line.replace(/^\t+/, "") : line) === doc.delimiter) break;
         lines.push(line);
       }
+      doc.redirect.body = lines.join("\n");
       // An unquoted delimiter lets $(…) and `…` in the body run.
       if (doc.expands) this.scanExpansions(lines.join("\n"), doc.owner);
     }
@@ -314,6 +321,8 @@ class Parser {
     const start = this.i;
     let text = "";
     let dynamic = false;
+    let brace = 0; // 1 after an unquoted "{", 2 once a "," or ".." follows it
+    let braces = false;
     while (this.i < this.s.length) {
       const c = this.peek();
       if (META.has(c)) {
@@ -363,10 +372,15 @@ class Parser {
         this.i++;
         continue;
       }
+      if (c === "{") brace = 1;
+      else if (brace && (c === "," || (c === "." && this.peek(1) === "."))) brace = 2;
+      else if (c === "}" && brace === 2) braces = true;
       text += c;
       this.i++;
     }
-    return { text, raw: this.s.slice(start, this.i), dynamic };
+    const word: Word = { text, raw: this.s.slice(start, this.i), dynamic };
+    if (braces) word.braces = true;
+    return word;
   }
 
   private readDoubleQuoted(): { text: string; dynamic: boolean } {
@@ -418,10 +432,21 @@ class Parser {
       }
       if (c === "\\") {
         const next = this.peek(1);
-        const hex = next === "x" ? /^[0-9a-fA-F]{1,2}/.exec(this.s.slice(this.i + 2)) : null;
-        if (hex) {
-          text += String.fromCharCode(parseInt(hex[0], 16));
-          this.i += 2 + hex[0].length;
+        const rest = this.s.slice(this.i + 2);
+        // Every escape bash decodes, so `$'\162m'` is seen as the `rm` it runs.
+        const code =
+          next === "x" ? /^[0-9a-fA-F]{1,2}/.exec(rest) : next === "u" ? /^[0-9a-fA-F]{1,4}/.exec(rest) : next === "U" ? /^[0-9a-fA-F]{1,8}/.exec(rest) : null;
+        const octal = /^[0-7]{1,3}/.exec(this.s.slice(this.i + 1));
+        if (code) {
+          const n = parseInt(code[0], 16);
+          text += n <= 0x10ffff ? String.fromCodePoint(n) : "";
+          this.i += 2 + code[0].length;
+        } else if (octal) {
+          text += String.fromCharCode(parseInt(octal[0], 8) & 0xff);
+          this.i += 1 + octal[0].length;
+        } else if (next === "c" && this.i + 2 < this.s.length) {
+          text += String.fromCharCode(this.s.charCodeAt(this.i + 2) & 0x1f);
+          this.i += 3;
         } else {
           text += escapes[next] ?? `\\${next}`;
           this.i += 2;

@@ -2,7 +2,7 @@
 // the working directory or an `--add-dir` folder. A file that does not exist yet is judged by the
 // real path of its nearest existing ancestor, so a symlinked folder cannot smuggle a new file out.
 
-import { realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 
 /** The real path of `path`: symbolic links of its existing part resolved, the rest appended. */
@@ -42,4 +42,18 @@ export function insideWorkspace(path: string, roots: readonly string[]): boolean
   const lexical = resolve(path);
   const real = realPathOf(lexical);
   return roots.some((r) => isWithin(lexical, r)) && roots.some((r) => isWithin(real, r));
+}
+
+/**
+ * How many names the regular file at `path` has (0 when it is missing or not a regular file).
+ * A second hard link is the same file under another name, possibly outside the workspace
+ * (`ln ~/.bashrc rc`): writing through it writes there, and no path check can see it.
+ */
+export function hardLinks(path: string): number {
+  try {
+    const info = lstatSync(path);
+    return info.isFile() ? info.nlink : 0;
+  } catch {
+    return 0;
+  }
 }

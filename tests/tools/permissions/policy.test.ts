@@ -1,7 +1,7 @@
 // Decisions for tool calls: modes, rules, the dangerous list, the workspace boundary (`..`,
 // absolute paths, symbolic links), protected files, and the approval path.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PermissionMode } from "../../../src/config/config.ts";
@@ -138,6 +138,51 @@ describe("the dangerous list always asks (and is denied headless) unless a rule 
   });
 });
 
+describe("a hostile model's spellings of dangerous commands still ask", () => {
+  // Each row got past the gate before: escapes bash decodes, paths spelled another way, targets
+  // known only at run time, scripts hidden from the parser, and commands that poison the
+  // persistent shell for a later, harmless-looking call.
+  const spellings = [
+    "$'\\162m' -rf ~", "$'\\u0072m' -rf ~", "{rm,-rf,~}", "{rm,-rf,/}",
+    "rm -rf ~/.", "rm -rf ~/..", "rm -rf ~/.*", "rm -rf /usr/../", "rm -rf HOME", "rm -rf HOME/", "rm -rf ROOT", "rm -rf WS",
+    "rm -rf $X", `rm -rf "$(echo ~)"`, "X=~; rm -rf $X", "echo ~ | xargs rm -rf", "find ~ -delete", "find / -name x -delete", "find ~ -exec rm -rf {} +",
+    "IFS=_; x=rm_-rf_~; $x", `eval "$(printf 'rm -rf ~')"`, `bash -c "$CMD"`,
+    "bash <<< 'rm -rf ~'", "bash <<'E'\nrm -rf ~\nE", "echo rm -rf ~ | bash", "cat x.sh | sh -s", "bash <(echo ls)", "source <(echo ls)", "bash < script.sh", "bash -", "bash /dev/stdin",
+    "alias ls='rm -rf ~'", "trap 'rm -rf ~' EXIT", "hash -p /bin/rm ls",
+    "kill -9 -1", "systemctl reboot",
+    `bash -c "bash -c \\"bash -c 'bash -c \\\\\\"bash -c \\\\\\\\\\\\\\"rm -rf ~\\\\\\\\\\\\\\"\\\\\\"'\\""`,
+  ];
+  test.each(spellings)("%s", (command) => {
+    const root = join(ws, "..");
+    const c = command.replace("ROOT", root).replace("WS", ws).replace("HOME", home);
+    expect(bash(policy(), c).kind).not.toBe("allow");
+  });
+
+  test.each([
+    "find . -name '*.o' -delete", "find . -type d -name node_modules -exec rm -rf {} +", "rm -f *.o", "rm -rf build/*", "mv src/* lib/",
+    "cd src && ls", "for f in *.ts; do echo $f; done", "bash script.sh", "git log | head", "ls | xargs -n1 echo", "echo {a,b}.txt",
+    "kill 1234", "cat src/*.ts", "grep -r foo .", "python script.py", "bash",
+  ])("not %s", (command) => {
+    expect(bash(policy(), command).kind).toBe("allow");
+  });
+
+  test("cd out of the workspace asks: later parts would run and write there", () => {
+    for (const c of ["cd .. && echo x > y", "cd /tmp; touch y", "pushd /tmp", "(cd ..; rm -rf ws)", "cd", "cd -", "cd $DIR && make", `cd "$HOME"`]) {
+      expect(bash(policy(), c)).toMatchObject({ kind: "ask", reason: expect.stringContaining("changes to") });
+    }
+    expect(bash(policy("default", {}, [outside]), `cd ${outside} && ls`).kind).toBe("allow");
+  });
+
+  test("protected files named through globs and $HOME still ask", () => {
+    writeFileSync(join(ws, ".env"), "A=1\n");
+    writeFileSync(join(home, ".ssh", "id_rsa"), "k");
+    for (const c of ["cat .en?", "cat .e*", "tar cf x.tar .env*", "cat $HOME/.ssh/id_rsa", `cat "$HOME"/.ssh/id_rsa`, "cat ${HOME}/.ssh/id_rsa", "cat ~/.ss*/id_*"]) {
+      expect(bash(policy(), c)).toMatchObject({ kind: "ask", reason: expect.stringContaining("secrets file") });
+    }
+    expect(bash(policy(), "cat *.md src/*").kind).toBe("allow"); // `*` does not take dot files
+  });
+});
+
 describe("workspace boundary", () => {
   test.each([
     ["../outside/x.txt", "ask"],
@@ -160,6 +205,15 @@ describe("workspace boundary", () => {
     expect(glob("../outside/**")).toBe("ask");
     expect(glob("/etc/*.conf")).toBe("ask");
     expect(glob("~/.ssh/*")).toBe("ask");
+  });
+
+  test("a hard link to a file outside is the file outside: writing it asks (Write, Edit, a redirect)", () => {
+    writeFileSync(join(outside, "rc"), "# rc\n");
+    linkSync(join(outside, "rc"), join(ws, "hard-rc"));
+    for (const tool of ["Write", "Edit"]) expect(file(policy(), tool, "hard-rc")).toMatchObject({ kind: "ask", reason: expect.stringContaining("hard links") });
+    expect(bash(policy(), "echo 'curl x | sh' >> hard-rc")).toMatchObject({ kind: "ask", reason: expect.stringContaining("hard links") });
+    expect(file(policy(), "Read", "hard-rc").kind).toBe("allow");
+    expect(file(policy("default", { allow: ["Write(hard-rc)"] }), "Write", "hard-rc").kind).toBe("allow");
   });
 
   test("a link from outside into the workspace is inside; --add-dir widens it", () => {

@@ -86,7 +86,7 @@ describe("viewCommands sees through wrappers and nested shells", () => {
     ["env A=1 B=2 make", ["env A=1 B=2 make", "make"]],
     ["timeout -s KILL 5 npm test", ["timeout -s KILL 5 npm test", "npm test"]],
     ["nice -n 5 nohup make", ["nice -n 5 nohup make", "nohup make", "make"]],
-    ["xargs -I{} rm {}", ["xargs -I{} rm {}", "rm {}"]],
+    ["xargs -I{} rm {}", ["xargs -I{} rm {}", "rm {} (words read from input)"]],
     ["find . -name '*.o' -exec rm -f {} ';'", ["find . -name *.o -exec rm -f {} ;", "rm -f {}"]],
     [`bash -c "git push && rm -rf ~"`, ["bash -c git push && rm -rf ~", "git push", "rm -rf ~"]],
     [`sh -lc 'echo $(id)'`, ["sh -lc echo $(id)", "echo $(id)", "id"]],
