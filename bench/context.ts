@@ -9,6 +9,11 @@ import { join } from "node:path";
 import { BINARY, providerEnv, tempHome } from "../tests/support/binary.ts";
 import { type RecordedRequest, type ScriptedReply, startFakeLLM } from "../tests/support/fake-llm.ts";
 import { promptTokens } from "../tests/support/fake-llm-validate.ts";
+import { buildContext } from "../src/agent/context.ts";
+import { AnthropicBodyBuilder } from "../src/llm/anthropic-body.ts";
+import { toAnthropicParams } from "../src/llm/anthropic-wire.ts";
+import type { ModelRequest } from "../src/llm/types.ts";
+import type { Message } from "../src/protocol/message.ts";
 import { measure } from "./measure.ts";
 
 const WINDOW = 200_000;
@@ -61,10 +66,48 @@ async function session(turns: number, dir: string) {
   return { run, result, summaryCalls, summaryTokens, gaps, requests: server.requests.length };
 }
 
+/**
+ * In process: the client's own work for one more turn at a given history size — the context built
+ * from the window and the body assembled from kept per-message JSON — against serialising the
+ * whole request again. The bytes are checked equal first.
+ */
+async function buildCost(out: string): Promise<void> {
+  for (const turns of [10, 30, 100]) {
+    const w: Message[] = [{ id: "t", role: "user", content: [{ type: "text", text: "task" }], ts: 0 }];
+    const builder = new AnthropicBodyBuilder();
+    const req = (messages: Message[]): ModelRequest => ({
+      model: "m", system: "system", messages, tools: [], maxTokens: 10, signal: new AbortController().signal,
+      loadImage: async () => ({ mediaType: "image/png", base64: "" }),
+    });
+    let ours = 0;
+    let full = 0;
+    const rounds = 40;
+    for (let i = 0; i < turns + rounds; i++) {
+      w.push({ id: `a${i}`, role: "assistant", content: [{ type: "tool_use", id: `c${i}`, name: "Bash", input: { command: "cat out.txt" } }], ts: 0 });
+      w.push({ id: `u${i}`, role: "user", content: [{ type: "tool_result", tool_use_id: `c${i}`, content: `${i}${out}` }], ts: 0 });
+      const window = [w[0]!, ...w.slice(-2 * turns)];
+      let t = performance.now();
+      const { body } = await builder.build(req(buildContext(window, { task: w[0] })), "m");
+      const mine = performance.now() - t;
+      t = performance.now();
+      const reference = JSON.stringify(await toAnthropicParams(req(buildContext(window, { task: w[0] })), "m"));
+      const theirs = performance.now() - t;
+      if (body !== reference) throw new Error("the assembled body differs from a full serialisation");
+      if (i >= turns) {
+        ours += mine;
+        full += theirs;
+      }
+    }
+    console.log(`  request build at ${turns} turns in context (${((turns * out.length) / 1024).toFixed(0)} kB): ${(ours / rounds).toFixed(2)} ms (whole request serialised again: ${(full / rounds).toFixed(2)} ms; same bytes)`);
+  }
+}
+
 export async function main(turns = 1200) {
   const dir = mkdtempSync(join(tmpdir(), "synapse-ctx-bench-"));
   // 20 kB of distinct lines.
   writeFileSync(join(dir, "out.txt"), Array.from({ length: 400 }, (_, i) => `line ${String(i).padStart(44, "0")}\n`).join(""));
+  const out = Array.from({ length: 400 }, (_, i) => `line ${String(i).padStart(44, "0")}\n`).join("");
+  await buildCost(out);
   const short = await session(100, dir);
   const long = await session(turns, dir);
   console.log(`every request well-formed and within ${WINDOW / 1000}k tokens (strict fake): ${short.requests} + ${long.requests} requests`);

@@ -18,7 +18,7 @@ import { runToolCalls } from "./tool-batch.ts";
 import { runtime } from "../runtime/runtime.ts";
 
 // Bytes of requests sent between forced full collections (see the turn loop).
-const COLLECT_AFTER_BYTES = 4 * 1024 * 1024;
+const COLLECT_AFTER_BYTES = 2 * 1024 * 1024;
 
 export interface RunInput {
   config: Config;

@@ -72,12 +72,12 @@ export default async function runSubAgent(input: SubAgentInput & { port: Message
     if (event.type === "text_delta" || event.type === "tool_progress") return;
     post({ t: "event", event });
   };
-  // The thread is reused for later tasks: nothing of this one (timer, listener) may outlive it.
+  // The thread is reused for later tasks: this one's timer must not outlive it. (Its port listeners
+  // go with its port, which the main thread closes.)
   try {
     return await run(input, post, emit, controller.signal, () => toolCalls);
   } finally {
     clearInterval(heapTimer);
-    port.removeAllListeners("message");
   }
 }
 

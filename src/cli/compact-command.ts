@@ -5,7 +5,7 @@ import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Config } from "../config/config.ts";
 import { EXIT, UsageError } from "../protocol/errors.ts";
-import { inertLine } from "../render/inert.ts";
+import { inertJson, inertLine } from "../render/inert.ts";
 import { printErr, printOut } from "./output/print.ts";
 import { compactSession, emptyTrash, type CompactReport } from "../store/compact-session.ts";
 import { isSessionId, sessionsRoot } from "../store/paths.ts";
@@ -21,7 +21,7 @@ export async function runCompactCommand(config: Config, selection: CompactSelect
   const json = config.outputFormat !== "text";
   if (ids.length === 0) {
     const where = selection.all ? `in ${config.home}` : `for ${config.cwd} (--all: every session)`;
-    if (json) await printOut(`${JSON.stringify(jsonReport([], selection.dryRun))}\n`);
+    if (json) await printOut(`${inertJson(jsonReport([], selection.dryRun))}\n`);
     else await printErr(`no sessions ${where}\n`);
     return EXIT.ok;
   }
@@ -41,7 +41,7 @@ export async function runCompactCommand(config: Config, selection: CompactSelect
     }
   }
   progress?.clear();
-  await printOut(json ? `${JSON.stringify(jsonReport(reports, selection.dryRun))}\n` : formatReport(reports, selection.dryRun));
+  await printOut(json ? `${inertJson(jsonReport(reports, selection.dryRun))}\n` : formatReport(reports, selection.dryRun));
   return reports.some((r) => r.status === "failed") ? EXIT.failed : EXIT.ok;
 }
 

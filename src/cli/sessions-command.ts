@@ -4,7 +4,7 @@
 import { homedir } from "node:os";
 import type { Config } from "../config/config.ts";
 import { EXIT } from "../protocol/errors.ts";
-import { inertLine } from "../render/inert.ts";
+import { inertJson, inertLine } from "../render/inert.ts";
 import { printErr, printOut } from "./output/print.ts";
 import { formatSessionTable, listSessions, sessionsFor } from "../store/sessions-list.ts";
 
@@ -16,7 +16,7 @@ export async function runSessionsCommand(config: Config, opts: { all: boolean } 
   const sessions = opts.all ? everything : sessionsFor(everything, config.cwd);
   const elsewhere = everything.length - sessions.length;
   if (config.outputFormat === "json") {
-    await printOut(`${JSON.stringify(sessions)}\n`);
+    await printOut(`${inertJson(sessions)}\n`);
     return EXIT.ok;
   }
   if (!sessions.length) {

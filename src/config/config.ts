@@ -169,6 +169,12 @@ function int(env: ConfigSources["env"], name: string, fallback: number, min = 0,
 /** Above every model's output limit (Claude's and GPT's are 128k tokens or less): a larger value is a typo. */
 export const MAX_OUTPUT_TOKENS = 1_000_000;
 
+function percent(env: ConfigSources["env"], name: string, fallback: number): number {
+  const n = int(env, name, fallback, 1);
+  if (n > 100) throw new UsageError(`${name} must be a percentage from 1 to 100 (got "${env[name]}")`);
+  return n;
+}
+
 function bool(env: ConfigSources["env"], name: string, fallback: boolean): boolean {
   const raw = env[name]?.trim().toLowerCase();
   if (raw === undefined || raw === "") return fallback;
@@ -283,7 +289,7 @@ export function resolveConfig(src: ConfigSources): Config {
     },
     context: {
       window: env.SYNAPSE_CONTEXT_WINDOW ? int(env, "SYNAPSE_CONTEXT_WINDOW", 0, 1000) : undefined,
-      thresholdPercent: int(env, "SYNAPSE_CONDENSE_THRESHOLD", 80, 1),
+      thresholdPercent: percent(env, "SYNAPSE_CONDENSE_THRESHOLD", 80),
       keepLastTurns: int(env, "SYNAPSE_COMPACT_KEEP_LAST", 2),
       autoCondense: bool(env, "SYNAPSE_AUTO_CONDENSE", file.autoCondense ?? true),
     },

@@ -102,7 +102,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
 
   // Watches the agent's events for the counters /cost and /status show, then passes them on.
   const sink = (event: AgentEvent) => {
-    if (event.type === "assistant" && event.message.usage) {
+    if (event.type === "assistant" && event.message.usage && !event.parent_tool_use_id) {
       const u = event.message.usage;
       contextTokens = u.input_tokens + u.output_tokens;
     } else if (event.type === "task_start") tasksRunning.add(event.id);
@@ -137,7 +137,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
       contextWindow: contextWindowFor(runtime.model, opts.config.context.window),
       messagesInMemory: r.messagesInMemory,
       shells: r.shells,
-      memory: { ...r.memory, rssMb: rss },
+      memory: { peakHeapMb: r.memory.peakHeapMb, peakRssMb: Math.max(r.memory.peakRssMb, rss), rssMb: rss },
       tasksRunning: tasksRunning.size,
     };
   };
@@ -154,6 +154,15 @@ export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
   async function switchSession(resume: ResumeTarget | undefined): Promise<void> {
     const next = await opts.open(sink, resume);
     const previous = runtime;
+    // A model chosen with /model stays chosen for the rest of this interactive session.
+    if (next.model !== previous.model) {
+      try {
+        next.setModel(previous.model);
+      } catch (err) {
+        await next.close();
+        throw err;
+      }
+    }
     runtime = next;
     usage.input_tokens = 0;
     usage.output_tokens = 0;

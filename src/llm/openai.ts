@@ -3,7 +3,7 @@
 
 import type OpenAIClient from "openai";
 import { OpenAITurnBuilder, type OpenAIChunk } from "./openai-stream.ts";
-import { toOpenAIParams } from "./openai-wire.ts";
+import { OpenAIBodyBuilder } from "./openai-body.ts";
 import { SdkProvider, type TurnBuilder } from "./sdk-stream.ts";
 import type { ModelRequest } from "./types.ts";
 
@@ -13,6 +13,7 @@ type Sdk = typeof import("openai");
 
 export class OpenAIProvider extends SdkProvider<Sdk, OpenAIClient, OpenAIChunk> {
   readonly name = "openai" as const;
+  readonly #bodies = new OpenAIBodyBuilder();
 
   protected loadSdk(): Promise<Sdk> {
     return import("openai");
@@ -31,7 +32,9 @@ export class OpenAIProvider extends SdkProvider<Sdk, OpenAIClient, OpenAIChunk> 
 
   // The SDK throws on a data chunk that holds an `error` key, before the builder sees it.
   protected async open(client: OpenAIClient, request: ModelRequest, model: string): Promise<AsyncIterable<unknown>> {
-    return client.chat.completions.create(await toOpenAIParams(request, model), { signal: request.signal });
+    // Sent as built: the bytes the SDK would write, from each message's JSON kept from the last turn.
+    const { params, body } = await this.#bodies.build(request, model);
+    return client.chat.completions.create(params, { signal: request.signal, body, headers: { "content-type": "application/json" } });
   }
 
   protected builder(onText: (text: string) => void): TurnBuilder<OpenAIChunk> {

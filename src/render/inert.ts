@@ -22,3 +22,12 @@ export function inert(text: string): string {
 export function inertLine(text: string): string {
   return inert(text.replace(/[\t\r\n]+/g, " "));
 }
+
+/**
+ * JSON text with no character a terminal acts on. JSON.stringify escapes C0 controls but leaves
+ * DEL, the C1 controls (U+009B is CSI on terminals that take 8-bit controls), the bidi overrides
+ * and U+2028/U+2029 raw; escaping them too gives the same value to every JSON parser.
+ */
+export function inertJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}

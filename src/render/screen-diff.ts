@@ -4,7 +4,7 @@
 // region at the bottom (streaming text, running tools, the prompt, the status line) that is
 // redrawn by rewriting only the rows that changed.
 
-import { textWidth } from "./text-width.ts";
+import { wrapLine } from "./text-width.ts";
 
 export interface Frame {
   /** The live region's rows, each at most `columns` wide. */
@@ -14,10 +14,14 @@ export interface Frame {
 }
 
 const CLEAR_LINE = "\x1b[2K";
+/** Enough to refill the tallest screen after a resize. */
+const RECENT_LINES = 300;
 const CLEAR_DOWN = "\x1b[J";
 
 export class ScreenDiff {
   private shown: string[] = [];
+  /** The newest committed lines, to refill the screen after a resize. */
+  private recent: string[] = [];
   /** Row of the live region the cursor is on. */
   private cursorRow = 0;
   private shownColumns: number;
@@ -32,6 +36,8 @@ export class ScreenDiff {
   /** Writes `lines` to the scrollback above the live region, then redraws the region under them. */
   commit(lines: string[], frame: Frame): void {
     if (!lines.length) return this.render(frame);
+    this.recent.push(...lines);
+    if (this.recent.length > RECENT_LINES) this.recent.splice(0, this.recent.length - RECENT_LINES);
     let out = this.toTop() + CLEAR_DOWN;
     out += lines.map((l) => `${l}\x1b[0m\r\n`).join("");
     this.shown = [];
@@ -52,19 +58,25 @@ export class ScreenDiff {
   }
 
   /**
-   * The terminal changed width: it has rewrapped what we drew, so the old rows now take a
-   * different number of screen rows. Count them at the new width, go up that far and redraw.
+   * The terminal changed size. Terminals disagree on what a resize does to what is already drawn
+   * (tmux and VTE re-wrap lines, xterm cuts them, some scroll), and a burst of resize events
+   * arrives faster than the output they answer, so no count of rewrapped rows is reliable. The
+   * screen is cleared instead and refilled: the newest committed lines, wrapped to the new width,
+   * then the live region under them.
    */
-  resize(columns: number, frame: Frame): void {
-    const old = this.shown;
-    let above = 0;
-    for (let i = 0; i < this.cursorRow && i < old.length; i++) above += Math.max(1, Math.ceil(textWidth(old[i]) / columns));
+  resize(columns: number, rows: number, frame: Frame): void {
     this.columns = columns;
     this.shownColumns = columns;
+    const room = Math.max(0, rows - frame.rows.length);
+    const refill: string[] = [];
+    for (let i = this.recent.length - 1; i >= 0 && refill.length < room; i--) {
+      const wrapped = wrapLine(this.recent[i], columns - 1);
+      refill.unshift(...wrapped);
+    }
+    const shown = refill.slice(Math.max(0, refill.length - room));
     this.shown = [];
     this.cursorRow = 0;
-    const up = above > 0 ? `\x1b[${above}A` : "";
-    this.write(`\r${up}${CLEAR_DOWN}` + this.draw(frame, 0));
+    this.write("\x1b[H\x1b[2J" + shown.map((l) => `${l}\x1b[0m\r\n`).join("") + this.draw(frame, 0));
   }
 
   /** Leaves the region as it is and moves below it (on exit), so the shell prompt starts clean. */

@@ -24,7 +24,19 @@ describe("permission settings", () => {
       projectFile: { permissions: { allow: ["Bash(b)"], deny: ["Bash(c)"] } },
       userFile: { permissions: { deny: ["Bash(d)"] } },
     });
-    expect(config.permissions).toEqual({ allow: ["Bash(a)", "Bash(b)"], deny: ["Bash(c)", "Bash(d)"] });
+    // The project's allow rules are kept apart: a cloned repository wrote them (see the policy tests).
+    expect(config.permissions).toEqual({ allow: ["Bash(a)"], projectAllow: ["Bash(b)"], deny: ["Bash(c)", "Bash(d)"] });
+  });
+
+  test("a project's config may tighten the mode but never loosen it (bypass least of all)", () => {
+    const mode = (project: string, user?: string, flags: { permissionMode?: string } = {}) =>
+      resolveConfig({ ...base, flags, projectFile: { permissionMode: project as never }, userFile: user ? { permissionMode: user as never } : undefined }).permissionMode;
+    expect(() => mode("bypass")).toThrow(/project's config may only make the mode stricter/);
+    expect(() => mode("default", "accept-edits")).toThrow(/"default" is refused/);
+    expect(mode("accept-edits")).toBe("accept-edits");
+    expect(mode("plan", "accept-edits")).toBe("plan");
+    expect(mode("default", "bypass")).toBe("default");
+    expect(mode("bypass", undefined, { permissionMode: "default" })).toBe("default"); // not used: the flag decides
   });
 
   test("config files: permissions must be lists of strings under allow / deny", () => {

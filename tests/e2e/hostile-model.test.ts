@@ -128,6 +128,55 @@ describe("hostile model, headless default mode", () => {
   });
 });
 
+describe("terminal control characters", () => {
+  test("stream-json on stdout carries no raw C1 control, DEL or bidi override (they are \\u escapes)", async () => {
+    const { home, ws } = setup();
+    server = await startFakeLLM([
+      { toolCalls: [{ name: "Bash", input: { command: "printf 'out\\302\\2332J\\342\\200\\256txt.exe\\177\\n'" } }] },
+      { text: "answer \u009b2J \u202e \u2028 \u007f" },
+    ]);
+    const r = await runBinary({ args: ["-o", "stream-json", "-C", ws, "go"], env: { ...home.env, ...providerEnv(server.url) } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+    const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines.at(-1)).toMatchObject({ type: "result", result: "answer \u009b2J \u202e \u2028 \u007f" });
+    // The shell's output cleaning drops C1 and DEL; the bidi override is still there, escaped.
+    expect(JSON.stringify(lines)).toContain("\u202etxt.exe");
+    expect(r.stdout).toContain("\\u202etxt.exe");
+  });
+});
+
+describe("hostile repository", () => {
+  test("its .synapse/config.json cannot turn on bypass, and its allow rules pass no check default mode makes", async () => {
+    const { home, ws } = setup();
+    mkdirSync(join(ws, ".synapse"));
+    writeFileSync(join(ws, ".synapse", "config.json"), JSON.stringify({ permissionMode: "bypass" }));
+    const refused = await runBinary({ args: ["-C", ws, "summarise this repository"], env: { ...home.env, ...providerEnv("http://127.0.0.1:9") } });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('"permissionMode": "bypass" is refused');
+
+    writeFileSync(join(ws, ".synapse", "config.json"), JSON.stringify({ permissionMode: "accept-edits", permissions: { allow: ["Bash", "Read", "Write"] } }));
+    server = await startFakeLLM(
+      calls([
+        { name: "Bash", input: { command: "touch made-by-project-rule" } },
+        { name: "Bash", input: { command: "rm -rf ~" } },
+        { name: "Write", input: { path: join(home.dir, "planted.txt"), content: "x" } },
+        { name: "Write", input: { path: ".synapse/config.json", content: '{"permissionMode":"default"}' } },
+      ]),
+    );
+    const r = await runBinary({ args: ["-C", ws, "summarise this repository"], env: { ...home.env, ...providerEnv(server.url) } });
+    expect(r.code).toBe(0);
+    const out = results(server);
+    expect(out[0]!.is_error).toBeUndefined();
+    expect(out.slice(1).map((o) => o.is_error)).toEqual([true, true, true]);
+    expect(out[3]!.content).toContain("synapse's own settings");
+    expect(existsSync(join(ws, "made-by-project-rule"))).toBe(true);
+    expect(existsSync(join(home.dir, "planted.txt"))).toBe(false);
+    expect(readFileSync(join(home.dir, "keep-me.txt"), "utf8")).toBe("precious\n");
+    expect(JSON.parse(readFileSync(join(ws, ".synapse", "config.json"), "utf8")).permissionMode).toBe("accept-edits");
+  });
+});
+
 describe("the API key cannot be fished out of any process synapse started", () => {
   const KEY = "sk-ant-hostile-5e4d3c2b1a0f9e8d7c6b";
   // Encoded, so redaction of the plain value cannot hide a leak from this test.

@@ -1,7 +1,7 @@
 // The interactive session through the compiled binary on a real terminal (tmux send-keys and
 // capture-pane), against the strict fake server.
 
-import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +14,12 @@ const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-S", socket, ...args
 const MODELS = { models: [{ id: "claude-sonnet-5-5" }, { id: "fake-model-b" }] };
 
 setDefaultTimeout(40_000);
+
+// The server exits with its last session; one kept open for the whole file means a test's
+// new-session never races the server of the test before shutting down.
+beforeAll(() => {
+  if (hasTmux) tmux("new-session", "-d", "-s", "keeper", "sleep 600");
+});
 
 afterAll(() => {
   if (hasTmux) tmux("kill-server");
@@ -36,7 +42,8 @@ async function open(fake: FakeLLM, home = tempHome(), extraEnv: Record<string, s
   const name = `i${++sessions}`;
   const env = { ...home.env, ...providerEnv(fake.url), TERM: "xterm-256color", ...extraEnv };
   const exports = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ");
-  tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-c", home.dir, `env ${exports} PATH='${process.env.PATH}' sh -c 'echo PID=$$; exec ${BINARY}'; echo EXIT=$?; sleep 120`);
+  const started = tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-c", home.dir, `env ${exports} PATH='${process.env.PATH}' sh -c 'echo PID=$$; exec ${BINARY}'; echo EXIT=$?; sleep 120`);
+  if (started.exitCode !== 0) throw new Error(`tmux new-session failed: ${started.stderr.toString()}`);
   const term: Term = {
     name,
     fake,
@@ -143,12 +150,43 @@ describe.skipIf(!hasTmux)("interactive session", () => {
       expect(fake.requests).toHaveLength(0);
       t.type("/clear");
       t.keys("Enter");
-      const s = await t.until((s) => s.includes("new session"), "the new session");
+      const s = await t.until((s) => s.includes("switched to session"), "the new session");
       expect(s).toContain(`the previous one, ${first}, is saved`);
       t.type("after clear");
       t.keys("Enter");
       await t.until((s) => s.includes("fresh answer"), "the answer");
       expect(posts(fake)[0].body.messages).toHaveLength(1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("/resume lists this directory's sessions and switches back to one; /cost counts tokens", async () => {
+    const fake = await startFakeLLM([{ text: "first session answer", usage: { input_tokens: 1234, output_tokens: 56 } }, { text: "second" }, { text: "back again" }], MODELS);
+    const t = await open(fake);
+    try {
+      t.type("in the first session");
+      t.keys("Enter");
+      await t.until((s) => s.includes("first session answer"));
+      t.type("/cost");
+      t.keys("Enter");
+      await t.until((s) => s.includes("tokens: 1,234 in, 56 out"), "/cost");
+      const first = /(\d{8}-\d{6}-\w+)/.exec(t.screen())![1];
+      t.type("/clear");
+      t.keys("Enter");
+      await t.until((s) => s.includes("switched to session"));
+      t.type("/resume");
+      t.keys("Enter");
+      await t.until((s) => s.includes("Recent sessions") && s.includes(first), "the session list");
+      t.type(`/resume ${first.slice(0, 17)}`);
+      t.keys("Enter");
+      await t.until((s) => s.includes(`switched to session ${first}`), "the switch back");
+      t.type("and now");
+      t.keys("Enter");
+      await t.until((s) => s.includes("second"));
+      const messages = posts(fake)[1].body.messages;
+      expect(messages.map((m: any) => m.role)).toEqual(["user", "assistant", "user"]);
+      expect(JSON.stringify(messages[0])).toContain("in the first session");
     } finally {
       await t.close();
     }
@@ -241,6 +279,49 @@ describe.skipIf(!hasTmux)("interactive session", () => {
       const deadline = Date.now() + 5000;
       while ([pid, ...children].some(alive) && Date.now() < deadline) await Bun.sleep(20);
       expect([pid, ...children].filter(alive)).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("a resize redraws cleanly: one prompt, one status line, no ghost rows", async () => {
+    const fake = await startFakeLLM([{ text: "resize answer" }], MODELS);
+    const t = await open(fake);
+    try {
+      t.type("before resize");
+      t.keys("Enter");
+      await t.until((s) => s.includes("resize answer"));
+      t.type("draft text");
+      for (const [x, y] of [[60, 24], [100, 30], [45, 20]]) {
+        tmux("resize-window", "-t", t.name, "-x", String(x), "-y", String(y));
+        // Redrawn at the new width: the separator is exactly one column short of it.
+        const s = await t.until((s) => s.split("\n").some((l) => l === "─".repeat(x - 1)), `the redraw at ${x} columns`);
+        const lines = s.split("\n");
+        expect(lines.filter((l) => l.includes("% context"))).toHaveLength(1);
+        expect(lines.filter((l) => l.startsWith("› draft text"))).toHaveLength(1);
+        expect(lines.filter((l) => l.startsWith("─"))).toHaveLength(1);
+        expect(lines.filter((l) => l === "resize answer")).toHaveLength(1);
+        for (const l of lines) expect(l.length).toBeLessThanOrEqual(x);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("sub-agents show one row each while they run, then their result", async () => {
+    const fake = await startFakeLLM((req, i) => {
+      if (i === 0) return { toolCalls: [{ name: "Bash", input: { command: 'task:explore --prompt "look around" --description "explore the repo"' } }] };
+      if (JSON.stringify(req.body.messages.at(-1)).includes("look around")) return { text: "found things", delayMs: 600 };
+      return { text: "all explored" };
+    }, MODELS);
+    const t = await open(fake, tempHome(), { SYNAPSE_PERMISSION_MODE: "bypass" });
+    try {
+      t.type("explore");
+      t.keys("Enter");
+      const running = await t.until((s) => s.includes("task:explore explore the repo"), "the sub-agent row");
+      expect(running).not.toContain("Bash(task:explore");
+      const s = await t.until((s) => s.includes("all explored"), "the answer");
+      expect(s).toMatch(/✓ task:explore explore the repo · [\d.]+s · 0 tool calls\n  ⎿ found things/);
     } finally {
       await t.close();
     }

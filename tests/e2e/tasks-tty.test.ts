@@ -78,7 +78,7 @@ describe.skipIf(!hasTmux)("status rows on a terminal", () => {
     let mainTurn = 0;
     const fake = await serve((req): ScriptedReply => {
       if (!isSub(req)) return mainTurn++ === 0 ? { toolCalls: calls } : { text: "Tall batch done." };
-      return { text: "ok", delayMs: 300 };
+      return { text: "ok", delayMs: 600 };
     });
     const env = { ...tempHome().env, ...providerEnv(fake.url), TERM: "xterm-256color", SYNAPSE_MAX_PARALLEL_TASKS: "3" };
     const exports = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ");

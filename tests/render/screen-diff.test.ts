@@ -26,7 +26,12 @@ class Emulator {
         else if (m[2] === "B") this.row = Math.min(this.lines.length - 1, this.row + n);
         else if (m[2] === "G") this.col = n - 1;
         else if (m[2] === "K") this.lines[this.row] = "";
-        else if (m[2] === "J") {
+        else if (m[2] === "H") {
+          this.row = 0;
+          this.col = 0;
+        } else if (m[2] === "J" && m[1] === "2") {
+          this.lines = this.lines.map(() => "");
+        } else if (m[2] === "J") {
           this.lines[this.row] = this.lines[this.row].slice(0, this.col);
           this.lines.length = this.row + 1;
         }
@@ -91,6 +96,17 @@ describe("ScreenDiff", () => {
     screen.render({ rows: ["> a", "s"], cursor: { row: 0, col: 3 } });
     screen.render({ rows: ["> a", "s", "more", "and more"], cursor: { row: 3, col: 0 } });
     expect(term.shown()).toEqual(["> a", "s", "more", "and more"]);
+  });
+});
+
+describe("ScreenDiff resize", () => {
+  test("clears and refills the screen: newest committed lines rewrapped, then the live region", () => {
+    const term = new Emulator(6);
+    const screen = new ScreenDiff(term.write, 20);
+    for (let i = 0; i < 8; i++) screen.commit([`committed line ${i}`], { rows: ["─".repeat(19), "> draft", "status"], cursor: { row: 1, col: 7 } });
+    screen.resize(10, 6, { rows: ["─".repeat(9), "> draft", "status"], cursor: { row: 1, col: 7 } });
+    expect(term.shown()).toEqual(["line 6", "committed", "line 7", "─".repeat(9), "> draft", "status"]);
+    expect([term.row, term.col]).toEqual([4, 7]);
   });
 });
 

@@ -91,8 +91,8 @@ export function checkOpenAI(body: any, contextWindow?: number): Rejection | unde
   }
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
-    if (m?.role === "user" && (m.content === "" || (Array.isArray(m.content) && m.content.length === 0))) {
-      return { message: `Invalid 'messages[${i}].content': empty content.`, param: `messages.[${i}].content`, code: "empty_content" };
+    if (m?.role === "user" && Array.isArray(m.content) && m.content.length === 0) {
+      return { message: `Invalid 'messages[${i}].content': empty array. Expected an array with minimum length 1, but got an empty array instead.`, param: `messages.[${i}].content`, code: "empty_array" };
     }
     if (m?.role === "tool") {
       // A tool message answers a call of the closest assistant message before it, with only tool

@@ -160,10 +160,12 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
     let line = "";
     if (executor) {
       const id = executor.runtime.sessionId;
+      // A session that never got a message leaves nothing on disk: nothing to resume.
+      const empty = executor.facts().messagesInMemory === 0;
       executor.interruptAll();
       try {
         await executor.close();
-        line = `session ${id} saved · resume it with: synapse -r ${id}\n`;
+        line = empty ? "" : `session ${id} saved · resume it with: synapse -r ${id}\n`;
       } catch (err) {
         line = `synapse: could not save session ${id}: ${errorMessage(err)}\n`;
         code = EXIT.failed;
@@ -329,7 +331,7 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   stdin.resume();
   out(PASTE_ON);
   process.stdout.on("resize", () => {
-    if (!exiting) screen.resize(columns(), frame());
+    if (!exiting) screen.resize(columns(), rows(), frame());
   });
   for (const [signal, code] of [["SIGTERM", EXIT.terminated], ["SIGHUP", EXIT.hangup], ["SIGINT", EXIT.interrupted]] as const) {
     process.on(signal, () => void exit(code));
@@ -353,7 +355,7 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
     executor = await createExecutor({ config, resume: command.resume, open: (sink, resume) => openRuntime({ config, resume, emit: sink, approve }), emit: onEvent });
   } catch (err) {
     exiting = true;
-    screen.finish();
+    screen.clear();
     restoreTerminal();
     throw err;
   }

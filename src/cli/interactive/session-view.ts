@@ -21,6 +21,8 @@ interface RunningTool {
   label: string;
   input: unknown;
   output: string;
+  /** A `task:*` call: its sub-agent row stands for it, so no tool row of its own. */
+  isTask: boolean;
 }
 
 export class SessionView {
@@ -30,6 +32,8 @@ export class SessionView {
   private streamedThisTurn = false;
   private tools = new Map<string, RunningTool>();
   private tasks = new Map<string, TaskRow>();
+  /** Tool calls whose sub-agent row was shown (task events carry the calling tool call's id). */
+  private taskRowShown = new Set<string>();
   private queued: { id: string; text: string }[] = [];
   private busySince: number | undefined;
   notice: string | undefined;
@@ -100,7 +104,13 @@ export class SessionView {
       }
       case "tool_start":
         this.flushStream();
-        this.tools.set(event.id, { name: event.name, label: toolLabel(event.name, event.input, this.labelLimit), input: event.input, output: "" });
+        this.tools.set(event.id, {
+          name: event.name,
+          label: toolLabel(event.name, event.input, this.labelLimit),
+          input: event.input,
+          output: "",
+          isTask: event.name === "Bash" && /^\s*task:/.test(String((event.input as { command?: unknown })?.command ?? "")),
+        });
         break;
       case "tool_progress": {
         const tool = this.tools.get(event.id);
@@ -111,12 +121,16 @@ export class SessionView {
         const tool = this.tools.get(event.id);
         this.tools.delete(event.id);
         const label = tool?.label ?? event.name;
-        this.say(`${event.is_error ? t.red("●") : t.green("●")} ${t.bold(fitWidth(label, w - 2))}`);
+        const shownAsTask = this.taskRowShown.delete(event.id);
+        if (!shownAsTask) this.say(`${event.is_error ? t.red("●") : t.green("●")} ${t.bold(fitWidth(label, w - 2))}`);
         this.say(fitWidth(`  ⎿ ${inertLine(event.summary)}`, w).replace(/^(  ⎿ )(.*)$/, (_, a, b) => (event.is_error ? t.red(a + b) : t.dim(a + b))));
         if (!event.is_error && tool) this.say(...changeRows(tool.name, tool.input, w, t));
         break;
       }
       case "task_start":
+        this.taskRowShown.add(event.id);
+        applyTaskEvent(this.tasks, event);
+        break;
       case "task_progress":
         applyTaskEvent(this.tasks, event);
         break;
@@ -145,7 +159,7 @@ export class SessionView {
         break;
       case "session_changed":
         this.notice = undefined;
-        this.say(t.dim(`  new session ${event.session_id} (the previous one, ${event.previous}, is saved)`));
+        this.say(t.dim(`  switched to session ${event.session_id} (the previous one, ${event.previous}, is saved)`));
         break;
       case "result": {
         const r = event.result;
@@ -166,6 +180,7 @@ export class SessionView {
     const rows: string[] = [];
     rows.push(...this.md.live());
     for (const tool of this.tools.values()) {
+      if (tool.isTask) continue;
       rows.push(`${t.cyan(SPIN[frame % SPIN.length])} ${t.bold(fitWidth(tool.label, w - 2))}`);
       for (const line of lastLines(tool.output, 3)) rows.push(t.dim(fitWidth(`  ${inertLine(line)}`, w)));
     }

@@ -1,14 +1,14 @@
 // `-o json`: one result object on stdout at the end; warnings and retries still reach stderr.
 
 import type { AgentEvent } from "../../protocol/events.ts";
-import { inert, inertLine } from "../../render/inert.ts";
+import { inert, inertJson, inertLine } from "../../render/inert.ts";
 import { compactNotice, permissionNotice, retryNotice } from "./notices.ts";
 import type { OutputStreams, OutputWriter } from "./types.ts";
 
 export function createJsonWriter(streams: OutputStreams, opts: { quiet: boolean }): OutputWriter {
   return {
     handle(event: AgentEvent) {
-      if (event.type === "result") streams.out(`${JSON.stringify({ type: "result", ...event.result })}\n`);
+      if (event.type === "result") streams.out(`${inertJson({ type: "result", ...event.result })}\n`);
       else if (event.type === "warning") streams.err(`warning: ${inert(event.message)}\n`);
       else if (event.type === "permission_denied") streams.err(`${inertLine(permissionNotice(event))}\n`);
       else if (event.type === "compact_boundary" && !opts.quiet) streams.err(`${compactNotice(event)}\n`);

@@ -3,14 +3,14 @@
 
 import type { AgentEvent } from "../../protocol/events.ts";
 import type { Message } from "../../protocol/message.ts";
-import { inertLine } from "../../render/inert.ts";
+import { inertJson, inertLine } from "../../render/inert.ts";
 import { permissionNotice } from "./notices.ts";
 import type { OutputStreams, OutputWriter } from "./types.ts";
 
 export function createStreamJsonWriter(streams: OutputStreams): OutputWriter {
   let sessionId = "";
   let model = "";
-  const line = (value: unknown) => streams.out(`${JSON.stringify(value)}\n`);
+  const line = (value: unknown) => streams.out(`${inertJson(value)}\n`);
   const wire = (m: Message) => ({ id: m.id, type: "message", role: m.role, model, content: m.content, stop_reason: m.stop_reason ?? null, usage: m.usage });
 
   return {

@@ -40,6 +40,3 @@ export const modelCommand: SlashCommand = {
     return { lines: [`model: ${provider}/${model}`], actions: [{ kind: "ChangeModel", model: `${provider}/${model}` }] };
   },
 };
-
-// Kept for tests and completion: names without the provider prefix.
-export { splitSpec as splitModelSpec };

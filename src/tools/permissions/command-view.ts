@@ -48,13 +48,42 @@ function unwrap(words: Word[]): Word[] | null {
     case "nohup":
     case "command":
     case "builtin":
-    case "exec":
     case "time":
     case "stdbuf":
     case "setsid":
-    case "chroot":
+    case "coproc":
+    case "unbuffer":
+    case "busybox":
       skipOptions();
       break;
+    case "watch":
+      // watch hands its words, joined, to `sh -c`.
+      skipOptions(new Set(["-n", "--interval"]));
+      return i < words.length ? REMOTE(words.slice(i)) : null;
+    case "exec":
+      skipOptions(new Set(["-a"]));
+      break;
+    case "chroot":
+    case "flock":
+      // The folder or lock file comes first, then the command.
+      skipOptions(new Set(["--userspec", "--groups", "-w", "--timeout", "-E", "--conflict-exit-code"]));
+      i++;
+      break;
+    case "strace":
+    case "ltrace":
+      skipOptions(new Set(["-o", "-e", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-P", "-S", "-X"]));
+      break;
+    case "ssh":
+      // `ssh localhost rm -rf ~` runs on this machine as easily as on another.
+      skipOptions(new Set(["-p", "-i", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-b", "-c", "-E", "-e", "-m", "-O", "-Q", "-S", "-W", "-w", "-B", "-I"]));
+      i++;
+      return i < words.length ? REMOTE(words.slice(i)) : null;
+    case "parallel":
+      skipOptions(new Set(["-j", "--jobs", "-S", "--sshlogin", "-a", "--arg-file", "-d", "--delimiter", "-I", "-n", "-N"]));
+      {
+        const end = words.findIndex((w, k) => k >= i && /^:::+$/.test(w.text));
+        return i < (end < 0 ? words.length : end) ? [...words.slice(i, end < 0 ? undefined : end), STDIN_WORDS] : null;
+      }
     case "nice":
     case "ionice":
       skipOptions(new Set(["-n", "-c"]));
@@ -72,6 +101,9 @@ function unwrap(words: Word[]): Word[] | null {
   }
   return i < words.length ? words.slice(i) : null;
 }
+
+/** ssh and watch join the command's words into one line for a shell. */
+const REMOTE = (words: Word[]): Word[] => [{ text: "bash", raw: "bash", dynamic: false }, { text: "-c", raw: "-c", dynamic: false }, { text: words.map((w) => w.text).join(" "), raw: words.map((w) => w.raw).join(" "), dynamic: words.some((w) => w.dynamic) }];
 
 const STDIN_WORDS: Word = { text: "(words read from input)", raw: "(words read from input)", dynamic: true };
 
@@ -144,12 +176,67 @@ function stdinScript(view: CommandView): string | null | undefined {
   return undefined; // a bare `bash` reads /dev/null here
 }
 
+const STRING_OPTIONS: Record<string, string[]> = {
+  env: ["-S", "--split-string"],
+  su: ["-c", "--command"],
+  runuser: ["-c", "--command"],
+  script: ["-c", "--command"],
+  flock: ["-c", "--command"],
+  mapfile: ["-C"],
+  readarray: ["-C"],
+};
+
+/**
+ * Variables and git settings whose value is a command git, ssh or bash runs later:
+ * `GIT_SSH_COMMAND='rm -rf ~' git fetch`, `git -c core.pager='…' log`, `git -c alias.x='!…' x`.
+ */
+const COMMAND_VARIABLES = /^(GIT_SSH_COMMAND|GIT_SSH|GIT_EDITOR|GIT_SEQUENCE_EDITOR|EDITOR|VISUAL|GIT_PAGER|PAGER|MANPAGER|GIT_EXTERNAL_DIFF|GIT_ASKPASS|SSH_ASKPASS|PROMPT_COMMAND)=/;
+const COMMAND_GIT_KEYS = /^(core\.(pager|editor|sshcommand|fsmonitor|askpass|gitproxy)|sequence\.editor|alias\..+|diff\.external|diff\..+\.(command|textconv)|credential\.helper|filter\..+\.(clean|smudge|process)|uploadpack\.packobjectshook|pager\..+|merge\..+\.driver|gpg\.program|gpg\..+\.program)=/i;
+
+/** Command lines held in variables and settings of this command, and whether one is unknowable. */
+function configuredScripts(view: CommandView): { scripts: string[]; unknown: boolean } {
+  const scripts: string[] = [];
+  let unknown = false;
+  const words = view.words;
+  const settings = [...view.assignments, ...(base(words[0]) === "env" ? words.slice(1) : [])];
+  for (const w of settings) if (COMMAND_VARIABLES.test(w.text)) scripts.push(w.text.replace(/^[^=]*=/, ""));
+  if (base(words[0]) === "git") {
+    for (let i = 1; i < words.length; i++) {
+      const t = words[i]!.text;
+      if (/^--config-env(=|$)/.test(t)) unknown = true;
+      const value = t === "-c" ? words[i + 1]?.text : t.startsWith("-c") ? t.slice(2) : /^--(upload-pack|receive-pack|exec)=/.test(t) ? `x=${t.replace(/^[^=]*=/, "")}` : undefined;
+      if (value === undefined) continue;
+      if (/^--/.test(t) || COMMAND_GIT_KEYS.test(value)) scripts.push(value.replace(/^[^=]*=!?/, ""));
+      if (/^core\.hookspath=/i.test(value)) unknown = true; // hooks are files, run by later git commands
+    }
+  }
+  return { scripts, unknown };
+}
+
+function base(word: Word | undefined): string {
+  return word?.text.replace(/^.*\//, "") ?? "";
+}
+
 /** The command string of `bash -c STR` / `eval STR…`, when it is known before running. */
 function innerScript(words: Word[]): string | null {
   const name = words[0]?.text.replace(/^.*\//, "");
   if (name === "eval") {
     const rest = words.slice(1);
     return rest.length ? rest.map((w) => w.text).join(" ") : null;
+  }
+  // Options whose value is a command line: `env -S 'rm -rf ~'`, `su -c …`, `script -c …`,
+  // `flock f -c …`, `mapfile -C …`.
+  const option = STRING_OPTIONS[name ?? ""];
+  if (option) {
+    for (let i = 1; i < words.length; i++) {
+      const t = words[i]!.text;
+      for (const o of option) {
+        if (t === o) return words[i + 1]?.text ?? null;
+        if (o.startsWith("--") && t.startsWith(`${o}=`)) return t.slice(o.length + 1);
+        if (!o.startsWith("--") && t.startsWith(o) && t.length > o.length) return t.slice(o.length);
+      }
+    }
+    return null;
   }
   if (!name || !SHELLS.has(name)) return null;
   for (let i = 1; i < words.length; i++) {
@@ -206,6 +293,9 @@ export function viewCommands(source: string, depth = 0): CommandViews {
       if (err) return err;
     }
     const scripts = storedScripts(view.words);
+    const configured = configuredScripts(view);
+    scripts.push(...configured.scripts);
+    if (configured.unknown) view.unknownScript = true;
     const fromStdin = stdinScript(view);
     if (fromStdin === null) view.unknownScript = true;
     else if (fromStdin !== undefined) scripts.push(fromStdin);

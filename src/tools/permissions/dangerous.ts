@@ -72,7 +72,7 @@ function dangerOf(view: CommandView, ctx?: DangerContext): string | null {
   for (const r of view.redirects) {
     if (/>/.test(r.op) && BLOCK_DEVICE.test(r.target.text)) return `writes straight to the disk device ${r.target.text}`;
   }
-  if (view.unknownScript) return `${words[0]?.text ?? "the shell"} runs commands that cannot be read before they run (from a pipe, a file descriptor or a variable)`;
+  if (view.unknownScript) return `${words[0]?.text ?? "the shell"} runs commands that cannot be read before they run (from a pipe, a file descriptor, a variable or a setting)`;
   if (!words.length) return null;
   // `$x` with x="rm -rf ~" (or IFS games): what runs is only known when it runs.
   if (words[0]!.dynamic) return `runs a command whose name is only known when it runs (${words[0]!.raw})`;

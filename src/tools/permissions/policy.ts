@@ -1,9 +1,9 @@
 // The permission policy: a plain value built once from Config (it can cross into a worker
 // thread), and the pure decision for one tool call: allow, deny with a reason, or ask.
 
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import type { PermissionMode } from "../../config/config.ts";
 import { UsageError } from "../../protocol/errors.ts";
 import { commandText, type CommandView, viewCommands } from "./command-view.ts";
@@ -111,6 +111,19 @@ function wordPath(text: string, cwd: string, home: string): string {
   return isAbsolute(t) ? resolve(t) : resolve(cwd, t);
 }
 
+/**
+ * Files that make later, allowed commands run something else, so changing them is the user's call:
+ * `.synapse/…` (a project's config could widen what the next run's accept-edits allows) and git's
+ * `config` and `hooks/` (`core.fsmonitor`, `core.pager` or a hook run by a plain `git status`).
+ */
+function settingsKind(path: string): string | null {
+  for (const p of new Set([path, realPathOf(path)])) {
+    if (/(^|\/)\.synapse(\/|$)/.test(p)) return "synapse's own settings";
+    if (/(^|\/)\.git\/(config$|hooks(\/|$))/.test(p)) return "git's config or hooks (commands later git calls run)";
+  }
+  return null;
+}
+
 function sharedFile(path: string): string {
   return `${path} has other hard links, which may be outside the workspace (writing it changes them all)`;
 }
@@ -124,10 +137,25 @@ function leavesFor(view: CommandView, cwd: string, home: string, roots: string[]
   const target = operands[0];
   if (!target) return home;
   if (target.text === "-") return "the previous folder";
+  if (GIT_TOPLEVEL.test(target.raw)) {
+    const top = gitTopLevel(cwd);
+    return top && insideWorkspace(top, roots) ? null : target.raw;
+  }
   const text = homeExpanded(target, home);
   if (text === null) return target.raw;
   const path = wordPath(text, cwd, home);
   return insideWorkspace(path, roots) ? null : path;
+}
+
+/** `cd "$(git rev-parse --show-toplevel)"`, a common way to reach the repository's root. */
+const GIT_TOPLEVEL = /^"?(\$\(|`)git rev-parse --show-toplevel(\)|`)"?$/;
+
+/** The nearest folder at or above `dir` that holds `.git`, as git would find it. */
+function gitTopLevel(dir: string): string | null {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, ".git"))) return d;
+    if (dirname(d) === d) return null;
+  }
 }
 
 /** A word's text with a leading `$HOME`/`${HOME}` (also quoted) put in; null when otherwise dynamic. */
@@ -275,6 +303,9 @@ export function decide(policy: PermissionPolicy, call: ToolCallRequest, granted:
       for (const w of [...v.words.slice(1), ...v.redirects.map((r) => r.target)]) {
         const touched = protectedIn(w, cwd, home);
         if (touched) return { kind: "ask", reason: `the command touches ${touched}, a secrets file`, rule: commandRuleFor(v) };
+        const text = w.dynamic ? null : w.text;
+        const settings = text ? settingsKind(wordPath(text, cwd, home)) : null;
+        if (settings) return { kind: "ask", reason: `the command touches ${w.raw}, ${settings}`, rule: commandRuleFor(v) };
       }
       for (const r of v.redirects) {
         if (!/>/.test(r.op) || r.op === ">&" || r.target.dynamic || /^\d+$|^-$/.test(r.target.text)) continue;
@@ -306,6 +337,8 @@ export function decide(policy: PermissionPolicy, call: ToolCallRequest, granted:
       return { kind: "ask", reason: `${path} is outside the workspace (${policy.workspace.join(", ")})`, rule };
     }
     if (editing && hardLinks(path) > 1) return { kind: "ask", reason: sharedFile(path), rule };
+    const settings = editing ? settingsKind(path) : null;
+    if (settings) return { kind: "ask", reason: `${path} is ${settings}`, rule };
     return { kind: "allow" };
   }
 

@@ -104,6 +104,34 @@ describe("rules", () => {
     expect(file(p, "Grep", "key.pem").kind).toBe("deny");
   });
 
+  test("a project's own allow rules name commands for accept-edits, but never pass a check default mode makes", () => {
+    const p = buildPolicy(
+      { cwd: ws, permissionMode: "accept-edits", permissions: { allow: [], deny: [], projectAllow: ["Bash", "Write", "Read"] }, addDirs: [], secrets: [] },
+      home,
+    );
+    expect(bash(p, "npm test").kind).toBe("allow");
+    expect(bash(p, "rm -rf ~").kind).toBe("ask");
+    expect(bash(p, "cat .env").kind).toBe("ask");
+    expect(bash(p, `echo x > ${outside}/y`).kind).toBe("ask");
+    expect(file(p, "Write", join(outside, "x")).kind).toBe("ask");
+    expect(file(p, "Read", join(home, ".ssh", "id_rsa")).kind).toBe("ask");
+    expect(() => buildPolicy({ cwd: ws, permissionMode: "default", permissions: { allow: [], deny: [], projectAllow: ["Bash(x"] }, addDirs: [], secrets: [] })).toThrow('"Bash(x"');
+  });
+
+  test("the model cannot write the project's config for its next run without asking", () => {
+    for (const tool of ["Write", "Edit"]) expect(file(policy(), tool, ".synapse/config.json")).toMatchObject({ kind: "ask", reason: expect.stringContaining("settings") });
+    for (const c of [`echo '{}' > .synapse/config.json`, "cp x.json .synapse/config.json", "mkdir .synapse"]) {
+      expect(bash(policy(), c)).toMatchObject({ kind: "ask", reason: expect.stringContaining("settings") });
+    }
+    expect(file(policy(), "Read", ".synapse/config.json").kind).toBe("allow");
+    // git's config and hooks run commands for a later, allowed `git status`.
+    for (const path of [".git/config", ".git/hooks/pre-commit", "sub/.git/hooks/post-checkout"]) expect(file(policy("accept-edits"), "Write", path)).toMatchObject({ kind: "ask", reason: expect.stringContaining("git's config") });
+    expect(bash(policy(), "printf '[core]\\n\\tfsmonitor = x' >> .git/config").kind).toBe("ask");
+    expect(file(policy(), "Write", ".gitignore").kind).toBe("allow");
+    expect(file(policy(), "Write", "src/.github/config").kind).toBe("allow");
+    expect(file(policy("default", { allow: ["Write(.synapse/**)"] }), "Write", ".synapse/config.json").kind).toBe("allow");
+  });
+
   test("an invalid rule is a configuration error naming it", () => {
     expect(() => policy("default", { allow: ["Bash(npm test"] })).toThrow('"Bash(npm test"');
     expect(() => policy("default", { deny: ["Run(x)"] })).toThrow(/unknown tool "Run"/);
@@ -150,6 +178,13 @@ describe("a hostile model's spellings of dangerous commands still ask", () => {
     "bash <<< 'rm -rf ~'", "bash <<'E'\nrm -rf ~\nE", "echo rm -rf ~ | bash", "cat x.sh | sh -s", "bash <(echo ls)", "source <(echo ls)", "bash < script.sh", "bash -", "bash /dev/stdin",
     "alias ls='rm -rf ~'", "trap 'rm -rf ~' EXIT", "hash -p /bin/rm ls",
     "kill -9 -1", "systemctl reboot",
+    // Wrappers and options that run a command line given to them.
+    "env -S 'rm -rf ~'", "coproc rm -rf ~", "watch -n 1 'rm -rf ~'", "flock /tmp/l rm -rf ~", "flock /tmp/l -c 'rm -rf ~'", "su -c 'rm -rf ~'",
+    "script -c 'rm -rf ~'", "ssh localhost rm -rf ~", "strace -o /dev/null rm -rf ~", "exec -a x rm -rf ~", "chroot / rm -rf ~", "busybox rm -rf ~",
+    "parallel rm -rf ::: ~", "unbuffer rm -rf ~", `mapfile -C "rm -rf ~" -c 1 < f`,
+    // Commands git or ssh run from a variable or a setting.
+    `GIT_SSH_COMMAND="rm -rf ~" git fetch`, `env GIT_SSH_COMMAND="rm -rf ~" git fetch`, `git -c core.pager="rm -rf ~" log`, `git -c alias.x="!rm -rf ~" x`,
+    `git clone --upload-pack="rm -rf ~" x`, "git -c core.hooksPath=hooks commit -m x", "git --config-env=core.pager=X log",
     `bash -c "bash -c \\"bash -c 'bash -c \\\\\\"bash -c \\\\\\\\\\\\\\"rm -rf ~\\\\\\\\\\\\\\"\\\\\\"'\\""`,
   ];
   test.each(spellings)("%s", (command) => {
@@ -162,6 +197,7 @@ describe("a hostile model's spellings of dangerous commands still ask", () => {
     "find . -name '*.o' -delete", "find . -type d -name node_modules -exec rm -rf {} +", "rm -f *.o", "rm -rf build/*", "mv src/* lib/",
     "cd src && ls", "for f in *.ts; do echo $f; done", "bash script.sh", "git log | head", "ls | xargs -n1 echo", "echo {a,b}.txt",
     "kill 1234", "cat src/*.ts", "grep -r foo .", "python script.py", "bash",
+    "git -c user.name=x commit -m hi", "EDITOR=vim git commit", "ssh host ls", "flock /tmp/l make", "watch -n 1 ls", "git log --oneline",
   ])("not %s", (command) => {
     expect(bash(policy(), command).kind).toBe("allow");
   });
@@ -171,6 +207,11 @@ describe("a hostile model's spellings of dangerous commands still ask", () => {
       expect(bash(policy(), c)).toMatchObject({ kind: "ask", reason: expect.stringContaining("changes to") });
     }
     expect(bash(policy("default", {}, [outside]), `cd ${outside} && ls`).kind).toBe("allow");
+    // The repository's root, when it is in the workspace, is a fine place to go.
+    mkdirSync(join(ws, ".git"), { recursive: true });
+    expect(bash(policy(), 'cd "$(git rev-parse --show-toplevel)" && git status').kind).toBe("allow");
+    expect(bash(policy(), 'cd "$(git rev-parse --show-toplevel)" && git status', join(ws, "src")).kind).toBe("allow");
+    expect(bash(policy("default", {}, [outside]), 'cd "$(git rev-parse --show-toplevel)"', outside).kind).toBe("ask"); // no repository there
   });
 
   test("protected files named through globs and $HOME still ask", () => {

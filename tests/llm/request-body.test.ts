@@ -1,10 +1,13 @@
-// The Anthropic body built from per-message JSON kept between turns is byte for byte what
-// serialising the whole request gives, on the wire too (through the SDK, against the fake).
+// Request bodies built from per-message JSON kept between turns (Anthropic and OpenAI) are byte for
+// byte what serialising the whole request gives, on the wire too (through the SDKs, to the fake).
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { AnthropicProvider } from "../../src/llm/anthropic.ts";
 import { AnthropicBodyBuilder } from "../../src/llm/anthropic-body.ts";
 import { toAnthropicParams } from "../../src/llm/anthropic-wire.ts";
+import { OpenAIProvider } from "../../src/llm/openai.ts";
+import { OpenAIBodyBuilder } from "../../src/llm/openai-body.ts";
+import { toOpenAIParams } from "../../src/llm/openai-wire.ts";
 import type { ModelRequest } from "../../src/llm/types.ts";
 import type { Message } from "../../src/protocol/message.ts";
 import { type FakeLLM, startFakeLLM } from "../support/fake-llm.ts";
@@ -34,14 +37,27 @@ function request(messages: Message[]): ModelRequest {
   };
 }
 
-describe("AnthropicBodyBuilder", () => {
-  test("turn after turn (a sliding context, images, empty messages), the bytes match a full serialisation", async () => {
+describe("body builders", () => {
+  test("Anthropic: turn after turn (a sliding context, images, empty messages), the bytes match a full serialisation", async () => {
     const builder = new AnthropicBodyBuilder();
     const all = conversation(40);
     for (let n = 1; n <= all.length; n += 3) {
       const context = n > 30 ? [all[0]!, ...all.slice(n - 20, n)] : all.slice(0, n);
       const { body } = await builder.build(request(context), "claude-x");
       expect(body).toBe(JSON.stringify(await toAnthropicParams(request(context), "claude-x")));
+    }
+  });
+
+  test("OpenAI: the same, for a chat model and a reasoning model, with and without a system prompt", async () => {
+    for (const model of ["gpt-4o", "gpt-5.4"]) {
+      const builder = new OpenAIBodyBuilder();
+      const all = conversation(40);
+      for (let n = 1; n <= all.length; n += 3) {
+        const context = n > 30 ? [all[0]!, ...all.slice(n - 20, n)] : all.slice(0, n);
+        const req = n % 2 ? request(context) : { ...request(context), system: "" };
+        const { body } = await builder.build(req, model);
+        expect(body).toBe(JSON.stringify(await toOpenAIParams(req, model)));
+      }
     }
   });
 });
@@ -68,7 +84,7 @@ describe("on the wire", () => {
     await fake.stop();
   });
 
-  test("the SDK sends the built body unchanged", async () => {
+  test("Anthropic: the SDK sends the built body unchanged", async () => {
     const provider = new AnthropicProvider({ apiKey: "k", baseUrl: `http://127.0.0.1:${proxy.port}`, model: "claude-x" });
     const all = conversation(6).slice(0, -1);
     for (const n of [1, 5, 9, 13]) {
@@ -76,6 +92,18 @@ describe("on the wire", () => {
       const turn = await provider.stream(request(context), { onText: () => undefined });
       expect(turn.content).toEqual([{ type: "text", text: "ok" }]);
       expect(bodies.at(-1)).toBe(JSON.stringify(await toAnthropicParams(request(context), "claude-x")));
+    }
+    expect(fake.rejected).toEqual([]);
+  });
+
+  test("OpenAI: the SDK sends the built body unchanged", async () => {
+    const provider = new OpenAIProvider({ apiKey: "k", baseUrl: `http://127.0.0.1:${proxy.port}/v1`, model: "gpt-x" });
+    const all = conversation(6).slice(0, -1);
+    for (const n of [1, 5, 9, 13]) {
+      const context = all.slice(0, n);
+      const turn = await provider.stream(request(context), { onText: () => undefined });
+      expect(turn.content).toEqual([{ type: "text", text: "ok" }]);
+      expect(bodies.at(-1)).toBe(JSON.stringify(await toOpenAIParams(request(context), "claude-x")));
     }
     expect(fake.rejected).toEqual([]);
   });
