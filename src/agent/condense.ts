@@ -11,7 +11,7 @@ import { InterruptedError, ProviderError, errorMessage } from "../protocol/error
 import type { EventSink } from "../protocol/events.ts";
 import { type CompactionInfo, type Message, newMessageId, textOf } from "../protocol/message.ts";
 import type { SessionStore } from "../store/types.ts";
-import { MARKER_SUFFIX, buildContext, lastRecordIndex } from "./context.ts";
+import { buildContext, lastRecordIndex } from "./context.ts";
 import { selectImagesForContext } from "./image-context.ts";
 import { contextWindowFor } from "./model-windows.ts";
 import { PRUNE_KEEP_TOKENS, prunedSavings, selectPrune } from "./prune.ts";
@@ -43,8 +43,8 @@ const PRUNE_ENOUGH = 0.6;
 const RING_SHARE = 0.75;
 /** The sliding-window fallback keeps recent turns up to this share of the threshold. */
 const WINDOW_KEEP_SHARE = 0.4;
-/** Below this share of the threshold, a memory-pressure request to condense is let go. */
-const SMALL_CONTEXT_SHARE = 0.25;
+/** Messages the context must grow by before a condense that did not help is tried again. */
+const QUIET_MESSAGES = 8;
 /** Reactive retries after "prompt is too long". */
 export const MAX_REACTIVE_CONDENSES = 3;
 
@@ -82,7 +82,8 @@ export class ContextManager {
   lastSent: Message[] = [];
   compactions = 0;
   summaryCalls = 0;
-  summaryTokens = 0;
+  /** Tokens the summary calls used, in all. */
+  readonly summaryUsage = { input_tokens: 0, output_tokens: 0 };
 
   constructor(private readonly deps: ContextManagerDeps) {
     this.fixedTokens = estimateTextTokens(deps.system) + estimateTextTokens(JSON.stringify(deps.tools));
@@ -111,6 +112,12 @@ export class ContextManager {
   get limit(): number {
     const budget = Math.max(1000, this.window - this.deps.config.maxTokens);
     return Math.floor((budget * this.deps.config.context.thresholdPercent) / 100);
+  }
+
+  /** Messages of the window the context is built from (the last record onward, or all). */
+  messagesInContext(): number {
+    const window = this.deps.store.window();
+    return window.length - Math.max(0, lastRecordIndex(window));
   }
 
   /** The memory monitor asked for compaction: condense before the next request. */
@@ -178,18 +185,17 @@ export class ContextManager {
   async prepare(signal: AbortSignal): Promise<Message[]> {
     let context = await this.current();
     if (!this.deps.config.context.autoCondense) return context;
-    const tokens = this.tokensOf(context);
-    const over = tokens > this.limit;
+    const over = this.tokensOf(context) > this.limit;
     const pressure = this.ringPressure(context);
-    // The memory monitor's request is for a context worth condensing: one whose start its trimming
-    // evicted (now only a marker stands for it), or a large one. Summarising a small, whole one
-    // would cost a model call for nothing.
-    const trimmed = context[0]?.id.endsWith(MARKER_SUFFIX) ?? false;
-    if (this.requested && !over && !pressure && !trimmed && tokens < this.limit * SMALL_CONTEXT_SHARE) this.requested = false;
     if ((over || pressure || this.requested) && context.length >= this.quietUntil) {
-      const outcome = await this.condense("auto", { signal, context, pressure });
-      if (outcome.method === "none" || outcome.tokensAfter >= outcome.tokensBefore) this.quietUntil = context.length + 8;
+      // Asked by the memory monitor alone: condense what lies beyond the kept turns, if anything.
+      const requestedOnly = !over && !pressure;
+      const outcome = await this.condense("auto", { signal, context, pressure, keepWhole: requestedOnly });
       context = await this.current();
+      // A condense that could not shrink anything, or one the monitor keeps asking for while memory
+      // stays high, is not repeated before the context has grown by a few turns.
+      if (requestedOnly || outcome.method === "none" || outcome.tokensAfter >= outcome.tokensBefore) this.quietUntil = context.length + QUIET_MESSAGES;
+      if (outcome.method === "none") this.requested = false;
     }
     return context;
   }
@@ -244,7 +250,15 @@ export class ContextManager {
    */
   async condense(
     trigger: CondenseTrigger,
-    opts: { signal: AbortSignal; focus?: string; hardness?: number; context?: Message[]; pressure?: boolean },
+    opts: {
+      signal: AbortSignal;
+      focus?: string;
+      hardness?: number;
+      context?: Message[];
+      pressure?: boolean;
+      /** Never condense into the last keepLastTurns turns (a condense nobody needs urgently). */
+      keepWhole?: boolean;
+    },
   ): Promise<CompactOutcome> {
     const { signal } = opts;
     const hardness = opts.hardness ?? 0;
@@ -281,7 +295,7 @@ export class ContextManager {
     }
     const keep = Math.max(0, this.deps.config.context.keepLastTurns - hardness);
     let split = tailStart(body, keep);
-    if (split === 0 && body.length) split = tailStart(body, Math.min(keep, Math.max(0, groupTurns(body).length - 1)));
+    if (split === 0 && body.length && !opts.keepWhole) split = tailStart(body, Math.min(keep, Math.max(0, groupTurns(body).length - 1)));
     const middle = body.slice(0, split);
     // A lone message is not worth a model call: its summary would be as long.
     if (middle.length < 2) return { tokensBefore, tokensAfter: tokensBefore, method: "none", trigger, replaced: 0 };
@@ -435,7 +449,8 @@ export class ContextManager {
         { maxRetries: config.maxRetries, baseMs: config.retryBaseMs, maxMs: config.retryMaxMs, idleTimeoutMs: config.streamIdleMs },
       );
       this.summaryCalls++;
-      this.summaryTokens += turn.usage.input_tokens + turn.usage.output_tokens;
+      this.summaryUsage.input_tokens += turn.usage.input_tokens;
+      this.summaryUsage.output_tokens += turn.usage.output_tokens;
       const out = turn.content.map((b) => (b.type === "text" ? b.text : "")).join("").trim().toWellFormed();
       if (!out) throw new ProviderError("the summary came back empty");
       summary = out;

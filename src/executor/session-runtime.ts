@@ -11,7 +11,7 @@ import { selectProvider } from "../llm/select.ts";
 import { startMemoryMonitor } from "../memory/monitor.ts";
 import { UsageError, errorMessage } from "../protocol/errors.ts";
 import type { EventSink, RunResult } from "../protocol/events.ts";
-import type { ContentBlock, ImageBlock } from "../protocol/message.ts";
+import type { ContentBlock, ImageBlock, Message } from "../protocol/message.ts";
 import { createShellPool } from "../shell/shell-pool.ts";
 import { openSession } from "../store/session.ts";
 import { imageMediaType } from "../tools/binary.ts";
@@ -35,6 +35,8 @@ export interface SessionRuntime {
   setModel(spec: string): void;
   /** Counters for `/status`. */
   facts(): RuntimeFacts;
+  /** The newest messages in memory (a resumed session shows where it left off). */
+  recent(count: number): readonly Message[];
   attachImage(path: string): Promise<ImageBlock>;
   submit(prompt: ContentBlock[], signal: AbortSignal): Promise<RunResult>;
   /**
@@ -78,7 +80,9 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
     config: config.memory,
     onWarn: (message) => emit({ type: "warning", message }),
     onCritical: (reading) => {
-      const keep = Math.max(8, Math.floor(store.window().length / 2));
+      // Never below what the model's context still holds: those leave memory when the requested
+      // condense has summarised them, not before.
+      const keep = Math.max(8, Math.floor(store.window().length / 2), context.messagesInContext());
       store.shrink(keep);
       const freed = store.dropToolOutputs(4);
       compactionRequested = true;
@@ -120,6 +124,10 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
       store.updateMeta({ model: `${provider.name}/${provider.model}` });
     },
 
+    recent(count) {
+      return store.window().slice(-count);
+    },
+
     facts() {
       const s = shell.stats();
       const m = monitor.stats();
@@ -153,6 +161,7 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
       const started = Date.now();
       emit({ type: "init", session_id: store.id, model: provider.model, provider: provider.name, cwd: config.cwd, tools: [...tools.keys()] });
       const compactionsBefore = context.compactions;
+      const summaryBefore = { ...context.summaryUsage };
       const out = await runAgent({
         config,
         provider,
@@ -186,7 +195,11 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
         session_id: store.id,
         num_turns: out.numTurns,
         duration_ms: Date.now() - started,
-        usage: out.usage,
+        // Summary calls cost tokens too.
+        usage: {
+          input_tokens: out.usage.input_tokens + context.summaryUsage.input_tokens - summaryBefore.input_tokens,
+          output_tokens: out.usage.output_tokens + context.summaryUsage.output_tokens - summaryBefore.output_tokens,
+        },
         stats: {
           ...shellStats,
           tasks_run: tasks.stats().tasksRun,

@@ -38,11 +38,23 @@ export class ScreenDiff {
     if (!lines.length) return this.render(frame);
     this.recent.push(...lines);
     if (this.recent.length > RECENT_LINES) this.recent.splice(0, this.recent.length - RECENT_LINES);
-    let out = this.toTop() + CLEAR_DOWN;
-    out += lines.map((l) => `${l}\x1b[0m\r\n`).join("");
+    // Row by row, never one clear of the whole screen: tmux (scroll-on-clear) copies a fully
+    // cleared screen into its history, which left a stale prompt in the scrollback.
+    const oldRows = this.shown.length;
+    let out = this.toTop();
+    out += lines.map((l) => `${CLEAR_LINE}${l}\x1b[0m\r\n`).join("");
     this.shown = [];
     this.cursorRow = 0;
-    this.write(out + this.draw(frame, 0));
+    out += this.draw(frame, 0);
+    const leftover = oldRows - lines.length - frame.rows.length;
+    if (leftover > 0) {
+      // Old live rows below the new frame: they exist on screen, so these moves cannot scroll.
+      out += `${this.moveTo(frame.rows.length - 1)}\r\n${CLEAR_DOWN}\x1b[1A`;
+      this.cursorRow = frame.rows.length - 1;
+      out += this.moveTo(frame.cursor.row) + `\r\x1b[${frame.cursor.col + 1}G`;
+      this.cursorRow = frame.cursor.row;
+    }
+    this.write(out);
   }
 
   /** Redraws the live region, rewriting from the first row that differs. */
@@ -76,7 +88,9 @@ export class ScreenDiff {
     const shown = refill.slice(Math.max(0, refill.length - room));
     this.shown = [];
     this.cursorRow = 0;
-    this.write("\x1b[H\x1b[2J" + shown.map((l) => `${l}\x1b[0m\r\n`).join("") + this.draw(frame, 0));
+    // Each visible row cleared on its own (not ED 2, which tmux copies into its history).
+    const wipe = `\x1b[H${`${CLEAR_LINE}\x1b[1B`.repeat(rows)}\x1b[H`;
+    this.write(wipe + shown.map((l) => `${l}\x1b[0m\r\n`).join("") + this.draw(frame, 0));
   }
 
   /** Leaves the region as it is and moves below it (on exit), so the shell prompt starts clean. */
@@ -89,7 +103,9 @@ export class ScreenDiff {
 
   /** Erases the live region entirely (before exit, or to hand the terminal to a child). */
   clear(): void {
-    this.write(this.toTop() + CLEAR_DOWN);
+    // Off the home position ED 0 is safe; at home, clear the rows one by one (see commit).
+    const rows = Math.max(1, this.shown.length);
+    this.write(this.toTop() + Array(rows).fill(CLEAR_LINE).join("\x1b[1B") + (rows > 1 ? `\x1b[${rows - 1}A` : ""));
     this.shown = [];
     this.cursorRow = 0;
   }

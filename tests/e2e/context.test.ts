@@ -48,7 +48,9 @@ function agent(
       state.summaries.push(req.body);
       return summary(state.summaries.length, req);
     }
-    if (!JSON.stringify(req.body.messages[0]).includes("TASK-7f3")) state.lostTask++;
+    // The first message after the system prompt (OpenAI sends that as a message).
+    const first = req.body.messages.find((m: any) => m.role !== "system");
+    if (!JSON.stringify(first).includes("TASK-7f3")) state.lostTask++;
     if (state.toolTurns < turns) {
       state.toolTurns++;
       const text = talk ? `Turn ${state.toolTurns}: ${"reasoning ".repeat(Math.ceil(talk / 10))}`.slice(0, talk) : undefined;
@@ -96,13 +98,14 @@ describe("long sessions", () => {
     expect(state.summaries.length).toBeLessThan(1200 / 34);
   }, 320_000);
 
-  test("600 turns of small outputs with SYNAPSE_STORE_MAX_MESSAGES=100 run to the end and keep the task", async () => {
+  for (const provider of ["anthropic", "openai"] as const) {
+  test(`${provider}: 600 turns of small outputs with SYNAPSE_STORE_MAX_MESSAGES=100 run to the end and keep the task`, async () => {
     const { state, script } = agent(600);
     const s = await serve(script, { contextWindow: 200_000, recordBodies: false });
     const r = await runBinary({
       args: ["-o", "json", "--max-turns", "700", TASK],
       cwd: workDir(200),
-      env: { ...providerEnv(s.url), SYNAPSE_STORE_MAX_MESSAGES: "100" },
+      env: { ...providerEnv(s.url, provider), SYNAPSE_MODEL: provider === "openai" ? "gpt-4o" : "claude-sonnet-4-5", SYNAPSE_STORE_MAX_MESSAGES: "100" },
       timeoutMs: 120_000,
     });
     expect(s.rejected).toEqual([]);
@@ -115,6 +118,7 @@ describe("long sessions", () => {
     // Condensed before the in-memory window evicted anything the model still saw: no fallback.
     expect(r.stderr).not.toContain("warning");
   }, 130_000);
+  }
 
   test("memory pressure: the monitor's trimming and compaction requests never break the conversation", async () => {
     const { state, script } = agent(60, undefined, 500);

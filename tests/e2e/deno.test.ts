@@ -1,5 +1,6 @@
 // The headless agent under Deno (`deno run` of the TypeScript sources) against the fake server: a
-// tool loop with Read, Edit and Bash on both wire formats, resume, and SIGINT during a command.
+// tool loop with Read, Edit and Bash on both wire formats, the API key kept from commands, resume,
+// a sub-agent in a worker thread, and SIGINT during a command.
 // Without Deno installed (the `deno` devDependency) each test is reported as skipped, by name.
 
 import { describe, expect, test } from "bun:test";
@@ -55,6 +56,20 @@ describe.skipIf(!DENO)("under Deno", () => {
       expect(JSON.stringify(s.requests[0].body.messages)).toContain("fix the typo in app.js");
     });
   }
+
+  denoTest("a command cannot read the API key from synapse's environment block", async () => {
+    const dir = project();
+    const s = await serve([
+      { toolCalls: [{ name: "Bash", input: { command: "env | grep -c LEAK-CANARY; tr '\\0' '\\n' < /proc/$PPID/environ | grep -c LEAK-CANARY; true" } }] },
+      { text: "done" },
+    ]);
+    const env = { ...tempHome().env, ...providerEnv(s.url), ANTHROPIC_API_KEY: "sk-LEAK-CANARY" };
+    const r = await runDeno(DENO!, { args: ["go"], cwd: dir, env });
+    expect(r.code).toBe(0);
+    // The key still reached the provider; the command saw it neither in its env nor in /proc.
+    expect(JSON.stringify(s.requests[0].headers)).toContain("sk-LEAK-CANARY");
+    expect(toolResults(s.requests[1].body)[0]).toContain("0\\n0");
+  });
 
   denoTest("--continue resumes the session the previous run saved", async () => {
     const dir = project();

@@ -38,11 +38,11 @@ interface Term {
   close(): Promise<void>;
 }
 
-async function open(fake: FakeLLM, home = tempHome(), extraEnv: Record<string, string> = {}): Promise<Term> {
+async function open(fake: FakeLLM, home = tempHome(), extraEnv: Record<string, string> = {}, args: string[] = []): Promise<Term> {
   const name = `i${++sessions}`;
   const env = { ...home.env, ...providerEnv(fake.url), TERM: "xterm-256color", ...extraEnv };
   const exports = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ");
-  const started = tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-c", home.dir, `env ${exports} PATH='${process.env.PATH}' sh -c 'echo PID=$$; exec ${BINARY}'; echo EXIT=$?; sleep 120`);
+  const started = tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-c", home.dir, `env ${exports} PATH='${process.env.PATH}' sh -c 'echo PID=$$; exec ${BINARY} ${args.join(" ")}'; echo EXIT=$?; sleep 120`);
   if (started.exitCode !== 0) throw new Error(`tmux new-session failed: ${started.stderr.toString()}`);
   const term: Term = {
     name,
@@ -210,7 +210,7 @@ describe.skipIf(!hasTmux)("interactive session", () => {
     }
   });
 
-  test("history is recalled with ↑ in the next session", async () => {
+  test("history is recalled with ↑ in the next session; -c shows where the session left off", async () => {
     const fake = await startFakeLLM([{ text: "noted" }], MODELS);
     const home = tempHome();
     const t = await open(fake, home);
@@ -223,8 +223,12 @@ describe.skipIf(!hasTmux)("interactive session", () => {
     } finally {
       tmux("kill-session", "-t", t.name);
     }
-    const again = await open(fake, home);
+    const again = await open(fake, home, {}, ["-c"]);
     try {
+      // Continued: where the session left off is shown.
+      const shown = await again.until((s) => s.includes("resumed session"), "the resumed session");
+      expect(shown).toContain("› remember this line");
+      expect(shown).toContain("noted");
       again.keys("Up");
       await again.until((s) => promptLine(s).includes("remember this line"), "the recalled entry");
     } finally {

@@ -126,6 +126,15 @@ describe("headless /compact", () => {
     expect(JSON.stringify(posts().filter((r) => isSummary(r.body))[0].body)).not.toContain("keep the API design");
   }, 30_000);
 
+  test("/compact reports in stream-json: the compact_boundary line, then the result", async () => {
+    const { env, home } = await sessionWithHistory(() => ({ text: "SUMMARY", usage: { input_tokens: 3000, output_tokens: 100 } }));
+    const run = await runBinary({ stdin: "/compact", args: ["-c", "-o", "stream-json"], env, cwd: home.dir });
+    expect(run.code).toBe(0);
+    const lines = jsonLines(run.stdout);
+    expect(lines.find((l) => l.subtype === "compact_boundary")).toMatchObject({ type: "system", trigger: "manual" });
+    expect(lines.at(-1)).toMatchObject({ type: "result", subtype: "success", command: "compact" });
+  }, 30_000);
+
   test("SIGINT during /compact exits 130 and leaves the session exactly as it was", async () => {
     const { env, home } = await sessionWithHistory(() => ({ hang: true }));
     const before = posts().length;

@@ -169,6 +169,38 @@ describe("executor", () => {
     await executor.close();
   });
 
+  test("an interrupt during a parallel batch of sub-agents ends the submission and answers both calls", async () => {
+    let subRequests = 0;
+    const { executor, next } = await start((req, i) => {
+      if (i === 0) {
+        return {
+          toolCalls: [
+            { id: "toolu_t1", name: "Bash", input: { command: 'task:explore --prompt "first look" --description "one"' } },
+            { id: "toolu_t2", name: "Bash", input: { command: 'task:explore --prompt "second look" --description "two"' } },
+          ],
+        };
+      }
+      // A sub-agent's conversation starts with its own prompt, not the user's.
+      if (!JSON.stringify(req.body.messages[0]).includes("explore in parallel")) {
+        subRequests++;
+        return { hang: true };
+      }
+      return { text: "after the batch" };
+    });
+    const id = executor.submit({ text: "explore in parallel" });
+    await next((e) => e.type === "task_start");
+    while (subRequests < 2) await Bun.sleep(5);
+    executor.interrupt(id);
+    expect((await executor.waitFor(id)).status).toBe("interrupted");
+    expect(executor.facts().tasksRunning).toBe(0);
+    const again = await executor.waitFor(executor.submit({ text: "next" }));
+    expect(again.result?.result).toBe("after the batch");
+    const last = posts().at(-1)!.body.messages;
+    const results = last.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).filter((b: any) => b.type === "tool_result");
+    expect(results.map((r: any) => r.tool_use_id).sort()).toEqual(["toolu_t1", "toolu_t2"]);
+    await executor.close();
+  });
+
   test("interrupting a queued submission skips it: it reaches no server", async () => {
     const { executor, next } = await start([{ text: "slow", chunkDelayMs: 50 }, { text: "never" }]);
     const a = executor.submit({ text: "first" });

@@ -10,10 +10,11 @@ export const MAIN = join(ROOT, "src/cli/main.ts");
 
 /**
  * What `deno run` needs: files, environment, child processes (bash, ps, mkfifo, setsid), the
- * provider's host, and system facts (os.homedir, os.tmpdir). Narrower than -A: no FFI and no
- * /proc/self/fd, so terminals are told apart by node:tty there.
+ * provider's host, system facts (os.homedir, os.tmpdir), and FFI to blank the keys in this
+ * process's /proc/<pid>/environ. Narrower than -A: no /proc/self/fd, so terminals are told apart
+ * by node:tty there.
  */
-export const DENO_PERMISSIONS = ["--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-net", "--allow-sys"];
+export const DENO_PERMISSIONS = ["--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-net", "--allow-sys", "--allow-ffi"];
 
 /** Deno from the `deno` devDependency (its native binary, without the npm launcher), or null. */
 export function denoBinary(): string | null {

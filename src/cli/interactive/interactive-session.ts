@@ -30,6 +30,8 @@ const PASTE_OFF = "\x1b[?2004l";
 const DOUBLE_CTRL_C_MS = 2000;
 const PAINT_MS = 16;
 const SPIN_MS = 100;
+/** Messages shown from a resumed session, to see where it left off. */
+const RESUME_SHOWN = 8;
 
 export async function runInteractive(config: Config, command: RunCommand): Promise<number> {
   const theme = makeTheme(config.color);
@@ -359,7 +361,10 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
     restoreTerminal();
     throw err;
   }
-  if (command.resume) view.say(theme.dim(`  resumed session ${executor.runtime.sessionId}`));
+  if (command.resume) {
+    view.replay(executor.runtime.recent(RESUME_SHOWN));
+    view.say(theme.dim(`  resumed session ${executor.runtime.sessionId}`));
+  }
   for (const { id, text } of early.splice(0)) {
     view.unqueue(id);
     submit(text);

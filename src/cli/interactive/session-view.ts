@@ -3,7 +3,8 @@
 // paragraph, running tools with their output tail, sub-agent rows, queued inputs, the spinner).
 
 import type { ExecutorEvent } from "../../executor/executor.ts";
-import { textOf } from "../../protocol/message.ts";
+import { type Message, textOf } from "../../protocol/message.ts";
+import { renderMarkdown } from "../../render/markdown.ts";
 import { changeRows } from "../../render/diff-view.ts";
 import { inert, inertLine } from "../../render/inert.ts";
 import { lastLines } from "../../render/live-tail.ts";
@@ -67,6 +68,26 @@ export class SessionView {
 
   say(...lines: string[]): void {
     this.committed.push(...lines);
+  }
+
+  /** Where a resumed session left off: its newest prompts, answers and tool calls. */
+  replay(messages: readonly Message[]): void {
+    const t = this.theme;
+    const w = this.width();
+    for (const m of messages) {
+      if (m.compaction) {
+        this.say(t.dim("  (earlier messages condensed into a summary)"));
+        continue;
+      }
+      for (const block of m.content) {
+        if (block.type === "text" && block.text.trim()) {
+          if (m.role === "user") this.say("", ...echo(block.text, w, t));
+          else this.say(...renderMarkdown(block.text, w, t));
+        } else if (block.type === "tool_use") {
+          this.say(t.dim(`● ${fitWidth(toolLabel(block.name, block.input, this.labelLimit), w - 2)}`));
+        }
+      }
+    }
   }
 
   handle(event: ExecutorEvent): void {

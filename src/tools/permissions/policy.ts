@@ -11,6 +11,7 @@ import { dangerousReason } from "./dangerous.ts";
 import { globRegExp, matchPath, matchWords, parseRule, type Rule, RuleError, ruleCoversTool } from "./rule.ts";
 import type { Word } from "./shell-parse.ts";
 import { hardLinks, insideWorkspace, realPathOf, workspaceRoots } from "./workspace.ts";
+import { writeTargets } from "./write-targets.ts";
 
 export interface PermissionPolicy {
   mode: PermissionMode;
@@ -239,6 +240,12 @@ function bashAllowed(views: CommandView[], allow: Rule[]): boolean {
   return views.every((v) => allow.some((r) => ruleMatchesCommand(r, v, false)));
 }
 
+/** The bare `Bash` rule, or a command rule without wildcards that matches the command. */
+function namesExactly(rule: Rule, view: CommandView): boolean {
+  if (rule.kind === "any") return ruleCoversTool(rule, "Bash");
+  return rule.kind === "command" && !rule.words.some((w) => w.includes("*")) && ruleMatchesCommand(rule, view, false);
+}
+
 function ruleMatchesCommand(rule: Rule, view: CommandView, forDeny: boolean): boolean {
   if (!ruleCoversTool(rule, "Bash")) return false;
   if (rule.kind === "any") return true;
@@ -287,19 +294,14 @@ export function decide(policy: PermissionPolicy, call: ToolCallRequest, granted:
       const reason = danger ? `the command is on the dangerous list: ${danger.why}` : `the command could not be checked (${parsed.error})`;
       return { kind: "ask", reason, rule: "Bash" };
     }
-    if (bashAllowed(views, allow)) return { kind: "allow" };
-    const firstUnallowed = views.find((v) => !allow.some((r) => ruleMatchesCommand(r, v, false))) ?? views[0];
-    const rule = firstUnallowed ? commandRuleFor(firstUnallowed) : "Bash";
     const cwd = typeof input.cwd === "string" && input.cwd.trim() ? resolveInput(call.cwd, input.cwd, home) : call.cwd;
-    // A dangerous part an allow rule names is the user's explicit choice.
-    const danger = dangerousReason(command, views.filter((v) => !allow.some((r) => ruleMatchesCommand(r, v, false))), { cwd, home });
-    if (danger) return { kind: "ask", reason: `the command is on the dangerous list: ${danger.why}`, rule: danger.view ? commandRuleFor(danger.view) : rule };
-    const roots = rootsOf(policy);
-    if (!insideWorkspace(cwd, roots)) return { kind: "ask", reason: `the command would run in ${cwd}, outside the workspace`, rule };
-    for (const v of views) {
-      // Later parts would run (and resolve their paths) in the folder a `cd` leaves for.
-      const away = leavesFor(v, cwd, home, roots);
-      if (away) return { kind: "ask", reason: `the command changes to ${away}, outside the workspace`, rule: commandRuleFor(v) };
+    // A dangerous part, or one naming a secret or settings file, passes only by a rule that names
+    // it word for word (or the bare `Bash` rule): `Bash(git *)` was not meant for `git -c core.pager=…`,
+    // nor `Bash(rm *)` for `rm -rf ~`.
+    const unnamed = views.filter((v) => !allow.some((r) => namesExactly(r, v)));
+    const danger = unnamed.length ? dangerousReason(command, unnamed, { cwd, home }) : null;
+    if (danger) return { kind: "ask", reason: `the command is on the dangerous list: ${danger.why}`, rule: danger.view ? commandRuleFor(danger.view) : "Bash" };
+    for (const v of unnamed) {
       for (const w of [...v.words.slice(1), ...v.redirects.map((r) => r.target)]) {
         const touched = protectedIn(w, cwd, home);
         if (touched) return { kind: "ask", reason: `the command touches ${touched}, a secrets file`, rule: commandRuleFor(v) };
@@ -307,9 +309,30 @@ export function decide(policy: PermissionPolicy, call: ToolCallRequest, granted:
         const settings = text ? settingsKind(wordPath(text, cwd, home)) : null;
         if (settings) return { kind: "ask", reason: `the command touches ${w.raw}, ${settings}`, rule: commandRuleFor(v) };
       }
+    }
+    if (bashAllowed(views, allow)) return { kind: "allow" };
+    const firstUnallowed = views.find((v) => !allow.some((r) => ruleMatchesCommand(r, v, false))) ?? views[0];
+    const rule = firstUnallowed ? commandRuleFor(firstUnallowed) : "Bash";
+    const roots = rootsOf(policy);
+    if (!insideWorkspace(cwd, roots)) return { kind: "ask", reason: `the command would run in ${cwd}, outside the workspace`, rule };
+    for (const v of views) {
+      // Later parts would run (and resolve their paths) in the folder a `cd` leaves for.
+      const away = leavesFor(v, cwd, home, roots);
+      if (away) return { kind: "ask", reason: `the command changes to ${away}, outside the workspace`, rule: commandRuleFor(v) };
       for (const r of v.redirects) {
-        if (!/>/.test(r.op) || r.op === ">&" || r.target.dynamic || /^\d+$|^-$/.test(r.target.text)) continue;
+        // `>& file` writes both streams to the file; only `>&2`, `>&-` duplicate or close a descriptor.
+        if (!/>/.test(r.op) || r.target.dynamic || /^\d+-?$|^-$/.test(r.target.text)) continue;
         const target = wordPath(r.target.text, cwd, home);
+        if (!HARMLESS_TARGETS.test(target) && !insideWorkspace(target, roots)) {
+          return { kind: "ask", reason: `the command writes to ${target}, outside the workspace`, rule: commandRuleFor(v) };
+        }
+        if (hardLinks(target) > 1) return { kind: "ask", reason: sharedFile(target), rule: commandRuleFor(v) };
+      }
+      // Files named as arguments of a well-known writer (`cp x ~/.bashrc`, `tee /etc/hosts`).
+      for (const w of writeTargets(v.words)) {
+        const text = homeExpanded(w, home);
+        if (!text) continue;
+        const target = wordPath(text, cwd, home);
         if (!HARMLESS_TARGETS.test(target) && !insideWorkspace(target, roots)) {
           return { kind: "ask", reason: `the command writes to ${target}, outside the workspace`, rule: commandRuleFor(v) };
         }

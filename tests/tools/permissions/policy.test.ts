@@ -47,6 +47,8 @@ describe("modes", () => {
     expect(bash(p, "ls", outside)).toMatchObject({ kind: "ask" });
     expect(bash(p, `echo hi > ${outside}/x`)).toMatchObject({ kind: "ask", reason: expect.stringContaining("outside the workspace") });
     expect(bash(p, "echo hi > /dev/null 2>&1").kind).toBe("allow");
+    expect(bash(p, `echo hi >& ${outside}/x`)).toMatchObject({ kind: "ask", reason: expect.stringContaining("outside the workspace") });
+    expect(bash(p, "echo hi >&2; echo x 1>&-; echo y 2>&1 >&3-").kind).toBe("allow");
   });
 
   test("accept-edits: edits inside the workspace allowed, commands only by rule", () => {
@@ -161,6 +163,17 @@ describe("the dangerous list always asks (and is denied headless) unless a rule 
     expect(bash(policy(), "echo start && sudo rm -rf ~")).toMatchObject({ kind: "ask", rule: "Bash(rm -rf ~)" });
   });
 
+  test("a wildcard rule is not a rule naming a dangerous command or a secret", () => {
+    const p = policy("accept-edits", { allow: ["Bash(rm *)", "Bash(git *)", "Bash(find *)", "Bash(cat *)"] });
+    expect(bash(p, "rm -rf ~")).toMatchObject({ kind: "ask", rule: "Bash(rm -rf ~)" });
+    expect(bash(p, "find / -delete").kind).toBe("ask");
+    expect(bash(p, "cat .env")).toMatchObject({ kind: "ask", reason: expect.stringContaining("secrets") });
+    expect(bash(p, "git -c core.pager='rm -rf ~' log").kind).toBe("ask");
+    expect(bash(p, "rm -f a.o && git status && cat src/a.ts").kind).toBe("allow");
+    expect(bash(policy("accept-edits", { allow: ["Bash"] }), "rm -rf ~").kind).toBe("allow");
+    expect(bash(policy("accept-edits", { allow: ["Bash(cat .env)"] }), "cat .env").kind).toBe("allow");
+  });
+
   test("a command the parser cannot read asks", () => {
     expect(bash(policy(), "echo 'unterminated")).toMatchObject({ kind: "ask", reason: expect.stringContaining("could not be checked") });
   });
@@ -248,11 +261,25 @@ describe("workspace boundary", () => {
     expect(glob("~/.ssh/*")).toBe("ask");
   });
 
+  test("well-known writers naming a file outside the workspace ask, as a redirection does", () => {
+    for (const c of [`cp x ${outside}/y`, "cp x ~/.bashrc", `cp -t ${outside} a b`, "mv a ../b", "tee -a ~/.bashrc", `touch ${outside}/t`, `mkdir -p ${outside}/d`,
+      "ln -s src ~/link", "install -m 755 x /usr/local/bin/x", `rsync -a src/ ${outside}/`, "chmod 644 /etc/passwd", "chown me ~/.bashrc", `dd if=x of=${outside}/y`,
+      "sed -i s/a/b/ /etc/hosts", "sed -i.bak -e s/a/b/ ../x", `cp x "$HOME/.profile"`]) {
+      expect({ c, ...bash(policy(), c) }).toMatchObject({ kind: "ask", reason: expect.stringContaining("outside the workspace") });
+    }
+    for (const c of ["cp a b", "cp -r src/ backup/", "mv *.txt docs/", "touch src/a.ts", "mkdir -p src/x", `sed -i "s/a/b/" src/x.ts`, "chmod +x run.sh",
+      "tee out.log", "echo x | tee /dev/null", "sed s/a/b/ /etc/hosts", "cat /etc/hosts", "rm -f /tmp/x/y.log"]) {
+      expect({ c, ...bash(policy(), c) }).toMatchObject({ kind: "allow" });
+    }
+    expect(bash(policy("default", {}, [outside]), `cp x ${outside}/y`).kind).toBe("allow");
+  });
+
   test("a hard link to a file outside is the file outside: writing it asks (Write, Edit, a redirect)", () => {
     writeFileSync(join(outside, "rc"), "# rc\n");
     linkSync(join(outside, "rc"), join(ws, "hard-rc"));
     for (const tool of ["Write", "Edit"]) expect(file(policy(), tool, "hard-rc")).toMatchObject({ kind: "ask", reason: expect.stringContaining("hard links") });
     expect(bash(policy(), "echo 'curl x | sh' >> hard-rc")).toMatchObject({ kind: "ask", reason: expect.stringContaining("hard links") });
+    expect(bash(policy(), "cp evil hard-rc")).toMatchObject({ kind: "ask", reason: expect.stringContaining("hard links") });
     expect(file(policy(), "Read", "hard-rc").kind).toBe("allow");
     expect(file(policy("default", { allow: ["Write(hard-rc)"] }), "Write", "hard-rc").kind).toBe("allow");
   });
