@@ -23,7 +23,10 @@ class Emulator {
         if (!m) throw new Error(`unknown escape at ${JSON.stringify(s.slice(i, i + 8))}`);
         const n = Number(m[1] || "1");
         if (m[2] === "A") this.row = Math.max(0, this.row - n);
-        else if (m[2] === "B") this.row = Math.min(this.lines.length - 1, this.row + n);
+        else if (m[2] === "B") {
+          this.row = Math.min(this.height - 1, this.row + n);
+          while (this.lines.length <= this.row) this.lines.push("");
+        }
         else if (m[2] === "G") this.col = n - 1;
         else if (m[2] === "K") this.lines[this.row] = "";
         else if (m[2] === "H") {
@@ -96,6 +99,30 @@ describe("ScreenDiff", () => {
     screen.render({ rows: ["> a", "s"], cursor: { row: 0, col: 3 } });
     screen.render({ rows: ["> a", "s", "more", "and more"], cursor: { row: 3, col: 0 } });
     expect(term.shown()).toEqual(["> a", "s", "more", "and more"]);
+  });
+});
+
+describe("ScreenDiff commit", () => {
+  test("a commit that shrinks the live region leaves no old rows behind", () => {
+    const term = new Emulator(20);
+    const screen = new ScreenDiff(term.write, 40);
+    screen.render({ rows: ["tool 1", "tail a", "tail b", "spinner", "> ", "status"], cursor: { row: 4, col: 2 } });
+    screen.commit(["● tool 1", "  ⎿ done"], { rows: ["> ", "status"], cursor: { row: 0, col: 2 } });
+    expect(term.shown()).toEqual(["● tool 1", "  ⎿ done", "> ", "status"]);
+    expect([term.row, term.col]).toEqual([2, 2]);
+  });
+
+  test("the first commit at the top of the screen clears row by row, never the whole screen at once", () => {
+    const writes: string[] = [];
+    const term = new Emulator(10);
+    const screen = new ScreenDiff((s) => {
+      writes.push(s);
+      term.write(s);
+    }, 40);
+    screen.render({ rows: ["─", "> x", "status"], cursor: { row: 1, col: 3 } });
+    screen.commit(["› x", "answer"], { rows: ["─", "> ", "status"], cursor: { row: 1, col: 2 } });
+    expect(term.shown()).toEqual(["› x", "answer", "─", "> ", "status"]);
+    expect(writes.join("")).not.toMatch(/\x1b\[[02]?J/);
   });
 });
 

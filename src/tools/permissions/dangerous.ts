@@ -73,6 +73,9 @@ function dangerOf(view: CommandView, ctx?: DangerContext): string | null {
     if (/>/.test(r.op) && BLOCK_DEVICE.test(r.target.text)) return `writes straight to the disk device ${r.target.text}`;
   }
   if (view.unknownScript) return `${words[0]?.text ?? "the shell"} runs commands that cannot be read before they run (from a pipe, a file descriptor, a variable or a setting)`;
+  // CDPATH sends a later `cd name` elsewhere; BASH_ENV and ENV make every later shell source a file.
+  const setting = [...view.assignments, ...(/^(export|declare|typeset|local|readonly)$/.test(words[0]?.text ?? "") ? words.slice(1) : [])].find((w) => /^(CDPATH|BASH_ENV|ENV)=/.test(w.text));
+  if (setting) return `sets ${setting.text.split("=")[0]}, which changes what later commands in this shell do`;
   if (!words.length) return null;
   // `$x` with x="rm -rf ~" (or IFS games): what runs is only known when it runs.
   if (words[0]!.dynamic) return `runs a command whose name is only known when it runs (${words[0]!.raw})`;
