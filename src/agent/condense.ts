@@ -272,7 +272,10 @@ export class ContextManager {
       if (pruned.size) {
         const after = tokensBefore - prunedSavings(context, pruned);
         if (after <= this.limit * PRUNE_ENOUGH) {
-          for (const [id, m] of pruned) this.pruned.set(id, m);
+          // Put in memory in place of the originals where the store can (the archive keeps them
+          // whole), so pruned outputs stop costing memory too; else kept here as overrides.
+          if (this.deps.store.replaceInMemory) this.deps.store.replaceInMemory(pruned);
+          else for (const [id, m] of pruned) this.pruned.set(id, m);
           this.lastReport = undefined;
           const tokensAfter = this.tokensOf(await this.current());
           return this.report({ tokensBefore, tokensAfter, method: "prune", trigger, replaced: 0 });

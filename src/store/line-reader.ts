@@ -39,35 +39,21 @@ export async function* readLines(path: string, end?: number): AsyncGenerator<Lin
     return;
   }
   try {
-    const limit = end ?? (await handle.stat()).size;
-    const decoder = new TextDecoder("utf-8");
-    const chunk = Buffer.allocUnsafe(CHUNK);
-    // Bytes of a line that started in an earlier chunk and has not ended yet.
-    let pending: Buffer[] = [];
-    let position = 0;
-    let no = 0;
-    while (position < limit) {
-      const { bytesRead } = await handle.read(chunk, 0, Math.min(CHUNK, limit - position), position);
-      if (bytesRead === 0) break;
-      position += bytesRead;
-      let start = 0;
-      for (let nl = chunk.indexOf(NL, 0); nl !== -1 && nl < bytesRead; nl = chunk.indexOf(NL, start)) {
-        const piece = chunk.subarray(start, nl);
-        const bytes = pending.length > 0 ? Buffer.concat([...pending, piece]) : piece;
-        pending = [];
-        start = nl + 1;
-        no++;
-        yield { text: decoder.decode(bytes), no, terminated: true };
-      }
-      // The chunk buffer is reused, so the unfinished tail must be copied out.
-      if (start < bytesRead) pending.push(Buffer.from(chunk.subarray(start, bytesRead)));
-    }
-    if (pending.length > 0) {
-      no++;
-      yield { text: decoder.decode(Buffer.concat(pending)), no, terminated: false };
-    }
+    yield* splitLines(fileChunks(handle, end ?? (await handle.stat()).size));
   } finally {
     await handle.close();
+  }
+}
+
+/** The bytes of an open file up to `limit`, in one reused buffer: each view is valid until the next. */
+async function* fileChunks(handle: import("node:fs/promises").FileHandle, limit: number): AsyncGenerator<Uint8Array> {
+  const chunk = Buffer.allocUnsafe(CHUNK);
+  let position = 0;
+  while (position < limit) {
+    const { bytesRead } = await handle.read(chunk, 0, Math.min(CHUNK, limit - position), position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    yield chunk.subarray(0, bytesRead);
   }
 }
 
@@ -77,26 +63,34 @@ async function* readGzipLines(path: string): AsyncGenerator<Line> {
   const gunzip = createGunzip({ chunkSize: CHUNK });
   // pipeline (not pipe) so a read error reaches the consumer instead of hanging it.
   const source = pipeline(file, gunzip, () => undefined);
-  const decoder = new TextDecoder("utf-8");
-  let pending: Buffer[] = [];
-  let no = 0;
   try {
-    for await (const chunk of source as AsyncIterable<Buffer>) {
-      let start = 0;
-      for (let nl = chunk.indexOf(NL, 0); nl !== -1; nl = chunk.indexOf(NL, start)) {
-        const piece = chunk.subarray(start, nl);
-        const bytes = pending.length > 0 ? Buffer.concat([...pending, piece]) : piece;
-        pending = [];
-        start = nl + 1;
-        no++;
-        yield { text: decoder.decode(bytes), no, terminated: true };
-      }
-      // Copied: whether the stream reuses its output buffers is its business.
-      if (start < chunk.length) pending.push(Buffer.from(chunk.subarray(start)));
-    }
+    yield* splitLines(source as AsyncIterable<Buffer>);
   } finally {
     file.destroy();
     gunzip.destroy();
+  }
+}
+
+/**
+ * Cuts a byte stream into numbered lines. A chunk may be a reused buffer: a line's bytes are
+ * decoded before the next chunk is asked for, and an unfinished tail is copied out.
+ */
+async function* splitLines(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Line> {
+  const decoder = new TextDecoder("utf-8");
+  // Bytes of a line that started in an earlier chunk and has not ended yet.
+  let pending: Uint8Array[] = [];
+  let no = 0;
+  for await (const chunk of chunks) {
+    let start = 0;
+    for (let nl = chunk.indexOf(NL, 0); nl !== -1; nl = chunk.indexOf(NL, start)) {
+      const piece = chunk.subarray(start, nl);
+      const bytes = pending.length > 0 ? Buffer.concat([...pending, piece]) : piece;
+      pending = [];
+      start = nl + 1;
+      no++;
+      yield { text: decoder.decode(bytes), no, terminated: true };
+    }
+    if (start < chunk.length) pending.push(Buffer.from(chunk.subarray(start)));
   }
   if (pending.length > 0) {
     no++;

@@ -159,6 +159,14 @@ export class MessageStore implements SessionStore {
     return { ...this.metaState, messages: this.baseCount + this.archive.writtenCount, bytes: this.archive.bytes };
   }
 
+  replaceInMemory(copies: ReadonlyMap<string, Message>): number {
+    // The archive queue holds each message's line as serialized at append time, so a copy put in
+    // memory here never changes what is (or will be) on disk.
+    const freed = this.ring.update((message) => copies.get(message.id));
+    this.windowCache = undefined;
+    return freed;
+  }
+
   messageCount(): number {
     return this.baseCount + this.archive.writtenCount + this.archive.queuedCount;
   }

@@ -57,5 +57,10 @@ export interface SessionStore {
   stats(): StoreStats;
   /** Messages in the session: archived, queued, and those archived by earlier runs. */
   messageCount?(): number;
+  /**
+   * Copies (same ids) stand in for messages in memory only, e.g. with old tool outputs pruned
+   * from the context; the archive keeps the originals. Returns the bytes freed.
+   */
+  replaceInMemory?(copies: ReadonlyMap<string, Message>): number;
   close(): Promise<void>;
 }

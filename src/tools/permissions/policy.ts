@@ -94,14 +94,20 @@ const EDIT_TOOLS = new Set(["Write", "Edit"]);
 const TEMPLATE_ENV = /^\.env\.(example|sample|template|dist|defaults)$/;
 const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 
-/** `.env`, `.env.local` … (templates excepted) and anything under `~/.ssh`. */
+/**
+ * The credential stores in the home folder: a command may read outside the workspace
+ * (`cat ~/.aws/credentials` would go to the model), so these are protected like `~/.ssh`.
+ */
+const HOME_SECRETS = [".ssh", ".aws", ".gnupg", ".netrc", ".git-credentials", ".npmrc", ".pypirc", ".docker/config.json", ".kube", ".config/gh", ".config/gcloud", ".azure"];
+
+/** `.env`, `.env.local` … (templates excepted), `~/.ssh` and the other credential stores of home. */
 export function isProtectedPath(path: string, home: string): boolean {
-  const ssh = `${home.replace(/\/$/, "")}/.ssh`;
+  const h = home.replace(/\/$/, "");
   // Also through a link: `notes -> .env` is the same file.
   return [path, realPathOf(path)].some((p) => {
     const name = basename(p);
     if (/^\.env(\..+)?$/.test(name) && !TEMPLATE_ENV.test(name)) return true;
-    return p === ssh || p.startsWith(`${ssh}/`);
+    return HOME_SECRETS.some((s) => p === `${h}/${s}` || p.startsWith(`${h}/${s}/`));
   });
 }
 
@@ -165,19 +171,24 @@ function homeExpanded(w: Word, home: string): string | null {
   return w.dynamic && /[$`]/.test(text) ? null : text;
 }
 
-/** The protected file a word names: as written, after `$HOME`, or through a glob bash would expand. */
-function protectedIn(w: Word, cwd: string, home: string): string | null {
+/**
+ * The protected file a word names: as written, after `$HOME`, or through a glob bash would expand.
+ * A glob can only reach one through a segment that starts with a dot, under the home folder's dot
+ * folders, or with `dotglob` (set in the same command; the shell puts options back after each).
+ */
+function protectedIn(w: Word, cwd: string, home: string, dotglob: boolean): string | null {
   const text = homeExpanded(w, home);
   if (!text) return null;
   const path = wordPath(text, cwd, home);
   if (isProtectedPath(path, home)) return w.raw;
   if (!/[*?[]/.test(text)) return null;
-  const hit = expandGlob(path).find((p) => isProtectedPath(p, home));
+  if (!dotglob && !/(^|\/)\.[^/]*[*?[]/.test(path) && !path.startsWith(`${home.replace(/\/$/, "")}/.`)) return null;
+  const hit = expandGlob(path, dotglob).find((p) => isProtectedPath(p, home));
   return hit ? `${w.raw} (${hit})` : null;
 }
 
 /** The existing paths a bash glob matches (dot files only by a pattern that starts with a dot), at most 1,000 tried. */
-function expandGlob(path: string): string[] {
+function expandGlob(path: string, dotglob: boolean): string[] {
   const segments = path.split("/").slice(1);
   let found = ["/"];
   let budget = 1000;
@@ -197,7 +208,7 @@ function expandGlob(path: string): string[] {
       }
       for (const n of names) {
         if (--budget < 0) return next;
-        if ((n.startsWith(".") && !seg.startsWith(".")) || !re.test(n)) continue;
+        if ((n.startsWith(".") && !seg.startsWith(".") && !dotglob) || !re.test(n)) continue;
         next.push(join(dir, n));
       }
     }
@@ -231,8 +242,10 @@ function targetPath(tool: string, input: Record<string, unknown>, cwd: string, h
   return base;
 }
 
+/** The rule that names this command; `*` stands for each word known only when it runs. */
 function commandRuleFor(view: CommandView): string {
-  return `Bash(${commandText(view)})`;
+  const words = [...view.assignments, ...view.words].map((w) => (w.dynamic ? "*" : w.raw));
+  return `Bash(${words.join(" ")})`;
 }
 
 /** Every part of the command line is matched by some allow rule. */
@@ -240,10 +253,10 @@ function bashAllowed(views: CommandView[], allow: Rule[]): boolean {
   return views.every((v) => allow.some((r) => ruleMatchesCommand(r, v, false)));
 }
 
-/** The bare `Bash` rule, or a command rule without wildcards that matches the command. */
+/** The bare `Bash` rule, or a command rule whose `*` words take only words known when it runs. */
 function namesExactly(rule: Rule, view: CommandView): boolean {
   if (rule.kind === "any") return ruleCoversTool(rule, "Bash");
-  return rule.kind === "command" && !rule.words.some((w) => w.includes("*")) && ruleMatchesCommand(rule, view, false);
+  return rule.kind === "command" && matchWords(rule.words, [...view.assignments, ...view.words], true);
 }
 
 function ruleMatchesCommand(rule: Rule, view: CommandView, forDeny: boolean): boolean {
@@ -299,11 +312,12 @@ export function decide(policy: PermissionPolicy, call: ToolCallRequest, granted:
     // it word for word (or the bare `Bash` rule): `Bash(git *)` was not meant for `git -c core.pager=…`,
     // nor `Bash(rm *)` for `rm -rf ~`.
     const unnamed = views.filter((v) => !allow.some((r) => namesExactly(r, v)));
+    const dotglob = /\b(dotglob|GLOBIGNORE)\b/.test(command);
     const danger = unnamed.length ? dangerousReason(command, unnamed, { cwd, home }) : null;
     if (danger) return { kind: "ask", reason: `the command is on the dangerous list: ${danger.why}`, rule: danger.view ? commandRuleFor(danger.view) : "Bash" };
     for (const v of unnamed) {
       for (const w of [...v.words.slice(1), ...v.redirects.map((r) => r.target)]) {
-        const touched = protectedIn(w, cwd, home);
+        const touched = protectedIn(w, cwd, home, dotglob);
         if (touched) return { kind: "ask", reason: `the command touches ${touched}, a secrets file`, rule: commandRuleFor(v) };
         const text = w.dynamic ? null : w.text;
         const settings = text ? settingsKind(wordPath(text, cwd, home)) : null;
@@ -317,7 +331,7 @@ export function decide(policy: PermissionPolicy, call: ToolCallRequest, granted:
     if (!insideWorkspace(cwd, roots)) return { kind: "ask", reason: `the command would run in ${cwd}, outside the workspace`, rule };
     for (const v of views) {
       // Later parts would run (and resolve their paths) in the folder a `cd` leaves for.
-      const away = leavesFor(v, cwd, home, roots);
+      const away = allow.some((r) => ruleMatchesCommand(r, v, false)) ? null : leavesFor(v, cwd, home, roots);
       if (away) return { kind: "ask", reason: `the command changes to ${away}, outside the workspace`, rule: commandRuleFor(v) };
       for (const r of v.redirects) {
         // `>& file` writes both streams to the file; only `>&2`, `>&-` duplicate or close a descriptor.
@@ -355,7 +369,7 @@ export function decide(policy: PermissionPolicy, call: ToolCallRequest, granted:
     if (allow.some((r) => pathRuleMatches(r, call.tool, path, policy))) return { kind: "allow" };
     const ruleTool = editing ? call.tool : "Read";
     const rule = `${ruleTool}(${path})`;
-    if (isProtectedPath(path, home)) return { kind: "ask", reason: `${path} may hold secrets (.env files and ~/.ssh are protected)`, rule };
+    if (isProtectedPath(path, home)) return { kind: "ask", reason: `${path} may hold secrets (.env files, ~/.ssh and the other credential stores of home are protected)`, rule };
     if (!insideWorkspace(path, rootsOf(policy))) {
       return { kind: "ask", reason: `${path} is outside the workspace (${policy.workspace.join(", ")})`, rule };
     }

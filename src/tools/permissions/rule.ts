@@ -86,15 +86,24 @@ export function globRegExp(glob: string): RegExp {
   return re;
 }
 
-/** Word-by-word match; a pattern word `*` takes any number of words (even none). */
-export function matchWords(pattern: string[], words: Word[]): boolean {
+/**
+ * Word-by-word match; a pattern word `*` takes any number of words (even none). `exact` is the
+ * stricter reading a dangerous command needs: `*` then takes only words whose value is unknown
+ * until the command runs, or a `*` itself (`Bash(rm -rf *)` names `rm -rf "$dir"` and
+ * `rm -rf *`, not `rm -rf ~`), and a `*` inside a word matches nothing.
+ */
+export function matchWords(pattern: string[], words: Word[], exact = false): boolean {
   const go = (p: number, w: number): boolean => {
     if (p === pattern.length) return w === words.length;
     const pw = pattern[p]!;
     if (pw === "*") {
-      for (let k = w; k <= words.length; k++) if (go(p + 1, k)) return true;
+      for (let k = w; k <= words.length; k++) {
+        if (go(p + 1, k)) return true;
+        if (exact && k < words.length && !words[k]!.dynamic && words[k]!.raw !== "*") return false;
+      }
       return false;
     }
+    if (exact && pw.includes("*")) return false;
     if (w === words.length) return false;
     const word = words[w]!;
     // A word whose value is only known when it runs can only be taken by a `*`.

@@ -174,6 +174,17 @@ describe("the dangerous list always asks (and is denied headless) unless a rule 
     expect(bash(policy("accept-edits", { allow: ["Bash(cat .env)"] }), "cat .env").kind).toBe("allow");
   });
 
+  test("the flag a refusal suggests is a valid rule that lets that very command through", () => {
+    for (const c of ["echo ~ | xargs rm -rf", "rm -rf $X", "IFS=_; x=rm_-rf_~; $x", "cd .. && ls", "echo x | bash", "rm -rf ~", "rm -rf *", "{rm,-rf,~}", "find ~ -delete",
+      "git -c core.pager='rm -rf ~' log", "cp x /etc/y", "export CDPATH=/", `cat "$HOME/.ssh/id_rsa"`, "echo hi > ../x"]) {
+      const d = bash(policy(), c);
+      expect({ c, kind: d.kind }).toEqual({ c, kind: "ask" });
+      if (d.kind !== "ask") continue;
+      expect({ c, kind: bash(policy("default", { allow: [d.rule] }), c).kind }).toEqual({ c, kind: "allow" });
+    }
+    expect(bash(policy("default", { allow: ["Bash(rm -rf *)"] }), "rm -rf ~").kind).toBe("ask"); // `*` named "$X" and "*", not ~
+  });
+
   test("a command the parser cannot read asks", () => {
     expect(bash(policy(), "echo 'unterminated")).toMatchObject({ kind: "ask", reason: expect.stringContaining("could not be checked") });
   });
@@ -234,6 +245,12 @@ describe("a hostile model's spellings of dangerous commands still ask", () => {
       expect(bash(policy(), c)).toMatchObject({ kind: "ask", reason: expect.stringContaining("secrets file") });
     }
     expect(bash(policy(), "cat *.md src/*").kind).toBe("allow"); // `*` does not take dot files
+    expect(bash(policy(), "shopt -s dotglob; cat *").kind).toBe("ask"); // unless dotglob is on
+    // The other credential stores of home are protected like ~/.ssh: a command may read outside.
+    for (const c of ["cat ~/.aws/credentials", "cat ~/.netrc", "cp ~/.config/gh/hosts.yml x", "tar cf k.tar ~/.gnupg", "cat ~/.docker/config.json", "cat $HOME/.git-credentials"]) {
+      expect({ c, ...bash(policy(), c) }).toMatchObject({ kind: "ask", reason: expect.stringContaining("secrets file") });
+    }
+    expect(bash(policy(), "cat ~/.gitconfig ~/.config/git/ignore").kind).toBe("allow");
   });
 });
 
