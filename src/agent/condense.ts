@@ -369,6 +369,8 @@ export class ContextManager {
     // What the record stands for is on disk and no longer in any request: memory keeps only the
     // new context, so a long session holds no more than a short one.
     this.deps.store.shrink(copies.length + 1);
+    // What left memory is garbage now: count it toward the next full collection.
+    this.sentSinceCollect += (tokensBefore - info.tokensAfter) * CHARS_PER_TOKEN;
     this.pruned.clear();
     this.lastReport = undefined;
     this.requested = false;
@@ -436,6 +438,8 @@ export class ContextManager {
     let summary = input.previous;
     for (const transcript of chunks) {
       const text = summaryPrompt({ task: input.task, previousSummary: summary, transcript, userMessages: input.userMessages, focus: input.focus });
+      // The prompt, its transcript and the request body are garbage once the call returns.
+      this.sentSinceCollect += text.length * 3;
       const { config, provider } = this.deps;
       const turn = await streamWithRetry(
         provider,

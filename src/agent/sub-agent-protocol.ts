@@ -40,6 +40,7 @@ export interface ShellRequestWire {
 
 export type FromWorker =
   | { t: "started" }
+  | { t: "done" }
   | { t: "heap"; bytes: number }
   | { t: "event"; event: AgentEvent }
   | { t: "shell"; id: number; request: ShellRequestWire }

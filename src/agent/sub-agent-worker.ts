@@ -78,6 +78,8 @@ export default async function runSubAgent(input: SubAgentInput & { port: Message
     return await run(input, post, emit, controller.signal, () => toolCalls);
   } finally {
     clearInterval(heapTimer);
+    // Last on the port: the task pool waits for it, so no event is overtaken by the result.
+    post({ t: "done" });
   }
 }
 

@@ -42,7 +42,9 @@ export class ScreenDiff {
     // cleared screen into its history, which left a stale prompt in the scrollback.
     const oldRows = this.shown.length;
     let out = this.toTop();
-    out += lines.map((l) => `${CLEAR_LINE}${l}\x1b[0m\r\n`).join("");
+    // Wrapped here, each row cleared: a line the terminal wrapped itself would print its
+    // continuation over an old live row without clearing the rest of it.
+    out += lines.flatMap((l) => wrapLine(l, this.columns - 1)).map((l) => `${CLEAR_LINE}${l}\x1b[0m\r\n`).join("");
     this.shown = [];
     this.cursorRow = 0;
     out += this.draw(frame, 0);

@@ -17,6 +17,13 @@ export interface TaskPoolOptions {
   stopGraceMs?: number;
 }
 
+/**
+ * A worker's result travels on tinypool's own channel and its messages on the task's port, so the
+ * result can arrive first: a worker posts `{t: "started"}` first and `{t: "done"}` last, and
+ * `run()` resolves only once that has come (or after DRAIN_MS), so no late message is dropped.
+ */
+const DRAIN_MS = 2000;
+
 /** What a worker posts to report its heap; every other message goes to the task's `onMessage`. */
 export interface HeapReport {
   t: "heap";
@@ -87,6 +94,17 @@ export async function createTaskPool(options: TaskPoolOptions): Promise<TaskPool
       let started = false;
       let timer: ReturnType<typeof setTimeout> | undefined;
       let graceTimer: ReturnType<typeof setTimeout> | undefined;
+      let doneSeen = false;
+      let onDone: (() => void) | undefined;
+      const drained = () =>
+        new Promise<void>((resolve) => {
+          if (doneSeen) return resolve();
+          const fallback = setTimeout(resolve, DRAIN_MS);
+          onDone = () => {
+            clearTimeout(fallback);
+            resolve();
+          };
+        });
       const reply = (message: unknown) => {
         try {
           channel.port1.postMessage(message);
@@ -110,6 +128,10 @@ export async function createTaskPool(options: TaskPoolOptions): Promise<TaskPool
       };
       channel.port1.on("message", (message: any) => {
         if (message?.t === "started") return start();
+        if (message?.t === "done") {
+          doneSeen = true;
+          return onDone?.();
+        }
         if (message?.t === "heap") {
           const bytes = (message as HeapReport).bytes;
           if (bytes > options.heapCapBytes) {
@@ -138,6 +160,7 @@ export async function createTaskPool(options: TaskPoolOptions): Promise<TaskPool
       }
       try {
         const value = (await pool.run(payload, { signal: kill.signal, transferList: [channel.port2] as any })) as O;
+        if (!ended) await drained();
         return ended ?? { ok: true, value };
       } catch (err) {
         return ended ?? { ok: false, reason: "crashed", message: errorMessage(err) };

@@ -12,7 +12,11 @@ class Emulator {
   scrolled: string[] = [];
   writes = 0;
   bytes = 0;
-  constructor(readonly height: number) {}
+  /** width: past the last column a printed character wraps to the next row, as a terminal's autowrap. */
+  constructor(
+    readonly height: number,
+    readonly width = Number.POSITIVE_INFINITY,
+  ) {}
   write = (s: string) => {
     this.writes++;
     this.bytes += s.length;
@@ -48,6 +52,10 @@ class Emulator {
           this.row--;
         }
       } else {
+        if (this.col >= this.width) {
+          this.write("\r\n");
+          this.col = 0;
+        }
         const line = this.lines[this.row].padEnd(this.col, " ");
         this.lines[this.row] = line.slice(0, this.col) + c + line.slice(this.col + 1);
         this.col++;
@@ -123,6 +131,18 @@ describe("ScreenDiff commit", () => {
     screen.commit(["› x", "answer"], { rows: ["─", "> ", "status"], cursor: { row: 1, col: 2 } });
     expect(term.shown()).toEqual(["› x", "answer", "─", "> ", "status"]);
     expect(writes.join("")).not.toMatch(/\x1b\[[02]?J/);
+  });
+});
+
+describe("ScreenDiff long committed lines", () => {
+  test("a committed line wider than the terminal leaves no part of the old live rows on its rows", () => {
+    const term = new Emulator(8, 20);
+    const screen = new ScreenDiff(term.write, 20);
+    const live = { rows: ["─".repeat(19), "> draft here", "status line"], cursor: { row: 1, col: 12 } };
+    screen.render(live);
+    screen.commit(["retrying (attempt 1) bb"], live);
+    screen.commit(["retrying (attempt 2) cc"], live);
+    expect(term.all().filter((l) => l !== "").map((l) => l.trimEnd())).toEqual(["retrying (attempt", "1) bb", "retrying (attempt", "2) cc", ...live.rows]);
   });
 });
 

@@ -86,3 +86,16 @@ test("messages travel both ways on the task's port", async () => {
   expect(seen).toEqual([{ t: "question", n: 21 }]);
   expect(result).toEqual({ ok: true, value: { answer: 42 } });
 }, 20_000);
+
+test("every message a worker posted before returning reaches onMessage before run() resolves", async () => {
+  const p = await make({ maxThreads: 3 });
+  const burst = async () => {
+    const seen: number[] = [];
+    const end = await p.run<object, any>({ mode: "burst", ms: 300 }, { signal: new AbortController().signal, onMessage: (m: any) => seen.push(m.i) });
+    return { end, seen: seen.length };
+  };
+  for (let round = 0; round < 5; round++) {
+    const results = await Promise.all([burst(), burst(), burst()]);
+    for (const r of results) expect(r).toEqual({ end: { ok: true, value: { posted: 300 } }, seen: 300 });
+  }
+}, 20_000);

@@ -209,6 +209,13 @@ function configuredScripts(view: CommandView): { scripts: string[]; unknown: boo
       if (/^--/.test(t) || COMMAND_GIT_KEYS.test(value)) scripts.push(value.replace(/^[^=]*=!?/, ""));
       if (/^core\.hookspath=/i.test(value)) unknown = true; // hooks are files, run by later git commands
     }
+    // `git config core.fsmonitor 'cmd'` stores a command a later, harmless `git status` runs.
+    const at = words.findIndex((w, i) => i > 0 && w.text === "config");
+    if (at > 0) {
+      const [key, value] = words.slice(at + 1).filter((w) => !w.text.startsWith("-")).map((w) => w.text);
+      if (key && value !== undefined && COMMAND_GIT_KEYS.test(`${key}=`)) scripts.push(value.replace(/^!/, ""));
+      if (key && /^core\.hookspath$/i.test(key)) unknown = true;
+    }
   }
   return { scripts, unknown };
 }

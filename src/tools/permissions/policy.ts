@@ -315,8 +315,11 @@ export function decide(policy: PermissionPolicy, call: ToolCallRequest, granted:
     const dotglob = /\b(dotglob|GLOBIGNORE)\b/.test(command);
     const danger = unnamed.length ? dangerousReason(command, unnamed, { cwd, home }) : null;
     if (danger) return { kind: "ask", reason: `the command is on the dangerous list: ${danger.why}`, rule: danger.view ? commandRuleFor(danger.view) : "Bash" };
+    const checked = new Set<string>();
     for (const v of unnamed) {
       for (const w of [...v.words.slice(1), ...v.redirects.map((r) => r.target)]) {
+        if (checked.has(w.raw)) continue;
+        checked.add(w.raw);
         const touched = protectedIn(w, cwd, home, dotglob);
         if (touched) return { kind: "ask", reason: `the command touches ${touched}, a secrets file`, rule: commandRuleFor(v) };
         const text = w.dynamic ? null : w.text;

@@ -540,6 +540,8 @@ export function parseShell(source: string): ParseResult {
     return { ok: true, commands };
   } catch (err) {
     if (err instanceof ParseError) return { ok: false, error: err.message };
+    // Thousands of nested `$(` must not crash the run: such a command is one nobody can check.
+    if (err instanceof RangeError) return { ok: false, error: "nested too deeply" };
     throw err;
   }
 }

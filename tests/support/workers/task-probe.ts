@@ -3,14 +3,22 @@ import type { MessagePort } from "node:worker_threads";
 import { runtime } from "../../../src/runtime/runtime.ts";
 
 export interface ProbeInput {
-  mode: "sleep" | "throw" | "grow" | "hang" | "hang-stoppable" | "ask";
+  mode: "sleep" | "throw" | "grow" | "hang" | "hang-stoppable" | "ask" | "burst";
   ms?: number;
   port: MessagePort;
 }
 
 export default async function probe(input: ProbeInput): Promise<unknown> {
+  input.port.postMessage({ t: "started" });
+  try {
+    return await work(input);
+  } finally {
+    input.port.postMessage({ t: "done" });
+  }
+}
+
+async function work(input: ProbeInput): Promise<unknown> {
   const { port } = input;
-  port.postMessage({ t: "started" });
   switch (input.mode) {
     case "sleep":
       await new Promise((r) => setTimeout(r, input.ms ?? 0));
@@ -33,6 +41,10 @@ export default async function probe(input: ProbeInput): Promise<unknown> {
       return new Promise(() => {});
     case "hang-stoppable":
       return new Promise((resolve) => port.on("message", (m: any) => m?.t === "abort" && resolve({ stopped: true })));
+    case "burst":
+      // Posts its last messages and returns at once: the result must not overtake them.
+      for (let i = 0; i < (input.ms ?? 100); i++) port.postMessage({ t: "n", i });
+      return { posted: input.ms };
     case "ask":
       return new Promise((resolve) => {
         port.on("message", (m: any) => resolve({ answer: m }));

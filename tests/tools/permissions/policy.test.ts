@@ -187,6 +187,8 @@ describe("the dangerous list always asks (and is denied headless) unless a rule 
 
   test("a command the parser cannot read asks", () => {
     expect(bash(policy(), "echo 'unterminated")).toMatchObject({ kind: "ask", reason: expect.stringContaining("could not be checked") });
+    // Nested past the parser's stack: refused, not a crash of the whole run.
+    expect(bash(policy(), `echo ${"$(".repeat(20000)}${")".repeat(20000)}`)).toMatchObject({ kind: "ask", reason: expect.stringContaining("nested too deeply") });
   });
 });
 
@@ -209,6 +211,7 @@ describe("a hostile model's spellings of dangerous commands still ask", () => {
     // Commands git or ssh run from a variable or a setting.
     `GIT_SSH_COMMAND="rm -rf ~" git fetch`, `env GIT_SSH_COMMAND="rm -rf ~" git fetch`, `git -c core.pager="rm -rf ~" log`, `git -c alias.x="!rm -rf ~" x`,
     `git clone --upload-pack="rm -rf ~" x`, "git -c core.hooksPath=hooks commit -m x", "git --config-env=core.pager=X log",
+    `git config core.fsmonitor "rm -rf ~"`, `git config --global alias.st '!rm -rf ~'`, "git config core.hooksPath /tmp/h",
     `bash -c "bash -c \\"bash -c 'bash -c \\\\\\"bash -c \\\\\\\\\\\\\\"rm -rf ~\\\\\\\\\\\\\\"\\\\\\"'\\""`,
   ];
   test.each(spellings)("%s", (command) => {
@@ -221,7 +224,8 @@ describe("a hostile model's spellings of dangerous commands still ask", () => {
     "find . -name '*.o' -delete", "find . -type d -name node_modules -exec rm -rf {} +", "rm -f *.o", "rm -rf build/*", "mv src/* lib/",
     "cd src && ls", "for f in *.ts; do echo $f; done", "bash script.sh", "git log | head", "ls | xargs -n1 echo", "echo {a,b}.txt",
     "kill 1234", "cat src/*.ts", "grep -r foo .", "python script.py", "bash",
-    "git -c user.name=x commit -m hi", "EDITOR=vim git commit", "ssh host ls", "flock /tmp/l make", "watch -n 1 ls", "git log --oneline",
+    "git -c user.name=x commit -m hi", "EDITOR=vim git commit", "git config user.name 'A B'", "git config --get core.pager",
+    "git config core.pager 'less -R'", "ssh host ls", "flock /tmp/l make", "watch -n 1 ls", "git log --oneline",
   ])("not %s", (command) => {
     expect(bash(policy(), command).kind).toBe("allow");
   });
