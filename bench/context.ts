@@ -48,8 +48,8 @@ async function session(turns: number, dir: string) {
   };
   const server = await startFakeLLM(script, { contextWindow: WINDOW, recordBodies: false });
   const home = tempHome();
-  // SYNAPSE_* variables set for the bench reach the binary (e.g. to compare window sizes).
-  const own = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("SYNAPSE_"))) as Record<string, string>;
+  // SYNAPSE_* and BUN_JSC_* variables set for the bench reach the binary (window sizes, JIT tiers).
+  const own = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("SYNAPSE_") || k.startsWith("BUN_JSC_"))) as Record<string, string>;
   const env = { SYNAPSE_MODEL: "claude-sonnet-4-5", ...own, ...home.env, ...providerEnv(server.url) };
   const run = await measure([BINARY, "-o", "json", "--max-turns", String(turns + 10), "-C", dir, "TASK-bench: cat out.txt until told to stop"], { env });
   await server.stop();

@@ -41,6 +41,7 @@ async function main(argv: string[]): Promise<number> {
     case "compact":
       return (await import("./compact-command.ts")).runCompactCommand(config, command);
     case "run": {
+      (await import("./work-dirs.ts")).checkWorkDirs(config);
       // Terminals on both ends and no prompt: the interactive session. Its code loads only here.
       const { terminalFacts } = await import("./terminal.ts");
       const tty = terminalFacts();
