@@ -17,6 +17,8 @@ export interface MeasureOptions {
   env?: Record<string, string>;
   stdin?: string;
   cwd?: string;
+  /** Sees each stdout chunk as it arrives, with its performance.now() arrival time. */
+  onStdout?: (text: string, at: number) => void;
 }
 
 const TIME = "/usr/bin/time";
@@ -44,7 +46,18 @@ export async function measure(argv: string[], opts: MeasureOptions = {}): Promis
           // The process has just exited.
         }
       }, 5);
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const readOut = async (): Promise<string> => {
+    if (!opts.onStdout) return new Response(proc.stdout).text();
+    const decoder = new TextDecoder();
+    let all = "";
+    for await (const chunk of proc.stdout) {
+      const text = decoder.decode(chunk, { stream: true });
+      opts.onStdout(text, performance.now());
+      all += text;
+    }
+    return all;
+  };
+  const [stdout, stderr, code] = await Promise.all([readOut(), new Response(proc.stderr).text(), proc.exited]);
   const wallMs = performance.now() - t0;
   if (sampler) clearInterval(sampler);
   if (useTime) peakKb = Number(readFileSync(report, "utf8").trim().split("\n").pop());

@@ -4,14 +4,10 @@
 import type { OutputFormat } from "../config/config.ts";
 import type { SubmissionOutcome } from "../executor/executor.ts";
 import { inertLine } from "../render/inert.ts";
-
-/** 172_400 → "172k", 950 → "950". */
-export function shortTokens(n: number): string {
-  return n >= 1000 ? `${Math.round(n / 1000)}k` : String(n);
-}
+import { formatTokens, tokenChange } from "./output/token-count.ts";
 
 export function compactedLine(tokensBefore: number, tokensAfter: number): string {
-  return `compacted: ${shortTokens(tokensBefore)} → ${shortTokens(tokensAfter)} tokens`;
+  return `compacted: ${tokenChange(tokensBefore, tokensAfter)} tokens`;
 }
 
 export interface CommandReport {
@@ -25,7 +21,7 @@ export interface CommandReport {
 export function formatCommandReport(format: OutputFormat, r: CommandReport): string {
   const lines = [...r.lines];
   const c = r.outcome.compaction;
-  if (c) lines.push(c.method === "none" ? `nothing to compact: ${shortTokens(c.tokensBefore)} tokens` : compactedLine(c.tokensBefore, c.tokensAfter));
+  if (c) lines.push(c.method === "none" ? `nothing to compact: ${formatTokens(c.tokensBefore)} tokens` : compactedLine(c.tokensBefore, c.tokensAfter));
   if (format === "text") return lines.length ? `${lines.map((l) => inertLine(l)).join("\n")}\n` : "";
   const interrupted = r.outcome.status === "interrupted";
   const failed = r.outcome.status === "failed";

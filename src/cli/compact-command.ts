@@ -80,16 +80,20 @@ interface Totals {
   bytesAfter: number;
   segmentsCompressed: number;
   imagesRemoved: number;
+  taskTranscripts: number;
+  taskSegments: number;
 }
 
 function totalsOf(reports: readonly CompactReport[]): Totals {
-  const t: Totals = { sessions: reports.length, compacted: 0, unchanged: 0, skipped: 0, deleted: 0, failed: 0, bytesBefore: 0, bytesAfter: 0, segmentsCompressed: 0, imagesRemoved: 0 };
+  const t: Totals = { sessions: reports.length, compacted: 0, unchanged: 0, skipped: 0, deleted: 0, failed: 0, bytesBefore: 0, bytesAfter: 0, segmentsCompressed: 0, imagesRemoved: 0, taskTranscripts: 0, taskSegments: 0 };
   for (const r of reports) {
     t[r.status]++;
     t.bytesBefore += r.bytesBefore;
     t.bytesAfter += r.bytesAfter;
     t.segmentsCompressed += r.segmentsCompressed;
     t.imagesRemoved += r.imagesRemoved;
+    t.taskTranscripts += r.taskTranscripts;
+    t.taskSegments += r.taskSegments;
   }
   return t;
 }
@@ -109,6 +113,8 @@ function jsonReport(reports: readonly CompactReport[], dryRun: boolean) {
       segment_bytes: r.segmentBytes,
       images_removed: r.imagesRemoved,
       image_bytes: r.imageBytes,
+      task_transcripts: r.taskTranscripts,
+      task_segments_compressed: r.taskSegments,
     })),
     total: {
       sessions: t.sessions,
@@ -121,6 +127,8 @@ function jsonReport(reports: readonly CompactReport[], dryRun: boolean) {
       bytes_after: t.bytesAfter,
       segments_compressed: t.segmentsCompressed,
       images_removed: t.imagesRemoved,
+      task_transcripts: t.taskTranscripts,
+      task_segments_compressed: t.taskSegments,
       sessions_deleted: t.deleted,
     },
   };
@@ -144,7 +152,8 @@ export function formatReport(reports: readonly CompactReport[], dryRun: boolean)
         break;
       default: {
         const parts: string[] = [];
-        if (r.segmentsCompressed > 0) parts.push(`${dryRun ? "would compress" : "compressed"} ${plural(r.segmentsCompressed, "segment")} (${formatBytes(r.segmentBytes)})`);
+        const inTasks = r.taskSegments > 0 ? `; ${r.taskSegments} in ${plural(r.taskTranscripts, "sub-agent transcript")}` : "";
+        if (r.segmentsCompressed > 0) parts.push(`${dryRun ? "would compress" : "compressed"} ${plural(r.segmentsCompressed, "segment")} (${formatBytes(r.segmentBytes)}${inTasks})`);
         if (r.imagesRemoved > 0) parts.push(`${dryRun ? "would remove" : "removed"} ${plural(r.imagesRemoved, "image")} (${formatBytes(r.imageBytes)})`);
         what = parts.length > 0 ? parts.join(", ") : "nothing to do";
       }

@@ -66,6 +66,11 @@ export interface Config {
   cacheDir: string;
   /** Model spec as given (`provider/model` or a bare model name), if any. */
   model?: string;
+  /**
+   * `-m/--model` was given on this run: only then does `model` win over the model a resumed session
+   * recorded (`/model`); SYNAPSE_MODEL and config files are defaults for new sessions.
+   */
+  modelFromFlag?: boolean;
   outputFormat: OutputFormat;
   /** Model turns before a run stops with error_max_turns; Infinity (the default) for no cap. */
   maxTurns: number;
@@ -238,6 +243,7 @@ export function resolveConfig(src: ConfigSources): Config {
     home,
     cacheDir,
     model: flags.model ?? env.SYNAPSE_MODEL ?? file.model,
+    modelFromFlag: flags.model !== undefined,
     outputFormat,
     maxTurns,
     maxTokens: int(env, "SYNAPSE_MAX_TOKENS", file.maxTokens ?? 8192, 1, MAX_OUTPUT_TOKENS),

@@ -5,6 +5,7 @@
 
 import { contextWindowFor } from "../agent/model-windows.ts";
 import type { Config } from "../config/config.ts";
+import { RESUME_SCAN, lastContextTokens } from "./resumed-context.ts";
 import { listModels } from "../llm/model-list.ts";
 import { EXIT, InterruptedError, SynapseError, errorMessage } from "../protocol/errors.ts";
 import type { AgentEvent, RunResult } from "../protocol/events.ts";
@@ -117,6 +118,9 @@ export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
   };
 
   let runtime = await opts.open(sink, opts.resume);
+  contextTokens = lastContextTokens(runtime.recent(RESUME_SCAN));
+  // The model picked with /model in this process, if any (see switchSession).
+  let chosenModel: string | undefined;
   const tracked = new Map<string, Tracked>();
   // The outcomes (plain data) of the last few finished submissions, for a waitFor that comes late.
   const recent = new Map<string, SubmissionOutcome>();
@@ -154,10 +158,12 @@ export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
   async function switchSession(resume: ResumeTarget | undefined): Promise<void> {
     const next = await opts.open(sink, resume);
     const previous = runtime;
-    // A model chosen with /model stays chosen for the rest of this interactive session.
-    if (next.model !== previous.model) {
+    // /clear keeps the model in use. /resume opens the session on the model it recorded (or -m's),
+    // unless one was picked with /model here: that stays chosen for the rest of this process.
+    const carry = resume ? chosenModel : previous.model;
+    if (carry && next.model !== carry) {
       try {
-        next.setModel(previous.model);
+        next.setModel(carry);
       } catch (err) {
         await next.close();
         throw err;
@@ -166,7 +172,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
     runtime = next;
     usage.input_tokens = 0;
     usage.output_tokens = 0;
-    contextTokens = 0;
+    contextTokens = lastContextTokens(next.recent(RESUME_SCAN));
     await previous.close();
     opts.emit({ type: "session_changed", session_id: next.sessionId, previous: previous.sessionId });
   }
@@ -193,6 +199,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
       }
       case "ChangeModel":
         runtime.setModel(action.model);
+        chosenModel = runtime.model;
         opts.emit({ type: "model_changed", model: runtime.model });
         return;
       case "ResetSession":

@@ -14,6 +14,7 @@ import type { EventSink, RunResult } from "../protocol/events.ts";
 import type { ContentBlock, ImageBlock, Message } from "../protocol/message.ts";
 import { createShellPool } from "../shell/shell-pool.ts";
 import { openSession } from "../store/session.ts";
+import { resumedModel } from "./resumed-model.ts";
 import { imageMediaType } from "../tools/binary.ts";
 import { type AgentKind, toolsFor } from "../tools/registry.ts";
 import { buildPolicy, redactEvent } from "../tools/permissions/policy.ts";
@@ -70,10 +71,18 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
     home: config.home,
     cwd: config.cwd,
     model: `${provider.name}/${provider.model}`,
+    keepRecordedModel: !config.modelFromFlag,
     config: config.store,
     resume: opts.resume,
     onWarning: (message) => emit({ type: "warning", message }),
   });
+  if (opts.resume) {
+    const recorded = store.meta().model;
+    const resumed = resumedModel(config, provider, recorded);
+    provider = resumed.provider;
+    if (resumed.warning) emit({ type: "warning", message: resumed.warning });
+    if (`${provider.name}/${provider.model}` !== recorded) store.updateMeta({ model: `${provider.name}/${provider.model}` });
+  }
   const shell = createShellPool(config.shell);
   let compactionRequested = false;
   const monitor = startMemoryMonitor({

@@ -3,7 +3,7 @@
 
 import type { ProviderEndpoint } from "../config/config.ts";
 import { errorMessage } from "../protocol/errors.ts";
-import type { ProviderName } from "./select.ts";
+import { PLACEHOLDER_API_KEY, type ProviderName } from "./select.ts";
 
 export interface ModelList {
   models: string[];
@@ -29,10 +29,10 @@ export function modelsUrl(provider: ProviderName, baseUrl: string | undefined): 
 }
 
 export async function listModels(provider: ProviderName, endpoint: ProviderEndpoint, signal: AbortSignal): Promise<ModelList> {
-  const headers: Record<string, string> =
-    provider === "anthropic"
-      ? { "x-api-key": endpoint.apiKey ?? "", "anthropic-version": "2023-06-01" }
-      : endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {};
+  // The key a run sends, the placeholder included (a local server with no key configured is asked
+  // as the runs ask it; one that wants some bearer would refuse a request without any).
+  const key = endpoint.apiKey ?? PLACEHOLDER_API_KEY;
+  const headers: Record<string, string> = provider === "anthropic" ? { "x-api-key": key, "anthropic-version": "2023-06-01" } : { authorization: `Bearer ${key}` };
   // A slow endpoint must not hold the prompt: the fallback list is good enough after 5 s.
   const timeout = AbortSignal.timeout(5000);
   try {

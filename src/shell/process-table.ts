@@ -11,6 +11,19 @@ export interface ProcessInfo {
   sid: number;
   /** Zombies have exited and only wait to be reaped. */
   zombie: boolean;
+  /** Start time in clock ticks since boot (/proc stat field 22); -1 where it cannot be read. */
+  start: number;
+}
+
+/**
+ * A session as synapse created it: its id (the leader's pid) and the leader's start time. Linux
+ * frees a pid only once no process uses it as pid, group or session, so once every member of a
+ * session is gone its id can be taken by an unrelated process that calls setsid (a tmux server, a
+ * daemon); the start time tells that session apart from ours, which must then be left alone.
+ */
+export interface SessionIdentity {
+  sid: number;
+  start: number;
 }
 
 const HAS_PROC = (() => {
@@ -40,7 +53,7 @@ function fromProc(): ProcessInfo[] {
     }
     // The command name sits in parentheses and may itself contain spaces or ")".
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    out.push({ pid: Number(name), zombie: fields[0] === "Z", pgid: Number(fields[2]), sid: Number(fields[3]) });
+    out.push({ pid: Number(name), zombie: fields[0] === "Z", pgid: Number(fields[2]), sid: Number(fields[3]), start: Number(fields[19]) });
   }
   return out;
 }
@@ -51,13 +64,32 @@ function fromPs(): ProcessInfo[] {
   for (const line of new TextDecoder().decode(ps.stdout).split("\n")) {
     const [pid, pgid, sid, stat] = line.trim().split(/\s+/);
     if (!pid || !stat) continue;
-    out.push({ pid: Number(pid), pgid: Number(pgid), sid: Number(sid), zombie: stat.startsWith("Z") });
+    out.push({ pid: Number(pid), pgid: Number(pgid), sid: Number(sid), zombie: stat.startsWith("Z"), start: -1 });
   }
   return out;
 }
 
-/** Live (non-zombie) members of the session led (or once led) by `sid`. */
-export function sessionMembers(sid: number, table: ProcessInfo[] = listProcesses()): ProcessInfo[] {
+/** A process's start time (see ProcessInfo.start); -1 when it is gone or cannot be read. */
+export function processStart(pid: number): number {
+  if (!HAS_PROC) return -1;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+  } catch {
+    return -1;
+  }
+}
+
+/**
+ * Live (non-zombie) members of the session led (or once led) by `session`. Given its identity,
+ * none when its id now belongs to another process's session (see SessionIdentity).
+ */
+export function sessionMembers(session: number | SessionIdentity, table: ProcessInfo[] = listProcesses()): ProcessInfo[] {
+  const sid = typeof session === "number" ? session : session.sid;
+  if (typeof session !== "number" && session.start >= 0) {
+    const leader = table.find((p) => p.pid === sid);
+    if (leader && leader.start >= 0 && leader.start !== session.start) return [];
+  }
   return table.filter((p) => p.sid === sid && !p.zombie);
 }
 

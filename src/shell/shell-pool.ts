@@ -9,7 +9,7 @@ import type { ShellConfig } from "../config/config.ts";
 import { FifoStock } from "./fifo-stock.ts";
 import type { OutputPipe } from "./output-pipe.ts";
 import { resolveRealDir } from "./path-relation.ts";
-import { isAlive, listProcesses, sessionMembers, signalAll } from "./process-table.ts";
+import { isAlive, listProcesses, type SessionIdentity, sessionMembers, signalAll } from "./process-table.ts";
 import { chooseShell, type ShellState } from "./shell-choice.ts";
 import { ShellProcess } from "./shell-process.ts";
 import { INIT_SCRIPT } from "./shell-script.ts";
@@ -54,7 +54,7 @@ class Pool implements ShellPool {
   /** Real paths of the directories seen, so a command need not ask the file system each time. */
   private readonly realDirs = new Map<string, string>();
   /** Sessions of shells that are gone but may still hold background jobs. */
-  private readonly orphanSessions = new Set<number>();
+  private readonly orphanSessions = new Map<number, SessionIdentity>();
   /** By session: each kills its session if synapse dies without cleaning up (see watchdog.ts). */
   private readonly watchdogs = new Map<number, Watchdog>();
   private readonly retiring = new Set<Promise<void>>();
@@ -115,7 +115,7 @@ class Pool implements ShellPool {
     this.stopWaiting();
     const table = listProcesses();
     for (const slot of this.slots) slot.shell.killNow(table);
-    for (const sid of this.orphanSessions) signalAll(sessionMembers(sid, table), "SIGKILL");
+    for (const session of this.orphanSessions.values()) signalAll(sessionMembers(session, table), "SIGKILL");
     for (const watchdog of this.watchdogs.values()) watchdog.stop();
     for (const pipe of this.pipes) pipe.abandon();
     this.removeWorkspace();
@@ -204,9 +204,9 @@ class Pool implements ShellPool {
     this.slots.splice(at, 1);
     if (!this.closing) this.counters.shells_retired++;
     const sid = slot.shell.pid;
-    this.orphanSessions.add(sid);
+    this.orphanSessions.set(sid, slot.shell.session);
     const done = slot.shell.retire().then(() => {
-      if (sessionMembers(sid).length === 0) {
+      if (sessionMembers(slot.shell.session).length === 0) {
         this.orphanSessions.delete(sid);
         this.watchdogs.get(sid)?.stop();
       }
@@ -274,7 +274,10 @@ class Pool implements ShellPool {
   }
 
   private async killOrphans(): Promise<void> {
-    const members = () => listProcesses().filter((p) => this.orphanSessions.has(p.sid) && !p.zombie);
+    const members = () => {
+      const table = listProcesses();
+      return [...this.orphanSessions.values()].flatMap((session) => sessionMembers(session, table));
+    };
     signalAll(members(), "SIGTERM");
     const deadline = performance.now() + this.config.killGraceMs;
     while (members().length > 0 && performance.now() < deadline) await sleep(10);

@@ -7,7 +7,7 @@ import { exitCodeForSignal, signalNameForExit } from "./exit-code.ts";
 import type { FifoStock } from "./fifo-stock.ts";
 import { OutputCollector, type OutputLimits } from "./output-collector.ts";
 import { OutputPipe, type PipeState } from "./output-pipe.ts";
-import { listProcesses, sessionMembers, signalAll, type ProcessInfo } from "./process-table.ts";
+import { listProcesses, processStart, sessionMembers, signalAll, type ProcessInfo, type SessionIdentity } from "./process-table.ts";
 import { commandScript, parseRecord, RUN_LINE, sourceLine, type ShellRecord } from "./shell-script.ts";
 import type { RunOutcome } from "./types.ts";
 import { type ChildProcess, runtime } from "../runtime/runtime.ts";
@@ -47,6 +47,8 @@ const KILL_POLL_MS = 10;
 
 export class ShellProcess {
   readonly pid: number;
+  /** The session this shell leads, told apart from a later one that reuses its id. */
+  readonly session: SessionIdentity;
   alive = true;
   /** A command left the shell unable to run more (see INIT_SCRIPT): the pool replaces it. */
   spoiled = false;
@@ -80,6 +82,7 @@ export class ShellProcess {
       newSession: true,
     });
     this.pid = this.proc.pid;
+    this.session = { sid: this.pid, start: processStart(this.pid) };
     this.exited = this.proc.exited.then((code) => {
       this.alive = false;
       const signal = this.proc.signalCode;
@@ -150,7 +153,7 @@ export class ShellProcess {
   async terminate(everything: boolean): Promise<void> {
     this.killedByPool = true;
     const spare = new Set(everything ? [] : this.jobs);
-    const others = () => sessionMembers(this.pid).filter((p) => p.pid !== this.pid && !spare.has(p.pgid));
+    const others = () => sessionMembers(this.session).filter((p) => p.pid !== this.pid && !spare.has(p.pgid));
     if (this.alive) sendSignal(this.pid, "SIGSTOP");
     signalAll(others(), "SIGTERM", spare);
     const deadline = performance.now() + this.opts.killGraceMs;
@@ -158,7 +161,8 @@ export class ShellProcess {
       await sleep(Math.min(KILL_POLL_MS, Math.max(0, deadline - performance.now())));
     }
     signalAll(others(), "SIGKILL", spare);
-    sendSignal(this.pid, "SIGKILL");
+    // Only while unreaped is the pid surely still the shell's.
+    if (this.alive) sendSignal(this.pid, "SIGKILL");
     await this.exited;
     this.closeRequest();
   }
@@ -166,8 +170,8 @@ export class ShellProcess {
   /** Synchronous SIGKILL of the whole session (for process exit handlers). */
   killNow(table: ProcessInfo[] = listProcesses()): void {
     this.killedByPool = true;
-    signalAll(sessionMembers(this.pid, table), "SIGKILL");
-    sendSignal(this.pid, "SIGKILL");
+    signalAll(sessionMembers(this.session, table), "SIGKILL");
+    if (this.alive) sendSignal(this.pid, "SIGKILL");
     this.closeRequest();
   }
 
@@ -178,7 +182,7 @@ export class ShellProcess {
     } catch {
       // already closed
     }
-    const timer = setTimeout(() => sendSignal(this.pid, "SIGKILL"), this.opts.killGraceMs);
+    const timer = setTimeout(() => this.alive && sendSignal(this.pid, "SIGKILL"), this.opts.killGraceMs);
     await this.exited;
     clearTimeout(timer);
     this.closeRequest();

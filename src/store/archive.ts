@@ -1,6 +1,8 @@
 // The append-only JSONL archive of a session: one message per line, in segment files
 // (`messages.jsonl`, `messages.1.jsonl`, ...) that roll over past `rotateBytes`. Writes are queued
 // and go out in batches; reads stream line by line and skip damaged lines with a warning.
+// A write reaches the page cache, which outlives a killed process; `sync()` (fdatasync) is what
+// outlives a power cut, and the message store calls it on its own slower schedule.
 // `synapse compact` may replace an old segment by its gzip copy (`messages.1.jsonl.gz`): reads
 // decompress it on the fly, and the writer only ever appends to a plain last segment.
 
@@ -128,6 +130,8 @@ export class Archive {
   private needsNewline = false;
   private chain: Promise<unknown> = Promise.resolve();
   private written = 0;
+  // Segments written since the last sync(): usually the last one, two across a rotation.
+  private unsynced = new Set<string>();
 
   private constructor(
     private readonly options: ArchiveOptions,
@@ -173,14 +177,42 @@ export class Archive {
     this.queueBytes += bytes;
   }
 
+  /** Whether lines were written since the last sync(). */
+  get syncDue(): boolean {
+    return this.unsynced.size > 0;
+  }
+
   /**
    * Writes everything queued when it runs; calls are serialized. On failure the unwritten lines go
-   * back to the front of the queue and a StoreError is thrown.
+   * back to the front of the queue and a StoreError is thrown. Written lines survive a killed
+   * process (they are in the page cache) but not a power cut until sync().
    */
   write(): Promise<number> {
     const run = this.chain.then(() => this.writeQueued());
     this.chain = run.catch(() => undefined);
     return run;
+  }
+
+  /** fdatasync of every segment written since the last sync; serialized with write(). */
+  sync(): Promise<void> {
+    const run = this.chain.then(() => this.syncWritten());
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async syncWritten(): Promise<void> {
+    for (const path of [...this.unsynced]) {
+      let handle;
+      try {
+        handle = await open(path, "r");
+        await handle.datasync();
+      } catch (err) {
+        throw storeError("sync session archive", path, err);
+      } finally {
+        await handle?.close().catch(() => undefined);
+      }
+      this.unsynced.delete(path);
+    }
   }
 
   private async writeQueued(): Promise<number> {
@@ -245,8 +277,8 @@ export class Archive {
         const { bytesWritten } = await handle.write(data, offset, data.length - offset, null);
         offset += bytesWritten;
       }
-      // Survives a power cut too, not only a killed process: flush() is a promise to the caller.
-      await handle.datasync();
+      // No fdatasync here: it was most of a turn's store time, and a killed process loses nothing
+      // the page cache holds. sync() covers power cuts, batched.
     } catch (err) {
       await this.undoPartialWrite(handle, segment);
       throw storeError("write session archive", segment.path, err);
@@ -255,6 +287,7 @@ export class Archive {
     }
     segment.size += data.length;
     this.needsNewline = false;
+    this.unsynced.add(segment.path);
   }
 
   // A write that failed half way (disk full) may have left part of a line; cut it off so the retry

@@ -13,6 +13,7 @@ import { acquireLock, lockHolder, LOCK_FILE, type SessionLock } from "./lock.ts"
 import { readMeta, removeStaleTemps, writeMeta } from "./meta.ts";
 import { sessionsRoot } from "./paths.ts";
 import { compressSegment, syncDir } from "./segment-compress.ts";
+import { compactTaskTranscripts, transcriptBytes } from "./task-compact.ts";
 
 export type CompactStatus = "compacted" | "unchanged" | "deleted" | "skipped" | "failed";
 
@@ -29,6 +30,9 @@ export interface CompactReport {
   segmentBytes: number;
   imagesRemoved: number;
   imageBytes: number;
+  /** Sub-agent transcripts (`tasks/`) compacted, and how many of the segments above were theirs. */
+  taskTranscripts: number;
+  taskSegments: number;
 }
 
 export interface CompactOptions {
@@ -46,7 +50,7 @@ const TRASH = "compact-trash";
 /** Handles session `id`; never throws: a failure is a report with status "failed". */
 export async function compactSession(id: string, options: CompactOptions): Promise<CompactReport> {
   const dir = join(sessionsRoot(options.home), id);
-  const report: CompactReport = { id, status: "unchanged", bytesBefore: 0, bytesAfter: 0, segmentsCompressed: 0, segmentBytes: 0, imagesRemoved: 0, imageBytes: 0 };
+  const report: CompactReport = { id, status: "unchanged", bytesBefore: 0, bytesAfter: 0, segmentsCompressed: 0, segmentBytes: 0, imagesRemoved: 0, imageBytes: 0, taskTranscripts: 0, taskSegments: 0 };
   let lock: SessionLock | undefined;
   try {
     report.bytesBefore = report.bytesAfter = await folderBytes(dir);
@@ -87,12 +91,16 @@ export async function compactSession(id: string, options: CompactOptions): Promi
     const scan = await scanArchive(dir, staleMeta);
     const toCompress = scan.segments.filter((s) => !s.compressed && s.index < scan.lastCompactionSegment);
     const images = await sweepImages(dir, scan.images, options.dryRun);
-    report.imagesRemoved = images.removed;
-    report.imageBytes = images.bytes;
-    report.segmentsCompressed = toCompress.length;
-    report.segmentBytes = toCompress.reduce((sum, s) => sum + s.size, 0);
+    // Under the session's lock (a dry run: no one held it), so none of its sub-agents is running.
+    const tasks = await compactTaskTranscripts(dir, options.dryRun);
+    report.imagesRemoved = images.removed + tasks.imagesRemoved;
+    report.imageBytes = images.bytes + tasks.imageBytes;
+    report.segmentsCompressed = toCompress.length + tasks.segmentsCompressed;
+    report.segmentBytes = toCompress.reduce((sum, s) => sum + s.size, 0) + tasks.segmentBytes;
+    report.taskTranscripts = tasks.transcripts;
+    report.taskSegments = tasks.segmentsCompressed;
     if (options.dryRun) {
-      report.bytesAfter = report.bytesBefore - images.bytes;
+      report.bytesAfter = report.bytesBefore - report.imageBytes;
     } else {
       if (images.removed > 0) await syncDir(join(dir, IMAGES_FOLDER));
       // Before compressing: a copy of a segment compressed now is replaced by the new one anyway.
@@ -101,7 +109,7 @@ export async function compactSession(id: string, options: CompactOptions): Promi
       if (toCompress.length > 0 || staleMeta) await recordArchiveBytes(dir, scan.messages);
       report.bytesAfter = await folderBytes(dir);
     }
-    if (toCompress.length > 0 || images.removed > 0) report.status = "compacted";
+    if (report.segmentsCompressed > 0 || report.imagesRemoved > 0) report.status = "compacted";
     return report;
   } catch (err) {
     report.status = "failed";
@@ -203,9 +211,9 @@ export async function emptyTrash(home: string): Promise<void> {
   for (const name of await readdir(trash).catch(() => [] as string[])) await rm(join(trash, name), { recursive: true, force: true });
 }
 
-/** Bytes of the session's files (the folder and its images), the lock left out. */
+/** Bytes of the session's files (the folder, its images, its sub-agents' transcripts), locks left out. */
 async function folderBytes(dir: string): Promise<number> {
-  let total = 0;
+  let total = await transcriptBytes(dir);
   for (const folder of [dir, join(dir, IMAGES_FOLDER)]) {
     const names = await readdir(folder).catch(() => [] as string[]);
     for (const name of names) {

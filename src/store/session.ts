@@ -22,6 +22,8 @@ export interface OpenSessionOptions {
   home: string;
   cwd: string;
   model: string;
+  /** On resume, leave the model the session recorded in its meta (the caller switches to it). */
+  keepRecordedModel?: boolean;
   config: StoreConfig;
   resume?: ResumeTarget;
   /** Damaged archive lines, failed background writes: one line each, never thrown. */
@@ -110,7 +112,7 @@ async function resume(root: string, options: OpenSessionOptions, target: ResumeT
       meta.bytes = archive.bytes;
       metaDirty = true;
     }
-    if (options.model && options.model !== meta.model) {
+    if (options.model && options.model !== meta.model && !(options.keepRecordedModel && meta.model)) {
       meta.model = options.model;
       metaDirty = true;
     }

@@ -48,11 +48,14 @@ export function runRipgrep(rgPath: string, args: string[], opts: RipgrepOptions)
     let pending: Buffer[] = [];
     const pid = child.pid;
     if (pid !== undefined) running.add(pid);
+    // Once rg is reaped its group id is free for another process: never signal it after that
+    // (its output can still be draining when it has already exited).
+    child.once("exit", () => pid !== undefined && running.delete(pid));
 
     const stop = (why: NonNullable<RipgrepOutcome["stopped"]>) => {
       if (stopped) return;
       stopped = why;
-      if (pid !== undefined) killGroup(pid);
+      if (pid !== undefined && running.has(pid)) killGroup(pid);
       child.stdout.destroy();
     };
     const onAbort = () => stop("aborted");

@@ -15,6 +15,8 @@ const MAX_PREVIEW_LINES = 20;
 export function previewLines(request: ApprovalRequest): string[] {
   const input = (request.input ?? {}) as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === "string" ? v : "");
+  // A final newline ends the last line; it is not one more, empty line.
+  const lines = (v: unknown) => (str(v) === "" ? [] : inert(str(v)).replace(/\n$/, "").split("\n"));
   const clip = (lines: string[]) =>
     lines.length > MAX_PREVIEW_LINES ? [...lines.slice(0, MAX_PREVIEW_LINES), `… ${lines.length - MAX_PREVIEW_LINES} more lines`] : lines;
   switch (request.tool) {
@@ -24,11 +26,11 @@ export function previewLines(request: ApprovalRequest): string[] {
       return lines;
     }
     case "Write":
-      return [`  ${inertLine(str(input.path))} (whole file)`, ...clip(inert(str(input.content)).split("\n").map((l) => `  + ${l}`))];
+      return [`  ${inertLine(str(input.path))} (whole file)`, ...clip(lines(input.content).map((l) => `  + ${l}`))];
     case "Edit":
       return [
         `  ${inertLine(str(input.path))}${input.replace_all ? " (every occurrence)" : ""}`,
-        ...clip([...inert(str(input.old_string)).split("\n").map((l) => `  - ${l}`), ...inert(str(input.new_string)).split("\n").map((l) => `  + ${l}`)]),
+        ...clip([...lines(input.old_string).map((l) => `  - ${l}`), ...lines(input.new_string).map((l) => `  + ${l}`)]),
       ];
     default:
       return [`  ${inertLine(str(input.path) || JSON.stringify(input))}`];

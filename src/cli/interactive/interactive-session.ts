@@ -30,6 +30,8 @@ const PASTE_OFF = "\x1b[?2004l";
 const DOUBLE_CTRL_C_MS = 2000;
 const PAINT_MS = 16;
 const SPIN_MS = 100;
+/** How long exit waits for an interrupted turn to end before leaving anyway. */
+const EXIT_WAIT_MS = 1500;
 /** Messages shown from a resumed session, to see where it left off. */
 const RESUME_SHOWN = 8;
 
@@ -63,13 +65,15 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   let finish!: (code: number) => void;
   const done = new Promise<number>((resolve) => (finish = resolve));
   let exiting = false;
+  // Set as exit begins: while a running turn winds down no key or new question is taken.
+  let leaving = false;
   // A tool call waiting for the user's yes or no: it takes the prompt's place and its keys.
   let approval: { prompt: ApprovalPrompt; request: ApprovalRequest; resolve: (a: ApprovalAnswer) => void } | undefined;
   let approvals: Promise<unknown> = Promise.resolve();
   const approve = (request: ApprovalRequest): Promise<ApprovalAnswer> => {
     const answered = approvals.then(() => new Promise<ApprovalAnswer>((resolve) => {
       // A session on its way out answers no, or its close would wait on the question forever.
-      if (exiting) return resolve({ no: "the session ended" });
+      if (exiting || leaving) return resolve({ no: "the session ended" });
       approval = { prompt: new ApprovalPrompt(request, theme), request, resolve };
       paint();
     }));
@@ -148,13 +152,23 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   };
 
   const exit = async (code: number) => {
-    if (exiting) return;
+    if (exiting || leaving) return;
+    leaving = true;
     hint = undefined;
     candidates = [];
-    paint();
-    exiting = true;
     approval?.resolve({ no: "the session ended" });
     approval = undefined;
+    // A running turn is stopped first and its end drawn (the partial answer marked interrupted),
+    // so the last frame left on the terminal is not a spinner that looks still at work.
+    const running = executor?.running();
+    if (executor && running) {
+      executor.interruptAll();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([executor.waitFor(running), new Promise((r) => (timer = setTimeout(r, EXIT_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
+    paint();
+    exiting = true;
     if (paintTimer) clearTimeout(paintTimer);
     if (spinTimer) clearInterval(spinTimer);
     screen.finish();
@@ -175,6 +189,18 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
     }
     out(line);
     finish(code);
+  };
+
+  // An interrupt means the work went the wrong way: inputs queued behind it come back into the
+  // prompt (before the draft) to be edited or sent again, rather than starting on their own.
+  const interruptTurn = () => {
+    if (!executor) return;
+    const back = view.withdrawQueued();
+    for (const q of back) executor.interrupt(q.id);
+    executor.interrupt();
+    if (!back.length) return;
+    editor.text = [...back.map((q) => q.text), editor.text].filter((x) => x).join("\n");
+    editor.cursor = editor.text.length;
   };
 
   const tabComplete = () => {
@@ -231,7 +257,7 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
         break;
       }
       case "esc":
-        if (executor?.running()) executor.interrupt();
+        if (executor?.running()) interruptTurn();
         break;
       case "tab":
         tabComplete();
@@ -283,7 +309,7 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
               editor.clear();
               lastCtrlC = 0;
             } else if (executor?.running()) {
-              executor.interrupt();
+              interruptTurn();
             } else if (now - lastCtrlC < DOUBLE_CTRL_C_MS) {
               void exit(EXIT.ok);
               return;
@@ -326,7 +352,7 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   stdin.setEncoding("utf8");
   stdin.on("data", (chunk: string) => {
     for (const key of decoder.feed(chunk)) {
-      if (exiting) return;
+      if (exiting || leaving) return;
       onKey(key);
     }
   });

@@ -14,7 +14,10 @@ import { fitWidth, wrapText } from "../../render/text-width.ts";
 import type { Theme } from "../../render/theme.ts";
 import { toolLabel } from "../../render/tool-label.ts";
 import { compactedLine } from "../command-report.ts";
+import { tokenChange } from "../output/token-count.ts";
 
+/** The reason tools/permissions/gate.ts gives when the user answered no. */
+const USER_SAID_NO = "the user said no";
 const SPIN = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 interface RunningTool {
@@ -36,6 +39,8 @@ export class SessionView {
   /** Tool calls whose sub-agent row was shown (task events carry the calling tool call's id). */
   private taskRowShown = new Set<string>();
   private queued: { id: string; text: string }[] = [];
+  /** Queued inputs taken back into the prompt: their skipped submissions show nothing. */
+  private withdrawn = new Set<string>();
   private busySince: number | undefined;
   notice: string | undefined;
 
@@ -57,6 +62,14 @@ export class SessionView {
 
   unqueue(id: string): void {
     this.queued = this.queued.filter((q) => q.id !== id);
+  }
+
+  /** Takes every queued input back (an interrupt returns them to the prompt), oldest first. */
+  withdrawQueued(): { id: string; text: string }[] {
+    const taken = this.queued;
+    this.queued = [];
+    for (const q of taken) this.withdrawn.add(q.id);
+    return taken;
   }
 
   /** Lines to write to the scrollback since the last call. */
@@ -95,12 +108,14 @@ export class SessionView {
     const w = this.width();
     switch (event.type) {
       case "submission_start": {
+        if (this.withdrawn.has(event.id)) break;
         this.queued = this.queued.filter((q) => q.id !== event.id);
         this.busySince = Date.now();
         this.say("", ...echo(event.text, w, t));
         break;
       }
       case "submission_end":
+        if (this.withdrawn.delete(event.outcome.id)) break;
         this.flushStream();
         this.busySince = undefined;
         if (event.outcome.status === "interrupted") this.say(t.yellow("  ⎿ interrupted"));
@@ -166,10 +181,12 @@ export class SessionView {
         this.say(...wrapText(`warning: ${inert(event.message)}`, w).map((l) => t.yellow(l)));
         break;
       case "permission_denied":
+        // The user's own "no" was already shown under the approval prompt, with their reason.
+        if (event.reason === USER_SAID_NO) break;
         this.say(t.red(fitWidth(`  ⎿ not allowed: ${inertLine(event.reason)}`, w)));
         break;
       case "compact_boundary":
-        this.notice = `condensed ${Math.round(event.tokens_before / 1000)}k → ${Math.round(event.tokens_after / 1000)}k`;
+        this.notice = `condensed ${tokenChange(event.tokens_before, event.tokens_after)}`;
         this.say(t.dim(`  context condensed (${event.method}): ${event.tokens_before.toLocaleString("en-US")} → ${event.tokens_after.toLocaleString("en-US")} tokens`));
         break;
       case "compacted":

@@ -1,6 +1,7 @@
 // One-line stderr notices shared by the writers that print them.
 
 import type { AgentEvent } from "../../protocol/events.ts";
+import { tokenChange } from "./token-count.ts";
 
 /** Why a tool call was refused, and the flag that would allow it: one line for stderr. */
 export function permissionNotice(event: Extract<AgentEvent, { type: "permission_denied" }>): string {
@@ -15,11 +16,5 @@ export function retryNotice(event: Extract<AgentEvent, { type: "turn_retry" }>):
 export function compactNotice(event: Extract<AgentEvent, { type: "compact_boundary" }>): string {
   const how = event.method === "prune" ? "old tool outputs cleared" : event.method === "summary" ? "summarised" : "older messages left out";
   const why = event.trigger === "reactive" ? ", after the API said the prompt was too long" : event.trigger === "manual" ? ", on request" : "";
-  return `context ${formatTokens(event.tokens_before)} → ${formatTokens(event.tokens_after)} tokens (${how}${why})`;
-}
-
-function formatTokens(tokens: number): string {
-  if (tokens < 1000) return String(tokens);
-  if (tokens < 10_000) return `${(tokens / 1000).toFixed(1)}k`;
-  return `${Math.round(tokens / 1000)}k`;
+  return `context ${tokenChange(event.tokens_before, event.tokens_after)} tokens (${how}${why})`;
 }

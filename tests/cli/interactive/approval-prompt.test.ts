@@ -35,6 +35,15 @@ describe("ApprovalPrompt", () => {
     expect(write.at(-1)).toBe("… 10 more lines");
   });
 
+  test("a file's final newline adds no empty + row to the Write preview (it is not an extra line)", () => {
+    const write = previewLines({ tool: "Write", input: { path: "c.txt", content: "hello\nworld\n" }, reason: "r", rule: "Write(c.txt)" });
+    expect(write).toEqual(["  c.txt (whole file)", "  + hello", "  + world"]);
+    const edit = previewLines({ tool: "Edit", input: { path: "c.txt", old_string: "a\n", new_string: "b\n" }, reason: "r", rule: "Edit(c.txt)" });
+    expect(edit).toEqual(["  c.txt", "  - a", "  + b"]);
+    const removal = previewLines({ tool: "Edit", input: { path: "c.txt", old_string: "gone\n", new_string: "" }, reason: "r", rule: "Edit(c.txt)" });
+    expect(removal).toEqual(["  c.txt", "  - gone"]);
+  });
+
   test.each([
     ["\r", "yes"],
     ["y", "yes"],

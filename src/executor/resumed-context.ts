@@ -1,0 +1,16 @@
+// The context a resumed session holds before its first new request, for /status and the status
+// line: what the last response reported (input + output tokens), or what the last condense left.
+
+import type { Message } from "../protocol/message.ts";
+
+/** Messages looked back over; a session's last usage is in its newest assistant message. */
+export const RESUME_SCAN = 50;
+
+export function lastContextTokens(messages: readonly Message[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.compaction) return m.compaction.tokensAfter;
+    if (m.role === "assistant" && m.usage) return m.usage.input_tokens + m.usage.output_tokens;
+  }
+  return 0;
+}

@@ -1,0 +1,34 @@
+// What the interactive session's view commits for the executor's events (pure: no terminal).
+
+import { describe, expect, test } from "bun:test";
+import { SessionView } from "../../../src/cli/interactive/session-view.ts";
+import { makeTheme } from "../../../src/render/theme.ts";
+import { stripAnsi } from "../../../src/render/text-width.ts";
+
+const view = () => new SessionView(makeTheme(false), () => 80, 80);
+
+describe("SessionView", () => {
+  test("a call the user refused in the approval prompt is not reported a second time as 'not allowed'", () => {
+    const v = view();
+    v.handle({ type: "permission_denied", id: "t1", name: "Write", reason: "the user said no" });
+    expect(v.takeCommitted()).toEqual([]);
+    // A refusal by the policy (no one was asked) is still shown.
+    v.handle({ type: "permission_denied", id: "t2", name: "Bash", reason: "a sub-agent cannot ask" });
+    expect(v.takeCommitted().map(stripAnsi)).toEqual(["  ⎿ not allowed: a sub-agent cannot ask"]);
+  });
+
+  test("queued inputs taken back by an interrupt leave no echo or 'interrupted' line when they are skipped", () => {
+    const v = view();
+    v.handle({ type: "submission_start", id: "s1", text: "first" });
+    v.queue("s2", "second");
+    expect(v.liveRows(0, 10).map(stripAnsi)).toContain("  queued: second");
+    expect(v.withdrawQueued()).toEqual([{ id: "s2", text: "second" }]);
+    v.takeCommitted();
+    v.handle({ type: "submission_end", outcome: { id: "s1", status: "interrupted", exit: false } });
+    v.handle({ type: "submission_start", id: "s2", text: "second" });
+    v.handle({ type: "submission_end", outcome: { id: "s2", status: "interrupted", exit: false } });
+    expect(v.takeCommitted().map(stripAnsi)).toEqual(["  ⎿ interrupted"]);
+    expect(v.busy).toBe(false);
+    expect(v.liveRows(0, 10)).toEqual([]);
+  });
+});
