@@ -76,6 +76,8 @@ while :; do
   # Rounds, because a process may fork while the table is read; a process stuck in the kernel
   # (state D) must not keep the watchdog forever.
   for ((r = 0; r < 100; r++)); do
+    # Each round: once the session has emptied, its id may already name someone else's session.
+    __started "$sid" && [[ $REPLY != "$born" ]] && exit 0
     __sweep kill || exit 0
     sleep 0.02 2>/dev/null
   done
