@@ -78,10 +78,25 @@ function renderBlocks(tokens: Token[], width: number, t: Theme, out: string[], i
       case "table": {
         const table = token as Tokens.Table;
         const cells = [table.header.map((h) => inline(h.tokens, t)), ...table.rows.map((r) => r.map((c) => inline(c.tokens, t)))];
-        const widths = table.header.map((_, i) => Math.max(...cells.map((row) => textWidth(row[i] ?? ""))));
+        const natural = table.header.map((_, i) => Math.max(...cells.map((row) => textWidth(row[i] ?? ""))));
+        const widths = fitColumns(natural, width - indent.length - 3 * (natural.length - 1));
+        if (!widths) {
+          // Too many columns for the terminal even narrowed: each row as "header: value" lines.
+          const names = cells[0];
+          for (const row of cells.slice(1)) {
+            row.forEach((c, i) => pushWrapped(out, `${t.bold(names[i] ?? "")}: ${c}`, width, indent));
+            out.push("");
+          }
+          break;
+        }
         cells.forEach((row, r) => {
-          const line = row.map((c, i) => c + " ".repeat(Math.max(0, widths[i] - textWidth(c)))).join(t.dim(" │ "));
-          pushWrapped(out, r === 0 ? t.bold(line) : line, width, indent);
+          // A cell wider than its column wraps inside it; the row is as tall as its tallest cell.
+          const wrapped = widths.map((w, i) => wrapLine(row[i] ?? "", w));
+          const height = Math.max(...wrapped.map((c) => c.length));
+          for (let k = 0; k < height; k++) {
+            const line = wrapped.map((c, i) => (c[k] ?? "") + " ".repeat(Math.max(0, widths[i] - textWidth(c[k] ?? "")))).join(t.dim(" │ "));
+            out.push(indent + (r === 0 ? t.bold(line) : line).trimEnd());
+          }
           if (r === 0) out.push(indent + t.dim(widths.map((w) => "─".repeat(w)).join("─┼─")));
         });
         out.push("");
@@ -94,6 +109,36 @@ function renderBlocks(tokens: Token[], width: number, t: Theme, out: string[], i
         if ("text" in token && typeof token.text === "string") pushWrapped(out, inert(token.text), width, indent);
     }
   }
+}
+
+/** Narrowest a shrunk column gets; below it the table is listed row by row instead. */
+const MIN_COLUMN = 4;
+
+/**
+ * Column widths that fit `budget` columns: a column narrower than its fair share keeps its width,
+ * the rest share what is left equally. Undefined when even MIN_COLUMN each does not fit.
+ */
+function fitColumns(natural: number[], budget: number): number[] | undefined {
+  const sum = natural.reduce((a, b) => a + b, 0);
+  if (sum <= budget) return natural;
+  if (budget < natural.length * MIN_COLUMN) return undefined;
+  const widths = natural.map(() => 0);
+  let open = natural.map((_, i) => i);
+  let left = budget;
+  for (;;) {
+    const share = Math.floor(left / open.length);
+    const fits = open.filter((i) => natural[i] <= share);
+    if (!fits.length) break;
+    for (const i of fits) {
+      widths[i] = natural[i];
+      left -= natural[i];
+    }
+    open = open.filter((i) => natural[i] > share);
+    if (!open.length) return widths;
+  }
+  const share = Math.floor(left / open.length);
+  open.forEach((i, k) => (widths[i] = share + (k < left - share * open.length ? 1 : 0)));
+  return widths;
 }
 
 function pushWrapped(out: string[], text: string, width: number, indent: string): void {

@@ -22,6 +22,27 @@ describe("renderMarkdown", () => {
     expect(rows).toContain("│ const x = 1;");
     expect(rows.some((r) => r.startsWith("a │ bb"))).toBe(true);
   });
+  test("a table wider than the terminal shrinks its columns and wraps cells inside them", () => {
+    const md = "| name | description | default |\n|---|---|---|\n| SYNAPSE_MAX_PARALLEL_TASKS | sub-agents running at once; more wait for a free slot | 5 |\n| SYNAPSE_TASK_TIMEOUT_MS | a sub-agent running longer is stopped | 600000 |\n";
+    for (const width of [44, 60]) {
+      const rows = renderMarkdown(md, width, colour).map(stripAnsi);
+      for (const r of rows) expect(textWidth(r)).toBeLessThanOrEqual(width);
+      // Every row has its column separators at the same places.
+      const bars = (r: string) => [...r].flatMap((c, i) => (c === "│" || c === "┼" ? [i] : []));
+      const first = bars(rows[0]);
+      expect(first).toHaveLength(2);
+      for (const r of rows.filter((r) => r.trim())) expect(bars(r)).toEqual(first);
+      // No word of any cell lost.
+      const text = rows.join(" ");
+      for (const word of ["SYNAPSE_MAX_PARALLEL_TASKS", "sub-agents", "slot", "600000", "stopped", "default"]) expect(text.replace(/\s+│\s+/g, " ")).toContain(word.slice(0, 5));
+    }
+  });
+  test("a table too wide even for narrow columns is listed row by row", () => {
+    const rows = renderMarkdown("| a | b | c | d | e | f |\n|---|---|---|---|---|---|\n| one | two | three | four | five | six |\n", 12, plain);
+    for (const r of rows) expect(textWidth(r)).toBeLessThanOrEqual(12);
+    expect(rows).toContain("a: one");
+    expect(rows).toContain("f: six");
+  });
   test("colours code and keeps rows within the width", () => {
     const rows = renderMarkdown(`${"word ".repeat(40)}\n\n\`\`\`js\nconst s = "str"; // note\n\`\`\``, 30, colour);
     for (const r of rows) expect(textWidth(r)).toBeLessThanOrEqual(30);

@@ -14,7 +14,8 @@ import { fitWidth, wrapText } from "../../render/text-width.ts";
 import type { Theme } from "../../render/theme.ts";
 import { toolLabel } from "../../render/tool-label.ts";
 import { compactedLine } from "../command-report.ts";
-import { tokenChange } from "../output/token-count.ts";
+import { retryNotice } from "../output/notices.ts";
+import { formatTokens, tokenChange } from "../output/token-count.ts";
 
 /** The reason tools/permissions/gate.ts gives when the user answered no. */
 const USER_SAID_NO = "the user said no";
@@ -43,6 +44,8 @@ export class SessionView {
   private withdrawn = new Set<string>();
   private busySince: number | undefined;
   notice: string | undefined;
+  /** A condense was reported in this submission: a /compact's own summary line would repeat it. */
+  private condenseShown = false;
 
   constructor(
     private readonly theme: Theme,
@@ -109,6 +112,7 @@ export class SessionView {
     switch (event.type) {
       case "submission_start": {
         if (this.withdrawn.has(event.id)) break;
+        this.condenseShown = false;
         this.queued = this.queued.filter((q) => q.id !== event.id);
         this.busySince = Date.now();
         this.say("", ...echo(event.text, w, t));
@@ -129,7 +133,7 @@ export class SessionView {
         break;
       case "turn_retry":
         this.md.discard();
-        this.say(t.yellow(`⟳ retrying (attempt ${event.attempt}): ${inertLine(event.reason)}`));
+        this.say(t.yellow(`⟳ ${inertLine(retryNotice(event))}`));
         break;
       case "assistant": {
         if (event.parent_tool_use_id) break;
@@ -186,11 +190,13 @@ export class SessionView {
         this.say(t.red(fitWidth(`  ⎿ not allowed: ${inertLine(event.reason)}`, w)));
         break;
       case "compact_boundary":
+        this.condenseShown = true;
         this.notice = `condensed ${tokenChange(event.tokens_before, event.tokens_after)}`;
         this.say(t.dim(`  context condensed (${event.method}): ${event.tokens_before.toLocaleString("en-US")} → ${event.tokens_after.toLocaleString("en-US")} tokens`));
         break;
       case "compacted":
-        this.say(compactedLine(event.tokens_before, event.tokens_after));
+        if (this.condenseShown) break;
+        this.say(event.tokens_before === event.tokens_after ? `nothing to compact: ${formatTokens(event.tokens_before)} tokens` : compactedLine(event.tokens_before, event.tokens_after));
         break;
       case "model_changed":
         this.notice = `model ${event.model}`;

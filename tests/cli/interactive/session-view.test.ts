@@ -31,4 +31,23 @@ describe("SessionView", () => {
     expect(v.busy).toBe(false);
     expect(v.liveRows(0, 10)).toEqual([]);
   });
+
+  test("a retry says how long it waits, as the headless notice does", () => {
+    const v = view();
+    v.handle({ type: "turn_retry", attempt: 2, delay_ms: 1500, reason: "500 api_error: boom\x1b[2J" });
+    expect(v.takeCommitted().map(stripAnsi)).toEqual(["⟳ retrying in 1.5s (attempt 2): 500 api_error: boom␛[2J"]);
+  });
+
+  test("/compact reports once: the condense line, or 'nothing to compact' when nothing was condensed", () => {
+    const v = view();
+    v.handle({ type: "submission_start", id: "s1", text: "/compact" });
+    v.takeCommitted();
+    v.handle({ type: "compact_boundary", trigger: "manual", method: "summary", tokens_before: 172_000, tokens_after: 21_000, messages_replaced: 40 } as any);
+    v.handle({ type: "compacted", id: "s1", tokens_before: 172_000, tokens_after: 21_000 });
+    expect(v.takeCommitted().map(stripAnsi)).toEqual(["  context condensed (summary): 172,000 → 21,000 tokens"]);
+    v.handle({ type: "submission_start", id: "s2", text: "/compact" });
+    v.takeCommitted();
+    v.handle({ type: "compacted", id: "s2", tokens_before: 3_000, tokens_after: 3_000 });
+    expect(v.takeCommitted().map(stripAnsi)).toEqual(["nothing to compact: 3k tokens"]);
+  });
 });
