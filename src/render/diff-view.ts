@@ -7,10 +7,11 @@ import type { Theme } from "./theme.ts";
 
 const MAX_ROWS = 12;
 
-export function changeRows(name: string, input: unknown, width: number, t: Theme): string[] {
+/** `before`: a Write's file as it was before the call (undefined: a new file). */
+export function changeRows(name: string, input: unknown, width: number, t: Theme, before?: string): string[] {
   const i = (input ?? {}) as Record<string, unknown>;
   if (name === "Edit" && typeof i.old_string === "string" && typeof i.new_string === "string") return lineDiff(i.old_string, i.new_string, width, t);
-  if (name === "Write" && typeof i.content === "string") return lineDiff("", i.content, width, t);
+  if (name === "Write" && typeof i.content === "string") return lineDiff(before ?? "", i.content, width, t);
   return [];
 }
 

@@ -36,6 +36,8 @@ export class ScreenDiff {
   /** Writes `lines` to the scrollback above the live region, then redraws the region under them. */
   commit(lines: string[], frame: Frame): void {
     if (!lines.length) return this.render(frame);
+    // A tab would move the terminal's cursor to a tab stop the width count cannot see.
+    lines = lines.map((l) => (l.includes("\t") ? l.replace(/\t/g, "    ") : l));
     this.recent.push(...lines);
     if (this.recent.length > RECENT_LINES) this.recent.splice(0, this.recent.length - RECENT_LINES);
     // Row by row, never one clear of the whole screen: tmux (scroll-on-clear) copies a fully

@@ -146,6 +146,20 @@ describe("ScreenDiff long committed lines", () => {
   });
 });
 
+describe("ScreenDiff tabs", () => {
+  test("a tab in a committed line is drawn as spaces, so the line wraps where it is counted to", () => {
+    const term = new Emulator(8, 20);
+    const screen = new ScreenDiff(term.write, 20);
+    const live = { rows: ["─".repeat(19), "> draft here", "status line"], cursor: { row: 1, col: 12 } };
+    screen.render(live);
+    screen.commit(["a\tb\tc\td\te f"], live);
+    const all = term.all().filter((l) => l !== "");
+    expect(all.join("")).not.toContain("\t");
+    expect(all.slice(-3)).toEqual(live.rows);
+    expect(all.slice(0, -3).map((l) => l.trimEnd())).toEqual(["a    b    c    d", "e f"]);
+  });
+});
+
 describe("ScreenDiff resize", () => {
   test("clears and refills the screen: newest committed lines rewrapped, then the live region", () => {
     const term = new Emulator(6);

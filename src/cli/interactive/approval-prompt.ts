@@ -47,11 +47,32 @@ export class ApprovalPrompt {
     private readonly colors: Colors = PLAIN,
   ) {}
 
-  /** The prompt as lines (no trailing newline). */
-  render(): string[] {
+  /**
+   * The prompt as lines (no trailing newline), at most `maxRows` of them where it can: a preview
+   * too tall for the screen is shortened, since rows scrolled off the top could not be redrawn and
+   * the question itself would be out of sight.
+   */
+  render(maxRows = Number.POSITIVE_INFINITY): string[] {
     const c = this.colors;
     const r = this.request;
-    const lines = [c.yellow(`Allow ${r.tool}? ${inertLine(r.reason)}`), ...previewLines(r).map((l) => (l.startsWith("  + ") ? c.green(l) : l.startsWith("  - ") ? c.red(l) : l))];
+    const choices = this.choiceLines();
+    let preview = previewLines(r);
+    const room = maxRows - 1 - choices.length;
+    if (preview.length > room) {
+      const keep = Math.max(0, room - 1);
+      // The preview's own "… N more lines" row counts the lines it already left out.
+      const already = /^… (\d+) more lines$/.exec(preview.at(-1) ?? "");
+      const shown = already ? preview.slice(0, -1) : preview;
+      preview = [...shown.slice(0, keep), `  … ${shown.length - keep + Number(already?.[1] ?? 0)} more lines not shown`];
+    }
+    const colour = (l: string) => (l.startsWith("  + ") ? c.green(l) : l.startsWith("  - ") ? c.red(l) : l.startsWith("  … ") ? c.dim(l) : l);
+    return [c.yellow(`Allow ${r.tool}? ${inertLine(r.reason)}`), ...preview.map(colour), ...choices];
+  }
+
+  private choiceLines(): string[] {
+    const c = this.colors;
+    const r = this.request;
+    const lines: string[] = [];
     const options = ["Yes", `Yes, and don't ask again for ${inertLine(r.rule)} in this session`, "No, and tell the model why"];
     if (this.state.mode === "menu") {
       const choice = this.state.choice;

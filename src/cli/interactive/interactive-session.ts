@@ -21,6 +21,7 @@ import { commonPrefix, complete } from "./completion.ts";
 import { HistoryFile } from "./history-file.ts";
 import { type Key, KeyDecoder } from "./key-decoder.ts";
 import { PromptEditor } from "./prompt-editor.ts";
+import { TypeAhead } from "./type-ahead.ts";
 import { SessionView } from "./session-view.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;
@@ -51,7 +52,13 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
 
   const history = new HistoryFile(config.home);
   const editor = new PromptEditor(history.load());
-  const view = new SessionView(theme, width, config.toolResultSummaryLimit);
+  const typeAhead = new TypeAhead();
+  const view = new SessionView(theme, width, config.toolResultSummaryLimit, config.cwd);
+  let pendingImages = [...command.images];
+  if (pendingImages.length) {
+    const names = pendingImages.join(", ").replace(/[\x00-\x1f\x7f]/g, " ");
+    view.say(theme.dim(fitWidth(`  ${pendingImages.length === 1 ? "image" : "images"} ${names} will go with your first message`, width())));
+  }
   const screen = new ScreenDiff(out, columns());
   const names = commandNames();
   let executor: Executor | undefined;
@@ -101,7 +108,8 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
       ? statusLine({ model: facts.model, contextPercent: contextPercent(facts.contextTokens, facts.contextWindow), sessionId: facts.sessionId, cwd: facts.cwd, notice: view.notice }, w, theme, homedir())
       : theme.dim(fitWidth("starting…", w));
     if (approval) {
-      promptRows = approval.prompt.render().map((l) => fitWidth(l, w));
+      // Under it stay the separator and the status line (and a spare row); the rest is its room.
+      promptRows = approval.prompt.render(Math.max(4, rows() - 3 - extra.length)).map((l) => fitWidth(l, w));
       caretRow = promptRows.length - 1;
     }
     const bottom = [theme.dim("─".repeat(Math.min(w, 200))), ...promptRows, ...extra, status];
@@ -124,6 +132,8 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
 
   const onEvent = (event: ExecutorEvent) => {
     view.handle(event);
+    // /resume shows where that session left off, as -c does at start (after /clear: nothing).
+    if (event.type === "session_changed" && executor) view.replay(executor.runtime.recent(RESUME_SHOWN));
     if (view.busy && !spinTimer) {
       spinTimer = setInterval(() => {
         spin++;
@@ -144,7 +154,13 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
       return;
     }
     const busy = executor.running() !== undefined || executor.pending() > 0;
-    const id = executor.submit({ text });
+    // `--image` files go with the first message for the model (a /command takes none).
+    let images: string[] | undefined;
+    if (pendingImages.length && !text.trimStart().startsWith("/")) {
+      images = pendingImages;
+      pendingImages = [];
+    }
+    const id = executor.submit({ text, images });
     if (busy) view.queue(id, text);
     void executor.waitFor(id).then((outcome) => {
       if (outcome.exit) void exit(EXIT.ok);
@@ -218,7 +234,11 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   };
 
   const onKey = (key: Key) => {
-    if (approval) {
+    const now = Date.now();
+    // Esc and Ctrl-C always reach the question (they answer no); other keys of a draft still being
+    // typed when it appeared go on into the draft until the user pauses.
+    const stopKey = key.kind === "esc" || (key.kind === "ctrl" && key.name === "c");
+    if (approval && (stopKey || !typeAhead.continues(now, editor.isEmpty()))) {
       const answer = approval.prompt.handle(key);
       if (answer !== undefined) {
         const { request, resolve } = approval;
@@ -230,6 +250,7 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
       paint();
       return;
     }
+    typeAhead.typed(now);
     if (key.kind !== "ctrl" || key.name !== "c") hint = undefined;
     if (key.kind !== "tab") candidates = [];
     switch (key.kind) {
@@ -330,6 +351,9 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
             out("\x1b[2J\x1b[H");
             screen.clear();
             break;
+          case "z":
+            suspend();
+            return;
         }
         break;
     }
@@ -347,6 +371,20 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
       // already gone
     }
     stdin.pause();
+  };
+  // Ctrl-Z: the terminal goes back to the shell as it was (a running turn goes on meanwhile), and
+  // is taken again, redrawn whole, when the shell continues us (`fg`). The stop takes effect
+  // before kill() returns, so the next lines run on continuing; where no shell does job control
+  // (an orphaned process group) the kernel drops the signal and they run at once instead.
+  const suspend = () => {
+    screen.finish();
+    restoreTerminal();
+    process.kill(process.pid, "SIGTSTP");
+    if (exiting) return;
+    stdin.setRawMode(true);
+    stdin.resume();
+    out(PASTE_ON);
+    screen.resize(columns(), rows(), frame());
   };
   stdin.setRawMode(true);
   stdin.setEncoding("utf8");

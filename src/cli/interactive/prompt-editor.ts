@@ -168,13 +168,16 @@ export class PromptEditor {
         line = "";
         w = 0;
       } else {
-        const cw = charWidth(cp);
+        // A control character (a pasted tab, DEL, a C1 code) is drawn as one visible column: raw,
+        // the terminal would act on it and the caret would land where the text does not end.
+        const control = cp < 0x20 || (cp >= 0x7f && cp < 0xa0);
+        const cw = control ? 1 : charWidth(cp);
         if (w + cw > width) {
           rows.push(line);
           line = "";
           w = 0;
         }
-        line += cp < 0x20 ? "?" : ch;
+        line += control ? (ch === "\t" ? " " : "?") : ch;
         w += cw;
       }
       i += ch.length;

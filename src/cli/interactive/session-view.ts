@@ -2,6 +2,8 @@
 // (committed once to the scrollback) and the live rows under them (the answer's unfinished
 // paragraph, running tools with their output tail, sub-agent rows, queued inputs, the spinner).
 
+import { readFileSync, statSync } from "node:fs";
+import { resolve } from "node:path";
 import type { ExecutorEvent } from "../../executor/executor.ts";
 import { type Message, textOf } from "../../protocol/message.ts";
 import { renderMarkdown } from "../../render/markdown.ts";
@@ -28,6 +30,23 @@ interface RunningTool {
   output: string;
   /** A `task:*` call: its sub-agent row stands for it, so no tool row of its own. */
   isTask: boolean;
+  /** A Write's file before the call, so its diff shows what changed rather than every line. */
+  before?: string;
+}
+
+/** Files larger than this are not read for a Write's diff (it is cut to a few rows anyway). */
+const DIFF_READ_MAX = 1 << 20;
+
+function fileBefore(cwd: string | undefined, input: unknown): string | undefined {
+  const path = (input as { path?: unknown })?.path;
+  if (!cwd || typeof path !== "string" || !path) return undefined;
+  try {
+    const full = resolve(cwd, path);
+    const st = statSync(full);
+    return st.isFile() && st.size <= DIFF_READ_MAX ? readFileSync(full, "utf8") : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export class SessionView {
@@ -51,6 +70,8 @@ export class SessionView {
     private readonly theme: Theme,
     private readonly width: () => number,
     private readonly labelLimit: number,
+    /** The session's directory, where a Write's relative path is read from for its diff. */
+    private readonly cwd?: string,
   ) {
     this.md = new MarkdownStream(theme, width);
   }
@@ -150,6 +171,7 @@ export class SessionView {
           input: event.input,
           output: "",
           isTask: event.name === "Bash" && /^\s*task:/.test(String((event.input as { command?: unknown })?.command ?? "")),
+          before: event.name === "Write" ? fileBefore(this.cwd, event.input) : undefined,
         });
         break;
       case "tool_progress": {
@@ -164,7 +186,7 @@ export class SessionView {
         const shownAsTask = this.taskRowShown.delete(event.id);
         if (!shownAsTask) this.say(`${event.is_error ? t.red("●") : t.green("●")} ${t.bold(fitWidth(label, w - 2))}`);
         this.say(fitWidth(`  ⎿ ${inertLine(event.summary)}`, w).replace(/^(  ⎿ )(.*)$/, (_, a, b) => (event.is_error ? t.red(a + b) : t.dim(a + b))));
-        if (!event.is_error && tool) this.say(...changeRows(tool.name, tool.input, w, t));
+        if (!event.is_error && tool) this.say(...changeRows(tool.name, tool.input, w, t, tool.before));
         break;
       }
       case "task_start":
@@ -228,7 +250,15 @@ export class SessionView {
       rows.push(`${t.cyan(SPIN[frame % SPIN.length])} ${t.bold(fitWidth(tool.label, w - 2))}`);
       for (const line of lastLines(tool.output, 3)) rows.push(t.dim(fitWidth(`  ${inertLine(line)}`, w)));
     }
-    for (const row of this.tasks.values()) rows.push(renderTaskRow(row, { colors: t, labelLimit: this.labelLimit, columns: w, frame }).text);
+    const taskRow = (row: TaskRow) => renderTaskRow(row, { colors: t, labelLimit: this.labelLimit, columns: w, frame }).text;
+    const tasks = [...this.tasks.values()];
+    const queued = tasks.filter((r) => r.state === "queued");
+    // Rows that do not fit are cut from the top; queued tasks give way first (one count line), so
+    // every running task keeps its row.
+    const others = rows.length + (this.busySince !== undefined ? 1 : 0) + this.queued.length;
+    const fitsAll = others + tasks.length <= maxRows;
+    for (const row of tasks) if (fitsAll || row.state !== "queued") rows.push(taskRow(row));
+    if (!fitsAll && queued.length) rows.push(t.dim(fitWidth(`○ … ${queued.length} more queued`, w)));
     if (this.busySince !== undefined) {
       const secs = Math.floor((Date.now() - this.busySince) / 1000);
       rows.push(t.cyan(SPIN[frame % SPIN.length]) + t.dim(fitWidth(` working… ${secs}s · esc to interrupt`, w - 2)));

@@ -4,7 +4,7 @@ import { type SlashCommand, say } from "../slash-command.ts";
 
 export const costCommand: SlashCommand = {
   name: "cost",
-  summary: "tokens in and out this session",
+  summary: "tokens in and out since the session was opened here (-c: since resuming)",
   run(_args, ctx) {
     const { usage } = ctx.facts();
     const total = usage.input_tokens + usage.output_tokens;

@@ -35,6 +35,19 @@ describe("ApprovalPrompt", () => {
     expect(write.at(-1)).toBe("… 10 more lines");
   });
 
+  test("a prompt taller than the room shortens its preview, keeping the question and the choices", () => {
+    const content = Array.from({ length: 30 }, (_, i) => `l${i}`).join("\n");
+    const p = new ApprovalPrompt({ tool: "Write", input: { path: "b.txt", content }, reason: "b.txt is outside the workspace", rule: "Write(b.txt)" });
+    const rows = p.render(9);
+    expect(rows).toHaveLength(9);
+    expect(rows[0]).toBe("Allow Write? b.txt is outside the workspace");
+    expect(rows[1]).toBe("  b.txt (whole file)");
+    expect(rows.slice(-4)).toEqual(["❯ 1. Yes", "  2. Yes, and don't ask again for Write(b.txt) in this session", "  3. No, and tell the model why", "  ↑/↓ or 1-3 (y / a / n), Enter to choose, Esc for no"]);
+    // 30 lines, of which l0–l1 shown: 28 left out, the preview's own cut included.
+    expect(rows[rows.length - 5]).toBe("  … 28 more lines not shown");
+    expect(p.render(100).length).toBeGreaterThan(20);
+  });
+
   test("a file's final newline adds no empty + row to the Write preview (it is not an extra line)", () => {
     const write = previewLines({ tool: "Write", input: { path: "c.txt", content: "hello\nworld\n" }, reason: "r", rule: "Write(c.txt)" });
     expect(write).toEqual(["  c.txt (whole file)", "  + hello", "  + world"]);

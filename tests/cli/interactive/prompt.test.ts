@@ -73,6 +73,14 @@ describe("PromptEditor", () => {
     e.insert("abcdefgh\nij");
     expect(e.layout(5)).toEqual({ rows: ["abcde", "fgh", "ij"], row: 2, col: 2 });
   });
+  test("a pasted tab or control character takes one column, so the caret stays where the text ends", () => {
+    const e = new PromptEditor();
+    e.insert("if x:\tgo\x7f\u009bZ");
+    const l = e.layout(40);
+    expect(l.rows).toEqual(["if x: go??Z"]);
+    expect(l.col).toBe(11);
+    expect(e.text).toBe("if x:\tgo\x7f\u009bZ"); // sent as typed
+  });
 });
 
 describe("completion", () => {

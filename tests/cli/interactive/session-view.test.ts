@@ -4,6 +4,9 @@ import { describe, expect, test } from "bun:test";
 import { SessionView } from "../../../src/cli/interactive/session-view.ts";
 import { makeTheme } from "../../../src/render/theme.ts";
 import { stripAnsi } from "../../../src/render/text-width.ts";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 const view = () => new SessionView(makeTheme(false), () => 80, 80);
 
@@ -49,5 +52,31 @@ describe("SessionView", () => {
     v.takeCommitted();
     v.handle({ type: "compacted", id: "s2", tokens_before: 3_000, tokens_after: 3_000 });
     expect(v.takeCommitted().map(stripAnsi)).toEqual(["nothing to compact: 3k tokens"]);
+  });
+
+  test("a Write over an existing file shows what changed in it, not every line as new", () => {
+    const dir = mkdtempSync(join(tmpdir(), "synapse-view-"));
+    writeFileSync(join(dir, "a.txt"), "line 1\nline 2\nline 3\n");
+    const v = new SessionView(makeTheme(false), () => 80, 80, dir);
+    v.handle({ type: "tool_start", id: "w1", name: "Write", input: { path: "a.txt", content: "line 1\nline TWO\nline 3\n" } } as any);
+    writeFileSync(join(dir, "a.txt"), "line 1\nline TWO\nline 3\n");
+    v.handle({ type: "tool_end", id: "w1", name: "Write", is_error: false, summary: "Updated a.txt (23 bytes, 3 lines)" } as any);
+    expect(v.takeCommitted().map(stripAnsi)).toEqual(["● Write(a.txt)", "  ⎿ Updated a.txt (23 bytes, 3 lines)", "    - line 2", "    + line TWO"]);
+    // A new file is all additions.
+    v.handle({ type: "tool_start", id: "w2", name: "Write", input: { path: "new.txt", content: "x\n" } } as any);
+    v.handle({ type: "tool_end", id: "w2", name: "Write", is_error: false, summary: "Created new.txt" } as any);
+    expect(v.takeCommitted().map(stripAnsi)).toEqual(["● Write(new.txt)", "  ⎿ Created new.txt", "    + x"]);
+  });
+
+  test("a batch taller than the room keeps every running task's row and counts the queued ones", () => {
+    const v = view();
+    v.handle({ type: "submission_start", id: "s1", text: "go" });
+    for (let i = 0; i < 8; i++) v.handle({ type: "task_start", id: `t${i}`, kind: "task:explore", description: `label ${i}` });
+    for (let i = 0; i < 3; i++) v.handle({ type: "task_progress", id: `t${i}`, state: "running", tool_calls: 0 });
+    const rows = v.liveRows(0, 6).map(stripAnsi);
+    expect(rows.length).toBeLessThanOrEqual(6);
+    for (let i = 0; i < 3; i++) expect(rows.some((r) => r.includes(`label ${i}`))).toBe(true);
+    expect(rows.some((r) => r.includes("5 more queued"))).toBe(true);
+    expect(rows.at(-1)).toContain("working…");
   });
 });
