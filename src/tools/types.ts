@@ -58,6 +58,8 @@ export interface ApprovalRequest {
   reason: string;
   /** The allow rule "don't ask again" adds for this session. */
   rule: string;
+  /** On the dangerous list: the prompt starts on "no", so a stray Enter does not run it. */
+  dangerous?: boolean;
 }
 
 export type ApprovalAnswer = "yes" | "always" | { no: string };

@@ -40,12 +40,14 @@ export function previewLines(request: ApprovalRequest): string[] {
 type State = { mode: "menu"; choice: 0 | 1 | 2 } | { mode: "reason"; text: string };
 
 export class ApprovalPrompt {
-  private state: State = { mode: "menu", choice: 0 };
+  private state: State;
 
   constructor(
     private readonly request: ApprovalRequest,
     private readonly colors: Colors = PLAIN,
-  ) {}
+  ) {
+    this.state = { mode: "menu", choice: request.dangerous ? 2 : 0 };
+  }
 
   /**
    * The prompt as lines (no trailing newline), at most `maxRows` of them where it can: a preview

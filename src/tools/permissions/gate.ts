@@ -30,7 +30,7 @@ export async function checkPermission(tool: string, input: unknown, cwd: string,
         `(the user can allow it with ${flag}). Do not retry it; choose another way or tell the user what you need.`,
     };
   }
-  const answer = await services.approve({ tool, input, reason: decision.reason, rule: decision.rule });
+  const answer = await services.approve({ tool, input, reason: decision.reason, rule: decision.rule, dangerous: decision.dangerous });
   if (answer === "yes") return { ok: true };
   if (answer === "always") {
     services.granted?.push(decision.rule);

@@ -36,7 +36,7 @@ export type Decision =
   | { kind: "allow" }
   | { kind: "deny"; reason: string }
   /** `rule` is the allow rule that would let this call through. */
-  | { kind: "ask"; reason: string; rule: string };
+  | { kind: "ask"; reason: string; rule: string; dangerous?: boolean };
 
 export interface PolicySource {
   cwd: string;
@@ -305,7 +305,7 @@ export function decide(policy: PermissionPolicy, call: ToolCallRequest, granted:
       if (allow.some((r) => r.kind === "any" && ruleCoversTool(r, "Bash"))) return { kind: "allow" };
       const danger = dangerousReason(command, []);
       const reason = danger ? `the command is on the dangerous list: ${danger.why}` : `the command could not be checked (${parsed.error})`;
-      return { kind: "ask", reason, rule: "Bash" };
+      return { kind: "ask", reason, rule: "Bash", dangerous: danger !== null };
     }
     const cwd = typeof input.cwd === "string" && input.cwd.trim() ? resolveInput(call.cwd, input.cwd, home) : call.cwd;
     // A dangerous part, or one naming a secret or settings file, passes only by a rule that names
@@ -314,7 +314,7 @@ export function decide(policy: PermissionPolicy, call: ToolCallRequest, granted:
     const unnamed = views.filter((v) => !allow.some((r) => namesExactly(r, v)));
     const dotglob = /\b(dotglob|GLOBIGNORE)\b/.test(command);
     const danger = unnamed.length ? dangerousReason(command, unnamed, { cwd, home }) : null;
-    if (danger) return { kind: "ask", reason: `the command is on the dangerous list: ${danger.why}`, rule: danger.view ? commandRuleFor(danger.view) : "Bash" };
+    if (danger) return { kind: "ask", reason: `the command is on the dangerous list: ${danger.why}`, rule: danger.view ? commandRuleFor(danger.view) : "Bash", dangerous: true };
     const checked = new Set<string>();
     for (const v of unnamed) {
       for (const w of [...v.words.slice(1), ...v.redirects.map((r) => r.target)]) {

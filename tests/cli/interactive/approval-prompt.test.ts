@@ -67,6 +67,13 @@ describe("ApprovalPrompt", () => {
     ["2", "always"],
   ] as Array<[string, ApprovalAnswer]>)("keys %p → %p", (keys, expected) => expect(answer(bash, keys)).toEqual(expected));
 
+  test("a command on the dangerous list starts on no: a stray Enter does not run it", () => {
+    const dangerous = { ...bash, dangerous: true };
+    expect(new ApprovalPrompt(dangerous).render().join("\n")).toContain("❯ 3. No, and tell the model why");
+    expect(answer(dangerous, "\r\r")).toEqual({ no: "" });
+    expect(answer(dangerous, "y")).toEqual("yes");
+  });
+
   test("no, with the reason typed after it (backspace works); Esc is a plain no", () => {
     expect(answer(bash, "nuse trashh\x7f instead\r")).toEqual({ no: "use trash instead" });
     expect(answer(bash, "\x1b[A\rwhy\r")).toEqual({ no: "why" });

@@ -149,7 +149,7 @@ describe("the dangerous list always asks (and is denied headless) unless a rule 
     "echo x > /dev/sda", "shutdown -h now", `sh -c "rm -rf /"`, "find / -maxdepth 0 -exec rm -rf {} ';' ; rm -rf /",
   ];
   test.each(dangerous)("%s", (command) => {
-    expect(bash(policy(), command)).toMatchObject({ kind: "ask", reason: expect.stringContaining("dangerous") });
+    expect(bash(policy(), command)).toMatchObject({ kind: "ask", reason: expect.stringContaining("dangerous"), dangerous: true });
     expect(bash(policy("default", { allow: ["Bash(ls)"] }), command).kind).toBe("ask");
   });
 
