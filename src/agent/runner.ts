@@ -6,7 +6,7 @@ import { streamWithRetry } from "../llm/retry.ts";
 import type { Provider, ToolSpec } from "../llm/types.ts";
 import { InterruptedError, ProviderError, errorMessage } from "../protocol/errors.ts";
 import type { EventSink, ResultSubtype } from "../protocol/events.ts";
-import { type ContentBlock, type Message, type ToolUseBlock, type Usage, newMessageId, textOf } from "../protocol/message.ts";
+import { type ContentBlock, INTERRUPTED_NOTE, type Message, type ToolUseBlock, type Usage, newMessageId, textOf } from "../protocol/message.ts";
 import { imageBytes } from "./image-context.ts";
 import type { SessionStore } from "../store/types.ts";
 import { type Tool, type ToolServices, toolLimits } from "../tools/types.ts";
@@ -169,7 +169,7 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
         const cut: Message = {
           id: newMessageId(),
           role: "assistant",
-          content: [{ type: "text", text: `${partial.toWellFormed()}\n\n[interrupted by the user]` }],
+          content: [{ type: "text", text: `${partial.toWellFormed()}${INTERRUPTED_NOTE}` }],
           ts: Date.now(),
           stop_reason: "interrupted",
         };

@@ -81,6 +81,12 @@ export interface CompactionInfo {
   userMessages?: string[];
 }
 
+/**
+ * Ends the kept text of a turn cut by an interrupt: the model must know its answer stopped there.
+ * It is for the model; the user was told on stderr, and an answer saved to a file must not hold it.
+ */
+export const INTERRUPTED_NOTE = "\n\n[interrupted by the user]";
+
 let counter = 0;
 /** Ids sort by creation time within a process and never repeat. */
 export function newMessageId(): string {

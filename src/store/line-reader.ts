@@ -5,8 +5,6 @@
 
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
-import { pipeline } from "node:stream";
-import { createGunzip } from "node:zlib";
 
 export interface Line {
   text: string;
@@ -59,6 +57,9 @@ async function* fileChunks(handle: import("node:fs/promises").FileHandle, limit:
 
 /** The lines of a gzip file, decompressed chunk by chunk; a damaged file throws where it breaks. */
 async function* readGzipLines(path: string): AsyncGenerator<Line> {
+  // Loaded here, not at the top: node:zlib costs about a millisecond to load in the compiled
+  // binary, and every session start reaches this module while few ever read a compressed segment.
+  const [{ pipeline }, { createGunzip }] = await Promise.all([import("node:stream"), import("node:zlib")]);
   const file = createReadStream(path, { highWaterMark: CHUNK });
   const gunzip = createGunzip({ chunkSize: CHUNK });
   // pipeline (not pipe) so a read error reaches the consumer instead of hanging it.

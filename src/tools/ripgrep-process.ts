@@ -1,8 +1,6 @@
 // Runs ripgrep and hands its output over record by record as it streams, and stops it (its whole
 // process group, not a drain) once the caller has enough, the run is interrupted, or time is up.
 
-import { spawn } from "node:child_process";
-
 export interface RipgrepOptions {
   cwd: string;
   signal: AbortSignal;
@@ -33,7 +31,9 @@ function killGroup(pid: number): void {
   }
 }
 
-export function runRipgrep(rgPath: string, args: string[], opts: RipgrepOptions): Promise<RipgrepOutcome> {
+export async function runRipgrep(rgPath: string, args: string[], opts: RipgrepOptions): Promise<RipgrepOutcome> {
+  // Loaded on first use: node:child_process would otherwise load at every start, searches or not.
+  const { spawn } = await import("node:child_process");
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     // A search left running would outlive synapse in its own session.

@@ -1,7 +1,6 @@
 // Picks the engine behind Grep and Glob once per process: ripgrep (unpacked from the binary into
 // the cache folder when it is embedded there) or, when ripgrep cannot run, the JavaScript search.
 
-import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { type RipgrepAsset, ripgrepAsset } from "./ripgrep-asset.ts";
@@ -34,7 +33,9 @@ export function unpackRipgrep(asset: RipgrepAsset, cacheDir: string): string {
 }
 
 /** `rg --version`'s number, which also proves the file can run here (not noexec, right CPU). */
-export function ripgrepVersion(path: string): Promise<string> {
+export async function ripgrepVersion(path: string): Promise<string> {
+  // Loaded on first use: node:child_process would otherwise load at every start, tools or not.
+  const { execFile } = await import("node:child_process");
   return new Promise((resolve, reject) => {
     execFile(path, ["--version"], { timeout: 10_000, env: {} }, (err, stdout) => {
       if (err) return reject(err);

@@ -5,7 +5,7 @@
 // turn's stream has finished, so a stream retried mid-way never leaves a duplicate in a file.
 
 import type { AgentEvent } from "../../protocol/events.ts";
-import { textOf } from "../../protocol/message.ts";
+import { INTERRUPTED_NOTE, textOf } from "../../protocol/message.ts";
 import type { Colors } from "../../render/colors.ts";
 import { LiveTail } from "../../render/live-tail.ts";
 import { TaskRowsDisplay, TaskRowsLog } from "../../render/task-rows.ts";
@@ -79,7 +79,8 @@ export function createTextWriter(streams: OutputStreams, opts: TextWriterOptions
           streamedThisTurn = "";
           break;
         case "assistant": {
-          const text = textOf(event.message);
+          let text = textOf(event.message);
+          if (event.message.stop_reason === "interrupted" && text.endsWith(INTERRUPTED_NOTE)) text = text.slice(0, -INTERRUPTED_NOTE.length);
           if (!streams.outIsTTY) answer(text);
           if (text && !text.endsWith("\n") && event.message.content.some((b) => b.type === "tool_use")) answer("\n");
           streamedThisTurn = "";

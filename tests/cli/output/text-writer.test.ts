@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { createTextWriter } from "../../../src/cli/output/text-writer.ts";
 import type { AgentEvent } from "../../../src/protocol/events.ts";
+import { INTERRUPTED_NOTE } from "../../../src/protocol/message.ts";
 import { PLAIN } from "../../../src/render/colors.ts";
 
 // OSC 52 (write the clipboard), clear screen, retitle, a C1 CSI, a bidi override.
@@ -71,5 +72,16 @@ describe("text writer: untrusted text is inert", () => {
     expect(shown).not.toMatch(ESC_OR_C1);
     expect(shown).toContain("next\tline\n");
     expect(shown).toContain("␛[2J");
+  });
+});
+
+describe("text writer: an interrupted answer", () => {
+  test("the partial answer reaches a file or pipe without the note meant for the model", () => {
+    const { out, err, emit } = writer(false);
+    const message = { id: "m1", role: "assistant" as const, ts: 0, stop_reason: "interrupted", content: [{ type: "text" as const, text: `Half of the answer${INTERRUPTED_NOTE}` }] };
+    emit({ type: "assistant", message });
+    emit({ type: "result", result: { subtype: "interrupted", is_error: true, result: "Half of the answer", session_id: "s", num_turns: 1, duration_ms: 1, usage: { input_tokens: 0, output_tokens: 0 }, stats: {} as any } });
+    expect(out.join("")).toBe("Half of the answer\n");
+    expect(err.join("")).toContain("interrupted");
   });
 });
