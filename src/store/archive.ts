@@ -357,6 +357,30 @@ export class Archive {
     return window.items();
   }
 
+  /**
+   * The readable messages on disk, given that the archive's first `known.bytes` held
+   * `known.messages` (meta.json's last figures): when the archive has only grown since, just what
+   * follows is read, so a resume after kill -9 reads the last second's lines, not the whole
+   * session. Anything else (shrunk, compacted at that point, not a line boundary) counts it all.
+   */
+  async countAfter(known: { bytes: number; messages: number }): Promise<number> {
+    const segments = this.segmentList();
+    let offset = known.bytes;
+    let i = 0;
+    while (i < segments.length && offset >= segments[i]!.size && offset > 0) offset -= segments[i++]!.size;
+    if (i === segments.length) return offset === 0 ? known.messages : this.count();
+    const first = segments[i]!;
+    if (offset > 0 && (first.compressed || (await lastByte(first.path, offset)) !== 0x0a)) return this.count();
+    let n = known.messages;
+    const quiet = () => undefined;
+    for (const [k, segment] of segments.slice(i).entries()) {
+      if (segment.size === 0) continue;
+      const lines = k === 0 && offset > 0 ? readLines(segment.path, segment.size, offset) : segmentLines(segment, quiet);
+      for await (const line of lines) if (parseLine(line, segment.path, quiet)) n++;
+    }
+    return n;
+  }
+
   /** Counts the readable messages on disk (used to repair meta.json after a crash). */
   async count(): Promise<number> {
     let n = 0;

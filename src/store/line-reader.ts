@@ -17,11 +17,11 @@ const CHUNK = 64 * 1024;
 const NL = 0x0a;
 
 /**
- * Yields the lines of `path` up to byte `end` (default: its size when reading starts). A `.gz`
- * path is read whole and decompressed: `end` would count compressed bytes, and such a file is
- * never appended to.
+ * Yields the lines of `path` from byte `from` (a line start; numbers count from there) up to byte
+ * `end` (default: its size when reading starts). A `.gz` path is read whole and decompressed:
+ * `from` and `end` would count compressed bytes, and such a file is never appended to.
  */
-export async function* readLines(path: string, end?: number): AsyncGenerator<Line> {
+export async function* readLines(path: string, end?: number, from = 0): AsyncGenerator<Line> {
   if (path.endsWith(GZIP_SUFFIX)) {
     yield* readGzipLines(path);
     return;
@@ -37,16 +37,16 @@ export async function* readLines(path: string, end?: number): AsyncGenerator<Lin
     return;
   }
   try {
-    yield* splitLines(fileChunks(handle, end ?? (await handle.stat()).size));
+    yield* splitLines(fileChunks(handle, end ?? (await handle.stat()).size, from));
   } finally {
     await handle.close();
   }
 }
 
 /** The bytes of an open file up to `limit`, in one reused buffer: each view is valid until the next. */
-async function* fileChunks(handle: import("node:fs/promises").FileHandle, limit: number): AsyncGenerator<Uint8Array> {
+async function* fileChunks(handle: import("node:fs/promises").FileHandle, limit: number, from: number): AsyncGenerator<Uint8Array> {
   const chunk = Buffer.allocUnsafe(CHUNK);
-  let position = 0;
+  let position = from;
   while (position < limit) {
     const { bytesRead } = await handle.read(chunk, 0, Math.min(CHUNK, limit - position), position);
     if (bytesRead === 0) break;

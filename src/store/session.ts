@@ -106,9 +106,10 @@ async function resume(root: string, options: OpenSessionOptions, target: ResumeT
     }
     const archive = await Archive.open({ dir, rotateBytes: options.config.rotateBytes, onWarning: options.onWarning });
     let metaDirty = false;
-    // meta.json is written after each batch: if they disagree, the process died in between.
+    // meta.json follows the archive within a second (message-store.ts): if they disagree, the
+    // process died in between, and the lines past meta.json's figures are counted.
     if (archive.bytes !== meta.bytes) {
-      meta.messages = await archive.count();
+      meta.messages = await archive.countAfter(meta);
       meta.bytes = archive.bytes;
       metaDirty = true;
     }

@@ -2,7 +2,7 @@
 // cache outlives the process), while fdatasync and meta.json's counts follow within
 // DURABLE_SYNC_MS and at close (they survive a power cut). crash.test.ts covers the kill -9 side.
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Archive } from "../../src/store/archive.ts";
@@ -113,5 +113,66 @@ describe("durability", () => {
     const meta = metaOf(dir);
     expect(meta.messages).toBe(41);
     expect(meta.bytes).toBe(statSync(join(dir, "messages.jsonl")).size);
+  });
+});
+
+describe("resume after a kill: meta.json behind the archive", () => {
+  // A writer killed before its sync leaves meta.json with the counts of an earlier moment.
+  async function closedSession(n: number) {
+    const home = tempHome();
+    const { store } = await openSession({ home, cwd: "/k", model: "m", config: storeConfig(), onWarning: quiet });
+    for (let i = 0; i < n; i++) store.append(msg(i));
+    await store.close();
+    return { home, dir: store.dir, id: store.id, file: join(store.dir, "messages.jsonl") };
+  }
+  const lines = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => JSON.stringify(msg(from + k)) + "\n").join("");
+
+  test("only the lines past meta.json's bytes are read to bring its count up", async () => {
+    const s = await closedSession(10);
+    const before = readFileSync(s.file);
+    // Lines a killed writer appended after its last sync...
+    appendFileSync(s.file, lines(10, 14));
+    // ...and the known part overwritten in place with same-sized garbage: read again, it would
+    // count no message there. Counting only the new tail keeps meta.json's 10.
+    writeFileSync(s.file, Buffer.concat([Buffer.alloc(before.length - 1, 0x78), Buffer.from("\n"), readFileSync(s.file).subarray(before.length)]));
+    const { store } = await openSession({ home: s.home, cwd: "/k", model: "m", config: storeConfig(), resume: { id: s.id }, onWarning: quiet });
+    expect(store.meta().messages).toBe(14);
+    expect(store.meta().bytes).toBe(statSync(s.file).size);
+    await store.close();
+  });
+
+  test("an archive that did not just grow (shrunk, or cut mid-line at meta.json's bytes) is counted whole", async () => {
+    const s = await closedSession(10);
+    const whole = readFileSync(s.file, "utf8");
+    const keep = whole.split("\n").slice(0, 6).join("\n") + "\n";
+    writeFileSync(s.file, keep);
+    let opened = await openSession({ home: s.home, cwd: "/k", model: "m", config: storeConfig(), resume: { id: s.id }, onWarning: quiet });
+    expect(opened.store.meta().messages).toBe(6);
+    await opened.store.close();
+    // meta.json now says 6 messages in `keep.length` bytes; the file is changed so that offset is
+    // no longer a line end (a longer first line): a full count.
+    writeFileSync(s.file, JSON.stringify(msg(0, "a much longer first message than before")) + "\n" + lines(1, 8));
+    opened = await openSession({ home: s.home, cwd: "/k", model: "m", config: storeConfig(), resume: { id: s.id }, onWarning: quiet });
+    expect(opened.store.meta().messages).toBe(8);
+    await opened.store.close();
+  });
+
+  test("across segments: the known segments are skipped, the tail of the one meta.json ends in is read", async () => {
+    const home = tempHome();
+    const config = storeConfig({ rotateBytes: 300 });
+    const first = await openSession({ home, cwd: "/k", model: "m", config, onWarning: quiet });
+    for (let i = 0; i < 9; i++) first.store.append(msg(i));
+    await first.store.close();
+    const segments = readdirSync(first.store.dir).filter((n) => n.startsWith("messages"));
+    expect(segments.length).toBeGreaterThan(2);
+    // The newest segment: messages.jsonl, messages.1.jsonl, ..., the highest number.
+    const last = join(first.store.dir, `messages.${segments.length - 1}.jsonl`);
+    appendFileSync(last, lines(9, 11));
+    const { store } = await openSession({ home, cwd: "/k", model: "m", config, resume: { id: first.store.id }, onWarning: quiet });
+    expect(store.meta().messages).toBe(11);
+    const ids: string[] = [];
+    for await (const m of store.readAll()) ids.push(m.id);
+    expect(ids).toEqual(Array.from({ length: 11 }, (_, i) => `m${i}`));
+    await store.close();
   });
 });
