@@ -10,7 +10,8 @@ import { openSession } from "../../src/store/session.ts";
 import { openTaskStore, taskStoreDir } from "../../src/store/task-store.ts";
 import { storeConfig } from "../store/helpers.ts";
 import { type RecordedRequest, startFakeLLM } from "../support/fake-llm.ts";
-import { providerEnv, runBinary, spawnBinary, tempHome } from "../support/binary.ts";
+import { providerEnv, runBinary, tempHome } from "../support/binary.ts";
+import { killCompactWhen } from "../support/kill-compact.ts";
 
 const quiet = () => {};
 const isSub = (r: RecordedRequest) => JSON.stringify(r.body?.system ?? "").includes("You are a sub-agent");
@@ -98,10 +99,10 @@ describe("synapse compact and sub-agent transcripts", () => {
     const before = await Promise.all(dirs.map(archived));
     const files = () => dirs.flatMap((d) => readdirSync(d));
 
-    await killWhen(home.env, () => files().some((f) => f.endsWith(".tmp")));
+    await killCompactWhen(home.env, () => files().some((f) => f.endsWith(".tmp")));
     for (const [i, dir] of dirs.entries()) expect(await archived(dir)).toEqual(before[i]!);
     const done = files().filter((f) => f.endsWith(".gz")).length;
-    await killWhen(home.env, () => files().filter((f) => f.endsWith(".gz")).length >= done + 3);
+    await killCompactWhen(home.env, () => files().filter((f) => f.endsWith(".gz")).length >= done + 3);
     for (const [i, dir] of dirs.entries()) expect(await archived(dir)).toEqual(before[i]!);
 
     const r = await runBinary({ args: ["compact", "--all", "-o", "json"], env: home.env, timeoutMs: 60_000 });
@@ -118,15 +119,3 @@ describe("synapse compact and sub-agent transcripts", () => {
     expect(existsSync(join(store.dir, "lock"))).toBe(false);
   }, 120_000);
 });
-
-/** Starts `synapse compact --all`, kills it with SIGKILL as soon as `moment()` holds, and waits for it. */
-async function killWhen(env: Record<string, string>, moment: () => boolean): Promise<void> {
-  const proc = spawnBinary({ args: ["compact", "--all"], env });
-  let exited = false;
-  proc.exited.then(() => (exited = true));
-  while (!moment() && !exited) await Bun.sleep(1);
-  proc.kill("SIGKILL");
-  const code = await proc.exited;
-  // Had it finished before the moment came, the test would prove nothing.
-  expect(code).not.toBe(0);
-}

@@ -14,6 +14,7 @@ import { spawnFixture, type Child } from "../store/child.ts";
 import { storeConfig } from "../store/helpers.ts";
 import { startFakeLLM } from "../support/fake-llm.ts";
 import { BINARY, providerEnv, runBinary, spawnBinary, tempHome } from "../support/binary.ts";
+import { killCompactWhen } from "../support/kill-compact.ts";
 import { type SessionSpec, writeSession } from "../support/session-fixture.ts";
 
 const holders: Child[] = [];
@@ -241,11 +242,11 @@ describe("synapse compact", () => {
     const files = () => ids.flatMap((id) => readdirSync(join(root, "sessions", id)).map((n) => `${id}/${n}`));
 
     // First kill: while the first compressed copy is being written.
-    await killWhen(home.env, () => files().some((f) => f.endsWith(".tmp")));
+    await killCompactWhen(home.env, () => files().some((f) => f.endsWith(".tmp")));
     for (const id of ids) expect(await archived(join(root, "sessions", id))).toEqual(before.get(id)!);
     // Second kill: once a few more copies are in place.
     const done = files().filter((f) => f.endsWith(".gz")).length;
-    await killWhen(home.env, () => files().filter((f) => f.endsWith(".gz")).length >= done + 3);
+    await killCompactWhen(home.env, () => files().filter((f) => f.endsWith(".gz")).length >= done + 3);
     // A resume now takes over the lock the killed run left and reads the half-compacted archive.
     for (const id of ids) expect((await resumed(root, id)).messages).toEqual(before.get(id)!);
 
@@ -331,15 +332,3 @@ describe("synapse compact", () => {
     expect(out).toContain("total: 3 sessions");
   }, 60_000);
 });
-
-/** Starts `synapse compact --all`, kills it with SIGKILL as soon as `moment()` holds, and waits for it. */
-async function killWhen(env: Record<string, string>, moment: () => boolean): Promise<void> {
-  const proc = spawnBinary({ args: ["compact", "--all"], env });
-  let exited = false;
-  proc.exited.then(() => (exited = true));
-  while (!moment() && !exited) await Bun.sleep(1);
-  proc.kill("SIGKILL");
-  const code = await proc.exited;
-  // Had it finished before the moment came, the test would prove nothing.
-  expect(code).not.toBe(0);
-}
