@@ -5,19 +5,26 @@
 // store (then the kept turns again, with new ids), so resume starts from it.
 
 import type { Config } from "../config/config.ts";
-import { streamWithRetry } from "../llm/retry.ts";
 import type { AssistantTurn, Provider, ToolSpec } from "../llm/types.ts";
-import { InterruptedError, ProviderError, errorMessage } from "../protocol/errors.ts";
+import { InterruptedError, errorMessage } from "../protocol/errors.ts";
 import type { EventSink } from "../protocol/events.ts";
-import { type CompactionInfo, type Message, newMessageId, textOf } from "../protocol/message.ts";
+import type { CompactionInfo, Message } from "../protocol/message.ts";
 import type { SessionStore } from "../store/types.ts";
+import { TASK_TOKENS, USER_MESSAGES_TOKENS, keepUserMessages, recordWithKept, taskTextOf } from "./compaction-record.ts";
+import { isContextOverflow, overflowAfterCondensing, overflowFigures, overflowWithoutCondense } from "./context-overflow.ts";
 import { buildContext, lastRecordIndex } from "./context.ts";
+import { FirstPrompt } from "./first-prompt.ts";
 import { selectImagesForContext } from "./image-context.ts";
+import { keptStart, windowTail } from "./kept-turns.ts";
 import { contextWindowFor } from "./model-windows.ts";
+import { PromptTokens } from "./prompt-tokens.ts";
 import { PRUNE_KEEP_TOKENS, prunedSavings, selectPrune } from "./prune.ts";
-import { SUMMARY_SYSTEM, promptText, recordText, summaryPrompt, transcriptOf } from "./summary-prompt.ts";
-import { CHARS_PER_TOKEN, estimateMessageTokens, estimateTextTokens, estimateTokens } from "./token-estimate.ts";
-import { groupTurns, tailStart } from "./turns.ts";
+import { type SummaryHooks, summarise } from "./summary-call.ts";
+import { promptText } from "./summary-prompt.ts";
+import { CHARS_PER_TOKEN, estimateTextTokens, estimateTokens } from "./token-estimate.ts";
+
+export { USER_MESSAGES_TOKENS, keepUserMessages } from "./compaction-record.ts";
+export { isContextOverflow } from "./context-overflow.ts";
 
 export type CondenseTrigger = "auto" | "manual" | "reactive";
 export type CondenseMethod = "prune" | "summary" | "window";
@@ -31,29 +38,14 @@ export interface CompactOutcome {
   replaced: number;
 }
 
-/** The user's own messages kept verbatim in a record, newest first, up to this many tokens. */
-export const USER_MESSAGES_TOKENS = 20_000;
-/** The first prompt is kept verbatim up to this many tokens. */
-const TASK_TOKENS = 20_000;
-/** Output tokens the summary call may use. */
-const SUMMARY_MAX_TOKENS = 4096;
 /** A prune is enough when it brings the context under this share of the threshold. */
 const PRUNE_ENOUGH = 0.6;
 /** The in-memory window (count and bytes) may fill this far before the context is condensed. */
 const RING_SHARE = 0.75;
-/** The sliding-window fallback keeps recent turns up to this share of the threshold. */
-const WINDOW_KEEP_SHARE = 0.4;
 /** Messages the context must grow by before a condense that did not help is tried again. */
 const QUIET_MESSAGES = 8;
 /** Reactive retries after "prompt is too long". */
 export const MAX_REACTIVE_CONDENSES = 3;
-
-const OVERFLOW = /prompt is too long|context_length_exceeded|maximum context length|context window|too many tokens/i;
-
-/** Whether an API error says the prompt does not fit the model's window. */
-export function isContextOverflow(err: unknown): boolean {
-  return err instanceof ProviderError && (err.status === 400 || err.status === 413 || err.status === undefined) && OVERFLOW.test(err.message);
-}
 
 export interface ContextManagerDeps {
   config: Config;
@@ -65,17 +57,15 @@ export interface ContextManagerDeps {
 }
 
 export class ContextManager {
-  private task: Message | undefined;
-  private taskLoaded = false;
+  private readonly firstPrompt: FirstPrompt;
+  private readonly tokens: PromptTokens;
   /** Pruned copies (same id) standing in for window messages. */
   private pruned = new Map<string, Message>();
-  private lastReport: { firstId: string; lastId: string; length: number; tokens: number } | undefined;
   private requested = false;
   /** The last compaction record seen: memory pressure may evict it from the window, never from the context. */
   private lastRecord: Message | undefined;
   /** After a condense that could not shrink anything, wait for this many messages before trying again. */
   private quietUntil = 0;
-  private readonly fixedTokens: number;
   /** The window the API's own "too long" message gave, when smaller than the table's. */
   private learnedWindow: number | undefined;
   /** The messages of the last request sent (images selected). */
@@ -84,9 +74,21 @@ export class ContextManager {
   summaryCalls = 0;
   /** Tokens the summary calls used, in all. */
   readonly summaryUsage = { input_tokens: 0, output_tokens: 0 };
+  /** Counts each summary call, and its prompt as garbage toward the next collection. */
+  private readonly summaryHooks: SummaryHooks = {
+    onPrompt: (chars) => {
+      this.sentSinceCollect += chars;
+    },
+    onCall: (usage) => {
+      this.summaryCalls++;
+      this.summaryUsage.input_tokens += usage.input_tokens;
+      this.summaryUsage.output_tokens += usage.output_tokens;
+    },
+  };
 
   constructor(private readonly deps: ContextManagerDeps) {
-    this.fixedTokens = estimateTextTokens(deps.system) + estimateTextTokens(JSON.stringify(deps.tools));
+    this.firstPrompt = new FirstPrompt(deps.store);
+    this.tokens = new PromptTokens(deps.system, deps.tools);
   }
 
   private sentSinceCollect = 0;
@@ -127,27 +129,11 @@ export class ContextManager {
 
   /** The session's first prompt: the first message appended, or read once from the archive. */
   noteAppended(message: Message): void {
-    if (!this.taskLoaded && this.deps.store.window()[0] === message && (this.deps.store.messageCount?.() ?? 1) <= 1) {
-      this.task = message;
-      this.taskLoaded = true;
-    }
+    this.firstPrompt.note(message);
   }
 
-  private async loadTask(): Promise<Message | undefined> {
-    if (this.taskLoaded) return this.task;
-    const window = this.deps.store.window();
-    const total = this.deps.store.messageCount?.();
-    if (total !== undefined && total <= window.length) {
-      this.task = window[0];
-    } else {
-      // Streams the archive only to its first message.
-      for await (const message of this.deps.store.readAll()) {
-        this.task = message;
-        break;
-      }
-    }
-    this.taskLoaded = true;
-    return this.task;
+  private loadTask(): Promise<Message | undefined> {
+    return this.firstPrompt.load();
   }
 
   /** The context as the next request would carry it (pruned outputs applied, edges repaired). */
@@ -162,18 +148,12 @@ export class ContextManager {
 
   /** Estimated prompt tokens of a context, corrected by the usage the last response reported. */
   tokensOf(context: readonly Message[]): number {
-    const estimate = this.fixedTokens + estimateTokens(context);
-    const last = this.lastReport;
-    if (last && last.tokens > 0 && context.length >= last.length && context[0]?.id === last.firstId && context[last.length - 1]?.id === last.lastId) {
-      return Math.max(estimate, last.tokens + estimateTokens(context.slice(last.length)));
-    }
-    return estimate;
+    return this.tokens.of(context);
   }
 
   /** The usage a response reported for the request made of `context`. */
   recordUsage(context: readonly Message[], inputTokens: number): void {
-    if (!context.length || inputTokens <= 0) return;
-    this.lastReport = { firstId: context[0]!.id, lastId: context[context.length - 1]!.id, length: context.length, tokens: inputTokens };
+    this.tokens.record(context, inputTokens);
   }
 
   private ringPressure(context: readonly Message[]): boolean {
@@ -218,15 +198,8 @@ export class ContextManager {
       } catch (err) {
         if (!isContextOverflow(err) || signal.aborted) throw err;
         const said = errorMessage(err);
-        if (!config.context.autoCondense) {
-          throw new ProviderError(
-            `${said} — the conversation no longer fits the model's context window and automatic condensing is off (SYNAPSE_AUTO_CONDENSE=0 or "autoCondense": false): run \`echo /compact | synapse -c\` to condense the session, then continue it`,
-            400,
-          );
-        }
-        if (attempt >= MAX_REACTIVE_CONDENSES) {
-          throw new ProviderError(`the conversation still does not fit the model's context window after condensing it ${MAX_REACTIVE_CONDENSES} times (${said})`, 400);
-        }
+        if (!config.context.autoCondense) throw overflowWithoutCondense(said);
+        if (attempt >= MAX_REACTIVE_CONDENSES) throw overflowAfterCondensing(said, MAX_REACTIVE_CONDENSES);
         this.learnWindow(said, this.tokensOf(context));
         await this.condense("reactive", { signal, hardness: attempt });
         context = await this.current();
@@ -236,9 +209,7 @@ export class ContextManager {
 
   /** The API's own figures, when its message gives them, correct a window that was set too large. */
   private learnWindow(message: string, sentTokens: number): void {
-    const anthropic = /(\d+) tokens > (\d+) maximum/.exec(message);
-    const openai = /maximum context length is (\d+) tokens\. However, your messages resulted in (\d+) tokens/.exec(message);
-    const [counted, maximum] = anthropic ? [Number(anthropic[1]), Number(anthropic[2])] : openai ? [Number(openai[2]), Number(openai[1])] : [0, 0];
+    const [counted, maximum] = overflowFigures(message);
     if (maximum > 0 && maximum < this.window) this.learnedWindow = maximum;
     // The API counted more than we estimated: scale our count of this context up to its figure.
     if (counted > sentTokens && this.lastSent.length) this.recordUsage(this.lastSent, counted);
@@ -276,7 +247,7 @@ export class ContextManager {
           // whole), so pruned outputs stop costing memory too; else kept here as overrides.
           if (this.deps.store.replaceInMemory) this.deps.store.replaceInMemory(pruned);
           else for (const [id, m] of pruned) this.pruned.set(id, m);
-          this.lastReport = undefined;
+          this.tokens.forget();
           const tokensAfter = this.tokensOf(await this.current());
           return this.report({ tokensBefore, tokensAfter, method: "prune", trigger, replaced: 0 });
         }
@@ -297,8 +268,7 @@ export class ContextManager {
       body = first && window[0]?.id === first.id ? window.slice(1) : [...window];
     }
     const keep = Math.max(0, this.deps.config.context.keepLastTurns - hardness);
-    let split = tailStart(body, keep);
-    if (split === 0 && body.length && !opts.keepWhole) split = tailStart(body, Math.min(keep, Math.max(0, groupTurns(body).length - 1)));
+    const split = keptStart(body, keep, opts.keepWhole);
     const middle = body.slice(0, split);
     // A lone message is not worth a model call: its summary would be as long.
     if (middle.length < 2) return { tokensBefore, tokensAfter: tokensBefore, method: "none", trigger, replaced: 0 };
@@ -311,7 +281,7 @@ export class ContextManager {
     let failure: string | undefined;
     if (hardness < 2) {
       try {
-        summary = await this.summarise({ task, previous: previous?.summary, middle, userMessages, focus: opts.focus, signal });
+        summary = await summarise(this.deps, this.window, { task, previous: previous?.summary, middle, userMessages, focus: opts.focus, signal }, this.summaryHooks);
       } catch (err) {
         if (err instanceof InterruptedError || signal.aborted) throw new InterruptedError();
         failure = errorMessage(err);
@@ -326,21 +296,8 @@ export class ContextManager {
     if (signal.aborted) throw new InterruptedError();
 
     // 3. The sliding window: a marker, and as many recent whole turns as fit.
-    let tail = body.slice(split);
     const method: "summary" | "window" = summary !== undefined ? "summary" : "window";
-    if (method === "window") {
-      const room = this.limit * (hardness >= 2 ? WINDOW_KEEP_SHARE / 2 : WINDOW_KEEP_SHARE);
-      const turns = groupTurns(body);
-      let from = body.length;
-      let tokens = 0;
-      for (let i = turns.length - 1; i >= 0; i--) {
-        const t = estimateTokens(body.slice(turns[i]!.start, turns[i]!.end));
-        if (tokens + t > room || turns[i]!.start === 0) break;
-        tokens += t;
-        from = turns[i]!.start;
-      }
-      tail = body.slice(from);
-    }
+    const tail = method === "window" ? windowTail(body, this.limit, hardness) : body.slice(split);
     const replaced = body.slice(0, body.length - tail.length);
     const firstReplaced = previous?.firstId ?? (at < 0 ? (await this.loadTask())?.id : undefined) ?? replaced[0]?.id ?? "";
     const info: CompactionInfo = {
@@ -356,11 +313,7 @@ export class ContextManager {
       ...(summary !== undefined ? { summary } : previous?.summary ? { summary: previous.summary } : {}),
       userMessages,
     };
-    const now = Date.now();
-    const copies = tail.map((m) => ({ ...m, id: newMessageId(), ts: now }));
-    info.keptIds = copies.map((m) => m.id);
-    const record: Message = { id: newMessageId(), role: "user", content: [{ type: "text", text: recordText(info) }], ts: now, isSummary: true, compaction: info };
-    info.tokensAfter = this.fixedTokens + estimateMessageTokens(record) + estimateTokens(copies);
+    const { record, copies } = recordWithKept(info, tail, this.tokens.fixed);
     // Appended together, so one archive write carries them: a kill -9 leaves the record with all,
     // some or none of its kept turns, each of which is a well-formed context.
     this.deps.store.append(record);
@@ -372,7 +325,7 @@ export class ContextManager {
     // What left memory is garbage now: count it toward the next full collection.
     this.sentSinceCollect += (tokensBefore - info.tokensAfter) * CHARS_PER_TOKEN;
     this.pruned.clear();
-    this.lastReport = undefined;
+    this.tokens.forget();
     this.requested = false;
     this.quietUntil = 0;
     const tokensAfter = this.tokensOf(await this.current());
@@ -404,77 +357,6 @@ export class ContextManager {
   }
 
   private async taskText(): Promise<string> {
-    const task = await this.loadTask();
-    const text = task ? (promptText(task) ?? textOf(task)) : "";
-    const max = this.recordBudget(TASK_TOKENS) * CHARS_PER_TOKEN;
-    return text.length > max ? `${text.slice(0, max)}\n[... ${text.length - max} more characters of the first prompt are in the session archive]` : text;
+    return taskTextOf(await this.loadTask(), this.recordBudget(TASK_TOKENS));
   }
-
-  /** One summary call, or a chain of them over chunks when the transcript is too large for one. */
-  private async summarise(input: {
-    task: string;
-    previous?: string;
-    middle: Message[];
-    userMessages: string[];
-    focus?: string;
-    signal: AbortSignal;
-  }): Promise<string> {
-    const budgetChars = Math.max(8000, (this.window - SUMMARY_MAX_TOKENS) * 0.6 * CHARS_PER_TOKEN);
-    const fixed = input.task.length + input.userMessages.reduce((n, m) => n + m.length, 0) + 4000;
-    let entries = transcriptOf(input.middle);
-    if (entries.reduce((n, e) => n + e.length, 0) + fixed > budgetChars) entries = transcriptOf(input.middle, 500);
-    const room = Math.max(4000, budgetChars - fixed);
-    const chunks: string[] = [];
-    let chunk = "";
-    for (const e of entries) {
-      const piece = e.length > room ? e.slice(0, room) : e;
-      if (chunk && chunk.length + piece.length + 2 > room) {
-        chunks.push(chunk);
-        chunk = "";
-      }
-      chunk += (chunk ? "\n\n" : "") + piece;
-    }
-    if (chunk || !chunks.length) chunks.push(chunk);
-    let summary = input.previous;
-    for (const transcript of chunks) {
-      const text = summaryPrompt({ task: input.task, previousSummary: summary, transcript, userMessages: input.userMessages, focus: input.focus });
-      // The prompt, its transcript and the request body are garbage once the call returns.
-      this.sentSinceCollect += text.length * 3;
-      const { config, provider } = this.deps;
-      const turn = await streamWithRetry(
-        provider,
-        {
-          model: provider.model,
-          system: SUMMARY_SYSTEM,
-          messages: [{ id: "summary-request", role: "user", content: [{ type: "text", text }], ts: Date.now() }],
-          tools: [],
-          maxTokens: Math.min(SUMMARY_MAX_TOKENS, config.maxTokens),
-          signal: input.signal,
-          loadImage: (ref) => this.deps.store.loadImage(ref),
-        },
-        { onText: () => undefined },
-        { maxRetries: config.maxRetries, baseMs: config.retryBaseMs, maxMs: config.retryMaxMs, idleTimeoutMs: config.streamIdleMs },
-      );
-      this.summaryCalls++;
-      this.summaryUsage.input_tokens += turn.usage.input_tokens;
-      this.summaryUsage.output_tokens += turn.usage.output_tokens;
-      const out = turn.content.map((b) => (b.type === "text" ? b.text : "")).join("").trim().toWellFormed();
-      if (!out) throw new ProviderError("the summary came back empty");
-      summary = out;
-    }
-    return summary!;
-  }
-}
-
-/** The newest user messages within USER_MESSAGES_TOKENS, oldest first. */
-export function keepUserMessages(messages: string[], budget = USER_MESSAGES_TOKENS): string[] {
-  const out: string[] = [];
-  let used = 0;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const t = estimateTextTokens(messages[i]!);
-    if (used + t > budget) break;
-    used += t;
-    out.unshift(messages[i]!);
-  }
-  return out;
 }

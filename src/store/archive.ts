@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { Message } from "../protocol/message.ts";
 import { storeError } from "./errors.ts";
 import { GZIP_SUFFIX, readLines, type Line } from "./line-reader.ts";
+import { parseLine } from "./message-line.ts";
 import { RingBuffer } from "./ring-buffer.ts";
 
 export interface ArchiveOptions {
@@ -95,31 +96,6 @@ export async function* segmentLines(segment: Segment, warn: (message: string) =>
   } catch (err) {
     warn(`cannot read the rest of ${segment.path}: ${(err as Error).message}`);
   }
-}
-
-/** Parses one archive line; damaged lines are reported and give undefined. */
-export function parseLine(line: Line, path: string, warn: (message: string) => void): Message | undefined {
-  if (line.text.trim() === "") return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(line.text);
-  } catch (err) {
-    const what = line.terminated ? "corrupt" : "torn last";
-    const why = line.terminated ? `: ${(err as Error).message}` : " (unfinished write)";
-    warn(`skipped ${what} line ${line.no} of ${path}${why}`);
-    return undefined;
-  }
-  if (!isMessage(value)) {
-    warn(`skipped line ${line.no} of ${path}: not a message`);
-    return undefined;
-  }
-  return value;
-}
-
-function isMessage(value: unknown): value is Message {
-  if (typeof value !== "object" || value === null) return false;
-  const v = value as Partial<Message>;
-  return typeof v.id === "string" && (v.role === "user" || v.role === "assistant") && Array.isArray(v.content);
 }
 
 export class Archive {

@@ -6,10 +6,11 @@
 import { mkdir, readdir, rename, rm, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { UsageError } from "../protocol/errors.ts";
-import { compressedName, listSegments, parseLine, segmentLines, type Segment } from "./archive.ts";
+import { compressedName, listSegments, segmentLines, type Segment } from "./archive.ts";
 import { storeError } from "./errors.ts";
 import { collectImageReferences, IMAGES_FOLDER, sweepImages } from "./image-gc.ts";
 import { acquireLock, lockHolder, LOCK_FILE, type SessionLock } from "./lock.ts";
+import { parseLine } from "./message-line.ts";
 import { readMeta, removeStaleTemps, writeMeta } from "./meta.ts";
 import { sessionsRoot } from "./paths.ts";
 import { compressSegment, syncDir } from "./segment-compress.ts";

@@ -2,7 +2,8 @@
 // session whose messages are intact never disappears from listing or `--resume`.
 
 import { stat } from "node:fs/promises";
-import { listSegments, parseLine, segmentLines } from "./archive.ts";
+import { listSegments, segmentLines } from "./archive.ts";
+import { parseLine } from "./message-line.ts";
 import { metaPath, titleFrom } from "./meta.ts";
 import type { SessionMeta } from "./types.ts";
 

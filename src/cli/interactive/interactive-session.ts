@@ -3,15 +3,12 @@
 // given (a dynamic import in main.ts), so the headless path never pays for any of it.
 
 import { writeSync } from "node:fs";
-import { homedir } from "node:os";
 import type { Config } from "../../config/config.ts";
 import { commandNames } from "../../executor/command-registry.ts";
 import { type Executor, type ExecutorEvent, createExecutor } from "../../executor/executor.ts";
 import { openRuntime } from "../../executor/session-runtime.ts";
-import { contextPercent } from "../../executor/commands/status.ts";
 import { EXIT, errorMessage } from "../../protocol/errors.ts";
 import { ScreenDiff, type Frame } from "../../render/screen-diff.ts";
-import { statusLine } from "../../render/status-line.ts";
 import { fitWidth } from "../../render/text-width.ts";
 import { makeTheme } from "../../render/theme.ts";
 import type { Command } from "../args.ts";
@@ -21,6 +18,8 @@ import { commonPrefix, complete } from "./completion.ts";
 import { HistoryFile } from "./history-file.ts";
 import { type Key, KeyDecoder } from "./key-decoder.ts";
 import { PromptEditor } from "./prompt-editor.ts";
+import { editPrompt } from "./prompt-keys.ts";
+import { composeFrame } from "./session-frame.ts";
 import { TypeAhead } from "./type-ahead.ts";
 import { SessionView } from "./session-view.ts";
 
@@ -88,34 +87,8 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
     return answered;
   };
 
-  const frame = (): Frame => {
-    const w = width();
-    const layout = editor.layout(w - 2);
-    let promptRows = layout.rows.map((r, i) => (i === 0 ? `${theme.bold(theme.cyan("›"))} ${r}` : `  ${r}`));
-    let caretRow = layout.row;
-    // A prompt taller than the screen shows the rows around the caret.
-    const roomForPrompt = Math.max(1, rows() - 4);
-    if (promptRows.length > roomForPrompt) {
-      const start = Math.min(Math.max(0, caretRow - roomForPrompt + 1), promptRows.length - roomForPrompt);
-      promptRows = promptRows.slice(start, start + roomForPrompt);
-      caretRow -= start;
-    }
-    const extra: string[] = [];
-    if (candidates.length) extra.push(theme.dim(fitWidth(candidates.join("  "), w)));
-    if (hint) extra.push(theme.yellow(fitWidth(hint, w)));
-    const facts = executor?.facts();
-    const status = facts
-      ? statusLine({ model: facts.model, contextPercent: contextPercent(facts.contextTokens, facts.contextWindow), sessionId: facts.sessionId, cwd: facts.cwd, notice: view.notice }, w, theme, homedir())
-      : theme.dim(fitWidth("starting…", w));
-    if (approval) {
-      // Under it stay the separator and the status line (and a spare row); the rest is its room.
-      promptRows = approval.prompt.render(Math.max(4, rows() - 3 - extra.length)).map((l) => fitWidth(l, w));
-      caretRow = promptRows.length - 1;
-    }
-    const bottom = [theme.dim("─".repeat(Math.min(w, 200))), ...promptRows, ...extra, status];
-    const live = view.liveRows(spin, Math.max(0, rows() - bottom.length - 1));
-    return { rows: [...live, ...bottom], cursor: { row: live.length + 1 + caretRow, col: 2 + layout.col } };
-  };
+  const frame = (): Frame =>
+    composeFrame({ theme, width: width(), rows: rows(), editor, view, spin, candidates, hint, facts: executor?.facts(), approval: approval?.prompt });
 
   const paint = () => {
     if (paintTimer) clearTimeout(paintTimer);
@@ -253,16 +226,11 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
     typeAhead.typed(now);
     if (key.kind !== "ctrl" || key.name !== "c") hint = undefined;
     if (key.kind !== "tab") candidates = [];
+    if (editPrompt(editor, key)) {
+      paint();
+      return;
+    }
     switch (key.kind) {
-      case "text":
-        editor.insert(key.text);
-        break;
-      case "paste":
-        editor.paste(key.text);
-        break;
-      case "newline":
-        editor.insert("\n");
-        break;
       case "enter": {
         // `\` then Enter continues the prompt on a new line.
         if (editor.text.slice(0, editor.cursor).endsWith("\\")) {
@@ -283,47 +251,8 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
       case "tab":
         tabComplete();
         break;
-      case "backspace":
-        editor.backspace();
-        break;
-      case "delete":
-        editor.deleteForward();
-        break;
-      case "delete-word-back":
-        editor.deleteWordBack();
-        break;
-      case "move":
-        ({ up: () => editor.up(), down: () => editor.down(), left: () => editor.left(), right: () => editor.right(), home: () => editor.lineStart(), end: () => editor.lineEnd(), "word-left": () => editor.wordLeft(), "word-right": () => editor.wordRight() })[key.to]();
-        break;
       case "ctrl":
         switch (key.name) {
-          case "a":
-            editor.lineStart();
-            break;
-          case "e":
-            editor.lineEnd();
-            break;
-          case "b":
-            editor.left();
-            break;
-          case "f":
-            editor.right();
-            break;
-          case "k":
-            editor.killToEnd();
-            break;
-          case "u":
-            editor.killToStart();
-            break;
-          case "w":
-            editor.deleteWordBack();
-            break;
-          case "p":
-            editor.up();
-            break;
-          case "n":
-            editor.down();
-            break;
           case "c": {
             const now = Date.now();
             if (!editor.isEmpty()) {
