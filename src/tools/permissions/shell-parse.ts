@@ -3,40 +3,11 @@
 // process substitution, backticks, redirections and here-documents. A regex cannot do this
 // safely: `echo "a && b"` is one command, `echo $(rm x)` is two.
 
-export interface Word {
-  /** The value after quote removal; unknown parts (expansions) are kept as written. */
-  text: string;
-  /** The source text of the word, quotes included. */
-  raw: string;
-  /** Holds an expansion ($var, $(…), `…`), so its value is only known when it runs. */
-  dynamic: boolean;
-  /** Holds an unquoted brace expansion (`{rm,-rf,~}`): bash turns it into several words. */
-  braces?: boolean;
-}
+import { ParseError, type ParseResult, type Redirect, type SimpleCommand, type Word } from "./shell-syntax.ts";
+import { ShellWords } from "./shell-words.ts";
 
-export interface Redirect {
-  op: string;
-  target: Word;
-  /** A here-document's text, once its lines have been read. */
-  body?: string;
-}
+export type { ParseResult, Redirect, SimpleCommand, Word } from "./shell-syntax.ts";
 
-export interface SimpleCommand {
-  /** Leading `NAME=value` words. */
-  assignments: Word[];
-  words: Word[];
-  redirects: Redirect[];
-  /** The command whose output is piped into this one (index into the parse result). */
-  pipedFrom?: number;
-  /** The command whose word holds the substitution this command runs in (index). */
-  insideOf?: number;
-}
-
-export type ParseResult = { ok: true; commands: SimpleCommand[] } | { ok: false; error: string };
-
-class ParseError extends Error {}
-
-const META = new Set([" ", "\t", "\n", ";", "&", "|", "(", ")", "<", ">"]);
 const RESERVED_PREFIX = new Set(["if", "then", "elif", "else", "do", "while", "until", "!", "{", "time"]);
 const RESERVED_ALONE = new Set(["fi", "done", "}", "esac"]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
@@ -49,32 +20,17 @@ interface PendingHeredoc {
   redirect: Redirect;
 }
 
-class Parser {
-  i = 0;
+/** The grammar: lists, pipelines, subshells, simple commands, redirections and here-documents. */
+class Parser extends ShellWords {
   readonly commands: SimpleCommand[] = [];
   private heredocs: PendingHeredoc[] = [];
   /** The command being read, so substitutions inside its words know where they sit. */
   private current: number | undefined;
 
-  constructor(private readonly s: string) {}
-
   parseAll(): SimpleCommand[] {
     this.parseList(null);
     if (this.i < this.s.length) throw new ParseError(`unexpected "${this.s[this.i]}"`);
     return this.commands;
-  }
-
-  private peek(n = 0): string {
-    return this.s[this.i + n] ?? "";
-  }
-
-  private skipBlanks(): void {
-    while (this.i < this.s.length) {
-      const c = this.s[this.i];
-      if (c === " " || c === "\t") this.i++;
-      else if (c === "\\" && this.peek(1) === "\n") this.i += 2;
-      else break;
-    }
   }
 
   /** Reads commands until `end` (")" for a subshell or substitution) or the end of input. */
@@ -132,24 +88,6 @@ class Parser {
       const index = this.parseSimpleCommand(pipedFrom);
       if (index !== undefined) lastCommand = index;
       pipedFrom = undefined;
-    }
-  }
-
-  /** `((…))` or `$((…))`: arithmetic, balanced parentheses; substitutions inside still run. */
-  private skipArithmetic(open: number): void {
-    this.i += open;
-    let depth = 2;
-    while (depth > 0) {
-      if (this.i >= this.s.length) throw new ParseError('missing "))"');
-      const c = this.peek();
-      if (c === "$" && this.peek(1) === "(" && this.peek(2) !== "(") {
-        this.i += 2;
-        this.parseList(")");
-        continue;
-      }
-      if (c === "(") depth++;
-      else if (c === ")") depth--;
-      this.i++;
     }
   }
 
@@ -316,221 +254,15 @@ class Parser {
     return this.readWord();
   }
 
-  /** One word up to an unquoted metacharacter. */
-  readWord(): Word {
-    const start = this.i;
-    let text = "";
-    let dynamic = false;
-    let brace = 0; // 1 after an unquoted "{", 2 once a "," or ".." follows it
-    let braces = false;
-    while (this.i < this.s.length) {
-      const c = this.peek();
-      if (META.has(c)) {
-        // <( and >( start a process substitution only at the beginning of a word.
-        if ((c === "<" || c === ">") && this.peek(1) === "(" && this.i === start) {
-          this.i += 2;
-          this.parseList(")");
-          text += `${c}(…)`;
-          dynamic = true;
-          continue;
-        }
-        break;
-      }
-      if (c === "\\") {
-        if (this.peek(1) === "\n") this.i += 2;
-        else {
-          text += this.peek(1);
-          this.i += 2;
-        }
-        continue;
-      }
-      if (c === "'") {
-        const close = this.s.indexOf("'", this.i + 1);
-        if (close < 0) throw new ParseError("unterminated single quote");
-        text += this.s.slice(this.i + 1, close);
-        this.i = close + 1;
-        continue;
-      }
-      if (c === '"') {
-        const inner = this.readDoubleQuoted();
-        text += inner.text;
-        dynamic ||= inner.dynamic;
-        continue;
-      }
-      if (c === "$" && this.peek(1) === "'") {
-        text += this.readAnsiC();
-        continue;
-      }
-      if (c === "$" || c === "`") {
-        const expansion = this.readExpansion();
-        if (expansion !== null) {
-          text += expansion;
-          dynamic = true;
-          continue;
-        }
-        text += c;
-        this.i++;
-        continue;
-      }
-      if (c === "{") brace = 1;
-      else if (brace && (c === "," || (c === "." && this.peek(1) === "."))) brace = 2;
-      else if (c === "}" && brace === 2) braces = true;
-      text += c;
-      this.i++;
+  /** Backquotes hold a command line of their own; its commands sit inside the current one. */
+  protected parseBackquoted(body: string): void {
+    const inner = new Parser(body);
+    try {
+      inner.parseAll();
+    } catch (err) {
+      throw new ParseError(`in backquotes: ${(err as Error).message}`);
     }
-    const word: Word = { text, raw: this.s.slice(start, this.i), dynamic };
-    if (braces) word.braces = true;
-    return word;
-  }
-
-  private readDoubleQuoted(): { text: string; dynamic: boolean } {
-    this.i++;
-    let text = "";
-    let dynamic = false;
-    while (true) {
-      if (this.i >= this.s.length) throw new ParseError("unterminated double quote");
-      const c = this.peek();
-      if (c === '"') {
-        this.i++;
-        return { text, dynamic };
-      }
-      if (c === "\\") {
-        const next = this.peek(1);
-        if (next === "\n") this.i += 2;
-        else if (next === "$" || next === "`" || next === '"' || next === "\\") {
-          text += next;
-          this.i += 2;
-        } else {
-          text += c;
-          this.i++;
-        }
-        continue;
-      }
-      if (c === "$" || c === "`") {
-        const expansion = this.readExpansion();
-        if (expansion !== null) {
-          text += expansion;
-          dynamic = true;
-          continue;
-        }
-      }
-      text += c;
-      this.i++;
-    }
-  }
-
-  private readAnsiC(): string {
-    this.i += 2;
-    let text = "";
-    const escapes: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"' };
-    while (true) {
-      if (this.i >= this.s.length) throw new ParseError("unterminated $'…' quote");
-      const c = this.peek();
-      if (c === "'") {
-        this.i++;
-        return text;
-      }
-      if (c === "\\") {
-        const next = this.peek(1);
-        const rest = this.s.slice(this.i + 2);
-        // Every escape bash decodes, so `$'\162m'` is seen as the `rm` it runs.
-        const code =
-          next === "x" ? /^[0-9a-fA-F]{1,2}/.exec(rest) : next === "u" ? /^[0-9a-fA-F]{1,4}/.exec(rest) : next === "U" ? /^[0-9a-fA-F]{1,8}/.exec(rest) : null;
-        const octal = /^[0-7]{1,3}/.exec(this.s.slice(this.i + 1));
-        if (code) {
-          const n = parseInt(code[0], 16);
-          text += n <= 0x10ffff ? String.fromCodePoint(n) : "";
-          this.i += 2 + code[0].length;
-        } else if (octal) {
-          text += String.fromCharCode(parseInt(octal[0], 8) & 0xff);
-          this.i += 1 + octal[0].length;
-        } else if (next === "c" && this.i + 2 < this.s.length) {
-          text += String.fromCharCode(this.s.charCodeAt(this.i + 2) & 0x1f);
-          this.i += 3;
-        } else {
-          text += escapes[next] ?? `\\${next}`;
-          this.i += 2;
-        }
-        continue;
-      }
-      text += c;
-      this.i++;
-    }
-  }
-
-  /** `$name`, `${…}`, `$(…)`, `$((…))`, `` `…` ``; null when the `$` is literal. */
-  private readExpansion(): string | null {
-    const start = this.i;
-    const c = this.peek();
-    if (c === "`") {
-      let body = "";
-      this.i++;
-      while (true) {
-        if (this.i >= this.s.length) throw new ParseError("unterminated backquote");
-        const d = this.peek();
-        if (d === "`") {
-          this.i++;
-          break;
-        }
-        if (d === "\\" && ["$", "`", "\\"].includes(this.peek(1))) {
-          body += this.peek(1);
-          this.i += 2;
-          continue;
-        }
-        body += d;
-        this.i++;
-      }
-      const inner = new Parser(body);
-      try {
-        inner.parseAll();
-      } catch (err) {
-        throw new ParseError(`in backquotes: ${(err as Error).message}`);
-      }
-      this.adopt(inner);
-      return this.s.slice(start, this.i);
-    }
-    const next = this.peek(1);
-    if (next === "(") {
-      if (this.peek(2) === "(") this.skipArithmetic(3);
-      else {
-        this.i += 2;
-        this.parseList(")");
-      }
-      return this.s.slice(start, this.i);
-    }
-    if (next === "{") {
-      this.i += 2;
-      let depth = 1;
-      while (depth > 0) {
-        if (this.i >= this.s.length) throw new ParseError('missing "}"');
-        const d = this.peek();
-        if (d === "\\") {
-          this.i += 2;
-          continue;
-        }
-        if (d === "'") {
-          const close = this.s.indexOf("'", this.i + 1);
-          if (close < 0) throw new ParseError("unterminated single quote");
-          this.i = close + 1;
-          continue;
-        }
-        if (d === '"') {
-          this.readDoubleQuoted();
-          continue;
-        }
-        if (d === "$" || d === "`") {
-          if (this.readExpansion() !== null) continue;
-        }
-        if (d === "{") depth++;
-        else if (d === "}") depth--;
-        this.i++;
-      }
-      return this.s.slice(start, this.i);
-    }
-    const name = /^([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/.exec(this.s.slice(this.i + 1));
-    if (!name) return null;
-    this.i += 1 + name[0].length;
-    return this.s.slice(start, this.i);
+    this.adopt(inner);
   }
 }
 

@@ -1,0 +1,23 @@
+// The parsed rules and the workspace's real paths, kept across calls so each is worked out once.
+
+import type { PermissionPolicy } from "./policy.ts";
+import { parseRule, type Rule } from "./rule.ts";
+import { workspaceRoots } from "./workspace.ts";
+
+/** Each rule source parsed once (every call checks every rule). */
+const parsedRules = new Map<string, Rule>();
+export function rules(sources: readonly string[]): Rule[] {
+  return sources.map((s) => {
+    let r = parsedRules.get(s);
+    if (!r) parsedRules.set(s, (r = parseRule(s)));
+    return r;
+  });
+}
+
+/** The workspace's real paths, resolved once per policy (a realpath per root per call adds up). */
+const rootsCache = new WeakMap<PermissionPolicy, string[]>();
+export function rootsOf(policy: PermissionPolicy): string[] {
+  let roots = rootsCache.get(policy);
+  if (!roots) rootsCache.set(policy, (roots = workspaceRoots(policy.workspace)));
+  return roots;
+}
