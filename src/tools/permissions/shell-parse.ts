@@ -213,7 +213,7 @@ class Parser extends ShellWords {
           cmd.redirects.push(this.readRedirect());
           continue;
         }
-        const word = this.readWord();
+        const word = this.readWordAdvancing();
         if (cmd.words.length === 0) {
           if (ASSIGNMENT.test(word.raw)) {
             cmd.assignments.push(word);
@@ -251,7 +251,15 @@ class Parser extends ShellWords {
       }
     }
     if (this.peek() === "\n" || this.peek() === ";") throw new ParseError('missing "]]"');
-    return this.readWord();
+    return this.readWordAdvancing();
+  }
+
+  /** A word that consumed input: a character no word may start with (a lone `|` or `&` in `[[ ]]`) would otherwise be read as an empty word forever. */
+  private readWordAdvancing(): Word {
+    const at = this.i;
+    const word = this.readWord();
+    if (this.i === at) throw new ParseError(`unexpected "${this.peek()}"`);
+    return word;
   }
 
   /** Backquotes hold a command line of their own; its commands sit inside the current one. */

@@ -187,6 +187,7 @@ describe("the dangerous list always asks (and is denied headless) unless a rule 
 
   test("a command the parser cannot read asks", () => {
     expect(bash(policy(), "echo 'unterminated")).toMatchObject({ kind: "ask", reason: expect.stringContaining("could not be checked") });
+    expect(bash(policy(), "[[ a | b ]]")).toMatchObject({ kind: "ask", reason: expect.stringContaining("could not be checked") });
     // Nested past the parser's stack: refused, not a crash of the whole run.
     expect(bash(policy(), `echo ${"$(".repeat(20000)}${")".repeat(20000)}`)).toMatchObject({ kind: "ask", reason: expect.stringContaining("nested too deeply") });
   });

@@ -75,6 +75,15 @@ describe("parseShell splits command lines into simple commands", () => {
   }
 });
 
+describe("parseShell ends on every input", () => {
+  // A character no word may start with, where the parser expects a word, once looped forever:
+  // a model could stall the permission check (and the run) with one command.
+  test.each(["[[ a | b ]]", "[[ a & b ]]", "[[ a |", "[[ x ; ]]"])("%s is a parse error, not a hang", (source) => {
+    const r = parseShell(source);
+    expect(r.ok).toBe(false);
+  });
+});
+
 describe("viewCommands sees through wrappers and nested shells", () => {
   const words = (source: string) => {
     const r = viewCommands(source);
