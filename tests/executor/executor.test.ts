@@ -274,8 +274,10 @@ describe("executor", () => {
       Bun.gc(true);
       await Bun.sleep(0);
     }
+    // JavaScriptCore's collector scans the stack conservatively, so a few dead ones may survive a
+    // collection; a leak would keep all 100.
     const alive = signals.filter((s) => s.deref() !== undefined).length;
-    expect(alive).toBeLessThanOrEqual(2);
+    expect(alive).toBeLessThan(10);
     // A leak would hold one of each per submission (100); a few come from the session's own timers.
     expect(count("AbortController") - before.controllers).toBeLessThan(10);
     expect(count("Timeout") - before.timeouts).toBeLessThan(10);
