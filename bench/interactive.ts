@@ -115,6 +115,8 @@ export async function main() {
     latencies.push((await pty.waitFor(`› ${marker}`, Math.max(0, from - 200))) - t0);
   }
   const streamed = streaming.requests.length === 1 && pty.output().includes("lorem ipsum");
+  // Latencies taken while no answer streamed would measure an idle editor.
+  if (!streamed) throw new Error("the answer did not stream while the keys were typed");
   await pty.close();
   await streaming.stop();
 
@@ -132,6 +134,7 @@ export async function main() {
   }
   const after = rssMb(pid);
   const turnsSent = fake.requests.filter((r) => r.path === "/v1/messages" && r.body.tools?.length).length;
+  if (turnsSent < 200) throw new Error(`only ${turnsSent} of 200 turns reached the server`);
   await pty2.close();
   await fake.stop();
 
