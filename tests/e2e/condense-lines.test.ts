@@ -1,20 +1,18 @@
 // Through the compiled binary: headless `/compact` reports the same shortened token counts on
 // stdout (`compacted: …`) as the condense notice on stderr (`context … tokens`), one formatter.
 
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { type FakeLLM, startFakeLLM } from "../support/fake-llm.ts";
+import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { providerEnv, runBinary, tempHome } from "../support/binary.ts";
 
+const serve = fakeLLMPerTest();
 let fake: FakeLLM | undefined;
-afterEach(async () => {
-  await fake?.stop();
-  fake = undefined;
-});
 
 test("/compact: the compacted line and the context notice give the same figures", async () => {
   const isSummary = (body: any) => !body.tools?.length;
   let turn = 0;
-  fake = await startFakeLLM((req) =>
+  fake = await serve((req) =>
     isSummary(req.body)
       ? { text: "SUMMARY: the task so far", usage: { input_tokens: 3000, output_tokens: 100 } }
       : { text: `answer ${turn} ${"lorem ipsum ".repeat(300)}`, usage: { input_tokens: 40_000 * ++turn, output_tokens: 900 } },

@@ -1,15 +1,13 @@
 // `synapse doctor` through the compiled binary: the provider check makes one real GET /v1/models
 // and reports the URL and the outcome (answered, HTTP status, refused connection).
 
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { type FakeLLM, startFakeLLM } from "../support/fake-llm.ts";
+import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { providerEnv, runBinary } from "../support/binary.ts";
 
+const serve = fakeLLMPerTest();
 let server: FakeLLM | undefined;
-afterEach(async () => {
-  await server?.stop();
-  server = undefined;
-});
 
 function providerLine(stdout: string): string {
   return stdout.split("\n").find((l) => l.includes(" provider: ")) ?? "";
@@ -18,7 +16,7 @@ function providerLine(stdout: string): string {
 describe("synapse doctor: the provider check", () => {
   for (const provider of ["anthropic", "openai"] as const) {
     test(`${provider}: one GET of the models endpoint, with the key, reported with its URL`, async () => {
-      server = await startFakeLLM([], { apiKey: "test-key", models: [{ id: provider === "anthropic" ? "claude-sonnet-5-5" : "gpt-5.4" }, { id: "other" }] });
+      server = await serve([], { apiKey: "test-key", models: [{ id: provider === "anthropic" ? "claude-sonnet-5-5" : "gpt-5.4" }, { id: "other" }] });
       const r = await runBinary({ args: ["doctor"], env: providerEnv(server.url, provider) });
       const line = providerLine(r.stdout);
       const url = provider === "anthropic" ? `${server.url}/v1/models` : `${server.url}/v1/models`;
@@ -32,7 +30,7 @@ describe("synapse doctor: the provider check", () => {
   }
 
   test("a wrong key: FAIL with the HTTP status and the URL, exit 1", async () => {
-    server = await startFakeLLM([], { apiKey: "the-right-key" });
+    server = await serve([], { apiKey: "the-right-key" });
     const r = await runBinary({ args: ["doctor"], env: providerEnv(server.url, "anthropic") });
     const line = providerLine(r.stdout);
     expect(line).toStartWith("FAIL");

@@ -1,26 +1,24 @@
 // What a new user meets first, through the compiled binary: no turn cap stopping real work half-way,
 // errors that name what to fix (the URL refused, the flag or variable at fault).
 
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { type FakeLLM, startFakeLLM } from "../support/fake-llm.ts";
+import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { providerEnv, runBinary } from "../support/binary.ts";
 
+const serve = fakeLLMPerTest();
 let server: FakeLLM | undefined;
-afterEach(async () => {
-  await server?.stop();
-  server = undefined;
-});
 
 describe("first runs", () => {
   test("no default turn cap: 60 tool turns then an answer succeed without --max-turns", async () => {
-    server = await startFakeLLM((_req, i) => (i < 60 ? { toolCalls: [{ name: "Glob", input: { pattern: "nothing-*" } }] } : { text: "done" }));
+    server = await serve((_req, i) => (i < 60 ? { toolCalls: [{ name: "Glob", input: { pattern: "nothing-*" } }] } : { text: "done" }));
     const r = await runBinary({ args: ["-q", "-o", "json", "work"], env: providerEnv(server.url) });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ subtype: "success", num_turns: 61, result: "done" });
   }, 60_000);
 
   test("--max-turns still caps a run when given", async () => {
-    server = await startFakeLLM(() => ({ toolCalls: [{ name: "Glob", input: { pattern: "nothing-*" } }] }));
+    server = await serve(() => ({ toolCalls: [{ name: "Glob", input: { pattern: "nothing-*" } }] }));
     const r = await runBinary({ args: ["-q", "-o", "json", "--max-turns", "3", "work"], env: providerEnv(server.url) });
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ subtype: "error_max_turns", num_turns: 3 });
@@ -42,7 +40,7 @@ describe("first runs", () => {
   });
 
   test("SYNAPSE_MAX_TOKENS=1e9 is refused before anything is sent", async () => {
-    server = await startFakeLLM([{ text: "never" }]);
+    server = await serve([{ text: "never" }]);
     const r = await runBinary({ args: ["hi"], env: { ...providerEnv(server.url), SYNAPSE_MAX_TOKENS: "1e9" } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("SYNAPSE_MAX_TOKENS must be a whole number from 1 to 1000000");

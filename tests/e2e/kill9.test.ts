@@ -2,15 +2,13 @@
 // two seconds nothing its shells started may remain (the per-shell watchdog's job). A normal run
 // must leave nothing either, and the watchdog must not show in any command's output.
 
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { type FakeLLM, type ScriptedReply, startFakeLLM } from "../support/fake-llm.ts";
+import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { providerEnv, runBinary, spawnBinary } from "../support/binary.ts";
 
+const serve = fakeLLMPerTest();
 let server: FakeLLM | undefined;
-afterEach(async () => {
-  await server?.stop();
-  server = undefined;
-});
 const bash = (command: string): ScriptedReply => ({ toolCalls: [{ name: "Bash", input: { command } }] });
 
 interface PsLine {
@@ -48,7 +46,7 @@ function resultText(s: FakeLLM, i: number): string {
 
 describe("kill -9 of the binary", () => {
   test("the running command, its background job and the shells are gone within ~2 s", async () => {
-    server = await startFakeLLM([bash("sleep 777.7 & sleep 777.8"), { text: "never" }]);
+    server = await serve([bash("sleep 777.7 & sleep 777.8"), { text: "never" }]);
     const proc = spawnBinary({ args: ["go"], env: providerEnv(server.url) });
     const sleeps = (table: PsLine[]) => table.filter((p) => /^sleep 777\.[78]$/.test(p.args));
     expect(await until(async () => sleeps(await ps()).length === 2, 10_000)).toBe(true);
@@ -65,7 +63,7 @@ describe("kill -9 of the binary", () => {
   });
 
   test("a normal run leaves nothing, and commands see no trace of the watchdog", async () => {
-    server = await startFakeLLM([bash("echo $$; sleep 777.9 & jobs; ps -o args= --ppid $$ | grep -c '[w]atchdog'"), { text: "done" }]);
+    server = await serve([bash("echo $$; sleep 777.9 & jobs; ps -o args= --ppid $$ | grep -c '[w]atchdog'"), { text: "done" }]);
     const r = await runBinary({ args: ["go"], env: providerEnv(server.url), timeoutMs: 20_000 });
     expect(r.code).toBe(0);
     const text = resultText(server, 1);

@@ -2,17 +2,15 @@
 // "length"), through the compiled binary: the model is told in the cut call's result, the user on
 // stderr and in json's stop_reason, and a cut final answer is not reported as a success.
 
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLLM, startFakeLLM } from "../support/fake-llm.ts";
+import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { providerEnv, runBinary, tempHome } from "../support/binary.ts";
 
+const serve = fakeLLMPerTest();
 let server: FakeLLM | undefined;
-afterEach(async () => {
-  await server?.stop();
-  server = undefined;
-});
 
 function toolResultText(body: any): string {
   const last = body.messages[body.messages.length - 1];
@@ -24,7 +22,7 @@ function toolResultText(body: any): string {
 describe("the output limit", () => {
   for (const provider of ["anthropic", "openai"] as const) {
     test(`${provider}: a tool call cut mid-JSON comes back with a note to write smaller pieces; stderr says so`, async () => {
-      server = await startFakeLLM([
+      server = await serve([
         { toolCalls: [{ name: "Write", input: {}, rawArguments: '{"path":"big.txt","content":"aaaa' }], stopReason: "max_tokens" },
         { text: "I will write it in pieces." },
       ]);
@@ -44,14 +42,14 @@ describe("the output limit", () => {
     });
 
     test(`${provider}: a final answer cut at the limit exits 1 with subtype error_max_tokens and stop_reason`, async () => {
-      server = await startFakeLLM([{ text: "The first half of a long answ", stopReason: "max_tokens" }]);
+      server = await serve([{ text: "The first half of a long answ", stopReason: "max_tokens" }]);
       const json = await runBinary({ args: ["-o", "json", "explain"], env: providerEnv(server.url, provider) });
       expect(json.code).toBe(1);
       const result = JSON.parse(json.stdout);
       expect(result).toMatchObject({ subtype: "error_max_tokens", is_error: true, stop_reason: "max_tokens", result: "The first half of a long answ" });
 
       await server.stop();
-      server = await startFakeLLM([{ text: "The first half of a long answ", stopReason: "max_tokens" }]);
+      server = await serve([{ text: "The first half of a long answ", stopReason: "max_tokens" }]);
       const text = await runBinary({ args: ["explain"], env: providerEnv(server.url, provider) });
       expect(text.code).toBe(1);
       expect(text.stdout).toBe("The first half of a long answ\n");
@@ -60,7 +58,7 @@ describe("the output limit", () => {
   }
 
   test("a normal answer reports its stop_reason and succeeds", async () => {
-    server = await startFakeLLM([{ text: "All of it." }]);
+    server = await serve([{ text: "All of it." }]);
     const r = await runBinary({ args: ["-o", "json", "explain"], env: providerEnv(server.url) });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ subtype: "success", is_error: false, stop_reason: "end_turn" });

@@ -1,25 +1,23 @@
 // A resumed session continues on the model it recorded with /model, unless -m names one for the run:
 // checked through the compiled binary by the model each request sent to the strict fake asked for.
 
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sessionsRoot } from "../../src/store/paths.ts";
-import { type FakeLLM, startFakeLLM } from "../support/fake-llm.ts";
+import type { FakeLLM } from "../support/fake-llm.ts";
+import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { providerEnv, runBinary, tempHome } from "../support/binary.ts";
 
+const serve = fakeLLMPerTest();
 let fake: FakeLLM | undefined;
-afterEach(async () => {
-  await fake?.stop();
-  fake = undefined;
-});
 
 const MODELS = { models: [{ id: "claude-sonnet-5-5" }, { id: "fake-model-b" }] };
 const lastModel = () => fake!.requests.filter((r) => r.path === "/v1/messages").at(-1)?.body.model;
 
 describe("the model a resumed session runs on", () => {
   test("--continue/--resume use the recorded /model; SYNAPSE_MODEL does not override it, -m does (and is recorded)", async () => {
-    fake = await startFakeLLM([{ text: "one" }, { text: "two" }, { text: "three" }, { text: "four" }, { text: "five" }], MODELS);
+    fake = await serve([{ text: "one" }, { text: "two" }, { text: "three" }, { text: "four" }, { text: "five" }], MODELS);
     const home = tempHome();
     const env = { ...home.env, ...providerEnv(fake.url) };
     const first = await runBinary({ args: ["-o", "json", "hello"], env, cwd: home.dir });
@@ -51,7 +49,7 @@ describe("the model a resumed session runs on", () => {
   });
 
   test("a recorded model whose provider is not configured any more: one warning, the configured model", async () => {
-    fake = await startFakeLLM([{ text: "one" }, { text: "two" }], MODELS);
+    fake = await serve([{ text: "one" }, { text: "two" }], MODELS);
     const home = tempHome();
     const env = { ...home.env, ...providerEnv(fake.url) };
     const first = await runBinary({ args: ["-o", "json", "hello"], env, cwd: home.dir });

@@ -1,25 +1,23 @@
 // `synapse sessions` through the compiled binary: this directory's sessions by default, --all for
 // every directory (with the directory shown), and an unreadable store is an error, not "no sessions".
 
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLLM, startFakeLLM } from "../support/fake-llm.ts";
+import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { BINARY, providerEnv, runBinary, tempHome } from "../support/binary.ts";
 import { writeSession } from "../support/session-fixture.ts";
 
+const serve = fakeLLMPerTest();
 let server: FakeLLM | undefined;
-afterEach(async () => {
-  await server?.stop();
-  server = undefined;
-});
 
 describe("synapse sessions", () => {
   test("lists this directory's sessions by default, every directory's with --all", async () => {
     const home = tempHome();
     const a = realpathSync(mkdtempSync(join(home.dir, "proj-a-")));
     const b = realpathSync(mkdtempSync(join(home.dir, "proj-b-")));
-    server = await startFakeLLM(() => ({ text: "ok" }));
+    server = await serve(() => ({ text: "ok" }));
     const env = { ...home.env, ...providerEnv(server.url) };
     expect((await runBinary({ args: ["first in a"], cwd: a, env })).code).toBe(0);
     expect((await runBinary({ args: ["second in b \x1b]0;pwned\x07"], cwd: b, env })).code).toBe(0);

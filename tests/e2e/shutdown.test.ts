@@ -2,23 +2,21 @@
 // --max-turns after a Bash call) exits 1 every time and leaves no session lock behind. Before the
 // fix, a few percent of such runs ended with status 0 while the shutdown awaited unref'd watchdogs.
 
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLLM, startFakeLLM } from "../support/fake-llm.ts";
+import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { BINARY, providerEnv, runBinary, tempHome } from "../support/binary.ts";
 
+const serve = fakeLLMPerTest();
 let server: FakeLLM | undefined;
-afterEach(async () => {
-  await server?.stop();
-  server = undefined;
-});
 
 const RUNS = 40;
 const AT_ONCE = 4;
 
 test(`${RUNS} runs over --max-turns after one Bash call: all exit 1, no lock left`, async () => {
-  server = await startFakeLLM(() => ({ toolCalls: [{ name: "Bash", input: { command: "echo hi" } }] }));
+  server = await serve(() => ({ toolCalls: [{ name: "Bash", input: { command: "echo hi" } }] }));
   const url = server.url;
   const one = async () => {
     const home = tempHome();
@@ -35,7 +33,7 @@ test(`${RUNS} runs over --max-turns after one Bash call: all exit 1, no lock lef
 }, 120_000);
 
 test(`${RUNS / 2} runs whose answer meets a full disk (stdout > /dev/full) after a Bash call: all exit 1, no lock left`, async () => {
-  server = await startFakeLLM((req) =>
+  server = await serve((req) =>
     req.body.messages.length === 1 ? { toolCalls: [{ name: "Bash", input: { command: "echo hi" } }] } : { text: "an answer nobody can store" },
   );
   const url = server.url;

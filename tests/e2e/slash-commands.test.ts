@@ -1,23 +1,21 @@
 // Headless slash commands and interrupts through the compiled binary, against the strict fake.
 
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { sessionsRoot } from "../../src/store/paths.ts";
 import { type FakeLLM, startFakeLLM } from "../support/fake-llm.ts";
+import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { jsonLines, providerEnv, runBinary, spawnBinary, tempHome } from "../support/binary.ts";
 
+const serve = fakeLLMPerTest();
 let fake: FakeLLM | undefined;
-afterEach(async () => {
-  await fake?.stop();
-  fake = undefined;
-});
 
 const MODELS = { models: [{ id: "claude-sonnet-5-5" }, { id: "fake-model-b" }] };
 const posts = () => fake!.requests.filter((r) => r.path === "/v1/messages");
 
 describe("headless slash commands", () => {
   test("echo /model | synapse lists the provider's models, the current one marked", async () => {
-    fake = await startFakeLLM([], MODELS);
+    fake = await serve([], MODELS);
     const run = await runBinary({ stdin: "/model\n", env: providerEnv(fake.url) });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("* claude-sonnet-5-5");
@@ -26,7 +24,7 @@ describe("headless slash commands", () => {
   });
 
   test("an unknown command is a usage error naming the closest one, and reaches no server", async () => {
-    fake = await startFakeLLM([{ text: "never" }], MODELS);
+    fake = await serve([{ text: "never" }], MODELS);
     const run = await runBinary({ stdin: "/modle\n", env: providerEnv(fake.url) });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("unknown command /modle; did you mean /model?");
@@ -34,7 +32,7 @@ describe("headless slash commands", () => {
   });
 
   test("/model <unknown> is an error, not a silent switch; /model <known> is recorded for the session", async () => {
-    fake = await startFakeLLM([{ text: "first" }], MODELS);
+    fake = await serve([{ text: "first" }], MODELS);
     const home = tempHome();
     const env = { ...home.env, ...providerEnv(fake.url) };
     expect((await runBinary({ stdin: "hello", env, cwd: home.dir })).code).toBe(0);
@@ -50,14 +48,14 @@ describe("headless slash commands", () => {
   });
 
   test("a path is a prompt, not a command", async () => {
-    fake = await startFakeLLM([{ text: "it is a hosts file" }], MODELS);
+    fake = await serve([{ text: "it is a hosts file" }], MODELS);
     const run = await runBinary({ stdin: "/etc/hosts what is this?", env: providerEnv(fake.url) });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("it is a hosts file");
   });
 
   test("SIGINT during a long stream exits 130, and --continue then sends a well-formed conversation", async () => {
-    fake = await startFakeLLM([{ text: "chunk ".repeat(2000), chunkDelayMs: 20 }, { text: "resumed fine" }], MODELS);
+    fake = await serve([{ text: "chunk ".repeat(2000), chunkDelayMs: 20 }, { text: "resumed fine" }], MODELS);
     const home = tempHome();
     const env = { ...home.env, ...providerEnv(fake.url) };
     const proc = spawnBinary({ stdin: "tell me a long story", args: ["-o", "stream-json"], env, cwd: home.dir });
@@ -95,7 +93,7 @@ describe("headless /compact", () => {
 
   async function sessionWithHistory(onSummary: (req: any) => any) {
     let turn = 0;
-    fake = await startFakeLLM((req) => (isSummary(req.body) ? onSummary(req) : bigAnswer(turn++)), MODELS);
+    fake = await serve((req) => (isSummary(req.body) ? onSummary(req) : bigAnswer(turn++)), MODELS);
     const home = tempHome();
     const env = { ...home.env, ...providerEnv(fake.url) };
     for (let i = 0; i < 5; i++) expect((await runBinary({ stdin: `question ${i}`, args: i ? ["-c"] : [], env, cwd: home.dir })).code).toBe(0);

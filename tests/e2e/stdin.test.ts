@@ -1,15 +1,13 @@
 // Piped stdin through the compiled binary: data that arrives late is never dropped (a silent pipe
 // gets one notice on stderr and is waited for), `< /dev/null` runs at once, binary is refused.
 
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { type FakeLLM, startFakeLLM } from "../support/fake-llm.ts";
+import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { BINARY, providerEnv, runBinary, spawnBinary, tempHome } from "../support/binary.ts";
 
+const serve = fakeLLMPerTest();
 let server: FakeLLM | undefined;
-afterEach(async () => {
-  await server?.stop();
-  server = undefined;
-});
 
 function lastUserText(body: any): string {
   const last = body.messages[body.messages.length - 1];
@@ -36,7 +34,7 @@ async function readUntil(stream: ReadableStream<Uint8Array>, needle: string): Pr
 
 describe("stdin that arrives late", () => {
   test("a prompt argument and a pipe silent at first: a notice, then the late data is used", async () => {
-    server = await startFakeLLM([{ text: "reviewed" }]);
+    server = await serve([{ text: "reviewed" }]);
     const proc = spawnBinary({ args: ["summarise"], stdin: "silent-pipe", env: { ...providerEnv(server.url), SYNAPSE_STDIN_WAIT_MS: "50" } });
     const err = await readUntil(proc.stderr as ReadableStream<Uint8Array>, "waiting for stdin");
     expect(server.requests).toHaveLength(0);
@@ -50,7 +48,7 @@ describe("stdin that arrives late", () => {
   });
 
   test("the issue's case: `(sleep; echo data) | synapse \"summarise\"` answers with the data", async () => {
-    server = await startFakeLLM([{ text: "ok" }]);
+    server = await serve([{ text: "ok" }]);
     const home = tempHome();
     // The producer is slow on purpose (its sleep is the scenario, not a wait of the test's).
     const proc = Bun.spawn(["bash", "-c", `(sleep 0.3; echo data; sleep 0.1; echo more) | "${BINARY}" summarise`], {
@@ -66,7 +64,7 @@ describe("stdin that arrives late", () => {
   });
 
   test("< /dev/null with a prompt argument runs at once, without a notice", async () => {
-    server = await startFakeLLM([{ text: "ok" }]);
+    server = await serve([{ text: "ok" }]);
     const r = await runBinary({ args: ["hi"], env: providerEnv(server.url) }); // runBinary gives /dev/null
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain("waiting for stdin");
@@ -74,7 +72,7 @@ describe("stdin that arrives late", () => {
   });
 
   test("binary stdin is refused like a binary file (exit 2), nothing is sent", async () => {
-    server = await startFakeLLM([{ text: "never" }]);
+    server = await serve([{ text: "never" }]);
     const bytes = new Uint8Array(1024 * 1024).map((_, i) => (i * 7919 + (i >> 8)) % 256);
     const r = await runBinary({ args: ["what is this"], stdin: bytes, env: providerEnv(server.url) });
     expect(r.code).toBe(2);

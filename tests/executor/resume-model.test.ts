@@ -2,20 +2,18 @@
 // /resume opens a session on the model it recorded, /clear keeps the model in use, and a model
 // picked with /model in this process stays picked across both.
 
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveConfig } from "../../src/config/config.ts";
 import { createExecutor } from "../../src/executor/executor.ts";
 import { openRuntime } from "../../src/executor/session-runtime.ts";
-import { type FakeLLM, startFakeLLM } from "../support/fake-llm.ts";
+import type { FakeLLM } from "../support/fake-llm.ts";
+import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 
+const serve = fakeLLMPerTest();
 let fake: FakeLLM | undefined;
-afterEach(async () => {
-  await fake?.stop();
-  fake = undefined;
-});
 
 const MODELS = { models: [{ id: "claude-sonnet-5-5" }, { id: "fake-model-b" }] };
 const lastModel = () => fake!.requests.filter((r) => r.path === "/v1/messages").at(-1)?.body.model;
@@ -36,7 +34,7 @@ async function run(executor: Awaited<ReturnType<typeof executorIn>>, text: strin
 }
 
 test("/resume uses the session's recorded model, /clear keeps the current one, a /model pick wins over both", async () => {
-  fake = await startFakeLLM(() => ({ text: "ok" }), MODELS);
+  fake = await serve(() => ({ text: "ok" }), MODELS);
   const dir = mkdtempSync(join(tmpdir(), "synapse-exec-model-"));
 
   const first = await executorIn(dir, fake.url);
