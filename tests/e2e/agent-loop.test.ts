@@ -4,7 +4,6 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ScriptedReply } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { jsonLines, providerEnv, runBinary, spawnBinary, tempHome } from "../support/binary.ts";
 import { havePeerVectors, peerVectorPath } from "../support/peer-vectors.ts";

@@ -2,18 +2,14 @@
 // coloured stderr, and the file gets no colour codes.
 
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeLLM } from "../support/fake-llm.ts";
 import { BINARY, providerEnv, tempHome } from "../support/binary.ts";
+import { hasTmux, tmuxServer } from "../support/tmux-term.ts";
 
-const hasTmux = Bun.which("tmux") !== null;
-const socket = join(mkdtempSync(join(tmpdir(), "synapse-tmux-colour-")), "sock");
-const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-S", socket, ...args], { stdout: "pipe", stderr: "pipe" });
-afterAll(() => {
-  if (hasTmux) tmux("kill-server");
-});
+const { tmux, stop: stopTmux } = tmuxServer();
+afterAll(stopTmux);
 
 describe.skipIf(!hasTmux)("colour per stream", () => {
   test("stdout to a file, stderr on a terminal: coloured tool rows, a plain answer file", async () => {

@@ -4,9 +4,9 @@
 // come back is_error with the file system unchanged, and the key must appear in no request.
 
 import { describe, expect, test } from "bun:test";
-import { existsSync, linkSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLLM, type ScriptedReply, startFakeLLM } from "../support/fake-llm.ts";
+import { type FakeLLM, type ScriptedReply } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { providerEnv, runBinary, tempHome } from "../support/binary.ts";
 

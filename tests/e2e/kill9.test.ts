@@ -3,7 +3,7 @@
 // must leave nothing either, and the watchdog must not show in any command's output.
 
 import { describe, expect, test } from "bun:test";
-import { type FakeLLM, type ScriptedReply, startFakeLLM } from "../support/fake-llm.ts";
+import { type FakeLLM, type ScriptedReply } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { providerEnv, runBinary, spawnBinary } from "../support/binary.ts";
 

@@ -3,8 +3,7 @@
 // which flag would allow it, and the file system is unchanged. Secrets never reach the session files.
 
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLLM, type ScriptedReply, startFakeLLM } from "../support/fake-llm.ts";
 import { jsonLines, providerEnv, runBinary, tempHome } from "../support/binary.ts";

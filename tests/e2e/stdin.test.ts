@@ -2,7 +2,7 @@
 // gets one notice on stderr and is waited for), `< /dev/null` runs at once, binary is refused.
 
 import { describe, expect, test } from "bun:test";
-import { type FakeLLM, startFakeLLM } from "../support/fake-llm.ts";
+import { type FakeLLM } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { BINARY, providerEnv, runBinary, spawnBinary, tempHome } from "../support/binary.ts";
 

@@ -2,21 +2,15 @@
 // others run, each ending ✓ or ✗, none repeated, no spinner left, the answer below them.
 
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
 import type { RecordedRequest, ScriptedReply } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { BINARY, providerEnv, tempHome } from "../support/binary.ts";
+import { hasTmux, tmuxServer } from "../support/tmux-term.ts";
 
-const hasTmux = Bun.which("tmux") !== null;
-const socket = join(mkdtempSync(join(tmpdir(), "synapse-tmux-")), "sock");
-const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-S", socket, ...args], { stdout: "pipe", stderr: "pipe" });
+const { tmux, stop: stopTmux } = tmuxServer();
 const serve = fakeLLMPerTest();
-
-afterAll(() => {
-  if (hasTmux) tmux("kill-server");
-});
+afterAll(stopTmux);
 
 /** The screen, or with `history` the scrollback too (where rows pushed up by a redraw would be). */
 async function screenUntil(pane: string, predicate: (screen: string) => boolean, history = false): Promise<string> {

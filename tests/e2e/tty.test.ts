@@ -2,19 +2,12 @@
 // is labelled in colour, a running command shows a live tail that is cleared when it ends.
 
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { startFakeLLM } from "../support/fake-llm.ts";
 import { BINARY, providerEnv, tempHome } from "../support/binary.ts";
+import { hasTmux, tmuxServer } from "../support/tmux-term.ts";
 
-const hasTmux = Bun.which("tmux") !== null;
-const socket = join(mkdtempSync(join(tmpdir(), "synapse-tmux-")), "sock");
-const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-S", socket, ...args], { stdout: "pipe", stderr: "pipe" });
-
-afterAll(() => {
-  if (hasTmux) tmux("kill-server");
-});
+const { tmux, stop: stopTmux } = tmuxServer();
+afterAll(stopTmux);
 
 async function screenUntil(pane: string, predicate: (screen: string) => boolean, escapes = false): Promise<string> {
   const deadline = Date.now() + 15_000;

@@ -3,11 +3,11 @@
 // acts on the terminal, every status row is bounded, and the API key never leaves synapse.
 
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLLM, type ScriptedReply, startFakeLLM } from "../support/fake-llm.ts";
 import { BINARY, providerEnv, runBinary, tempHome } from "../support/binary.ts";
+import { hasTmux, tmuxServer } from "../support/tmux-term.ts";
 
 const KEY = "sk-ant-h6-LEAK-CANARY";
 const OPENAI_KEY = "sk-h6-OPENAI-CANARY";
@@ -71,12 +71,8 @@ describe("a hostile session on a pipe", () => {
   });
 });
 
-const hasTmux = Bun.which("tmux") !== null;
-const socket = join(mkdtempSync(join(tmpdir(), "synapse-tmux-h6-")), "sock");
-const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-S", socket, ...args], { stdout: "pipe", stderr: "pipe" });
-afterAll(() => {
-  if (hasTmux) tmux("kill-server");
-});
+const { tmux, stop: stopTmux } = tmuxServer();
+afterAll(stopTmux);
 
 describe.skipIf(!hasTmux)("a hostile session on a terminal (tmux)", () => {
   test("the terminal's title is not changed, the screen not cleared, and no row wraps", async () => {

@@ -2,10 +2,10 @@
 // both paths: headless, and the interactive session on a real terminal (tmux).
 
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, runBinary, tempHome } from "../support/binary.ts";
+import { hasTmux, tmuxServer } from "../support/tmux-term.ts";
 
 // No server is needed: every case must fail before a request; a key only gets past provider checks.
 const KEY = { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: "http://127.0.0.1:9" };
@@ -27,12 +27,8 @@ describe("work directories, headless", () => {
   });
 });
 
-const hasTmux = Bun.which("tmux") !== null;
-const socket = join(mkdtempSync(join(tmpdir(), "synapse-wdtmux-")), "sock");
-const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-S", socket, ...args], { stdout: "pipe", stderr: "pipe" });
-afterAll(() => {
-  if (hasTmux) tmux("kill-server");
-});
+const { tmux, stop: stopTmux } = tmuxServer();
+afterAll(stopTmux);
 
 describe.skipIf(!hasTmux)("work directories, interactive", () => {
   test("synapse -C <missing folder> on a terminal exits 2 with the headless message, opening no session", async () => {
