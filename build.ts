@@ -41,10 +41,23 @@ const ripgrepAssetModule = existsSync(rgFile)
   : `export const ripgrepAsset = null;\n`;
 if (!existsSync(rgFile)) console.warn(`warning: ${relative(root, rgFile)} not found; the binary will search without ripgrep`);
 
+// The tools' JSON Schemas, generated here once rather than by every run (src/tools/prebuilt-schemas.ts).
+const { ALL_TOOLS } = await import("./src/tools/registry.ts");
+const prebuiltSchemasModule = `export const prebuiltSchemas = ${JSON.stringify(Object.fromEntries(ALL_TOOLS.map((t) => [t.name, t.inputSchema])))};\n`;
+
 const result = await Bun.build({
   entrypoints: [join(stage, "main.ts"), join(stage, "entry", "worker.ts"), ...workers.map((f) => join(stage, "workers", f))],
   root: stage,
-  compile: { outfile: tmpOut },
+  // Nothing from the directory synapse starts in may configure it: a cloned repository's bunfig.toml
+  // (a `preload` runs code inside the binary, key in process.env) or .env (ANTHROPIC_BASE_URL, HTTP_PROXY,
+  // SYNAPSE_PERMISSION_MODE) would otherwise be read by the compiled binary at every start.
+  compile: {
+    outfile: tmpOut,
+    autoloadDotenv: false,
+    autoloadBunfig: false,
+    autoloadTsconfig: false,
+    autoloadPackageJson: false,
+  },
   minify: true,
   // Without splitting the provider SDKs sit in the main chunk and are parsed at every start,
   // even though they are imported lazily (31–40 ms against 6 ms for --version).
@@ -57,6 +70,12 @@ const result = await Bun.build({
       name: "embed-ripgrep",
       setup(build) {
         build.onLoad({ filter: /[\\/]src[\\/]tools[\\/]ripgrep-asset\.ts$/ }, () => ({ contents: ripgrepAssetModule, loader: "ts" }));
+      },
+    },
+    {
+      name: "prebuilt-tool-schemas",
+      setup(build) {
+        build.onLoad({ filter: /[\\/]src[\\/]tools[\\/]prebuilt-schemas\.ts$/ }, () => ({ contents: prebuiltSchemasModule, loader: "ts" }));
       },
     },
   ],

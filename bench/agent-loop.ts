@@ -14,7 +14,8 @@ export async function main(turns = 100) {
   const server = await startFakeLLM((_req, i) =>
     i < turns - 1 ? { toolCalls: [{ name: "Read", input: { path: "file.txt", limit: 5 } }] } : { text: "done" },
   );
-  const env = { ...tempHome().env, ...providerEnv(server.url) };
+  // The same call hundreds of times is the workload here, not a runaway loop: detection off.
+  const env = { ...tempHome().env, ...providerEnv(server.url), SYNAPSE_LOOP_LIMIT: "0" };
   const run = await measure([BINARY, "-o", "json", "--max-turns", String(turns + 1), "-C", dir, "loop"], { env });
   const wall = run.wallMs;
   await server.stop();

@@ -51,7 +51,8 @@ async function session(turns: number, dir: string) {
   const home = tempHome();
   // SYNAPSE_* and BUN_JSC_* variables set for the bench reach the binary (window sizes, JIT tiers).
   const own = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("SYNAPSE_") || k.startsWith("BUN_JSC_"))) as Record<string, string>;
-  const env = { SYNAPSE_MODEL: "claude-sonnet-4-5", ...own, ...home.env, ...providerEnv(server.url) };
+  // The same call hundreds of times is the workload here, not a runaway loop: detection off.
+  const env = { SYNAPSE_MODEL: "claude-sonnet-4-5", SYNAPSE_LOOP_LIMIT: "0", ...own, ...home.env, ...providerEnv(server.url) };
   // stream-json, so each turn's tool call can be timed apart: its `tool_use` line is written as the
   // call starts and its `user` line once the result is in. Both reach us through the same pipe, so
   // their difference is the tool's run (the Bash tool: bash runs `cat`, output collected).

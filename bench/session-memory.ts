@@ -21,7 +21,8 @@ async function session(turns: number, call: (i: number) => { name: string; input
   const home = tempHome();
   // SYNAPSE_* variables set for the bench reach the binary (e.g. to compare window sizes).
   const own = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("SYNAPSE_"))) as Record<string, string>;
-  const env = { ...own, ...home.env, ...providerEnv(server.url) };
+  // The same call hundreds of times is the workload here, not a runaway loop: detection off.
+  const env = { SYNAPSE_LOOP_LIMIT: "0", ...own, ...home.env, ...providerEnv(server.url) };
   const run = await measure([BINARY, "-o", "json", "--max-turns", String(turns + 1), "-C", dir, "go"], { env });
   await server.stop();
   const result = JSON.parse(run.stdout || "{}");

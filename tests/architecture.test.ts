@@ -13,14 +13,16 @@ const ALLOWED: Record<string, string[]> = {
   config: ["protocol"],
   store: BASE,
   memory: BASE,
-  shell: BASE,
+  shell: [...BASE, "policy", "sandbox"],
+  sandbox: BASE,
+  policy: BASE,
   tasks: BASE,
   llm: BASE,
   render: BASE,
-  tools: [...BASE, "shell", "tasks"],
-  agent: [...BASE, "llm", "tools", "shell", "tasks", "store"],
-  executor: [...BASE, "agent", "llm", "tools", "shell", "tasks", "store", "memory"],
-  cli: [...BASE, "executor", "render", "store", "llm", "tasks", "tools"],
+  tools: [...BASE, "shell", "tasks", "policy"],
+  agent: [...BASE, "llm", "tools", "shell", "tasks", "store", "policy"],
+  executor: [...BASE, "agent", "llm", "tools", "shell", "tasks", "store", "memory", "policy", "sandbox"],
+  cli: [...BASE, "executor", "render", "store", "llm", "tasks", "tools", "policy", "sandbox"],
 };
 
 /** The "may import" table of docs/ARCHITECTURE.md's Layers section, as folder → allowed folders. */

@@ -15,13 +15,14 @@ import { isContextOverflow, overflowAfterCondensing, overflowFigures, overflowWi
 import { buildContext, lastRecordIndex } from "./context.ts";
 import { FirstPrompt } from "./first-prompt.ts";
 import { selectImagesForContext } from "./image-context.ts";
-import { keptStart, windowTail } from "./kept-turns.ts";
+import { keptStart, windowTail, withoutOldestTurn } from "./kept-turns.ts";
 import { contextWindowFor } from "./model-windows.ts";
 import { PromptTokens } from "./prompt-tokens.ts";
 import { PRUNE_KEEP_TOKENS, prunedSavings, selectPrune } from "./prune.ts";
 import { type SummaryHooks, summarise } from "./summary-call.ts";
 import { promptText } from "./summary-prompt.ts";
 import { CHARS_PER_TOKEN, estimateTextTokens, estimateTokens } from "./token-estimate.ts";
+import { groupTurns } from "./turns.ts";
 
 export { USER_MESSAGES_TOKENS, keepUserMessages } from "./compaction-record.ts";
 export { isContextOverflow } from "./context-overflow.ts";
@@ -36,6 +37,10 @@ export interface CompactOutcome {
   trigger: CondenseTrigger;
   /** Messages the condense stood in for (0 for a prune or when there was nothing to condense). */
   replaced: number;
+  /** Whole turns kept after the record (summary or window). */
+  keptTurns?: number;
+  /** Why nothing was condensed although there was something to condense: it would not shrink. */
+  failure?: string;
 }
 
 /** A prune is enough when it brings the context under this share of the threshold. */
@@ -229,6 +234,8 @@ export class ContextManager {
       pressure?: boolean;
       /** Never condense into the last keepLastTurns turns (a condense nobody needs urgently). */
       keepWhole?: boolean;
+      /** `/compact --keep-last N`: keep exactly the last N whole turns (instead of keepLastTurns). */
+      keepLast?: number;
     },
   ): Promise<CompactOutcome> {
     const { signal } = opts;
@@ -267,11 +274,14 @@ export class ContextManager {
       const first = await this.loadTask();
       body = first && window[0]?.id === first.id ? window.slice(1) : [...window];
     }
-    const keep = Math.max(0, this.deps.config.context.keepLastTurns - hardness);
-    const split = keptStart(body, keep, opts.keepWhole);
+    const keep = opts.keepLast ?? Math.max(0, this.deps.config.context.keepLastTurns - hardness);
+    const split = keptStart(body, keep, opts.keepWhole || opts.keepLast !== undefined);
     const middle = body.slice(0, split);
     // A lone message is not worth a model call: its summary would be as long.
     if (middle.length < 2) return { tokensBefore, tokensAfter: tokensBefore, method: "none", trigger, replaced: 0 };
+    // Said when it starts: a summary call may take a while.
+    const keepTurns = groupTurns(body.slice(split)).length;
+    this.deps.emit({ type: "compact_start", trigger, messages: middle.length, keep_turns: keepTurns });
 
     const userMessages = keepUserMessages(
       [...(previous?.userMessages ?? []), ...middle.map(promptText).filter((t): t is string => t !== undefined)],
@@ -295,25 +305,29 @@ export class ContextManager {
     }
     if (signal.aborted) throw new InterruptedError();
 
-    // 3. The sliding window: a marker, and as many recent whole turns as fit.
+    // 3. The record and the turns kept after it (for the sliding window: as many as fit). A condense
+    // must leave the request smaller than it found it: else fewer turns are kept, down to none.
     const method: "summary" | "window" = summary !== undefined ? "summary" : "window";
-    const tail = method === "window" ? windowTail(body, this.limit, hardness) : body.slice(split);
-    const replaced = body.slice(0, body.length - tail.length);
-    const firstReplaced = previous?.firstId ?? (at < 0 ? (await this.loadTask())?.id : undefined) ?? replaced[0]?.id ?? "";
-    const info: CompactionInfo = {
-      trigger,
-      firstId: firstReplaced,
-      lastId: replaced.at(-1)?.id ?? previous?.lastId ?? "",
-      count: (previous?.count ?? (at < 0 ? 1 : 0)) + replaced.length,
-      tokensBefore,
-      tokensAfter: 0,
-      keptIds: [],
-      method,
-      task,
-      ...(summary !== undefined ? { summary } : previous?.summary ? { summary: previous.summary } : {}),
-      userMessages,
-    };
-    const { record, copies } = recordWithKept(info, tail, this.tokens.fixed);
+    const firstTask = at < 0 ? (await this.loadTask())?.id : undefined;
+    const parts = { body, previous, firstTask, task, summary, method, trigger, tokensBefore };
+    let tail = body.slice(split);
+    // The window keeps what fits, but never more than `--keep-last` asked for.
+    if (method === "window") {
+      tail = shorter(windowTail(body, this.limit, hardness), opts.keepLast === undefined ? undefined : tail);
+    }
+    let built = this.recordFor(parts, tail);
+    while (built.tokensAfter >= tokensBefore && tail.length) {
+      tail = withoutOldestTurn(tail);
+      built = this.recordFor(parts, tail);
+    }
+    if (built.tokensAfter >= tokensBefore) {
+      const why = `it would not make the context smaller (${tokensBefore} tokens before, ${built.tokensAfter} after)`;
+      const reason = failure ? `${failure}, and the sliding window: ${why}` : why;
+      const message = `could not compact the conversation: ${reason}; nothing was changed`;
+      this.deps.emit({ type: "warning", message });
+      return { tokensBefore, tokensAfter: tokensBefore, method: "none", trigger, replaced: 0, failure: reason };
+    }
+    const { info, record, copies, replaced } = built;
     // Appended together, so one archive write carries them: a kill -9 leaves the record with all,
     // some or none of its kept turns, each of which is a well-formed context.
     this.deps.store.append(record);
@@ -335,7 +349,47 @@ export class ContextManager {
         message: `could not summarise the conversation (${failure}): the context now keeps the newest ${copies.length} messages and a note that ${info.count} earlier ones are in the session archive`,
       });
     }
-    return this.report({ tokensBefore, tokensAfter, method, trigger, replaced: replaced.length });
+    const keptTurns = groupTurns(tail).length;
+    return this.report({ tokensBefore, tokensAfter, method, trigger, replaced: replaced.length, keptTurns });
+  }
+
+  /** The compaction record standing for all of `body` but `tail`, with its kept copies and their tokens. */
+  private recordFor(
+    p: {
+      body: Message[];
+      previous: CompactionInfo | undefined;
+      firstTask: string | undefined;
+      task: string;
+      summary: string | undefined;
+      method: "summary" | "window";
+      trigger: CondenseTrigger;
+      tokensBefore: number;
+    },
+    tail: Message[],
+  ) {
+    const replaced = p.body.slice(0, p.body.length - tail.length);
+    const userMessages = keepUserMessages(
+      [...(p.previous?.userMessages ?? []), ...replaced.map(promptText).filter((t): t is string => t !== undefined)],
+      this.recordBudget(USER_MESSAGES_TOKENS),
+    );
+    const info: CompactionInfo = {
+      trigger: p.trigger,
+      firstId: p.previous?.firstId ?? p.firstTask ?? replaced[0]?.id ?? "",
+      lastId: replaced.at(-1)?.id ?? p.previous?.lastId ?? "",
+      // Without an earlier record the first prompt is replaced too.
+      count: (p.previous?.count ?? 1) + replaced.length,
+      tokensBefore: p.tokensBefore,
+      tokensAfter: 0,
+      keptIds: [],
+      method: p.method,
+      task: p.task,
+      ...(p.summary !== undefined ? { summary: p.summary } : p.previous?.summary ? { summary: p.previous.summary } : {}),
+      userMessages,
+    };
+    const { record, copies } = recordWithKept(info, tail, this.tokens.fixed);
+    const total = (this.deps.store.messageCount?.() ?? 0) + 1 + copies.length;
+    const tokensAfter = this.tokensOf(buildContext([record, ...copies], { total }));
+    return { info, record, copies, replaced, tokensAfter };
   }
 
   private report(outcome: CompactOutcome): CompactOutcome {
@@ -360,3 +414,5 @@ export class ContextManager {
     return taskTextOf(await this.loadTask(), this.recordBudget(TASK_TOKENS));
   }
 }
+
+const shorter = (a: Message[], b: Message[] | undefined): Message[] => (b !== undefined && b.length < a.length ? b : a);

@@ -35,3 +35,9 @@ export function windowTail(body: Message[], limit: number, hardness: number): Me
   }
   return body.slice(from);
 }
+
+/** `tail` without its oldest whole turn (empty when it holds one turn or none). */
+export function withoutOldestTurn(tail: Message[]): Message[] {
+  const turns = groupTurns(tail);
+  return turns.length > 1 ? tail.slice(turns[1]!.start) : [];
+}

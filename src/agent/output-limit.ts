@@ -25,7 +25,8 @@ export function outputLimitWarning(maxTokens: number): string {
   return `the model's reply was cut at the output limit (${maxTokens} tokens, SYNAPSE_MAX_TOKENS); it was told to write smaller pieces`;
 }
 
-function withNote(block: ToolResultBlock, note: string): ToolResultBlock {
+/** The result with `note` after its content (loop-detect.ts adds its warnings the same way). */
+export function withNote(block: ToolResultBlock, note: string): ToolResultBlock {
   const content: ToolResultBlock["content"] =
     typeof block.content === "string" ? `${block.content}\n\n${note}` : [...block.content, { type: "text", text: note }];
   return { ...block, content };

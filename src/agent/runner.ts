@@ -11,7 +11,7 @@ import { imageBytes } from "./image-context.ts";
 import type { SessionStore } from "../store/types.ts";
 import { type Tool, type ToolServices, toolLimits } from "../tools/types.ts";
 import { ContextManager } from "./condense.ts";
-import { invalidToolInput } from "../llm/tool-input.ts";
+import { LoopDetector, noteLoops } from "./loop-detect.ts";
 import { OUTPUT_LIMIT_STOP, hitOutputLimit, noteCutCalls, outputLimitNote, outputLimitWarning } from "./output-limit.ts";
 import type { TaskLauncher } from "./sub-agents.ts";
 import { runToolCalls } from "./tool-batch.ts";
@@ -68,6 +68,7 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
   };
 
   const context = input.context ?? new ContextManager({ config, provider, store, system: input.systemPrompt, tools: specs, emit });
+  const loops = new LoopDetector(config.loopLimit);
   const prompt: Message = { id: newMessageId(), role: "user", content: input.prompt, ts: Date.now() };
   store.append(prompt);
   context.noteAppended(prompt);
@@ -140,6 +141,17 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
         return { subtype: "success", result: text, numTurns, usage, stopReason: turn.stopReason };
       }
       if (cut) emit({ type: "warning", message: outputLimitWarning(config.maxTokens) });
+      const loop = loops.turn(text, calls);
+      if (loop.stop) {
+        // Every call still gets a result, so the session resumes as a well-formed conversation.
+        const notRun = `Not run: synapse stopped a loop (${loop.stop}).`;
+        const content = calls.map((c): ContentBlock => ({ type: "tool_result", tool_use_id: c.id, content: notRun, is_error: true }));
+        const user: Message = { id: newMessageId(), role: "user", content, ts: Date.now() };
+        store.append(user);
+        emit({ type: "user", message: user });
+        await flush();
+        return { subtype: "error_during_execution", result: `stopped a loop: ${loop.stop}`, numTurns, usage };
+      }
 
       const results = await runToolCalls({
         calls,
@@ -157,7 +169,8 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
           warn: (message) => emit({ type: "warning", message }),
         }),
       });
-      const content = cut ? noteCutCalls(calls, results, outputLimitNote(config.maxTokens), (c) => invalidToolInput(c.input) !== undefined) : results;
+      const noted = noteLoops(results, loop.notes);
+      const content = cut ? noteCutCalls(calls, noted, outputLimitNote(config.maxTokens), (c) => c.raw_input !== undefined) : noted;
       const user: Message = { id: newMessageId(), role: "user", content, ts: Date.now() };
       store.append(user);
       emit({ type: "user", message: user });

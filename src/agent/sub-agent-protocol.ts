@@ -1,9 +1,13 @@
 // The messages between the main thread and a sub-agent's worker thread: the task going in, the
 // answer coming back, and what travels on the task's port meanwhile (events, shell commands).
+// Each side parses what it receives with the schemas here: a malformed message is an error of that
+// task (task-pool.ts ends it as crashed), never of the session.
 
+import * as z from "zod/mini";
 import type { Config } from "../config/config.ts";
 import type { AgentEvent, ResultSubtype } from "../protocol/events.ts";
-import type { Usage } from "../protocol/message.ts";
+import { checkMessage } from "../protocol/message-schema.ts";
+import { issuePhrases } from "../protocol/schema-issues.ts";
 import type { RunOutcome } from "../shell/types.ts";
 import type { TaskKind } from "./task-command.ts";
 
@@ -21,32 +25,80 @@ export interface SubAgentInput {
   sessionDir: string;
   /** Rules granted in the parent session; the policy itself is rebuilt from `config`. */
   granted: string[];
+  /** The parent's shell pool, which runs this task's commands, is in the OS sandbox. */
+  sandboxed: boolean;
   heapReportMs: number;
 }
 
-export interface SubAgentOutput {
-  subtype: ResultSubtype;
-  result: string;
-  numTurns: number;
-  usage: Usage;
-  toolCalls: number;
+const count = z.number().check(z.nonnegative());
+const subtypes = ["success", "error_max_turns", "error_max_tokens", "error_during_execution", "interrupted"] as const;
+const subAgentOutput = z.object({
+  subtype: z.enum(subtypes satisfies readonly ResultSubtype[]),
+  result: z.string(),
+  numTurns: count,
+  usage: z.object({ input_tokens: count, output_tokens: count }),
+  toolCalls: count,
+});
+export type SubAgentOutput = z.infer<typeof subAgentOutput>;
+
+const shellRequest = z.object({ command: z.string(), cwd: z.string(), timeoutMs: count });
+export type ShellRequestWire = z.infer<typeof shellRequest>;
+
+const id = z.int().check(z.nonnegative());
+// The main thread reads these events' fields; any other event is passed on by its type alone.
+const message = z.custom<Parameters<typeof checkMessage>[0]>((v) => {
+  const { message: m, problems } = checkMessage(v);
+  return m !== undefined && problems.length === 0;
+}, "not a well-formed message");
+const EVENTS: Record<string, z.ZodMiniType> = {
+  assistant: z.looseObject({ type: z.literal("assistant"), message }),
+  user: z.looseObject({ type: z.literal("user"), message }),
+  tool_start: z.looseObject({ type: z.literal("tool_start"), id: z.string(), name: z.string() }),
+  warning: z.looseObject({ type: z.literal("warning"), message: z.string() }),
+  permission_denied: z.looseObject({ type: z.literal("permission_denied"), id: z.string(), name: z.string(), reason: z.string() }),
+  turn_retry: z.looseObject({ type: z.literal("turn_retry"), attempt: count, reason: z.string() }),
+};
+const event = z.looseObject({ type: z.string() }).check(
+  z.refine((e) => !Object.hasOwn(EVENTS, e.type) || z.safeParse(EVENTS[e.type]!, e).success, "an event with wrong fields"),
+);
+
+const fromWorker = z.discriminatedUnion("t", [
+  z.object({ t: z.literal("started") }),
+  z.object({ t: z.literal("done") }),
+  z.object({ t: z.literal("heap"), bytes: count }),
+  z.object({ t: z.literal("event"), event: z.pipe(event, z.transform((e) => e as unknown as AgentEvent)) }),
+  z.object({ t: z.literal("shell"), id, request: shellRequest }),
+  z.object({ t: z.literal("shell-abort"), id }),
+]);
+export type FromWorker = z.infer<typeof fromWorker>;
+
+const runOutcome = z.object({
+  output: z.string(),
+  exitCode: z.nullable(z.int()),
+  signal: z.optional(z.string()),
+  timedOut: z.boolean(),
+  interrupted: z.boolean(),
+  finalCwd: z.string(),
+  durationMs: count,
+}) satisfies z.ZodMiniType<RunOutcome>;
+
+const toWorker = z.discriminatedUnion("t", [
+  z.object({ t: z.literal("abort") }),
+  z.object({ t: z.literal("shell-done"), id, outcome: runOutcome }),
+  z.object({ t: z.literal("shell-error"), id, message: z.string() }),
+]);
+export type ToWorker = z.infer<typeof toWorker>;
+
+/** Parses a received message; the error names what is wrong with it. */
+function reader<T>(schema: z.ZodMiniType<T>, what: string): (value: unknown) => T {
+  return (value) => {
+    const parsed = z.safeParse(schema, value);
+    if (parsed.success) return parsed.data;
+    const t = (value as { t?: unknown } | null)?.t;
+    throw new Error(`${what}${typeof t === "string" ? ` "${t}"` : ""}: ${issuePhrases(parsed.error.issues, value).join("; ")}`);
+  };
 }
 
-export interface ShellRequestWire {
-  command: string;
-  cwd: string;
-  timeoutMs: number;
-}
-
-export type FromWorker =
-  | { t: "started" }
-  | { t: "done" }
-  | { t: "heap"; bytes: number }
-  | { t: "event"; event: AgentEvent }
-  | { t: "shell"; id: number; request: ShellRequestWire }
-  | { t: "shell-abort"; id: number };
-
-export type ToWorker =
-  | { t: "abort" }
-  | { t: "shell-done"; id: number; outcome: RunOutcome }
-  | { t: "shell-error"; id: number; message: string };
+export const readFromWorker = reader(fromWorker, "a message from the worker");
+export const readToWorker = reader(toWorker, "a message from the main thread");
+export const readSubAgentOutput = reader(subAgentOutput, "the sub-agent's result");

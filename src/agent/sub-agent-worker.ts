@@ -9,16 +9,29 @@ import type { AgentEvent } from "../protocol/events.ts";
 import type { RunOutcome, RunRequest, ShellPool } from "../shell/types.ts";
 import { openTaskStore } from "../store/task-store.ts";
 import { toolsFor } from "../tools/registry.ts";
-import { buildPolicy, policyForSubAgent } from "../tools/permissions/policy.ts";
+import { buildPolicy, policyForSubAgent } from "../policy/policy.ts";
 import { runAgent } from "./runner.ts";
 import { runtime } from "../runtime/runtime.ts";
-import type { FromWorker, SubAgentInput, SubAgentOutput, ToWorker } from "./sub-agent-protocol.ts";
+import { type FromWorker, readToWorker, type SubAgentInput, type SubAgentOutput, type ToWorker } from "./sub-agent-protocol.ts";
 
 /** A ShellPool whose commands run in the main thread's pool; the pool's lifetime is the main thread's. */
 function remoteShell(post: (m: FromWorker) => void, port: MessagePort): ShellPool {
   let next = 0;
   const pending = new Map<number, { resolve(o: RunOutcome): void; reject(e: Error): void }>();
-  port.on("message", (m: ToWorker) => {
+  port.on("message", (raw: unknown) => {
+    let m: ToWorker;
+    try {
+      m = readToWorker(raw);
+    } catch (err) {
+      // A malformed answer fails the command it answers (an is_error result for that call).
+      const id = (raw as { id?: unknown } | null)?.id;
+      const waiter = typeof id === "number" ? pending.get(id) : undefined;
+      if (waiter) {
+        pending.delete(id as number);
+        waiter.reject(err as Error);
+      }
+      return;
+    }
     if (m.t === "abort") return;
     const waiter = pending.get(m.id);
     if (!waiter) return;
@@ -61,8 +74,8 @@ export default async function runSubAgent(input: SubAgentInput & { port: Message
   reportHeap();
   const heapTimer = setInterval(reportHeap, input.heapReportMs);
   const controller = new AbortController();
-  port.on("message", (m: ToWorker) => {
-    if (m.t === "abort") controller.abort();
+  port.on("message", (m: unknown) => {
+    if ((m as { t?: unknown } | null)?.t === "abort") controller.abort();
   });
   let toolCalls = 0;
   const emit = (event: AgentEvent) => {
@@ -110,7 +123,7 @@ async function run(
       tools: toolsFor(kind),
       // The parent's mode and rules; explore stays read-only whatever the mode. No approver: a
       // sub-agent cannot ask, so what would ask is refused and the model is told why.
-      services: { shell: remoteShell(post, input.port), saveImage: (bytes, mediaType) => store.saveImage(bytes, mediaType), permissions: policyForSubAgent(buildPolicy(config), input.kind === "explore" ? "explore" : "general"), granted: [...input.granted] },
+      services: { shell: remoteShell(post, input.port), saveImage: (bytes, mediaType) => store.saveImage(bytes, mediaType), permissions: policyForSubAgent(buildPolicy(config, { sandboxed: input.sandboxed }), input.kind === "explore" ? "explore" : "general"), granted: [...input.granted] },
       systemPrompt: input.systemPrompt,
       prompt: [{ type: "text", text: input.prompt }],
       taskId: input.taskId,

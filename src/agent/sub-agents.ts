@@ -2,14 +2,15 @@
 // shell commands from the session's one shell pool, re-emits its events for the writers, and turns
 // every way a task can end (answer, API error, crash, timeout, heap cap, interrupt) into one result.
 
-import type { Config } from "../config/config.ts";
+import type { Config, PermissionMode } from "../config/config.ts";
+import { errorMessage } from "../protocol/errors.ts";
 import type { EventSink } from "../protocol/events.ts";
 import type { ToolResultBlock } from "../protocol/message.ts";
 import type { ShellPool } from "../shell/types.ts";
-import { type TaskPool, createTaskPool } from "../tasks/task-pool.ts";
+import { type TaskEnd, type TaskPool, createTaskPool } from "../tasks/task-pool.ts";
 import { workerFile } from "../tasks/worker-file.ts";
 import { toolsFor } from "../tools/registry.ts";
-import type { FromWorker, SubAgentInput, SubAgentOutput, ToWorker } from "./sub-agent-protocol.ts";
+import { readFromWorker, readSubAgentOutput, type SubAgentInput, type SubAgentOutput, type ToWorker } from "./sub-agent-protocol.ts";
 import { type PromptEnvironment, renderSystemPrompt } from "./system-prompt.ts";
 import type { TaskSpec } from "./task-command.ts";
 
@@ -31,6 +32,8 @@ export interface TaskLauncher {
 export interface SubAgentsOptions {
   config: Config;
   shell: ShellPool;
+  /** The session's shells run in the OS sandbox (the sub-agents' commands run there too). */
+  sandboxed?: boolean;
   /** The parent session's folder (transcripts go to `tasks/<task-id>/`). */
   sessionDir: string;
   promptEnv: PromptEnvironment;
@@ -41,6 +44,8 @@ export interface SubAgentsOptions {
   modelSpec?(): string;
   /** Permission rules the user granted in this session so far; a sub-agent starts with them. */
   granted?(): readonly string[];
+  /** The session's permission mode now (Shift+Tab may have switched it); a sub-agent starts in it. */
+  permissionMode?(): PermissionMode;
 }
 
 const SUB_AGENT_NOTE = [
@@ -93,20 +98,24 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
       let toolCalls = 0;
       // Commands of this task still running in the main thread's pool; killed when the task ends.
       const commands = new Map<number, AbortController>();
-      const tools = toolsFor(spec.kind === "explore" ? "explore" : config.permissionMode === "plan" ? "plan" : "main");
+      const permissionMode = opts.permissionMode?.() ?? config.permissionMode;
+      const tools = toolsFor(spec.kind === "explore" ? "explore" : permissionMode === "plan" ? "plan" : "main");
       const input: SubAgentInput = {
         taskId,
         kind: spec.kind,
         prompt: spec.prompt,
         title: label,
         systemPrompt: subAgentPrompt(opts.promptEnv, spec, [...tools.keys()]),
-        config: opts.modelSpec ? { ...config, model: opts.modelSpec() } : config,
+        config: { ...config, permissionMode, ...(opts.modelSpec ? { model: opts.modelSpec() } : {}) },
         sessionDir: opts.sessionDir,
         granted: [...(opts.granted?.() ?? [])],
+        sandboxed: opts.sandboxed ?? false,
         heapReportMs: opts.heapReportMs ?? 200,
       };
 
-      const onMessage = (m: FromWorker, reply: (m: ToWorker) => void) => {
+      // A malformed message throws here, and the task pool ends the task as crashed.
+      const onMessage = (raw: unknown, reply: (m: ToWorker) => void) => {
+        const m = readFromWorker(raw);
         if (m.t === "event") {
           const e = m.event;
           if (e.type === "assistant" || e.type === "user") emit({ ...e, parent_tool_use_id: call.id });
@@ -136,9 +145,9 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
         }
       };
 
-      let end;
+      let end: TaskEnd<unknown>;
       try {
-        end = await (await getPool()).run<SubAgentInput, SubAgentOutput>(input, {
+        end = await (await getPool()).run<SubAgentInput, unknown>(input, {
           signal,
           onStart: () => {
             started = performance.now();
@@ -158,8 +167,16 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
 
       let text: string;
       let isError = true;
+      let out: SubAgentOutput | undefined;
+      let failed = end.ok ? undefined : end;
       if (end.ok) {
-        const out = end.value;
+        try {
+          out = readSubAgentOutput(end.value);
+        } catch (err) {
+          failed = { ok: false, reason: "crashed", message: errorMessage(err) };
+        }
+      }
+      if (out) {
         toolCalls = Math.max(toolCalls, out.toolCalls);
         if (out.subtype === "success") {
           text = out.result.trim() ? out.result : "(the sub-agent gave no answer)";
@@ -168,10 +185,10 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
         else if (out.subtype === "error_max_turns") text = `The sub-agent stopped at the turn limit. Its last words: ${out.result}`;
         else if (out.subtype === "error_max_tokens") text = `The sub-agent's answer was cut at the output limit; what it wrote: ${out.result}`;
         else text = `The sub-agent failed: ${out.result}`;
-      } else if (end.reason === "interrupted") text = "Interrupted by the user.";
-      else if (end.reason === "timeout") text = `The sub-agent ${end.message} (SYNAPSE_TASK_TIMEOUT_MS) and was stopped.`;
-      else if (end.reason === "out_of_memory") text = `The sub-agent ran ${end.message} (SYNAPSE_TASK_MAX_HEAP_MB) and was stopped.`;
-      else text = `The sub-agent crashed: ${end.message}`;
+      } else if (failed?.reason === "interrupted") text = "Interrupted by the user.";
+      else if (failed?.reason === "timeout") text = `The sub-agent ${failed.message} (SYNAPSE_TASK_TIMEOUT_MS) and was stopped.`;
+      else if (failed?.reason === "out_of_memory") text = `The sub-agent ran ${failed.message} (SYNAPSE_TASK_MAX_HEAP_MB) and was stopped.`;
+      else text = `The sub-agent crashed: ${failed?.message}`;
 
       const block: ToolResultBlock = { type: "tool_result", tool_use_id: call.id, content: text.toWellFormed() };
       if (isError) block.is_error = true;

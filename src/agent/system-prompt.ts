@@ -1,6 +1,7 @@
 // The system prompt: who the agent is, where it runs, and the project's own instructions.
 
 import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 
 const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"];
@@ -50,14 +51,29 @@ export function renderSystemPrompt(env: PromptEnvironment, toolNames: string[], 
   return lines.join("\n");
 }
 
-/** AGENTS.md / CLAUDE.md from the working directory up to the repository root (or `/`). */
-export function findInstructions(cwd: string): { path: string; text: string }[] {
+/**
+ * The folders whose AGENTS.md / CLAUDE.md count, from `cwd` up: to the repository root (the nearest
+ * folder with `.git`) or `home`, whichever comes first, never above. Outside both, `cwd` alone: a
+ * file in /tmp or a shared parent folder was written by someone else, not by this project.
+ */
+export function instructionDirs(cwd: string, home: string, isRepoRoot: (dir: string) => boolean): string[] {
+  const dirs: string[] = [];
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    dirs.push(dir);
+    if (isRepoRoot(dir) || dir === home || dirname(dir) === dir) break;
+  }
+  const bounded = dirs.some(isRepoRoot) || dirs.includes(home);
+  return bounded ? dirs : [cwd];
+}
+
+/** AGENTS.md / CLAUDE.md from the working directory up to the repository root or $HOME, nearest last. */
+export function findInstructions(cwd: string, home: string = homedir()): { path: string; text: string }[] {
   const found: { path: string; text: string }[] = [];
   let budget = MAX_INSTRUCTIONS_CHARS;
-  for (let dir = cwd; ; dir = dirname(dir)) {
+  for (const dir of instructionDirs(cwd, home, (d) => existsSync(join(d, ".git")))) {
     for (const name of INSTRUCTION_FILES) {
       const path = join(dir, name);
-      if (!existsSync(path)) continue;
+      if (budget <= 0 || !existsSync(path)) continue;
       try {
         const text = readFileSync(path, "utf8").slice(0, budget);
         budget -= text.length;
@@ -66,7 +82,6 @@ export function findInstructions(cwd: string): { path: string; text: string }[] 
         // An unreadable instruction file is skipped, not fatal.
       }
     }
-    if (existsSync(join(dir, ".git")) || dirname(dir) === dir || budget <= 0) break;
   }
   return found;
 }

@@ -8,6 +8,7 @@ import type { Tool, ToolContext } from "../tools/types.ts";
 import type { TaskCallOutcome, TaskLauncher } from "./sub-agents.ts";
 import { taskLabel } from "./sub-agents.ts";
 import { parseTaskCommand, taskCommandOf } from "./task-command.ts";
+import { admitTaskCall } from "./task-gate.ts";
 import { executeToolCall } from "./tool-call.ts";
 
 export type ToolCallGroup<C> = { kind: "single"; call: C } | { kind: "tasks"; calls: C[] };
@@ -50,16 +51,31 @@ export async function runToolCalls(input: ToolBatchInput): Promise<ContentBlock[
 
   const single = async (call: ToolUseBlock) => {
     if (signal.aborted) return results.push(errorResult(call.id, INTERRUPTED));
-    emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
+    const raw = call.raw_input !== undefined ? { raw_input: call.raw_input } : {};
+    emit({ type: "tool_start", id: call.id, name: call.name, input: call.input, ...raw });
     const outcome = await executeToolCall(call, tools, input.context(call));
     results.push(outcome.block);
     if (outcome.denied) emit({ type: "permission_denied", id: call.id, name: call.name, reason: outcome.denied.reason, allow_with: outcome.denied.allowWith });
-    emit({ type: "tool_end", id: call.id, name: call.name, is_error: Boolean(outcome.block.is_error), summary: outcome.summary });
+    const display = outcome.display ? { display: outcome.display } : {};
+    emit({ type: "tool_end", id: call.id, name: call.name, is_error: Boolean(outcome.block.is_error), summary: outcome.summary, ...display });
   };
 
   const taskGroup = async (calls: ToolUseBlock[]) => {
+    // The gate first, one call at a time (an approval prompt asks about one call), then the launches.
+    const refused = new Map<string, ToolResultBlock>();
+    for (const call of calls) {
+      if (signal.aborted || !input.tasks) break;
+      const admission = await admitTaskCall(call, tools, input.context(call));
+      if (admission.ok) continue;
+      refused.set(call.id, admission.block);
+      emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
+      if (admission.denied) emit({ type: "permission_denied", id: call.id, name: call.name, reason: admission.denied.reason, allow_with: admission.denied.allowWith });
+      emit({ type: "tool_end", id: call.id, name: call.name, is_error: true, summary: String(admission.block.content).split("\n")[0] });
+    }
     const runs = calls.map((call): Promise<TaskCallOutcome | ToolResultBlock> => {
       if (signal.aborted) return Promise.resolve(errorResult(call.id, INTERRUPTED));
+      const refusal = refused.get(call.id);
+      if (refusal) return Promise.resolve(refusal);
       const parsed = parseTaskCommand(taskCommandOf(call.name, call.input)!);
       if (!input.tasks || "error" in parsed) {
         const text = "error" in parsed ? parsed.error : NO_NESTING;

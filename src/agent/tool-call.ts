@@ -3,8 +3,9 @@
 
 import { errorMessage } from "../protocol/errors.ts";
 import type { ToolResultBlock, ToolUseBlock } from "../protocol/message.ts";
-import { checkPermission, screenOutput } from "../tools/permissions/gate.ts";
-import { validateInput } from "../tools/schema.ts";
+import type { ToolDisplay } from "../protocol/tool-display.ts";
+import { checkPermission, screenOutput } from "../policy/gate.ts";
+import { checkToolInput } from "../tools/input-schema.ts";
 import { type Tool, ToolError, type ToolContext } from "../tools/types.ts";
 
 export interface ToolCallOutcome {
@@ -13,6 +14,8 @@ export interface ToolCallOutcome {
   summary: string;
   /** Set when the permission policy refused the call (the result tells the model why). */
   denied?: { reason: string; allowWith?: string };
+  /** The tool's facts for the interactive view (exit code, true line count, diff). */
+  display?: ToolDisplay;
 }
 
 function failure(id: string, text: string): ToolCallOutcome {
@@ -24,24 +27,25 @@ export async function executeToolCall(call: ToolUseBlock, tools: ReadonlyMap<str
   if (!tool) {
     return failure(call.id, `Unknown tool "${call.name}". Available tools: ${[...tools.keys()].join(", ")}.`);
   }
-  const input = call.input as Record<string, unknown> | undefined;
-  if (input && typeof input === "object" && "__invalid_json" in input) {
-    return failure(call.id, `The tool input was not valid JSON: ${String(input.__invalid_json).slice(0, 200)}`);
+  if (call.raw_input !== undefined) {
+    return failure(call.id, `The tool input was not valid JSON: ${call.raw_input.slice(0, 200)}`);
   }
-  const invalid = validateInput(tool.inputSchema, call.input);
-  if (invalid) return failure(call.id, `Invalid input for ${tool.name}: ${invalid}`);
+  const checked = checkToolInput(tool.input, call.input);
+  if (!checked.ok) return failure(call.id, `Invalid input for ${tool.name}: ${checked.message}`);
+  // The gate judges, and the tool runs with, the input as parsed (explicit nulls left out).
+  const input = checked.value;
 
-  const gate = await checkPermission(tool.name, call.input, ctx.cwd, ctx.services);
+  const gate = await checkPermission(tool.name, input, ctx.cwd, ctx.services);
   if (!gate.ok) return { ...failure(call.id, gate.message), denied: { reason: gate.reason, allowWith: gate.allowWith } };
   const screen = (text: string) => screenOutput(tool.name, text, ctx.services);
 
   try {
     // Live output is shown and logged too: it gets the same screening as the result.
-    const result = await tool.execute(call.input, ctx.services.permissions ? { ...ctx, progress: (text) => ctx.progress(screen(text)) } : ctx);
+    const result = await tool.execute(input, ctx.services.permissions ? { ...ctx, progress: (text) => ctx.progress(screen(text)) } : ctx);
     const content = typeof result.content === "string" ? screen(result.content) : result.content.map((b) => (b.type === "text" ? { ...b, text: screen(b.text) } : b));
     const block: ToolResultBlock = { type: "tool_result", tool_use_id: call.id, content: wellFormed(content) };
     if (result.isError) block.is_error = true;
-    return { block, summary: summarize(content) };
+    return { block, summary: summarize(content, result.display), display: result.display };
   } catch (err) {
     if (err instanceof ToolError) return failure(call.id, screen(err.message));
     if (ctx.signal.aborted) return failure(call.id, "Interrupted by the user.");
@@ -58,9 +62,14 @@ function wellFormed(content: ToolResultBlock["content"]): ToolResultBlock["conte
   return content.map((b) => (b.type === "text" ? { ...b, text: b.text.toWellFormed() } : b));
 }
 
-function summarize(content: ToolResultBlock["content"]): string {
+/**
+ * One line: the first line of the result and, for more, how many. A command's count is its whole
+ * output's (the tool counted it as it streamed), not the cut copy's or the exit-code footer's.
+ */
+export function summarize(content: ToolResultBlock["content"], display?: ToolDisplay): string {
   const text = typeof content === "string" ? content : content.map((b) => (b.type === "text" ? b.text : "[image]")).join(" ");
   const lines = text.split("\n").filter((l) => l.trim());
-  if (lines.length <= 1) return lines[0] ?? "(no output)";
-  return `${lines[0]} … (${lines.length} lines)`;
+  const count = display?.kind === "command" ? display.lines : lines.length;
+  if (count <= 1) return lines[0] ?? "(no output)";
+  return `${lines[0]} … (${count} lines)`;
 }

@@ -29,7 +29,7 @@ export interface ParsedArgs {
 const SUBCOMMANDS = new Set(["sessions", "doctor", "compact"]);
 const COMPACT_FLAGS = ["session", "all", "older-than", "dry-run"] as const;
 
-const OPTIONS = {
+export const OPTIONS = {
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
   model: { type: "string", short: "m" },
@@ -42,6 +42,8 @@ const OPTIONS = {
   allow: { type: "string", multiple: true },
   deny: { type: "string", multiple: true },
   "add-dir": { type: "string", multiple: true },
+  sandbox: { type: "string" },
+  "sandbox-network": { type: "boolean" },
   yes: { type: "boolean", short: "y" },
   quiet: { type: "boolean", short: "q" },
   "no-color": { type: "boolean" },
@@ -80,6 +82,8 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
     allow: v.allow,
     deny: v.deny,
     addDir: v["add-dir"],
+    sandbox: v.sandbox,
+    sandboxNetwork: v["sandbox-network"],
   };
 
   if (v.help) return { command: { kind: "help" }, flags };

@@ -6,8 +6,10 @@ import type { SubmissionOutcome } from "../executor/executor.ts";
 import { inertLine } from "../render/inert.ts";
 import { formatTokens, tokenChange } from "./output/token-count.ts";
 
-export function compactedLine(tokensBefore: number, tokensAfter: number): string {
-  return `compacted: ${tokenChange(tokensBefore, tokensAfter)} tokens`;
+/** `compacted: 172k → 21k tokens, kept the last 4 turns`. */
+export function compactedLine(tokensBefore: number, tokensAfter: number, keptTurns?: number): string {
+  const kept = keptTurns === undefined ? "" : `, kept the last ${keptTurns} turn${keptTurns === 1 ? "" : "s"}`;
+  return `compacted: ${tokenChange(tokensBefore, tokensAfter)} tokens${kept}`;
 }
 
 export interface CommandReport {
@@ -21,7 +23,7 @@ export interface CommandReport {
 export function formatCommandReport(format: OutputFormat, r: CommandReport): string {
   const lines = [...r.lines];
   const c = r.outcome.compaction;
-  if (c) lines.push(c.method === "none" ? `nothing to compact: ${formatTokens(c.tokensBefore)} tokens` : compactedLine(c.tokensBefore, c.tokensAfter));
+  if (c) lines.push(c.method === "none" ? `nothing to compact: ${formatTokens(c.tokensBefore)} tokens` : compactedLine(c.tokensBefore, c.tokensAfter, c.keptTurns));
   if (format === "text") return lines.length ? `${lines.map((l) => inertLine(l)).join("\n")}\n` : "";
   const interrupted = r.outcome.status === "interrupted";
   const failed = r.outcome.status === "failed";
@@ -35,6 +37,6 @@ export function formatCommandReport(format: OutputFormat, r: CommandReport): str
     num_turns: 0,
     duration_ms: r.durationMs,
   };
-  if (c) result.compaction = { tokens_before: c.tokensBefore, tokens_after: c.tokensAfter, method: c.method };
+  if (c) result.compaction = { tokens_before: c.tokensBefore, tokens_after: c.tokensAfter, method: c.method, ...(c.keptTurns !== undefined ? { kept_turns: c.keptTurns } : {}) };
   return `${JSON.stringify(result)}\n`;
 }

@@ -7,6 +7,7 @@ import type { Config } from "../config/config.ts";
 import { EXIT, UsageError } from "../protocol/errors.ts";
 import { inertJson, inertLine } from "../render/inert.ts";
 import { printErr, printOut } from "./output/print.ts";
+import { removeAbandonedSessions } from "../store/abandoned-sessions.ts";
 import { compactSession, emptyTrash, type CompactReport } from "../store/compact-session.ts";
 import { isSessionId, sessionsRoot } from "../store/paths.ts";
 import { formatBytes, listSessions, sessionsFor } from "../store/sessions-list.ts";
@@ -16,6 +17,8 @@ import { terminalFacts } from "./terminal.ts";
 const DAY_MS = 86_400_000;
 
 export async function runCompactCommand(config: Config, selection: CompactSelection): Promise<number> {
+  // Folders of runs killed before their first message were never sessions: no report lists them.
+  if (!selection.dryRun) await removeAbandonedSessions(config.home);
   const ids = await selectSessions(config, selection);
   // stream-json asks for machine output too: the report is one object either way.
   const json = config.outputFormat !== "text";

@@ -6,29 +6,41 @@ import type { Config } from "../config/config.ts";
 import { probeProvider } from "../llm/provider-probe.ts";
 import { inertLine } from "../render/inert.ts";
 import { EXIT, errorMessage } from "../protocol/errors.ts";
-import { createThreadPool } from "../tasks/thread-pool.ts";
+import { createTaskPool } from "../tasks/task-pool.ts";
+import { workerFile } from "../tasks/worker-file.ts";
 import { searchEngine } from "../tools/search-engine.ts";
 import { runtime } from "../runtime/runtime.ts";
-import { which } from "../runtime/portable.ts";
+import { trustedBinary } from "../runtime/trusted-path.ts";
 import { printOut } from "./output/print.ts";
+import { sandboxState } from "../sandbox/probe.ts";
+import { describeSandbox } from "../sandbox/types.ts";
 
 const DOCTOR_PROVIDER_TIMEOUT_MS = 15_000;
+const DOCTOR_WORKER_TIMEOUT_MS = 30_000;
 
 interface Check {
   name: string;
   run(): Promise<string>;
 }
 
+/** A check that found something to tell but nothing that stops a run (printed WARN, exit 0). */
+class CheckWarning extends Error {}
+
 function checks(config: Config): Check[] {
   return [
     {
       name: "worker threads",
       async run() {
-        const pool = await createThreadPool<{ n: number }, { pong: number; thread: boolean }>("ping", 1);
+        // The very pool sub-agents run in: its slots, message port, time limit and heap cap.
+        const pool = await createTaskPool({ filename: workerFile("ping"), maxThreads: 1, timeoutMs: DOCTOR_WORKER_TIMEOUT_MS, heapCapBytes: 256 * 1048576 });
         try {
-          const reply = await pool.run({ n: 21 });
-          if (reply.pong !== 42 || !reply.thread) throw new Error(`unexpected reply ${JSON.stringify(reply)}`);
-          return "a worker thread answered";
+          const end = await pool.run<{ n: number }, { pong: number; thread: boolean }>({ n: 21 }, {
+            signal: AbortSignal.timeout(DOCTOR_WORKER_TIMEOUT_MS),
+            onMessage: (m, reply) => m?.t === "echo" && reply({ n: m.n }),
+          });
+          if (!end.ok) throw new Error(`the task pool's worker ${end.reason}: ${end.message}`);
+          if (end.value.pong !== 42 || !end.value.thread) throw new Error(`unexpected reply ${JSON.stringify(end.value)}`);
+          return "a worker thread of the sub-agent task pool answered over its message port";
         } finally {
           await pool.destroy();
         }
@@ -37,12 +49,28 @@ function checks(config: Config): Check[] {
     {
       name: "bash",
       async run() {
-        const bash = which("bash", config.shell.env.PATH ?? "");
-        if (!bash) throw new Error("bash not found on PATH");
-        const proc = runtime.spawn([bash, "-c", "echo $BASH_VERSION"], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+        // The bash the shell pool runs, found the same way: never a `bash` the workspace put first on PATH.
+        const bash = trustedBinary("bash");
+        if (!bash) throw new Error("bash not found on the trusted PATH");
+        const proc = runtime.spawn([bash, "--noprofile", "--norc", "-c", "echo $BASH_VERSION"], {
+          env: { ...config.shell.env },
+          stdin: "ignore",
+          stdout: "pipe",
+          stderr: "pipe",
+        });
         const version = (await new Response(proc.stdout).text()).trim();
         if ((await proc.exited) !== 0) throw new Error("bash did not run");
         return `${bash} ${version}`;
+      },
+    },
+    {
+      name: "sandbox",
+      async run() {
+        // The same probe a session makes: bwrap found on the trusted PATH and starting a sandbox.
+        const state = await sandboxState(config.sandbox, config.shell.env);
+        const line = describeSandbox(state);
+        if (state.kind === "none" && state.mode !== "full-access") throw new CheckWarning(line);
+        return line;
       },
     },
     {
@@ -83,6 +111,10 @@ export async function runDoctor(config: Config): Promise<number> {
       // Server-controlled words (an error body, a model id) reach the terminal made inert.
       await printOut(`ok    ${check.name}: ${inertLine(await check.run())}\n`);
     } catch (err) {
+      if (err instanceof CheckWarning) {
+        await printOut(`WARN  ${check.name}: ${inertLine(err.message)}\n`);
+        continue;
+      }
       failed++;
       await printOut(`FAIL  ${check.name}: ${inertLine(errorMessage(err))}\n`);
     }

@@ -15,10 +15,12 @@ import { createJsonWriter } from "./output/json-writer.ts";
 import { createStreamJsonWriter } from "./output/stream-json-writer.ts";
 import { createTextWriter } from "./output/text-writer.ts";
 import { createOutputStreams } from "./output/streams.ts";
+import { outputFailureMessage } from "./output/write-failure.ts";
+import { needsSavedSession } from "./session-commands.ts";
 import type { OutputStreams, OutputWriter } from "./output/types.ts";
 import { terminalFacts } from "./terminal.ts";
 import { trapSignals } from "./signals.ts";
-import { composePrompt, readStdin } from "./stdin.ts";
+import { type ReadStdinOptions, composePrompt, readStdin } from "./stdin.ts";
 import { runtime as jsRuntime } from "../runtime/runtime.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;
@@ -52,7 +54,7 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
   // Trapped before stdin is read: a Ctrl-C while the prompt is still arriving must not run it.
   const signals = trapSignals();
   const stdinText = await Promise.race([
-    readStdin({ isTTY: terminalFacts().inIsTTY, stream: () => jsRuntime.stdinStream() }, { noticeAfterMs: config.stdinWaitMs, onSilent: config.quiet ? undefined : stdinNotice }),
+    readStdin({ isTTY: terminalFacts().inIsTTY, stream: () => jsRuntime.stdinStream() }, stdinWaitOptions(config, command.prompt !== undefined)),
     signals.first.then((code) => {
       throw new SynapseError("interrupted before the prompt was read; nothing was run", code);
     }),
@@ -63,7 +65,10 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
     throw new UsageError(blank ? "empty prompt: the prompt argument and stdin hold only white space" : "no prompt: pass it as an argument or pipe it on stdin (synapse --help)");
   }
   // Checked before any session opens: an unknown command is a usage error that reaches no server.
-  const slash = looksLikeCommand(prompt) ? resolveCommand(prompt).command.name : undefined;
+  const resolved = looksLikeCommand(prompt) ? resolveCommand(prompt) : undefined;
+  const slash = resolved?.command.name;
+  const unsaved = resolved && !command.resume ? needsSavedSession(resolved.command.name, resolved.args) : undefined;
+  if (unsaved) throw new UsageError(unsaved);
 
   const controller = new AbortController();
   let exitOverride: number | undefined;
@@ -73,7 +78,7 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
     if (err.code === "EPIPE") exitOverride ??= EXIT.ok;
     else {
       exitOverride ??= EXIT.failed;
-      streams.err(`synapse: cannot write the answer to stdout: ${errorMessage(err)}\n`);
+      streams.err(`synapse: ${outputFailureMessage(err)}\n`);
     }
     controller.abort();
   });
@@ -91,8 +96,11 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
   // Whatever ends the process, no shell or child it started may outlive it.
   process.on("exit", () => runtime.killNow());
   signals.onSignal((code, signal, count) => {
-    // A second signal, or a run that does not wind down (a tool stuck in the kernel), ends at once.
-    if (count > 1) forceExit(runtime, code);
+    // Two signals often come together (GNU timeout signals the child, then its group; an impatient
+    // Ctrl-C): the second must not cut the shutdown that writes the result, the interrupted tool
+    // results and releases the lock. A third, or a run that does not wind down (a tool stuck in
+    // the kernel), ends at once; killNow still releases the lock.
+    if (count >= FORCE_EXIT_SIGNALS) forceExit(runtime, code);
     exitOverride ??= code;
     controller.abort();
     if (signal !== "SIGINT") setTimeout(() => forceExit(runtime, code), FORCE_EXIT_MS).unref();
@@ -145,9 +153,29 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
 }
 
 const FORCE_EXIT_MS = 5000;
+/** The signal that forces an exit without waiting for the shutdown. */
+const FORCE_EXIT_SIGNALS = 3;
 
 function stdinNotice(): void {
   process.stderr.write("synapse: waiting for stdin to end (nothing has arrived yet; run with < /dev/null to go without it)\n");
+}
+
+/**
+ * With a prompt argument, a stdin pipe silent for SYNAPSE_STDIN_WAIT_MS is given up on with Claude
+ * Code's warning (the run has its prompt; an idle pipe in CI must not hang it); without one, stdin
+ * is the prompt, so it is waited for, with one notice.
+ */
+function stdinWaitOptions(config: Config, hasPromptArgument: boolean): ReadStdinOptions {
+  if (!hasPromptArgument) return { noticeAfterMs: config.stdinWaitMs, onSilent: config.quiet ? undefined : stdinNotice };
+  const seconds = `${Number((config.stdinWaitMs / 1000).toFixed(3))}s`;
+  return {
+    giveUpAfterMs: config.stdinWaitMs,
+    onGiveUp: () =>
+      process.stderr.write(
+        `synapse: warning: no stdin data received in ${seconds}, proceeding without it. If piping from a slow command, ` +
+          "redirect stdin explicitly: < /dev/null to skip, or wait longer (SYNAPSE_STDIN_WAIT_MS).\n",
+      ),
+  };
 }
 
 const isAgentEvent = (event: ExecutorEvent): event is AgentEvent =>

@@ -7,9 +7,10 @@ export const HELP_TEXT = `synapse ${VERSION} — a terminal AI coding agent
 Usage:
   synapse [options] [prompt...]   run one request; the prompt is the arguments and/or piped stdin
   synapse [-c | -r <id>]          on a terminal, no prompt: the interactive session (/help inside)
-  synapse sessions [--all]        list this directory's sessions (--all: every directory's)
-  synapse doctor                  check this machine: worker threads, bash, session store, and the
-                                  provider (one real request to its models endpoint)
+  synapse sessions [--all]        list this directory's sessions (--all: every directory's);
+                                  synapse --list-sessions is the same
+  synapse doctor                  check this machine: worker threads, bash, the sandbox, session
+                                  store, and the provider (one real request to its models endpoint)
   synapse compact [--session <id> | --all] [--older-than <days>] [--dry-run] [-o json]
                                   shrink the session store: gzip old archive segments, remove
                                   unreferenced images, delete sessions older than <days>; by
@@ -35,8 +36,12 @@ Options:
       --allow <rule>            allow without asking, e.g. 'Bash(npm test)' (repeatable)
       --deny <rule>             always refuse, e.g. 'Bash(git push *)' (repeatable; deny wins)
       --add-dir <dir>           another folder the agent may write in (repeatable)
+      --sandbox <mode>          where commands run: workspace-write (default: an OS sandbox that
+                                writes only the workspace, no network), read-only, full-access
+      --sandbox-network         let sandboxed commands reach the network
       --image <path>            attach an image to the prompt (repeatable)
-  -q, --quiet                   no tool activity or progress on stderr
+  -q, --quiet                   no tool activity, progress or notices on stderr (errors,
+                                warnings and refused tool calls still print)
       --no-color                no colours (also NO_COLOR=1)
   -h, --help                    show this help
   -v, --version                 show the version

@@ -5,9 +5,13 @@ import { EXIT, SynapseError, errorMessage } from "../protocol/errors.ts";
 import { inert } from "../render/inert.ts";
 import { HELP_TEXT, VERSION } from "./help.ts";
 import { printQuick } from "../runtime/quick-print.ts";
+import { outputFailure, readerWentAway } from "./output/write-failure.ts";
 
-// Not process.stdout: creating that costs ~8 ms in a compiled binary.
-const print = printQuick;
+/** Not process.stdout (creating that costs ~8 ms in a compiled binary). A reader gone away is no error. */
+const print = (text: string) =>
+  printQuick(text).catch((err) => {
+    if (!readerWentAway(err)) throw outputFailure(err);
+  });
 const VERSION_LINE = `synapse ${VERSION}\n`;
 const QUICK: Record<string, string> = { "--version": VERSION_LINE, "-v": VERSION_LINE, "--help": HELP_TEXT, "-h": HELP_TEXT };
 
@@ -33,6 +37,11 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig(flags);
   // Before any child starts: no process of ours may show the keys in /proc/<pid>/environ.
   await (await import("../runtime/environ-secrets.ts")).blankSecretsInProcEnviron(config.shell.hiddenSet);
+  // Then (blanking writes through /proc/self/mem, which this closes) no process of the same user
+  // may read synapse's memory, environ or descriptors, and every program synapse runs for itself
+  // is found on a PATH the workspace cannot put a folder in front of.
+  await (await import("../runtime/non-dumpable.ts")).markNonDumpable();
+  (await import("../runtime/trusted-path.ts")).initTrustedPath(config.shell.env.PATH, config.cwd);
   switch (command.kind) {
     case "sessions":
       return (await import("./sessions-command.ts")).runSessionsCommand(config, command);

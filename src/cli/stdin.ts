@@ -1,7 +1,8 @@
-// Reads piped stdin to its end, with a size cap. A pipe is never given up on: data that arrives
-// late (a slow `git log -p | synapse "review"`) is still the user's input. A pipe that stays silent
-// gets one notice on stderr, so a run that waits on an open, idle pipe (CI, another program's
-// shell) says why; `< /dev/null` says there is nothing to wait for.
+// Reads piped stdin to its end, with a size cap. Stdin that has started arriving is always read to
+// its end, however slowly the rest comes. A pipe that stays silent either gets one notice on
+// stderr and is waited for (no prompt argument: stdin is the prompt), or, with a prompt argument,
+// is given up on after a while, as Claude Code does: an open, idle pipe (a CI step, another
+// program's shell) must not hang the run. `< /dev/null` says there is nothing to wait for.
 
 import { UsageError } from "../protocol/errors.ts";
 import { isBinary } from "../text/binary.ts";
@@ -17,6 +18,10 @@ export interface ReadStdinOptions {
   /** If no byte has arrived after this many ms, call onSilent once (and keep waiting). */
   noticeAfterMs?: number;
   onSilent?(): void;
+  /** If no byte has arrived after this many ms, stop reading: the result is undefined. */
+  giveUpAfterMs?: number;
+  /** Called once when reading stops for that reason. */
+  onGiveUp?(): void;
   maxBytes?: number;
 }
 
@@ -35,18 +40,33 @@ export async function readStdin(source: StdinSource, opts: ReadStdinOptions = {}
   let total = 0;
   const read = () => reader.read().catch((err) => Promise.reject(unreadable(err)));
   const notice = opts.onSilent && opts.noticeAfterMs !== undefined ? setTimeout(opts.onSilent, opts.noticeAfterMs) : undefined;
+  let giveUp: ReturnType<typeof setTimeout> | undefined;
+  const silence =
+    opts.giveUpAfterMs === undefined
+      ? undefined
+      : new Promise<"silent">((resolve) => (giveUp = setTimeout(() => resolve("silent"), opts.giveUpAfterMs)));
+  // Only the first read races the deadline: once a byte has come, the rest is read to its end.
+  const first = () => (silence ? Promise.race([read(), silence]) : read());
 
   try {
-    for (let r = await read(); !r.done; r = await read()) {
+    const r0 = await first();
+    clearTimeout(giveUp);
+    if (r0 === "silent") {
+      opts.onGiveUp?.();
+      return undefined;
+    }
+    for (let r = r0; !r.done; r = await read()) {
       clearTimeout(notice);
       total += r.value.byteLength;
       if (total > maxBytes) {
-        throw new UsageError(`stdin is larger than ${Math.round(maxBytes / 1024 / 1024)} MB; pass a file path in the prompt instead`);
+        const mib = Math.round(maxBytes / 1024 / 1024);
+        throw new UsageError(`stdin is larger than ${mib} MiB (${maxBytes} bytes); pass a file path in the prompt instead`);
       }
       chunks.push(r.value);
     }
   } finally {
     clearTimeout(notice);
+    clearTimeout(giveUp);
     reader.cancel().catch(() => {});
     reader.releaseLock();
   }

@@ -24,6 +24,20 @@ export function commandEnvironment(env: Record<string, string | undefined>, hidd
   return out;
 }
 
+/**
+ * Startup files a non-interactive bash (BASH_ENV) or sh (ENV) sources before anything else: the
+ * pooled shells and the watchdog are such shells, so a hook there would run inside every one of
+ * them, ahead of the pool's own setup. Commands start without them.
+ */
+export const SHELL_HOOK_ENV_NAMES: readonly string[] = ["BASH_ENV", "ENV"];
+
+/** A copy of `env` without the shell startup hooks. */
+export function withoutShellHooks(env: Record<string, string>): Record<string, string> {
+  const out = { ...env };
+  for (const name of SHELL_HOOK_ENV_NAMES) delete out[name];
+  return out;
+}
+
 /** Names of the variables of `env` that `hidden` keeps out (those actually set). */
 export function hiddenNamesPresent(env: Record<string, string | undefined>, hidden: readonly string[]): string[] {
   return Object.keys(env).filter((name) => env[name] && matches(name, hidden));

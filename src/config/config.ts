@@ -3,10 +3,20 @@
 
 import { resolve as resolvePath } from "node:path";
 import { UsageError } from "../protocol/errors.ts";
-import { commandEnvironment, hiddenEnvNames, hiddenNamesPresent } from "./command-env.ts";
+import { commandEnvironment, hiddenEnvNames, hiddenNamesPresent, withoutShellHooks } from "./command-env.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 export type PermissionMode = "default" | "accept-edits" | "bypass" | "plan";
+/** How commands are confined (src/sandbox/): Codex's names. */
+export type SandboxMode = "read-only" | "workspace-write" | "full-access";
+
+export interface SandboxConfig {
+  mode: SandboxMode;
+  /** Commands may reach the network (--sandbox-network / `sandbox.network`). */
+  network: boolean;
+  /** SYNAPSE_BWRAP: the bwrap to use instead of the one on the trusted PATH (tests point it at nothing). */
+  bwrapPath?: string;
+}
 
 export interface ShellConfig {
   poolMax: number;
@@ -62,6 +72,8 @@ export interface Config {
   cwd: string;
   /** Where sessions live (SYNAPSE_HOME). */
   home: string;
+  /** The user config folder (`$XDG_CONFIG_HOME/synapse`): the policy protects it like a secret. */
+  configDir?: string;
   /** Where files unpacked from the binary (ripgrep) are kept: `$XDG_CACHE_HOME/synapse`. */
   cacheDir: string;
   /** Model spec as given (`provider/model` or a bare model name), if any. */
@@ -79,18 +91,22 @@ export interface Config {
   /** Colour is allowed (no NO_COLOR, --no-color or TERM=dumb); each stream still needs a terminal. */
   color: boolean;
   permissionMode: PermissionMode;
-  /** Allow and deny rules (flags, then project, then user config); checked in tools/permissions. */
+  /** Allow and deny rules (flags, then project, then user config); checked in src/policy. */
   permissions: PermissionRules;
   /** More workspace folders (--add-dir), absolute. */
   addDirs: string[];
+  /** The OS sandbox commands run in (--sandbox, --sandbox-network, SYNAPSE_SANDBOX, `sandbox`). */
+  sandbox: SandboxConfig;
   /** Values of the hidden variables (provider keys, SYNAPSE_HIDE_ENV): redacted wherever shown. */
   secrets: string[];
   maxRetries: number;
+  /** Identical tool calls in a row (or a repeated text) before the model is warned, then stopped; 0: off. */
+  loopLimit: number;
   retryBaseMs: number;
   retryMaxMs: number;
   /** A model request silent for this long is abandoned and retried. */
   streamIdleMs: number;
-  /** After this long with no byte on a stdin pipe, say on stderr that synapse waits for it. */
+  /** After this long with no byte on a stdin pipe: with a prompt argument go on without stdin, else say it waits. */
   stdinWaitMs: number;
   anthropic: ProviderEndpoint;
   openai: ProviderEndpoint;
@@ -123,6 +139,8 @@ export interface ConfigFlags {
   allow?: string[];
   deny?: string[];
   addDir?: string[];
+  sandbox?: string;
+  sandboxNetwork?: boolean;
 }
 
 export interface PermissionRules {
@@ -130,7 +148,7 @@ export interface PermissionRules {
   deny: string[];
   /**
    * Allow rules from the project's own .synapse/config.json: a cloned repository wrote them, so
-   * they only let commands run that `default` mode would run anyway (see tools/permissions).
+   * they only let commands run that `default` mode would run anyway (see src/policy).
    */
   projectAllow?: string[];
 }
@@ -142,8 +160,10 @@ export type FileConfig = Partial<{
   maxTokens: number;
   permissionMode: PermissionMode;
   maxRetries: number;
+  loopLimit: number;
   permissions: Partial<PermissionRules>;
   autoCondense: boolean;
+  sandbox: Partial<{ mode: SandboxMode; network: boolean }>;
 }>;
 
 export interface ConfigSources {
@@ -158,6 +178,7 @@ export interface ConfigSources {
 
 const OUTPUT_FORMATS: OutputFormat[] = ["text", "json", "stream-json"];
 const PERMISSION_MODES: PermissionMode[] = ["default", "accept-edits", "bypass", "plan"];
+export const SANDBOX_MODES: SandboxMode[] = ["read-only", "workspace-write", "full-access"];
 
 function int(env: ConfigSources["env"], name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   const raw = env[name];
@@ -204,6 +225,39 @@ function checkProjectMode(project: PermissionMode | undefined, user: PermissionM
   );
 }
 
+/** A repository's config may confine commands more, never less (like its permission mode). */
+function checkProjectSandbox(project: FileConfig["sandbox"]): void {
+  if (project?.mode === "full-access") {
+    throw new UsageError(
+      `.synapse/config.json: "sandbox.mode": "full-access" is refused: ` +
+        "a project's config may only tighten the sandbox " +
+        `(use --sandbox full-access for this run, or set it in your user config)`,
+    );
+  }
+  if (project?.network === true) {
+    throw new UsageError(
+      `.synapse/config.json: "sandbox.network": true is refused: a project's config may only tighten the sandbox ` +
+        `(use --sandbox-network for this run, or set it in your user config)`,
+    );
+  }
+}
+
+function resolveSandbox(src: ConfigSources): SandboxConfig {
+  const { flags, env } = src;
+  checkProjectSandbox(src.projectFile?.sandbox);
+  const fromFiles = src.projectFile?.sandbox?.mode ?? src.userFile?.sandbox?.mode;
+  const raw = flags.sandbox ?? (env.SYNAPSE_SANDBOX || undefined) ?? fromFiles;
+  const mode = (raw ?? "workspace-write") as SandboxMode;
+  if (!SANDBOX_MODES.includes(mode)) {
+    const source = flags.sandbox !== undefined ? "--sandbox" : "SYNAPSE_SANDBOX";
+    throw new UsageError(`${source} must be one of ${SANDBOX_MODES.join(", ")} (got "${raw}")`);
+  }
+  // The project file cannot turn the network on (checked above), but it can turn the user's off.
+  const fileNetwork = src.projectFile?.sandbox?.network ?? src.userFile?.sandbox?.network ?? false;
+  const network = flags.sandboxNetwork === true || bool(env, "SYNAPSE_SANDBOX_NETWORK", fileNetwork);
+  return { mode, network, bwrapPath: env.SYNAPSE_BWRAP || undefined };
+}
+
 export function resolveConfig(src: ConfigSources): Config {
   const { flags, env } = src;
   const file: FileConfig = { ...src.userFile, ...src.projectFile };
@@ -241,6 +295,7 @@ export function resolveConfig(src: ConfigSources): Config {
   const config: Config = {
     cwd,
     home,
+    configDir: `${env.XDG_CONFIG_HOME || `${src.homeDir}/.config`}/synapse`,
     cacheDir,
     model: flags.model ?? env.SYNAPSE_MODEL ?? file.model,
     modelFromFlag: flags.model !== undefined,
@@ -256,14 +311,16 @@ export function resolveConfig(src: ConfigSources): Config {
       deny: [...(flags.deny ?? []), ...(src.projectFile?.permissions?.deny ?? []), ...(src.userFile?.permissions?.deny ?? [])],
     },
     addDirs: (flags.addDir ?? []).map((d) => resolvePath(cwd, d)),
+    sandbox: resolveSandbox(src),
     secrets: Object.entries(env)
       .filter(([name, value]) => value && hiddenEnv.length && !(name in shellEnv))
       .map(([, value]) => value!),
     maxRetries: int(env, "SYNAPSE_MAX_RETRIES", file.maxRetries ?? 4),
+    loopLimit: int(env, "SYNAPSE_LOOP_LIMIT", file.loopLimit ?? 5),
     retryBaseMs: int(env, "SYNAPSE_RETRY_BASE_MS", 1000),
     retryMaxMs: int(env, "SYNAPSE_RETRY_MAX_MS", 60_000),
     streamIdleMs: int(env, "SYNAPSE_STREAM_IDLE_MS", 300_000, 1),
-    stdinWaitMs: int(env, "SYNAPSE_STDIN_WAIT_MS", 1000),
+    stdinWaitMs: int(env, "SYNAPSE_STDIN_WAIT_MS", 3000),
     anthropic: { apiKey: env.ANTHROPIC_API_KEY || undefined, baseUrl: env.ANTHROPIC_BASE_URL || undefined },
     openai: { apiKey: env.OPENAI_API_KEY || undefined, baseUrl: env.OPENAI_BASE_URL || undefined },
     shell: {
@@ -276,7 +333,7 @@ export function resolveConfig(src: ConfigSources): Config {
       killGraceMs: int(env, "SYNAPSE_KILL_GRACE_MS", 2000),
       outputMaxLines: int(env, "SYNAPSE_OUTPUT_MAX_LINES", 500, 1),
       outputMaxChars: int(env, "SYNAPSE_OUTPUT_MAX_CHARS", 30_000, 1),
-      env: shellEnv,
+      env: withoutShellHooks(shellEnv),
       hiddenEnv,
       hiddenSet: hiddenNamesPresent(env, hiddenEnv),
     },

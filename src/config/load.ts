@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { UsageError } from "../protocol/errors.ts";
-import { type Config, type ConfigFlags, type FileConfig, MAX_OUTPUT_TOKENS, resolveConfig } from "./config.ts";
+import { type Config, type ConfigFlags, type FileConfig, MAX_OUTPUT_TOKENS, resolveConfig, SANDBOX_MODES } from "./config.ts";
 
 function readConfigFile(path: string): FileConfig | undefined {
   let text: string;
@@ -42,6 +42,7 @@ export function checkFileConfig(value: unknown): FileConfig {
     throw new Error(`"maxTokens" must be at most ${MAX_OUTPUT_TOKENS} (got ${v.maxTokens})`);
   }
   whole("maxRetries", 0);
+  whole("loopLimit", 0);
   if (v.model !== undefined && (typeof v.model !== "string" || !v.model.trim())) {
     throw new Error(`"model" must be a non-empty string (got ${JSON.stringify(v.model)})`);
   }
@@ -52,7 +53,8 @@ export function checkFileConfig(value: unknown): FileConfig {
   if (v.autoCondense !== undefined && typeof v.autoCondense !== "boolean") {
     throw new Error(`"autoCondense" must be true or false (got ${JSON.stringify(v.autoCondense)})`);
   }
-  const unknown = Object.keys(v).filter((k) => !["maxTurns", "maxTokens", "maxRetries", "model", "permissionMode", "permissions", "autoCondense"].includes(k));
+  if (v.sandbox !== undefined) checkSandbox(v.sandbox);
+  const unknown = Object.keys(v).filter((k) => !["maxTurns", "maxTokens", "maxRetries", "loopLimit", "model", "permissionMode", "permissions", "autoCondense", "sandbox"].includes(k));
   if (unknown.length) throw new Error(`unknown setting${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => `"${k}"`).join(", ")}`);
   return v as FileConfig;
 }
@@ -63,6 +65,21 @@ function checkPermissions(value: unknown): void {
   for (const [key, list] of Object.entries(value)) {
     if (key !== "allow" && key !== "deny") throw new Error(`unknown setting "permissions.${key}" (allow or deny)`);
     if (!Array.isArray(list) || list.some((r) => typeof r !== "string")) throw new Error(`"permissions.${key}" must be a list of rule strings`);
+  }
+}
+
+/** `"sandbox": {"mode": "workspace-write", "network": false}`. */
+function checkSandbox(value: unknown): void {
+  if (!value || typeof value !== "object" || Array.isArray(value)) throw new Error(`"sandbox" must be an object with "mode" and "network"`);
+  const v = value as Record<string, unknown>;
+  for (const key of Object.keys(v)) {
+    if (key !== "mode" && key !== "network") throw new Error(`unknown setting "sandbox.${key}" (mode or network)`);
+  }
+  if (v.mode !== undefined && !(SANDBOX_MODES as unknown[]).includes(v.mode)) {
+    throw new Error(`"sandbox.mode" must be one of ${SANDBOX_MODES.join(", ")} (got ${JSON.stringify(v.mode)})`);
+  }
+  if (v.network !== undefined && typeof v.network !== "boolean") {
+    throw new Error(`"sandbox.network" must be true or false (got ${JSON.stringify(v.network)})`);
   }
 }
 

@@ -23,6 +23,8 @@ export interface Compaction {
   tokensAfter: number;
   /** prune, summary, window; "none" when there was nothing to condense. */
   method?: string;
+  /** Whole turns kept after the summary or window. */
+  keptTurns?: number;
 }
 
 export type SubmissionStatus = "done" | "interrupted" | "failed";
@@ -143,6 +145,8 @@ export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
       shells: r.shells,
       memory: { peakHeapMb: r.memory.peakHeapMb, peakRssMb: Math.max(r.memory.peakRssMb, rss), rssMb: rss },
       tasksRunning: tasksRunning.size,
+      sandbox: r.sandbox,
+      permissionMode: r.permissionMode,
     };
   };
 
@@ -190,9 +194,11 @@ export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
         return;
       }
       case "RunCompact": {
-        const c = await runtime.compact(action.focus, signal);
+        const c = await runtime.compact(action.focus, signal, action.keepLast);
         if (signal.aborted) throw new InterruptedError();
-        outcome.compaction = { tokensBefore: c.tokensBefore, tokensAfter: c.tokensAfter, method: c.method };
+        // A condense that would not shrink the context changed nothing: not a success.
+        if (c.failure) throw new SynapseError(`compact failed: ${c.failure}`, EXIT.failed);
+        outcome.compaction = { tokensBefore: c.tokensBefore, tokensAfter: c.tokensAfter, method: c.method, keptTurns: c.keptTurns };
         contextTokens = c.tokensAfter;
         opts.emit({ type: "compacted", id: t.id, tokens_before: c.tokensBefore, tokens_after: c.tokensAfter });
         return;

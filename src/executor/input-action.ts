@@ -4,12 +4,8 @@
 export type InputAction =
   | { kind: "RunAgent"; text: string; images?: string[] }
   | { kind: "ChangeModel"; model: string }
-  | { kind: "RunCompact"; focus?: string }
+  /** `keepLast`: keep exactly the last N whole turns (`/compact --keep-last N`). */
+  | { kind: "RunCompact"; focus?: string; keepLast?: number }
   | { kind: "ResetSession" }
   /** `/resume <id>`: continue another session of this directory. */
   | { kind: "ResumeSession"; id: string };
-
-/** Long actions run under the submission's AbortController; the others finish at once. */
-export function isLongAction(action: InputAction): boolean {
-  return action.kind === "RunAgent" || action.kind === "RunCompact";
-}

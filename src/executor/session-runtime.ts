@@ -6,18 +6,22 @@ import { type CompactOutcome, ContextManager } from "../agent/condense.ts";
 import { runAgent } from "../agent/runner.ts";
 import { createSubAgents } from "../agent/sub-agents.ts";
 import { findInstructions, renderSystemPrompt } from "../agent/system-prompt.ts";
-import type { Config } from "../config/config.ts";
+import type { Config, PermissionMode } from "../config/config.ts";
 import { selectProvider } from "../llm/select.ts";
 import { startMemoryMonitor } from "../memory/monitor.ts";
 import { UsageError, errorMessage } from "../protocol/errors.ts";
 import type { EventSink, RunResult } from "../protocol/events.ts";
 import type { ContentBlock, ImageBlock, Message } from "../protocol/message.ts";
+import { sandboxPlan } from "../sandbox/plan.ts";
+import { sandboxState, sandboxWarningOnce } from "../sandbox/probe.ts";
+import { isSandboxed, type SandboxState } from "../sandbox/types.ts";
 import { createShellPool } from "../shell/shell-pool.ts";
+import { removeAbandonedSessions } from "../store/abandoned-sessions.ts";
 import { openSession } from "../store/session.ts";
 import { resumedModel } from "./resumed-model.ts";
 import { imageMediaType } from "../tools/binary.ts";
 import { type AgentKind, toolsFor } from "../tools/registry.ts";
-import { buildPolicy, redactEvent } from "../tools/permissions/policy.ts";
+import { buildPolicy, redactEvent } from "../policy/policy.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../tools/types.ts";
 
 export interface RuntimeOptions {
@@ -34,6 +38,10 @@ export interface SessionRuntime {
   readonly model: string;
   /** Switches the model for the rest of the session and records it (UsageError: provider not configured). */
   setModel(spec: string): void;
+  /** The permission mode the next tool call is judged in. */
+  readonly permissionMode: PermissionMode;
+  /** Shift+Tab in the interactive session: from the next tool call on (sub-agents from their start). */
+  setPermissionMode(mode: PermissionMode): void;
   /** Counters for `/status`. */
   facts(): RuntimeFacts;
   /** The newest messages in memory (a resumed session shows where it left off). */
@@ -44,7 +52,7 @@ export interface SessionRuntime {
    * Condenses the session's context now (`/compact [focus]`): a summary with the focus text added
    * to its prompt. Interrupted (InterruptedError), the session is left exactly as it was.
    */
-  compact(focus: string | undefined, signal: AbortSignal): Promise<CompactOutcome>;
+  compact(focus: string | undefined, signal: AbortSignal, keepLast?: number): Promise<CompactOutcome>;
   /** Flushes the archive and stops everything; safe to call twice. */
   close(): Promise<void>;
   /** Synchronous last resort for process exit: kills every process the session started. */
@@ -55,6 +63,9 @@ export interface RuntimeFacts {
   messagesInMemory: number;
   shells: { spawned: number; reused: number; commandsRun: number };
   memory: { peakRssMb: number; peakHeapMb: number };
+  /** Where commands run (/status, the status line). */
+  sandbox: SandboxState;
+  permissionMode: PermissionMode;
 }
 
 const MAIN_TASK = "main";
@@ -62,9 +73,11 @@ const MAIN_TASK = "main";
 export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime> {
   const { config } = opts;
   // Before anything opens: an invalid rule is a configuration error that names it.
-  const permissions = buildPolicy(config);
+  const checked = buildPolicy(config);
+  // Probed while the session opens (starting a sandbox takes a few ms); once per process.
+  const probing = sandboxState(config.sandbox, config.shell.env);
   // Error texts (a provider's message, a warning) must not carry a key to the terminal or a log.
-  const emit: EventSink = (event) => opts.emit(redactEvent(event, permissions.secrets));
+  const emit: EventSink = (event) => opts.emit(redactEvent(event, checked.secrets));
   const granted: string[] = [];
   let provider = selectProvider(config);
   const { store } = await openSession({
@@ -76,6 +89,9 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
     resume: opts.resume,
     onWarning: (message) => emit({ type: "warning", message }),
   });
+  // Folders of runs killed before their first message, removed beside this run (off its start
+  // path: one look per stored session) and awaited at close.
+  const sweep = removeAbandonedSessions(config.home, store.id);
   if (opts.resume) {
     const recorded = store.meta().model;
     const resumed = resumedModel(config, provider, recorded);
@@ -83,7 +99,12 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
     if (resumed.warning) emit({ type: "warning", message: resumed.warning });
     if (`${provider.name}/${provider.model}` !== recorded) store.updateMeta({ model: `${provider.name}/${provider.model}` });
   }
-  const shell = createShellPool(config.shell);
+  const sandbox = await probing;
+  // Commands confined by the kernel need not ask in default mode; unconfined, the policy fails closed.
+  let permissions = buildPolicy(config, { sandboxed: isSandboxed(sandbox) });
+  const sandboxWarning = sandboxWarningOnce(sandbox);
+  if (sandboxWarning) emit({ type: "warning", message: sandboxWarning });
+  const shell = createShellPool(config.shell, sandboxPlan(config, sandbox));
   let compactionRequested = false;
   const monitor = startMemoryMonitor({
     config: config.memory,
@@ -118,7 +139,16 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
     emit,
   });
   // Sub-agents use the session's current model; their worker pool starts with the first task.
-  const tasks = createSubAgents({ config, shell, sessionDir: store.dir, promptEnv, modelSpec: () => `${provider.name}/${provider.model}`, granted: () => granted });
+  const tasks = createSubAgents({
+    config,
+    shell,
+    sandboxed: isSandboxed(sandbox),
+    sessionDir: store.dir,
+    promptEnv,
+    modelSpec: () => `${provider.name}/${provider.model}`,
+    granted: () => granted,
+    permissionMode: () => permissions.mode,
+  });
   let closed = false;
 
   return {
@@ -133,6 +163,14 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
       store.updateMeta({ model: `${provider.name}/${provider.model}` });
     },
 
+    get permissionMode() {
+      return permissions.mode;
+    },
+
+    setPermissionMode(mode) {
+      permissions = { ...permissions, mode };
+    },
+
     recent(count) {
       return store.window().slice(-count);
     },
@@ -144,6 +182,8 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
         messagesInMemory: store.window().length,
         shells: { spawned: s.shells_spawned, reused: s.shells_reused, commandsRun: s.commands_run },
         memory: { peakRssMb: m.peakRssMb, peakHeapMb: m.peakHeapMb },
+        sandbox,
+        permissionMode: permissions.mode,
       };
     },
 
@@ -176,7 +216,16 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
         provider,
         store,
         tools,
-        services: { shell, saveImage: (bytes, mediaType) => store.saveImage(bytes, mediaType), permissions, granted, approve: opts.approve },
+        services: {
+          shell,
+          saveImage: (bytes, mediaType) => store.saveImage(bytes, mediaType),
+          // Read at each call: a mode switched mid-turn (Shift+Tab) judges the next tool call.
+          get permissions() {
+            return permissions;
+          },
+          granted,
+          approve: opts.approve,
+        },
         systemPrompt,
         prompt,
         context,
@@ -226,8 +275,8 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
       return result;
     },
 
-    async compact(focus, signal) {
-      const outcome = await context.condense("manual", { signal, focus: focus?.trim() || undefined });
+    async compact(focus, signal, keepLast) {
+      const outcome = await context.condense("manual", { signal, focus: focus?.trim() || undefined, keepLast });
       await store.flush();
       return outcome;
     },
@@ -239,10 +288,13 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
       await tasks.close();
       await shell.close();
       await store.close();
+      await sweep;
     },
 
     killNow() {
       shell.killAllNow();
+      // A forced exit skips close(): the lock must not outlive the process all the same.
+      store.releaseLockNow();
     },
   };
 }

@@ -4,6 +4,8 @@
 import type { ModelList } from "../llm/model-list.ts";
 import type { Usage } from "../protocol/message.ts";
 import type { ListedSession } from "../store/types.ts";
+import type { SandboxState } from "../sandbox/types.ts";
+import type { PermissionMode } from "../config/config.ts";
 import type { InputAction } from "./input-action.ts";
 
 export interface CommandOutcome {
@@ -30,6 +32,10 @@ export interface SessionFacts {
   shells: { spawned: number; reused: number; commandsRun: number };
   memory: { peakRssMb: number; peakHeapMb: number; rssMb: number };
   tasksRunning: number;
+  /** Where commands run: the OS sandbox, or none and why. */
+  sandbox: SandboxState;
+  /** The mode the next tool call is judged in (Shift+Tab changes it in the interactive session). */
+  permissionMode?: PermissionMode;
 }
 
 export interface CommandContext {

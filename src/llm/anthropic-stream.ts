@@ -2,7 +2,7 @@
 // joined from input_json_delta fragments, cumulative usage. Pure: fed events, no I/O.
 
 import type { ContentBlock, Usage } from "../protocol/message.ts";
-import { parseToolInput } from "./tool-input.ts";
+import { parseToolInput, type ToolInputFields } from "./tool-input.ts";
 import type { AssistantTurn } from "./types.ts";
 
 /** The fields we read; the API may add event types and fields at any time (ignored). */
@@ -24,7 +24,7 @@ interface AnthropicUsage {
 
 type Pending =
   | { kind: "text"; text: string }
-  | { kind: "tool"; id: string; name: string; json: string; startInput: unknown; input?: unknown };
+  | { kind: "tool"; id: string; name: string; json: string; startInput: unknown; input?: ToolInputFields };
 
 /** Cached prompt tokens are still prompt tokens: count them, as OpenAI's prompt_tokens does. */
 function inputTokens(u: AnthropicUsage): number | undefined {
@@ -78,7 +78,7 @@ export class AnthropicTurnBuilder {
         if (block.text) content.push({ type: "text", text: block.text });
       } else {
         this.#finishTool(block);
-        content.push({ type: "tool_use", id: block.id, name: block.name, input: block.input });
+        content.push({ type: "tool_use", id: block.id, name: block.name, ...(block.input ?? { input: {} }) });
       }
     }
     return { content, stopReason: this.#stopReason || "end_turn", usage: { ...this.#usage } };
@@ -110,7 +110,7 @@ export class AnthropicTurnBuilder {
     // Some compatible servers put the whole input in content_block_start and send no deltas.
     const start = block.startInput;
     const startHasInput = start && typeof start === "object" && Object.keys(start).length > 0;
-    block.input = block.json === "" && startHasInput ? start : parseToolInput(block.json);
+    block.input = block.json === "" && startHasInput ? { input: start } : parseToolInput(block.json);
   }
 
   #addUsage(u: AnthropicUsage | undefined): void {

@@ -80,7 +80,7 @@ export class OpenAITurnBuilder {
       const call = this.#calls.get(index)!;
       // Some local servers omit ids; the tool result still needs one to point at.
       const id = call.id || `call_${Date.now().toString(36)}_${(generated += 1)}`;
-      content.push({ type: "tool_use", id, name: call.name, input: parseToolInput(call.args) });
+      content.push({ type: "tool_use", id, name: call.name, ...parseToolInput(call.args) });
     }
     // Some servers say "stop" even when they called tools; the calls are what the agent must act on.
     // ...except "length": then the calls themselves were cut, which the agent must know.

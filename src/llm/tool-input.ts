@@ -1,26 +1,19 @@
 // Parses the JSON arguments a model streamed for a tool call. Models sometimes send broken JSON;
 // that must reach the agent as data (so it can answer with an is_error tool result), not as a throw.
 
-/** The key under which unparseable arguments are handed on, raw. */
-export const INVALID_JSON_KEY = "__invalid_json";
+import type { ToolUseBlock } from "../protocol/message.ts";
 
-export function parseToolInput(raw: string): Record<string, unknown> {
+/** The input fields of a tool_use block: an object, or `{}` and the raw text when it was not one. */
+export type ToolInputFields = Pick<ToolUseBlock, "input" | "raw_input">;
+
+export function parseToolInput(raw: string): ToolInputFields {
   // Anthropic sends "" for a tool with no parameters; some OpenAI-compatible servers do too.
-  if (raw.trim() === "") return {};
+  if (raw.trim() === "") return { input: {} };
   try {
     const value = JSON.parse(raw);
-    if (value && typeof value === "object" && !Array.isArray(value)) return value;
+    if (value && typeof value === "object" && !Array.isArray(value)) return { input: value };
   } catch {
     // Fall through: the raw text is kept for the error message the agent sends back.
   }
-  return { [INVALID_JSON_KEY]: raw };
-}
-
-/** The raw text of a tool input that failed to parse, if it did. */
-export function invalidToolInput(input: unknown): string | undefined {
-  if (input && typeof input === "object" && INVALID_JSON_KEY in input) {
-    const raw = (input as Record<string, unknown>)[INVALID_JSON_KEY];
-    return typeof raw === "string" ? raw : undefined;
-  }
-  return undefined;
+  return { input: {}, raw_input: raw };
 }

@@ -2,6 +2,7 @@
 // consumers of this one stream; nothing below the CLI writes to the terminal itself.
 
 import type { Message, Usage } from "./message.ts";
+import type { ToolDisplay } from "./tool-display.ts";
 
 /** error_max_tokens: the final answer was cut at the output limit (README "Output"). */
 export type ResultSubtype = "success" | "error_max_turns" | "error_max_tokens" | "error_during_execution" | "interrupted";
@@ -46,10 +47,12 @@ export type AgentEvent =
   | { type: "turn_retry"; attempt: number; delay_ms: number; reason: string }
   /** One finished assistant turn (text and tool calls); a sub-agent's carries its calling tool call's id. */
   | { type: "assistant"; message: Message; parent_tool_use_id?: string }
-  | { type: "tool_start"; id: string; name: string; input: unknown }
+  /** `raw_input`: what the model sent when it was not a JSON object (`input` is then `{}`). */
+  | { type: "tool_start"; id: string; name: string; input: unknown; raw_input?: string }
   /** Live output of a running tool (e.g. lines from a shell command). */
   | { type: "tool_progress"; id: string; name: string; text: string }
-  | { type: "tool_end"; id: string; name: string; is_error: boolean; summary: string }
+  /** `display`: what the interactive view draws besides the summary (exit code, line count, diff). */
+  | { type: "tool_end"; id: string; name: string; is_error: boolean; summary: string; display?: ToolDisplay }
   /** The user-role message carrying tool results back to the model. */
   | { type: "user"; message: Message; parent_tool_use_id?: string }
   /** A sub-agent was asked for (it may wait in the queue); `id` is the calling tool call's id. */
@@ -58,6 +61,8 @@ export type AgentEvent =
   | { type: "task_progress"; id: string; state: "running"; tool_calls: number }
   | { type: "task_end"; id: string; is_error: boolean; duration_ms: number; tool_calls: number; summary: string }
   | { type: "warning"; message: string }
+  /** A summary or window condense begins: `messages` to be condensed, the last `keep_turns` whole turns kept. */
+  | { type: "compact_start"; trigger: "auto" | "manual" | "reactive"; messages: number; keep_turns: number }
   /** The context was condensed (prune, summary, or the sliding-window fallback). */
   | {
       type: "compact_boundary";

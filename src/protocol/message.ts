@@ -25,6 +25,11 @@ export interface ToolUseBlock {
   id: string;
   name: string;
   input: unknown;
+  /**
+   * Set when what the model sent was not a JSON object: its text, as sent (`input` is then `{}`).
+   * The call is answered with an is_error result and never run; the API gets only `input`.
+   */
+  raw_input?: string;
 }
 
 export interface ToolResultBlock {

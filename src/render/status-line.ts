@@ -1,7 +1,16 @@
-// The status line under the prompt: model, context used, session id, working directory. Pure.
+// The status line under the prompt: model, context used, what guards the session (permission mode,
+// sandbox: always shown), session id, working directory. Pure.
 
-import { fitWidth } from "./text-width.ts";
+import { fitWidth, textWidth } from "./text-width.ts";
 import type { Theme } from "./theme.ts";
+
+/** One of the safety facts: `danger` shows it in red, upper case and marked ⚠ (readable without colour). */
+export interface SafetyPart {
+  text: string;
+  danger?: boolean;
+  /** Not red, but worth a look (yellow): e.g. no sandbox, so the policy asks more. */
+  caution?: boolean;
+}
 
 export interface StatusFacts {
   model: string;
@@ -10,12 +19,35 @@ export interface StatusFacts {
   cwd: string;
   /** A short notice (condensed, model changed) shown at the end for a while. */
   notice?: string;
+  /** Permission mode and sandbox state: right after the context figure, before what may be cut. */
+  safety?: SafetyPart[];
 }
+
+type Part = { text: string; paint: (t: string) => string };
 
 export function statusLine(f: StatusFacts, width: number, t: Theme, home?: string): string {
   const cwd = home && f.cwd.startsWith(home) ? `~${f.cwd.slice(home.length)}` : f.cwd;
   const ctx = `${f.contextPercent}% context`;
-  const parts = width < 60 ? [f.model.replace(/^[a-z]+\//, ""), ctx] : [f.model, ctx, f.sessionId, cwd];
-  if (f.notice) parts.push(f.notice);
-  return t.dim(fitWidth(parts.join(" · "), width));
+  const plain = (text: string): Part => ({ text, paint: t.dim });
+  const safety = (f.safety ?? []).map((p): Part => (p.danger
+    ? { text: `⚠ ${p.text.toUpperCase()}`, paint: (x) => t.bold(t.red(x)) }
+    : { text: p.text, paint: p.caution ? t.yellow : t.dim }));
+  const shortModel = f.model.replace(/^[a-z]+\//, "");
+  // Narrow: what changes as you work, then what guards you, then the model; wide: everything.
+  const parts = width < 60
+    ? (safety.length ? [plain(ctx), ...safety, plain(shortModel)] : [plain(shortModel), plain(ctx)])
+    : [plain(f.model), plain(ctx), ...safety, plain(f.sessionId), plain(cwd)];
+  if (f.notice) parts.push(plain(f.notice));
+  const out: string[] = [];
+  let used = 0;
+  for (const [i, p] of parts.entries()) {
+    const sep = i === 0 ? "" : " · ";
+    const room = width - used - sep.length;
+    if (room < 2) break;
+    const text = textWidth(p.text) <= room ? p.text : fitWidth(p.text, room);
+    out.push(t.dim(sep) + p.paint(text));
+    used += sep.length + textWidth(text);
+    if (text !== p.text) break;
+  }
+  return out.join("");
 }

@@ -85,11 +85,17 @@ export function renderTaskRow(row: TaskRow, style: RowStyle): { text: string; wi
   return { text: `${coloured}${head.slice(icon.length)}${label}${c.dim(tail)}`, width };
 }
 
-/** The one line printed off a terminal when a task starts or ends (no colours, no cursor moves). */
-export function plainTaskLine(row: TaskRow, labelLimit: number): string | undefined {
+/**
+ * The one line printed off a terminal when a task really starts (leaves the queue) or ends (no
+ * colours, no cursor moves): a queued task is not "started", and one that ends without ever
+ * leaving the queue says so.
+ */
+export function plainTaskLine(row: TaskRow, labelLimit: number, neverStarted = false): string | undefined {
   const label = cut(inertLine(row.label).trim(), labelLimit);
-  if (row.state === "queued") return `${row.kind} ${label}: started`;
-  if (row.state === "running") return undefined;
+  if (row.state === "queued") return undefined;
+  if (row.state === "running") return `${row.kind} ${label}: started`;
+  const mark = row.state === "done" ? "✓" : "✗";
+  if (neverStarted) return `${mark} ${row.kind} ${label} (ended while queued, never started)`;
   return `${row.state === "done" ? "✓" : "✗"} ${row.kind} ${label} (${formatDuration(row.durationMs ?? 0)}, ${row.toolCalls} tool call${row.toolCalls === 1 ? "" : "s"})`;
 }
 
@@ -214,17 +220,22 @@ export class TaskRowsDisplay {
   }
 }
 
-/** Off a terminal: the plain line (if any) for each task event, one at start and one at end. */
+/**
+ * Off a terminal: the plain line (if any) for each task event: one when the task leaves the queue
+ * (its first progress), none while queued or running, one at the end.
+ */
 export class TaskRowsLog {
   private readonly rows = new Map<string, TaskRow>();
 
   constructor(private readonly labelLimit: number) {}
 
   line(event: TaskEvent): string | undefined {
+    const before = this.rows.get(event.id)?.state;
     applyTaskEvent(this.rows, event);
     const row = this.rows.get(event.id);
-    if (!row || event.type === "task_progress") return undefined;
-    if (event.type === "task_end") this.rows.delete(event.id);
-    return plainTaskLine(row, this.labelLimit);
+    if (!row || event.type === "task_start") return undefined;
+    if (event.type === "task_progress") return before === "queued" ? plainTaskLine(row, this.labelLimit) : undefined;
+    this.rows.delete(event.id);
+    return plainTaskLine(row, this.labelLimit, before === "queued");
   }
 }

@@ -3,6 +3,7 @@
 
 import { join } from "node:path";
 import { runtime } from "../runtime/runtime.ts";
+import { trustedBinary } from "../runtime/trusted-path.ts";
 
 const BATCH = 64;
 
@@ -11,7 +12,11 @@ export class FifoStock {
   private counter = 0;
   private refilling: Promise<void> | null = null;
 
-  constructor(private readonly dir: string) {}
+  /** `env`: the scrubbed environment (a `mkfifo` is a program like any other: no keys for it). */
+  constructor(
+    private readonly dir: string,
+    private readonly env: Readonly<Record<string, string>> = {},
+  ) {}
 
   /** A fifo if one is ready (the usual case), without waiting. */
   takeNow(): string | undefined {
@@ -41,7 +46,13 @@ export class FifoStock {
 
   private async make(): Promise<void> {
     const paths = Array.from({ length: BATCH }, () => join(this.dir, `out-${++this.counter}`));
-    const proc = runtime.spawn(["mkfifo", "-m", "600", ...paths], { stdout: "ignore", stderr: "pipe" });
+    const mkfifo = trustedBinary("mkfifo");
+    if (!mkfifo) throw new Error("mkfifo not found on the trusted PATH");
+    const proc = runtime.spawn([mkfifo, "-m", "600", ...paths], {
+      env: { ...this.env },
+      stdout: "ignore",
+      stderr: "pipe",
+    });
     const [code, err] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
     if (code !== 0) throw new Error(`mkfifo failed: ${err.trim() || `exit ${code}`}`);
     this.ready.push(...paths);

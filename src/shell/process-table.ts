@@ -4,6 +4,7 @@
 
 import { readdirSync, readFileSync } from "node:fs";
 import { runtime } from "../runtime/runtime.ts";
+import { trustedBinary } from "../runtime/trusted-path.ts";
 
 export interface ProcessInfo {
   pid: number;
@@ -59,7 +60,7 @@ function fromProc(): ProcessInfo[] {
 }
 
 function fromPs(): ProcessInfo[] {
-  const ps = runtime.spawnSync(["ps", "-A", "-o", "pid=,pgid=,sess=,stat="]);
+  const ps = runtime.spawnSync([trustedBinary("ps") ?? "/bin/ps", "-A", "-o", "pid=,pgid=,sess=,stat="]);
   const out: ProcessInfo[] = [];
   for (const line of new TextDecoder().decode(ps.stdout).split("\n")) {
     const [pid, pgid, sid, stat] = line.trim().split(/\s+/);
@@ -81,12 +82,12 @@ export function processStart(pid: number): number {
 }
 
 /**
- * Live (non-zombie) members of the session led (or once led) by `session`. Given its identity,
- * none when its id now belongs to another process's session (see SessionIdentity).
+ * Live (non-zombie) members of the session led (or once led) by `session`; none when its id now
+ * belongs to another process's session (see SessionIdentity).
  */
-export function sessionMembers(session: number | SessionIdentity, table: ProcessInfo[] = listProcesses()): ProcessInfo[] {
-  const sid = typeof session === "number" ? session : session.sid;
-  if (typeof session !== "number" && session.start >= 0) {
+export function sessionMembers(session: SessionIdentity, table: ProcessInfo[] = listProcesses()): ProcessInfo[] {
+  const sid = session.sid;
+  if (session.start >= 0) {
     const leader = table.find((p) => p.pid === sid);
     if (leader && leader.start >= 0 && leader.start !== session.start) return [];
   }
@@ -111,6 +112,28 @@ function send(pid: number, signal: NodeJS.Signals): void {
   } catch {
     // ESRCH: it is already gone.
   }
+}
+
+/**
+ * A process's pid and process group as its own PID namespace numbers them (the last fields of
+ * /proc/<pid>/status's NSpid and NSpgid; 0 for a group outside that namespace), or null when it
+ * is gone or the kernel does not say. A sandboxed shell reports its jobs in these numbers.
+ */
+export function namespaceIds(pid: number): { pid: number; pgid: number } | null {
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, "latin1");
+  } catch {
+    return null;
+  }
+  const last = (name: string) => {
+    const at = status.indexOf(`\n${name}:`);
+    if (at === -1) return Number.NaN;
+    const line = status.slice(at + name.length + 2, status.indexOf("\n", at + 1));
+    return Number(line.trim().split(/\s+/).pop());
+  };
+  const ids = { pid: last("NSpid"), pgid: last("NSpgid") };
+  return Number.isNaN(ids.pid) || Number.isNaN(ids.pgid) ? null : ids;
 }
 
 export function isAlive(pid: number): boolean {

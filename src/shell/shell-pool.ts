@@ -2,17 +2,19 @@
 // preferring the asking task's own shell in or near the right directory. Caps the number of
 // shells, closes surplus idle ones, and makes sure nothing it started outlives it.
 
-import { accessSync, constants, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ShellConfig } from "../config/config.ts";
+import { trustedBinary } from "../runtime/trusted-path.ts";
+import { bwrapArgs, type SandboxProfile } from "../sandbox/profile.ts";
 import { FifoStock } from "./fifo-stock.ts";
 import type { OutputPipe } from "./output-pipe.ts";
 import { resolveRealDir } from "./path-relation.ts";
 import { isAlive, listProcesses, type SessionIdentity, sessionMembers, signalAll } from "./process-table.ts";
 import { chooseShell, type ShellState } from "./shell-choice.ts";
 import { ShellProcess } from "./shell-process.ts";
-import { INIT_SCRIPT } from "./shell-script.ts";
+import { INIT_SCRIPT, quoteForShell } from "./shell-script.ts";
 import { sleep } from "../runtime/portable.ts";
 import { startWatchdog, WATCHDOG_SCRIPT, type Watchdog } from "./watchdog.ts";
 import type { RunOutcome, RunRequest, ShellPool, ShellStats } from "./types.ts";
@@ -21,8 +23,14 @@ interface Slot extends ShellState {
   shell: ShellProcess;
   /** The task that ran the last command here: another task gets the shell only after a reset. */
   lastTaskId: string | null;
-  /** Commands that had to change directory first; past maxCd the shell is replaced. */
+  /**
+   * Times this shell was asked to run a command in another directory than the command before
+   * (past maxCd the shell is replaced). A command's own `cd` (`cd sub && make`) is no move: the
+   * next command is asked for the same directory again.
+   */
   cdCount: number;
+  /** Real path of the directory the last command here was asked to run in. */
+  askedDir: string | null;
 }
 
 interface Waiter {
@@ -37,14 +45,23 @@ interface Workspace {
   initPath: string;
   watchdogPath: string;
   stock: FifoStock;
+  /** bwrap and its options up to `--` (the pool's folder bound read-only), when sandboxed. */
+  sandboxArgv?: string[];
+}
+
+/** How the pool's shells are confined: bwrap with this profile, and the allow-listed environment. */
+export interface PoolSandbox {
+  bwrap: string;
+  profile: Omit<SandboxProfile, "poolDir">;
+  env: Readonly<Record<string, string>>;
 }
 
 /**
  * Creates no process until the first command. While it has shells, the pool keeps the program
  * alive: close() it when done (and call killAllNow() from a process 'exit' handler).
  */
-export function createShellPool(config: ShellConfig): ShellPool {
-  return new Pool(config);
+export function createShellPool(config: ShellConfig, sandbox?: PoolSandbox): ShellPool {
+  return new Pool(config, sandbox);
 }
 
 class Pool implements ShellPool {
@@ -58,13 +75,18 @@ class Pool implements ShellPool {
   /** By session: each kills its session if synapse dies without cleaning up (see watchdog.ts). */
   private readonly watchdogs = new Map<number, Watchdog>();
   private readonly retiring = new Set<Promise<void>>();
+  /** By task: the state file of its last shell replaced for moving too often (see saveState). */
+  private readonly carried = new Map<string, string>();
   private readonly counters: ShellStats = { shells_spawned: 0, shells_reused: 0, shells_retired: 0, commands_run: 0 };
   private workspace: Workspace | null = null;
   private reapTimer: ReturnType<typeof setTimeout> | null = null;
   private closing: Promise<void> | null = null;
   private nextShellId = 0;
 
-  constructor(private readonly config: ShellConfig) {}
+  constructor(
+    private readonly config: ShellConfig,
+    private readonly sandbox?: PoolSandbox,
+  ) {}
 
   /** The time limit counts from when the command gets its shell, not while it waits for one. */
   async run(req: RunRequest): Promise<RunOutcome> {
@@ -76,14 +98,17 @@ class Pool implements ShellPool {
     if (!slot) return notRun(req, started);
 
     const resetFirst = slot.lastTaskId !== null && slot.lastTaskId !== req.taskId;
-    if (slot.dir !== dir) slot.cdCount++;
+    if (slot.askedDir !== null && slot.askedDir !== dir) slot.cdCount++;
+    slot.askedDir = dir;
+    // A replaced shell's exported variables and functions, restored in the task's next new shell.
+    const carried = slot.lastTaskId === null ? this.takeCarried(req.taskId) : undefined;
     slot.taskId = req.taskId;
     slot.lastTaskId = req.taskId;
     this.counters.commands_run++;
     let outcome: RunOutcome | undefined;
     try {
       outcome = await slot.shell.run({
-        command: req.command,
+        command: carried ? `builtin . ${quoteForShell(carried)} >/dev/null 2>&1; ${req.command}` : req.command,
         cwd: req.cwd,
         timeoutMs: req.timeoutMs,
         signal: req.signal,
@@ -93,8 +118,41 @@ class Pool implements ShellPool {
       return { ...outcome, durationMs: performance.now() - started };
     } finally {
       if (outcome && slot.shell.alive) slot.dir = outcome.finalCwd === req.cwd ? dir : this.realDir(outcome.finalCwd);
+      if (carried) rmSync(carried, { force: true });
+      if (outcome && this.dueForReplacement(slot)) await this.saveState(slot, req);
       this.release(slot);
     }
+  }
+
+  private dueForReplacement(slot: Slot): boolean {
+    return slot.cdCount > this.config.maxCd && slot.shell.alive && !slot.shell.spoiled;
+  }
+
+  /**
+   * Before a shell that moved too often is replaced: its exported variables and functions (an
+   * activated virtualenv, `nvm use`) go to a file its task's next new shell sources first.
+   */
+  private async saveState(slot: Slot, req: RunRequest): Promise<void> {
+    const file = join(this.ensureWorkspace().dir, `carry-${slot.shell.pid}`);
+    const functions = 'for __f in $(builtin compgen -A function); do [[ $__f == __sy* ]] || builtin declare -f "$__f"; done';
+    const command = `{ builtin export -p; ${functions}; } > ${quoteForShell(file)} 2>/dev/null`;
+    try {
+      const request = { command, cwd: req.cwd, timeoutMs: STATE_SAVE_TIMEOUT_MS, resetFirst: false };
+      const saved = await slot.shell.run(request);
+      if (saved.exitCode !== 0) return;
+      // What the new shell sets for itself (its directory, its level) is not carried.
+      const lines = readFileSync(file, "utf8").split("\n").filter((l) => !NOT_CARRIED.test(l));
+      writeFileSync(file, lines.join("\n"));
+      this.carried.set(req.taskId, file);
+    } catch {
+      // Nothing carried: the task's next shell starts clean, as before.
+    }
+  }
+
+  private takeCarried(taskId: string): string | undefined {
+    const file = this.carried.get(taskId);
+    this.carried.delete(taskId);
+    return file;
   }
 
   releaseTask(taskId: string): void {
@@ -169,7 +227,9 @@ class Pool implements ShellPool {
     const id = ++this.nextShellId;
     const shell: ShellProcess = new ShellProcess({
       cwd: workspace.dir,
-      env: this.config.env,
+      env: this.sandbox?.env ?? this.config.env,
+      bash: trustedBinary("bash") ?? "/bin/bash",
+      sandbox: workspace.sandboxArgv,
       initPath: workspace.initPath,
       requestPath: join(workspace.dir, `request-${id}`),
       stock: workspace.stock,
@@ -182,7 +242,7 @@ class Pool implements ShellPool {
       },
     });
     this.guard(workspace, shell.pid);
-    const slot: Slot = { shell, dir, taskId, lastTaskId: null, cdCount: 0, busy: true, lastUsed: Date.now() };
+    const slot: Slot = { shell, dir, taskId, lastTaskId: null, cdCount: 0, askedDir: null, busy: true, lastUsed: Date.now() };
     this.slots.push(slot);
     this.counters.shells_spawned++;
     return slot;
@@ -308,7 +368,8 @@ class Pool implements ShellPool {
     writeFileSync(initPath, INIT_SCRIPT);
     const watchdogPath = join(dir, "watchdog.sh");
     writeFileSync(watchdogPath, WATCHDOG_SCRIPT);
-    this.workspace = { dir, initPath, watchdogPath, stock: new FifoStock(dir) };
+    const sandboxArgv = this.sandbox && [this.sandbox.bwrap, ...bwrapArgs({ ...this.sandbox.profile, poolDir: dir })];
+    this.workspace = { dir, initPath, watchdogPath, stock: new FifoStock(dir, this.config.env), sandboxArgv };
     return this.workspace;
   }
 
@@ -323,6 +384,9 @@ class Pool implements ShellPool {
 }
 
 const WORKSPACE_PREFIX = "synapse-shell-";
+const STATE_SAVE_TIMEOUT_MS = 5000;
+/** `export -p` lines a new shell must keep its own values for. */
+const NOT_CARRIED = /^declare -[a-zA-Z]*x[a-zA-Z]* (PWD|OLDPWD|SHLVL|_)(=|$)/;
 
 /** Workspaces of pools whose process died without cleaning up (killed with SIGKILL, say). */
 function removeStaleWorkspaces(base: string): void {

@@ -7,7 +7,16 @@ import { exitCodeForSignal, signalNameForExit } from "./exit-code.ts";
 import type { FifoStock } from "./fifo-stock.ts";
 import { OutputCollector, type OutputLimits } from "./output-collector.ts";
 import { OutputPipe, type PipeState } from "./output-pipe.ts";
-import { listProcesses, processStart, sessionMembers, signalAll, type ProcessInfo, type SessionIdentity } from "./process-table.ts";
+import {
+  listProcesses,
+  namespaceIds,
+  processStart,
+  sessionMembers,
+  signalAll,
+  type ProcessInfo,
+  type SessionIdentity,
+} from "./process-table.ts";
+import { exitRecordStatus, SANDBOX_WRAPPER, SHELL_NS_PID, WRAPPER_NS_PID } from "./sandbox-wrapper.ts";
 import { commandScript, parseRecord, RUN_LINE, sourceLine, type ShellRecord } from "./shell-script.ts";
 import type { RunOutcome } from "./types.ts";
 import { type ChildProcess, runtime } from "../runtime/runtime.ts";
@@ -18,6 +27,13 @@ export interface ShellProcessOptions {
   cwd: string;
   /** The whole environment the shell and its commands get: without the provider keys. */
   env: Readonly<Record<string, string>>;
+  /** Absolute path of bash (from the trusted PATH). */
+  bash: string;
+  /**
+   * bwrap and its options up to `--` when the shell runs in the sandbox. Inside it the pids the
+   * shell knows ($$, $!, its jobs) are the sandbox's own; the host's are looked up (see hostShellPid).
+   */
+  sandbox?: readonly string[];
   initPath: string;
   requestPath: string;
   stock: FifoStock;
@@ -53,7 +69,10 @@ export class ShellProcess {
   /** A command left the shell unable to run more (see INIT_SCRIPT): the pool replaces it. */
   spoiled = false;
   readonly exited: Promise<void>;
+  private resolveExited!: () => void;
   private readonly proc: ChildProcess;
+  /** Sandboxed: the pooled bash's host pid, once looked up. */
+  private shellPidOnHost: number | null = null;
   private readonly header: string;
   private stdoutText = "";
   private waiting: { record(r: ShellRecord): void; exit(): void } | null = null;
@@ -73,7 +92,9 @@ export class ShellProcess {
     this.header = `\x01${token} `;
     // A new session (setsid), so the shell leads its own session: terminal signals meant for synapse
     // do not reach it, and "everything it started" is everything in that session.
-    this.proc = runtime.spawn(["bash", "--noprofile", "--norc"], {
+    const bash = [opts.bash, "--noprofile", "--norc"];
+    const argv = opts.sandbox ? [...opts.sandbox, ...bash, "-c", SANDBOX_WRAPPER, opts.bash, token] : bash;
+    this.proc = runtime.spawn(argv, {
       cwd: opts.cwd,
       env: { ...opts.env },
       stdin: "pipe",
@@ -83,12 +104,10 @@ export class ShellProcess {
     });
     this.pid = this.proc.pid;
     this.session = { sid: this.pid, start: processStart(this.pid) };
-    this.exited = this.proc.exited.then((code) => {
-      this.alive = false;
+    this.exited = new Promise((resolve) => (this.resolveExited = resolve));
+    this.proc.exited.then((code) => {
       const signal = this.proc.signalCode;
-      this.exitStatus = signal ? (exitCodeForSignal(signal) ?? 128) : code;
-      this.waiting?.exit();
-      opts.onExit();
+      this.shellExited(signal ? (exitCodeForSignal(signal) ?? 128) : code);
     });
     this.readRecords();
     this.send(sourceLine(opts.initPath, opts.requestPath, token));
@@ -152,17 +171,23 @@ export class ShellProcess {
    */
   async terminate(everything: boolean): Promise<void> {
     this.killedByPool = true;
-    const spare = new Set(everything ? [] : this.jobs);
-    const others = () => sessionMembers(this.session).filter((p) => p.pid !== this.pid && !spare.has(p.pgid));
-    if (this.alive) sendSignal(this.pid, "SIGSTOP");
+    const shellPid = this.hostShellPid();
+    let spare = new Set<number>();
+    const others = () => {
+      const members = sessionMembers(this.session);
+      spare = everything ? new Set() : this.jobGroups(members);
+      return members.filter((p) => p.pid !== shellPid && !spare.has(p.pgid) && !this.isSandboxItself(p));
+    };
+    if (this.alive && shellPid !== null) sendSignal(shellPid, "SIGSTOP");
     signalAll(others(), "SIGTERM", spare);
     const deadline = performance.now() + this.opts.killGraceMs;
     while (performance.now() < deadline && others().length > 0) {
       await sleep(Math.min(KILL_POLL_MS, Math.max(0, deadline - performance.now())));
     }
     signalAll(others(), "SIGKILL", spare);
-    // Only while unreaped is the pid surely still the shell's.
-    if (this.alive) sendSignal(this.pid, "SIGKILL");
+    // Only while unreaped is the pid surely still the shell's (a sandboxed one: while bwrap runs).
+    // A sandboxed shell not found (gone, or not started yet) goes with the whole sandbox.
+    if (this.alive) sendSignal(shellPid ?? this.pid, "SIGKILL");
     await this.exited;
     this.closeRequest();
   }
@@ -182,7 +207,8 @@ export class ShellProcess {
     } catch {
       // already closed
     }
-    const timer = setTimeout(() => this.alive && sendSignal(this.pid, "SIGKILL"), this.opts.killGraceMs);
+    const kill = () => this.alive && sendSignal(this.hostShellPid() ?? this.pid, "SIGKILL");
+    const timer = setTimeout(kill, this.opts.killGraceMs);
     await this.exited;
     clearTimeout(timer);
     this.closeRequest();
@@ -190,6 +216,45 @@ export class ShellProcess {
     if (this.pipe?.finish() === "clean") this.pipe.abandon();
     else this.pipe?.drainAndClose();
     this.pipe = null;
+  }
+
+  /** The pooled bash's pid on the host: itself unsandboxed, else found by its pid inside. */
+  private hostShellPid(): number | null {
+    if (!this.opts.sandbox) return this.pid;
+    if (this.shellPidOnHost !== null) return this.shellPidOnHost;
+    const found = sessionMembers(this.session).find((p) => namespaceIds(p.pid)?.pid === SHELL_NS_PID);
+    this.shellPidOnHost = found?.pid ?? null;
+    return this.shellPidOnHost;
+  }
+
+  /** bwrap on the host, its pid 1 and the wrapper: killing them would end the jobs being spared. */
+  private isSandboxItself(p: ProcessInfo): boolean {
+    if (!this.opts.sandbox) return false;
+    if (p.pid === this.pid) return true;
+    const inside = namespaceIds(p.pid)?.pid;
+    return inside === 1 || inside === WRAPPER_NS_PID;
+  }
+
+  /** Host process groups of the background jobs to spare (the shell names them in its own numbers). */
+  private jobGroups(members: ProcessInfo[]): Set<number> {
+    if (!this.opts.sandbox) return new Set(this.jobs);
+    const jobs = new Set(this.jobs);
+    const groups = new Set<number>();
+    for (const p of members) {
+      const ids = jobs.size > 0 ? namespaceIds(p.pid) : null;
+      if (ids && jobs.has(ids.pgid)) groups.add(p.pgid);
+    }
+    return groups;
+  }
+
+  /** Once, however the shell's end is learnt (its process, or the sandbox wrapper's record). */
+  private shellExited(status: number | null): void {
+    if (!this.alive) return;
+    this.alive = false;
+    this.exitStatus = status;
+    this.waiting?.exit();
+    this.opts.onExit();
+    this.resolveExited();
   }
 
   private async newPipe(): Promise<OutputPipe> {
@@ -270,9 +335,11 @@ export class ShellProcess {
         this.stdoutText = this.stdoutText.slice(start);
         return;
       }
-      const record = parseRecord(this.stdoutText.slice(start + this.header.length, end));
+      const body = this.stdoutText.slice(start + this.header.length, end);
       this.stdoutText = this.stdoutText.slice(end + 1);
-      this.waiting?.record(record);
+      const exitStatus = this.opts.sandbox ? exitRecordStatus(body) : null;
+      if (exitStatus !== null) this.shellExited(exitStatus);
+      else this.waiting?.record(parseRecord(body));
     }
   }
 }

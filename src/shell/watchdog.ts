@@ -3,6 +3,7 @@
 // background jobs would be reparented to init and run forever.
 
 import { runtime } from "../runtime/runtime.ts";
+import { SYSTEM_PATH_DIRS, trustedBinary } from "../runtime/trusted-path.ts";
 
 /**
  * The watchdog's bash script (`bash watchdog.sh SID`). Its stdin is a pipe (a socket pair) whose
@@ -99,10 +100,11 @@ export interface Watchdog {
  * unref: a watchdog guarding the background jobs of a retired shell must not keep synapse alive.
  */
 export function startWatchdog(scriptPath: string, sid: number, env: Readonly<Record<string, string>>): Watchdog {
-  const proc = runtime.spawn(["bash", "--noprofile", "--norc", scriptPath, String(sid)], {
+  const proc = runtime.spawn([trustedBinary("bash") ?? "/bin/bash", "--noprofile", "--norc", scriptPath, String(sid)], {
     cwd: "/",
-    // The same environment as the shells: no process of ours outside synapse holds the keys.
-    env: { ...env },
+    // The same environment as the shells (no process of ours outside synapse holds the keys), but
+    // the system PATH: it runs `ps` and `sleep` outside any sandbox, after synapse is gone.
+    env: { ...env, PATH: SYSTEM_PATH_DIRS.join(":") },
     stdin: "pipe",
     stdout: "ignore",
     stderr: "ignore",

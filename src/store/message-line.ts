@@ -1,7 +1,9 @@
-// One archive line read back as a message: damaged or foreign lines are reported and skipped, so a
-// crash mid-write or an outside edit costs a line, not the session.
+// One archive line read back as a message: damaged or foreign lines are reported and skipped, and
+// blocks this build cannot use are dropped (protocol/message-schema.ts), so a crash mid-write, an
+// outside edit or a newer version's line costs a line or a block, not the session.
 
 import type { Message } from "../protocol/message.ts";
+import { checkMessage } from "../protocol/message-schema.ts";
 import type { Line } from "./line-reader.ts";
 
 /** Parses one archive line; damaged lines are reported and give undefined. */
@@ -16,15 +18,10 @@ export function parseLine(line: Line, path: string, warn: (message: string) => v
     warn(`skipped ${what} line ${line.no} of ${path}${why}`);
     return undefined;
   }
-  if (!isMessage(value)) {
-    warn(`skipped line ${line.no} of ${path}: not a message`);
-    return undefined;
-  }
-  return value;
-}
-
-function isMessage(value: unknown): value is Message {
-  if (typeof value !== "object" || value === null) return false;
-  const v = value as Partial<Message>;
-  return typeof v.id === "string" && (v.role === "user" || v.role === "assistant") && Array.isArray(v.content);
+  // Block by block: one block this build cannot use (a newer version's, a hand edit) costs that
+  // block, with one warning for the line, never the resume.
+  const { message, problems } = checkMessage(value);
+  if (!message) warn(`skipped line ${line.no} of ${path}: ${problems.join("; ")}`);
+  else if (problems.length) warn(`line ${line.no} of ${path}: ${problems.join("; ")}`);
+  return message;
 }

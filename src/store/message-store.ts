@@ -215,6 +215,14 @@ export class MessageStore implements SessionStore {
     if (failure !== undefined) throw failure;
   }
 
+  /**
+   * For a forced exit only (a third signal, a crash): gives up the lock at once, without waiting
+   * for writes. What the turns appended is already in the archive; a later run may take over.
+   */
+  releaseLockNow(): void {
+    this.lock.release();
+  }
+
   private serial<T>(task: () => Promise<T>): Promise<T> {
     const run = this.chain.then(task);
     this.chain = run.catch(() => undefined);

@@ -3,6 +3,7 @@
 
 import { readdir, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
+import * as z from "zod/mini";
 import type { Message } from "../protocol/message.ts";
 import { textOf } from "../protocol/message.ts";
 import { writeFileAtomic } from "./atomic-write.ts";
@@ -37,8 +38,29 @@ export async function readMeta(dir: string): Promise<MetaRead> {
   return parseMeta(raw);
 }
 
-const STRING_FIELDS = ["id", "title", "cwd", "model"] as const;
-const NUMBER_FIELDS = ["created", "updated", "messages", "bytes"] as const;
+const count = z.number().check(z.nonnegative());
+const FIELDS = {
+  id: z.string(),
+  title: z.string(),
+  cwd: z.string(),
+  model: z.string(),
+  created: count,
+  updated: count,
+  messages: count,
+  bytes: count,
+};
+// Files written before `format` existed have none: they are format 1.
+const formatOnly = z.looseObject({ format: z.optional(z.int().check(z.positive())) });
+// Strict: a field of the wrong type means the file was damaged or hand-edited, so none of it is
+// trusted (a half-right cwd would make --continue pick the wrong session).
+const metaFile = z.object({
+  ...FIELDS,
+  title: z.optional(FIELDS.title),
+  model: z.optional(FIELDS.model),
+  created: z.optional(FIELDS.created),
+  messages: z.optional(FIELDS.messages),
+  bytes: z.optional(FIELDS.bytes),
+});
 
 export function parseMeta(raw: string): MetaRead {
   let value: unknown;
@@ -47,42 +69,33 @@ export function parseMeta(raw: string): MetaRead {
   } catch {
     return { state: "unreadable" };
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return { state: "unreadable" };
-  const v = value as Record<string, unknown>;
-  // Files written before `format` existed have none: they are format 1.
-  const format = v.format ?? 1;
-  if (typeof format !== "number" || !Number.isInteger(format) || format < 1) return { state: "unreadable" };
+  const head = z.safeParse(formatOnly, value);
+  if (!head.success || Array.isArray(value)) return { state: "unreadable" };
+  const format = head.data.format ?? 1;
   // A newer layout may mean anything by its fields; only what still has the expected type is kept, for listing.
-  if (format > FORMAT) return { state: "newer", format, fields: salvage(v) };
-  // Strict: a field of the wrong type means the file was damaged or hand-edited, so none of it is
-  // trusted (a half-right cwd would make --continue pick the wrong session).
-  for (const k of STRING_FIELDS) if (v[k] !== undefined && typeof v[k] !== "string") return { state: "unreadable" };
-  for (const k of NUMBER_FIELDS) if (v[k] !== undefined && !isCount(v[k])) return { state: "unreadable" };
-  if (typeof v.id !== "string" || typeof v.cwd !== "string" || typeof v.updated !== "number") return { state: "unreadable" };
-  const updated = v.updated;
+  if (format > FORMAT) return { state: "newer", format, fields: salvage(head.data) };
+  const parsed = z.safeParse(metaFile, value);
+  if (!parsed.success) return { state: "unreadable" };
+  const v = parsed.data;
   return {
     state: "ok",
     meta: {
       id: v.id,
-      title: (v.title as string | undefined) ?? "",
+      title: v.title ?? "",
       cwd: v.cwd,
-      model: (v.model as string | undefined) ?? "",
-      created: (v.created as number | undefined) ?? updated,
-      updated,
-      messages: (v.messages as number | undefined) ?? 0,
-      bytes: (v.bytes as number | undefined) ?? 0,
+      model: v.model ?? "",
+      created: v.created ?? v.updated,
+      updated: v.updated,
+      messages: v.messages ?? 0,
+      bytes: v.bytes ?? 0,
     },
   };
 }
 
-function isCount(x: unknown): x is number {
-  return typeof x === "number" && Number.isFinite(x) && x >= 0;
-}
-
+/** The fields that still have the type this version expects. */
 function salvage(v: Record<string, unknown>): Partial<SessionMeta> {
   const out: Record<string, unknown> = {};
-  for (const k of STRING_FIELDS) if (typeof v[k] === "string") out[k] = v[k];
-  for (const k of NUMBER_FIELDS) if (isCount(v[k])) out[k] = v[k];
+  for (const [key, schema] of Object.entries(FIELDS)) if (z.safeParse(schema, v[key]).success) out[key] = v[key];
   return out as Partial<SessionMeta>;
 }
 

@@ -3,8 +3,9 @@
 // heap cap; Bun ignores worker resourceLimits, so the worker reports its own heap and is terminated
 // past the cap.
 
-import type { MessagePort } from "node:worker_threads";
+import * as z from "zod/mini";
 import { errorMessage } from "../protocol/errors.ts";
+import { issuePhrases } from "../protocol/schema-issues.ts";
 import { runtime } from "../runtime/runtime.ts";
 
 export interface TaskPoolOptions {
@@ -24,10 +25,21 @@ export interface TaskPoolOptions {
  */
 const DRAIN_MS = 2000;
 
-/** What a worker posts to report its heap; every other message goes to the task's `onMessage`. */
-export interface HeapReport {
-  t: "heap";
-  bytes: number;
+/** The messages the pool itself reads; every other message goes to the task's `onMessage`. */
+const POOL_MESSAGES = {
+  started: z.object({ t: z.literal("started") }),
+  done: z.object({ t: z.literal("done") }),
+  heap: z.object({ t: z.literal("heap"), bytes: z.number().check(z.nonnegative()) }),
+};
+type PoolMessage = { [K in keyof typeof POOL_MESSAGES]: z.infer<(typeof POOL_MESSAGES)[K]> }[keyof typeof POOL_MESSAGES];
+
+/** A pool message checked, another message as it came, or why it is malformed. */
+function poolMessage(value: unknown): { pool: PoolMessage } | { other: unknown } | { malformed: string } {
+  const t = (value as { t?: unknown } | null)?.t;
+  const schema = typeof t === "string" && Object.hasOwn(POOL_MESSAGES, t) ? POOL_MESSAGES[t as keyof typeof POOL_MESSAGES] : undefined;
+  if (!schema) return { other: value };
+  const parsed = z.safeParse(schema, value);
+  return parsed.success ? { pool: parsed.data } : { malformed: issuePhrases(parsed.error.issues, value).join("; ") };
 }
 
 export type TaskEnd<O> =
@@ -36,7 +48,11 @@ export type TaskEnd<O> =
 
 export interface TaskRunOptions {
   signal: AbortSignal;
-  /** Messages from the worker, with a way to answer on the same port. */
+  /**
+   * Messages from the worker (not yet checked: parse them), with a way to answer on the same port.
+   * A throw ends the task as crashed, with the error's message.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: unchecked on arrival; each receiver parses it
   onMessage(message: any, reply: (message: unknown) => void): void;
   /** The worker began (left the queue). */
   onStart?(): void;
@@ -49,9 +65,6 @@ export interface TaskPool {
   inFlight(): { now: number; max: number };
   destroy(): Promise<void>;
 }
-
-/** The message a worker receives first-hand: its input plus `port`. */
-export type WithPort<I> = I & { port: MessagePort };
 
 export async function createTaskPool(options: TaskPoolOptions): Promise<TaskPool> {
   const { default: Tinypool } = await import("tinypool");
@@ -128,21 +141,29 @@ export async function createTaskPool(options: TaskPoolOptions): Promise<TaskPool
         // The limit counts from the start, not from the queue.
         timer = setTimeout(() => stop({ ok: false, reason: "timeout", message: `timed out after ${options.timeoutMs} ms` }), options.timeoutMs);
       };
-      channel.port1.on("message", (message: any) => {
-        if (message?.t === "started") return start();
-        if (message?.t === "done") {
+      // A worker is code of ours, but a message it sends is still checked: a malformed one ends
+      // that task with an error, never the session.
+      const malformed = (why: string) => stop({ ok: false, reason: "crashed", message: `sent a malformed message: ${why}` });
+      channel.port1.on("message", (message: unknown) => {
+        const read = poolMessage(message);
+        if ("malformed" in read) return malformed(read.malformed);
+        if ("other" in read) {
+          try {
+            return opts.onMessage(read.other, reply);
+          } catch (err) {
+            return malformed(errorMessage(err));
+          }
+        }
+        const m = read.pool;
+        if (m.t === "started") return start();
+        if (m.t === "done") {
           doneSeen = true;
           return onDone?.();
         }
-        if (message?.t === "heap") {
-          const bytes = (message as HeapReport).bytes;
-          if (bytes > options.heapCapBytes) {
-            const mb = (n: number) => Math.round(n / 1048576);
-            stop({ ok: false, reason: "out_of_memory", message: `out of memory: its heap reached ${mb(bytes)} MB, over the ${mb(options.heapCapBytes)} MB cap` });
-          }
-          return;
+        if (m.bytes > options.heapCapBytes) {
+          const mb = (n: number) => Math.round(n / 1048576);
+          stop({ ok: false, reason: "out_of_memory", message: `out of memory: its heap reached ${mb(m.bytes)} MB, over the ${mb(options.heapCapBytes)} MB cap` });
         }
-        opts.onMessage(message, reply);
       });
       const onAbort = () => {
         if (!started) return stop({ ok: false, reason: "interrupted", message: "interrupted" });

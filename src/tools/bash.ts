@@ -2,31 +2,24 @@
 // model what happened (output, exit code, signal, timeout, interruption, directory change).
 
 import { stat } from "node:fs/promises";
+import * as z from "zod/mini";
 import description from "./bash.md" with { type: "text" };
 import { resolveToolPath } from "./paths.ts";
-import { ToolError, type JsonSchema, type Tool, type ToolResult } from "./types.ts";
+import { about, defineTool, toolInput } from "./input-schema.ts";
+import { ToolError, type ToolResult } from "./types.ts";
 import { normalizePath } from "../shell/path-relation.ts";
 import type { RunOutcome } from "../shell/types.ts";
 
-export interface BashInput {
-  command: string;
-  cwd?: string;
-  timeout_ms?: number;
-}
-
-const inputSchema: JsonSchema = {
-  type: "object",
-  properties: {
-    command: { type: "string", description: "The bash command to run" },
-    cwd: { type: "string", description: "Directory to run it in (absolute, or relative to the working directory); default: the working directory" },
-    timeout_ms: { type: "integer", description: "Time limit in milliseconds (default 120000, at most 600000)" },
-  },
-  required: ["command"],
-  additionalProperties: false,
-};
+const input = toolInput({
+  command: z.string().check(about("The bash command to run")),
+  cwd: z.optional(
+    z.string().check(about("Directory to run it in (absolute, or relative to the working directory); default: the working directory")),
+  ),
+  timeout_ms: z.optional(z.int().check(about("Time limit in milliseconds (default 120000, at most 600000)"))),
+});
 
 /** What the model reads: the output, then one line per fact about how the command ended. */
-export function formatBashResult(outcome: RunOutcome, cwd: string, timeoutMs: number): ToolResult {
+export function formatBashResult(outcome: RunOutcome, cwd: string, timeoutMs: number, lines?: number): ToolResult {
   const body = outcome.output.replace(/\n+$/, "");
   const facts: string[] = [];
   if (outcome.exitCode !== null) {
@@ -38,13 +31,35 @@ export function formatBashResult(outcome: RunOutcome, cwd: string, timeoutMs: nu
   return {
     content: `${body === "" ? "(no output)" : body}\n\n${facts.join("\n")}`,
     isError: outcome.exitCode !== 0 || outcome.timedOut || outcome.interrupted,
+    display: { kind: "command", exit_code: outcome.exitCode, lines: lines ?? countLines(body) },
   };
 }
 
-export const bashTool: Tool<BashInput> = {
+/** Counts the lines of output streamed in pieces (a last line without its newline counts too). */
+export class LineCounter {
+  private newlines = 0;
+  private open = false;
+
+  add(text: string): void {
+    for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) this.newlines++;
+    if (text) this.open = !text.endsWith("\n");
+  }
+
+  get lines(): number {
+    return this.newlines + (this.open ? 1 : 0);
+  }
+}
+
+function countLines(text: string): number {
+  const counter = new LineCounter();
+  counter.add(text);
+  return counter.lines;
+}
+
+export const bashTool = defineTool({
   name: "Bash",
   description,
-  inputSchema,
+  input,
   readOnly: false,
   async execute(input, ctx) {
     const shell = ctx.services.shell;
@@ -60,14 +75,19 @@ export const bashTool: Tool<BashInput> = {
     if (!info) throw new ToolError(`Cannot run in ${cwd}: no such directory`);
     if (!info.isDirectory()) throw new ToolError(`Cannot run in ${cwd}: not a directory`);
 
+    // Counted as it streams: the result keeps only a cut copy of a long output.
+    const counter = new LineCounter();
     const outcome = await shell.run({
       command: input.command,
       cwd,
       taskId: ctx.taskId,
       timeoutMs,
       signal: ctx.signal,
-      onOutput: (text) => ctx.progress(text),
+      onOutput: (text) => {
+        counter.add(text);
+        ctx.progress(text);
+      },
     });
-    return formatBashResult(outcome, cwd, timeoutMs);
+    return formatBashResult(outcome, cwd, timeoutMs, counter.lines);
   },
-};
+});

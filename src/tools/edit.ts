@@ -3,30 +3,20 @@
 
 import { mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
+import * as z from "zod/mini";
 import description from "./edit.md" with { type: "text" };
 import { isBinary } from "./binary.ts";
 import { fileInTheWay, readRegularFile, requireRegular, writeRegularFile } from "./files.ts";
 import { notFoundMessage, resolveToolPath } from "./paths.ts";
-import { ToolError, type JsonSchema, type Tool } from "./types.ts";
+import { about, defineTool, toolInput } from "./input-schema.ts";
+import { ToolError } from "./types.ts";
 
-export interface EditInput {
-  path: string;
-  old_string: string;
-  new_string: string;
-  replace_all?: boolean;
-}
-
-const inputSchema: JsonSchema = {
-  type: "object",
-  properties: {
-    path: { type: "string", description: "File to edit, absolute or relative to the working directory" },
-    old_string: { type: "string", description: "Exact text to replace (empty to create a new file)" },
-    new_string: { type: "string", description: "Text to put in its place" },
-    replace_all: { type: "boolean", description: "Replace every occurrence instead of requiring exactly one" },
-  },
-  required: ["path", "old_string", "new_string"],
-  additionalProperties: false,
-};
+const input = toolInput({
+  path: z.string().check(about("File to edit, absolute or relative to the working directory")),
+  old_string: z.string().check(about("Exact text to replace (empty to create a new file)")),
+  new_string: z.string().check(about("Text to put in its place")),
+  replace_all: z.optional(z.boolean().check(about("Replace every occurrence instead of requiring exactly one"))),
+});
 
 const SNIPPET_CONTEXT = 3;
 const SNIPPET_MAX_LINES = 30;
@@ -142,10 +132,10 @@ async function readText(path: string): Promise<string> {
   }
 }
 
-export const editTool: Tool<EditInput> = {
+export const editTool = defineTool({
   name: "Edit",
   description,
-  inputSchema,
+  input,
   readOnly: false,
   async execute(input, ctx) {
     if (ctx.signal.aborted) throw new ToolError("Edit interrupted");
@@ -173,4 +163,4 @@ export const editTool: Tool<EditInput> = {
     const what = outcome.count === 1 ? "1 replacement" : `${outcome.count} replacements (first shown)`;
     return { content: `Edited ${path}: ${what}\n${snippet(outcome.content, outcome.at, outcome.inserted)}` };
   },
-};
+});

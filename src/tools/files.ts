@@ -3,7 +3,7 @@
 // can cancel), and a device may never end or swallow what is written.
 
 import { constants, type Stats } from "node:fs";
-import { open, stat } from "node:fs/promises";
+import { open, readlink, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ToolError } from "./types.ts";
 
@@ -58,9 +58,20 @@ export async function readRegularFile(path: string, verb = "read"): Promise<Buff
   }
 }
 
-/** Replaces the whole content of `path` (created when missing); its mode and owner stay. */
+/**
+ * Replaces the whole content of `path` (created when missing); its mode and owner stay. The last
+ * component is opened with O_NOFOLLOW: a symbolic link there (dangling or not, planted by a
+ * command after the permission check) is refused, never written through.
+ */
 export async function writeRegularFile(path: string, data: string, verb = "write"): Promise<void> {
-  const handle = await openRegular(path, constants.O_WRONLY | constants.O_CREAT, verb);
+  let handle;
+  try {
+    handle = await openRegular(path, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, verb);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ELOOP") throw err;
+    const target = await readlink(path).catch(() => "?");
+    throw new ToolError(`Cannot ${verb} ${path}: it is a symbolic link (to ${target}); links are not followed, name the file itself`);
+  }
   try {
     // Truncated only once it is known to be a regular file.
     await handle.truncate(0);

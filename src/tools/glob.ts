@@ -5,30 +5,22 @@
 import { statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
+import * as z from "zod/mini";
 import description from "./glob.md" with { type: "text" };
 import { resolveToolPath } from "./paths.ts";
 import { runRipgrep } from "./ripgrep-process.ts";
 import { engineFor } from "./search-engine.ts";
-import { ToolError, type JsonSchema, type Tool } from "./types.ts";
+import { about, defineTool, toolInput } from "./input-schema.ts";
+import { ToolError } from "./types.ts";
 import { walkFiles } from "./walk.ts";
 import { runtime } from "../runtime/runtime.ts";
 
 export const MAX_GLOB_RESULTS = 100;
 
-export interface GlobInput {
-  pattern: string;
-  path?: string;
-}
-
-const inputSchema: JsonSchema = {
-  type: "object",
-  properties: {
-    pattern: { type: "string", description: 'Glob pattern, e.g. "**/*.ts" or "src/**/*.{js,jsx}"' },
-    path: { type: "string", description: "Directory to search in (default: the working directory)" },
-  },
-  required: ["pattern"],
-  additionalProperties: false,
-};
+const input = toolInput({
+  pattern: z.string().check(about('Glob pattern, e.g. "**/*.ts" or "src/**/*.{js,jsx}"')),
+  path: z.optional(z.string().check(about("Directory to search in (default: the working directory)"))),
+});
 
 const GLOB_CHARS = /[*?[\]{}\\]/;
 
@@ -82,10 +74,10 @@ function mtimeOf(path: string): number {
   return statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
 }
 
-export const globTool: Tool<GlobInput> = {
+export const globTool = defineTool({
   name: "Glob",
   description,
-  inputSchema,
+  input,
   readOnly: true,
   async execute(input, ctx) {
     if (input.pattern.trim() === "") throw new ToolError('"pattern" is empty; give a glob such as "**/*.ts"');
@@ -142,4 +134,4 @@ export const globTool: Tool<GlobInput> = {
         : "";
     return { content: newest.paths().join("\n") + note };
   },
-};
+});

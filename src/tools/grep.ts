@@ -4,6 +4,7 @@
 
 import { open, stat } from "node:fs/promises";
 import { basename } from "node:path";
+import * as z from "zod/mini";
 import description from "./grep.md" with { type: "text" };
 import { isBinary, SNIFF_BYTES } from "./binary.ts";
 import { notRegularMessage } from "./files.ts";
@@ -12,7 +13,8 @@ import { clipAround, GrepCollector, type GrepMode, MAX_GREP_LINE_CHARS } from ".
 import { resolveToolPath } from "./paths.ts";
 import { runRipgrep } from "./ripgrep-process.ts";
 import { engineFor } from "./search-engine.ts";
-import { ToolError, type JsonSchema, type Tool, type ToolContext } from "./types.ts";
+import { about, defineTool, toolInput, type ToolInputOf } from "./input-schema.ts";
+import { ToolError, type ToolContext } from "./types.ts";
 import { runtime } from "../runtime/runtime.ts";
 
 export { clipAround, MAX_GREP_FILE_BYTES, MAX_GREP_LINE_CHARS };
@@ -21,44 +23,26 @@ export const MAX_GREP_MATCHES = 200;
 export const MAX_HEAD_LIMIT = 1000;
 const MAX_CONTEXT_LINES = 50;
 
-export interface GrepInput {
-  pattern: string;
-  path?: string;
-  glob?: string;
-  type?: string;
-  output_mode?: GrepMode;
-  "-A"?: number;
-  "-B"?: number;
-  "-C"?: number;
-  "-i"?: boolean;
-  ignore_case?: boolean;
-  multiline?: boolean;
-  head_limit?: number;
-}
-
-const inputSchema: JsonSchema = {
-  type: "object",
-  properties: {
-    pattern: { type: "string", description: "Regular expression to search for (Rust regex syntax, as in ripgrep)" },
-    path: { type: "string", description: "File or directory to search (default: the working directory)" },
-    glob: { type: "string", description: 'Only search files matching this glob, e.g. "*.ts" or "src/**/*.{js,jsx}"' },
-    type: { type: "string", description: 'Only search files of this ripgrep type, e.g. "ts", "py", "rust", "go"' },
-    output_mode: {
-      type: "string",
-      enum: ["files_with_matches", "content", "count"],
-      description: 'files_with_matches (default): matching file paths; content: matching lines; count: matching lines per file',
-    },
-    "-A": { type: "integer", description: "Lines to show after each match (content mode)" },
-    "-B": { type: "integer", description: "Lines to show before each match (content mode)" },
-    "-C": { type: "integer", description: "Lines to show before and after each match (content mode)" },
-    "-i": { type: "boolean", description: "Match case-insensitively (same as ignore_case)" },
-    ignore_case: { type: "boolean", description: "Match case-insensitively" },
-    multiline: { type: "boolean", description: "Let the pattern span lines; . also matches newlines" },
-    head_limit: { type: "integer", description: `Return at most this many lines (content) or files (default ${MAX_GREP_MATCHES}, at most ${MAX_HEAD_LIMIT})` },
-  },
-  required: ["pattern"],
-  additionalProperties: false,
-};
+const lines = (text: string) => z.optional(z.int().check(about(text)));
+const input = toolInput({
+  pattern: z.string().check(about("Regular expression to search for (Rust regex syntax, as in ripgrep)")),
+  path: z.optional(z.string().check(about("File or directory to search (default: the working directory)"))),
+  glob: z.optional(z.string().check(about('Only search files matching this glob, e.g. "*.ts" or "src/**/*.{js,jsx}"'))),
+  type: z.optional(z.string().check(about('Only search files of this ripgrep type, e.g. "ts", "py", "rust", "go"'))),
+  output_mode: z.optional(
+    z.enum(["files_with_matches", "content", "count"] satisfies GrepMode[]).check(
+      about("files_with_matches (default): matching file paths; content: matching lines; count: matching lines per file"),
+    ),
+  ),
+  "-A": lines("Lines to show after each match (content mode)"),
+  "-B": lines("Lines to show before each match (content mode)"),
+  "-C": lines("Lines to show before and after each match (content mode)"),
+  "-i": z.optional(z.boolean().check(about("Match case-insensitively (same as ignore_case)"))),
+  ignore_case: z.optional(z.boolean().check(about("Match case-insensitively"))),
+  multiline: z.optional(z.boolean().check(about("Let the pattern span lines; . also matches newlines"))),
+  head_limit: lines(`Return at most this many lines (content) or files (default ${MAX_GREP_MATCHES}, at most ${MAX_HEAD_LIMIT})`),
+});
+type GrepInput = ToolInputOf<typeof input>;
 
 interface Query {
   pattern: string;
@@ -192,10 +176,10 @@ async function checkSingleFile(target: string, size: number): Promise<void> {
   }
 }
 
-export const grepTool: Tool<GrepInput> = {
+export const grepTool = defineTool({
   name: "Grep",
   description,
-  inputSchema,
+  input,
   readOnly: true,
   async execute(input, ctx) {
     if (input.pattern === "") throw new ToolError('"pattern" is empty; give a regular expression to search for');
@@ -238,4 +222,4 @@ export const grepTool: Tool<GrepInput> = {
     }
     return { content: collector.format() };
   },
-};
+});

@@ -3,12 +3,14 @@
 
 import { createReadStream } from "node:fs";
 import { open, readdir, readFile, stat } from "node:fs/promises";
+import * as z from "zod/mini";
 import description from "./read.md" with { type: "text" };
 import { codePointCount, codePointIndex } from "../text/code-point.ts";
 import { imageMediaType, isBinary, SNIFF_BYTES } from "./binary.ts";
 import { requireRegular } from "./files.ts";
 import { notFoundMessage, resolveToolPath } from "./paths.ts";
-import { ToolError, type JsonSchema, type Tool, type ToolContext, type ToolResult } from "./types.ts";
+import { about, defineTool, toolInput } from "./input-schema.ts";
+import { ToolError, type ToolContext, type ToolResult } from "./types.ts";
 
 export const DEFAULT_READ_LIMIT = 2000;
 /** Characters (code points), so the cut never halves an emoji and the count is the one people see. */
@@ -17,22 +19,11 @@ export const MAX_LINE_CHARS = 2000;
 export const MAX_READ_OUTPUT_CHARS = 100_000;
 const DIR_LISTING_MAX = 50;
 
-export interface ReadInput {
-  path: string;
-  offset?: number;
-  limit?: number;
-}
-
-const inputSchema: JsonSchema = {
-  type: "object",
-  properties: {
-    path: { type: "string", description: "File to read, absolute or relative to the working directory" },
-    offset: { type: "integer", description: "1-based line number to start at (default 1)" },
-    limit: { type: "integer", description: `How many lines to read (default ${DEFAULT_READ_LIMIT})` },
-  },
-  required: ["path"],
-  additionalProperties: false,
-};
+const input = toolInput({
+  path: z.string().check(about("File to read, absolute or relative to the working directory")),
+  offset: z.optional(z.int().check(about("1-based line number to start at (default 1)"))),
+  limit: z.optional(z.int().check(about(`How many lines to read (default ${DEFAULT_READ_LIMIT})`))),
+});
 
 /** `cat -n` style: the number right-aligned in six columns, a tab, the line. */
 export function numberLine(n: number, text: string): string {
@@ -170,10 +161,10 @@ function checkRange(name: string, value: number | undefined, min: number): numbe
   return value;
 }
 
-export const readTool: Tool<ReadInput> = {
+export const readTool = defineTool({
   name: "Read",
   description,
-  inputSchema,
+  input,
   readOnly: true,
   async execute(input, ctx) {
     // offset 0 is read as "from the start", as the models that send it mean.
@@ -203,4 +194,4 @@ export const readTool: Tool<ReadInput> = {
     const note = remaining > 0 ? `\n… ${remaining} more line${remaining === 1 ? "" : "s"}; use offset=${last + 1} to read on` : "";
     return { content: body + note };
   },
-};
+});

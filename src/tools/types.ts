@@ -1,8 +1,11 @@
 // The one shape every tool has. Adding a tool is adding a file that exports one of these.
 
 import type { ShellConfig } from "../config/config.ts";
+import type { ApprovalAnswer, ApprovalRequest } from "../policy/approval.ts";
 import type { ImageBlock, TextBlock } from "../protocol/message.ts";
 import type { JsonSchema } from "../protocol/json-schema.ts";
+import type { ToolDisplay } from "../protocol/tool-display.ts";
+import type { ToolInputOf, ToolInputSchema } from "./input-schema.ts";
 
 export type { JsonSchema };
 
@@ -40,8 +43,8 @@ export interface ToolServices {
   shell?: import("../shell/types.ts").ShellPool;
   /** Stores image bytes on disk and returns the reference a message holds. */
   saveImage?(bytes: Uint8Array, mediaType: string): Promise<import("../protocol/message.ts").ImageRef>;
-  /** What tool calls may do (permissions/policy.ts); absent: no checks (unit tests of tools). */
-  permissions?: import("./permissions/policy.ts").PermissionPolicy;
+  /** What tool calls may do (policy/policy.ts); absent: no checks (unit tests of tools). */
+  permissions?: import("../policy/policy.ts").PermissionPolicy;
   /** Rules the user allowed for the rest of this session from an approval prompt. */
   granted?: string[];
   /** Asks the user about a call the policy does not allow by itself; absent (headless): denied. */
@@ -50,33 +53,28 @@ export interface ToolServices {
   searchEngine?(): Promise<import("./search-engine.ts").SearchEngine>;
 }
 
-/** A call waiting for the user's yes or no. */
-export interface ApprovalRequest {
-  tool: string;
-  input: unknown;
-  /** Why it needs asking. */
-  reason: string;
-  /** The allow rule "don't ask again" adds for this session. */
-  rule: string;
-  /** On the dangerous list: the prompt starts on "no", so a stray Enter does not run it. */
-  dangerous?: boolean;
-}
-
-export type ApprovalAnswer = "yes" | "always" | { no: string };
+/** What the permission gate asks and hears (policy/approval.ts), named here for the tools' callers. */
+export type { ApprovalAnswer, ApprovalRequest } from "../policy/approval.ts";
 
 export interface ToolResult {
   content: string | Array<TextBlock | ImageBlock>;
   isError?: boolean;
+  /** For the view only (never sent to the model): a command's exit code and line count, a diff. */
+  display?: ToolDisplay;
 }
 
-export interface Tool<I = any> {
+/** Made by `defineTool` (input-schema.ts): the input type and the JSON Schema both come from `input`. */
+export interface Tool<S extends ToolInputSchema = ToolInputSchema> {
   name: string;
   /** What the model reads about the tool (kept in a .md file beside the tool). */
   description: string;
+  /** The parameters' schema: a call is checked against it before `execute` (agent/tool-call.ts). */
+  input: S;
+  /** The JSON Schema the API gets, generated from `input`. */
   inputSchema: JsonSchema;
   /** Read-only tools are the ones sub-agents of kind `explore` may use. */
   readOnly: boolean;
-  execute(input: I, ctx: ToolContext): Promise<ToolResult>;
+  execute(input: ToolInputOf<S>, ctx: ToolContext): Promise<ToolResult>;
 }
 
 /** Thrown by a tool for an expected failure; becomes an is_error tool result. */

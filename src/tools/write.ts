@@ -3,25 +3,17 @@
 
 import { mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
+import * as z from "zod/mini";
 import description from "./write.md" with { type: "text" };
 import { errorText, fileInTheWay, requireRegular, writeRegularFile } from "./files.ts";
 import { brokenLinkMessage, resolveToolPath } from "./paths.ts";
-import { ToolError, type JsonSchema, type Tool } from "./types.ts";
+import { about, defineTool, toolInput } from "./input-schema.ts";
+import { ToolError } from "./types.ts";
 
-export interface WriteInput {
-  path: string;
-  content: string;
-}
-
-const inputSchema: JsonSchema = {
-  type: "object",
-  properties: {
-    path: { type: "string", description: "File to write, absolute or relative to the working directory" },
-    content: { type: "string", description: "The complete new content of the file" },
-  },
-  required: ["path", "content"],
-  additionalProperties: false,
-};
+const input = toolInput({
+  path: z.string().check(about("File to write, absolute or relative to the working directory")),
+  content: z.string().check(about("The complete new content of the file")),
+});
 
 /** Lines as an editor counts them: a trailing newline ends the last line, it does not start one. */
 export function countLines(text: string): number {
@@ -30,10 +22,10 @@ export function countLines(text: string): number {
   return text.endsWith("\n") ? newlines : newlines + 1;
 }
 
-export const writeTool: Tool<WriteInput> = {
+export const writeTool = defineTool({
   name: "Write",
   description,
-  inputSchema,
+  input,
   readOnly: false,
   async execute(input, ctx) {
     if (ctx.signal.aborted) throw new ToolError("Write interrupted");
@@ -57,4 +49,4 @@ export const writeTool: Tool<WriteInput> = {
     const verb = before ? "Updated" : "Created";
     return { content: `${verb} ${path} (${bytes} bytes, ${lines} line${lines === 1 ? "" : "s"})` };
   },
-};
+});

@@ -4,9 +4,9 @@ import { expect, test } from "bun:test";
 import { hitOutputLimit, noteCutCalls, outputLimitNote } from "../../src/agent/output-limit.ts";
 import type { ContentBlock, ToolUseBlock } from "../../src/protocol/message.ts";
 
-const call = (id: string, input: unknown): ToolUseBlock => ({ type: "tool_use", id, name: "Write", input });
+const call = (id: string, input: unknown, raw_input?: string): ToolUseBlock => ({ type: "tool_use", id, name: "Write", input, raw_input });
 const result = (id: string, content: any): ContentBlock => ({ type: "tool_result", tool_use_id: id, content, is_error: true });
-const cutJson = (c: ToolUseBlock) => typeof c.input === "object" && c.input !== null && "__invalid_json" in c.input;
+const cutJson = (c: ToolUseBlock) => c.raw_input !== undefined;
 
 test.each([
   ["max_tokens", true],
@@ -19,7 +19,7 @@ test.each([
 });
 
 test("the note goes to the calls whose JSON was cut, after their own result", () => {
-  const calls = [call("a", { path: "x" }), call("b", { __invalid_json: '{"path":"y","content":"ab' })];
+  const calls = [call("a", { path: "x" }), call("b", {}, '{"path":"y","content":"ab')];
   const out = noteCutCalls(calls, [result("a", "ok"), result("b", "The tool input was not valid JSON")], outputLimitNote(100), cutJson);
   expect(out[0]).toEqual(result("a", "ok"));
   expect((out[1] as any).content).toBe(`The tool input was not valid JSON\n\n${outputLimitNote(100)}`);

@@ -10,6 +10,7 @@ import type { AgentEvent } from "../../src/protocol/events.ts";
 import { createShellPool } from "../../src/shell/shell-pool.ts";
 import type { RecordedRequest, ScriptedReply } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
+import { pollUntil } from "../support/wait.ts";
 
 const serve = fakeLLMPerTest();
 /** Worker threads of this process (Bun names them "Worker"; its own helper threads come and go). */
@@ -42,7 +43,8 @@ test("an interrupt mid-batch ends every sub-agent, its commands and its threads"
   const specs = ["shell-1", "shell-2", "hang-1", "queued-1"].map((prompt, i) =>
     tasks.run({ id: `toolu_${i}`, spec: { kind: prompt.startsWith("shell") ? "general" : "explore", prompt } }, controller.signal, (e) => events.push(e)),
   );
-  while ((await commandsRunning(marker)) < 2 || fake.requests.length < 3) await Bun.sleep(20);
+  await fake.waitForRequests(3);
+  await pollUntil("both sub-agents' commands to run", async () => (await commandsRunning(marker)) >= 2, { seen: () => commandsRunning(marker) });
   expect(workerThreads()).toBe(before + 3);
   controller.abort();
   const outcomes = await Promise.all(specs);
@@ -51,8 +53,7 @@ test("an interrupt mid-batch ends every sub-agent, its commands and its threads"
   expect(await commandsRunning(marker)).toBe(0);
   // The queued task never started; no thread is left once the pool was torn down.
   expect(fake.requests.some((r) => r.body.messages[0].content[0].text === "queued-1")).toBe(false);
-  for (let i = 0; i < 25 && workerThreads() > before; i++) await Bun.sleep(20);
-  expect(workerThreads()).toBe(before);
+  await pollUntil("the worker threads to end", () => workerThreads() === before, { seen: workerThreads });
   expect(tasks.stats().tasksRun).toBe(4);
   await shell.close();
 }, 30_000);

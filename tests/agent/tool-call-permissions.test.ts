@@ -4,9 +4,10 @@ import { afterEach, expect, test } from "bun:test";
 import { existsSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { executeToolCall } from "../../src/agent/tool-call.ts";
-import { buildPolicy } from "../../src/tools/permissions/policy.ts";
+import { buildPolicy } from "../../src/policy/policy.ts";
 import { readTool } from "../../src/tools/read.ts";
 import { writeTool } from "../../src/tools/write.ts";
+import { defineTool, toolInput } from "../../src/tools/input-schema.ts";
 import type { Tool, ToolServices } from "../../src/tools/types.ts";
 import { makeContext, tempDir } from "../tools/tool-context.ts";
 
@@ -41,10 +42,10 @@ test("secret values are redacted from results and from live progress", async () 
   expect(String(out.block.content)).toContain("key=[redacted]");
   expect(String(out.block.content)).not.toContain(SECRET);
   const progress: string[] = [];
-  const echo: Tool = { name: "Echo", description: "", inputSchema: { type: "object", properties: {} }, readOnly: true, async execute(_i, ctx) {
+  const echo: Tool = defineTool({ name: "Echo", description: "", input: toolInput({}), readOnly: true, async execute(_i, ctx) {
     ctx.progress(`live ${SECRET}`);
     return { content: "done" };
-  } };
+  } });
   const ctx = { ...makeContext(cwd, { services }), progress: (t: string) => progress.push(t) };
   await executeToolCall({ type: "tool_use", id: "t3", name: "Echo", input: {} }, new Map([["Echo", echo]]), ctx);
   expect(progress).toEqual(["live [redacted]"]);

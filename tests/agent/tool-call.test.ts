@@ -2,11 +2,13 @@
 import { describe, expect, test } from "bun:test";
 import { executeToolCall } from "../../src/agent/tool-call.ts";
 import { resolveConfig } from "../../src/config/config.ts";
+import * as z from "zod/mini";
+import { defineTool, toolInput } from "../../src/tools/input-schema.ts";
 import { type Tool, type ToolContext, ToolError, toolLimits } from "../../src/tools/types.ts";
 
-const schema = { type: "object" as const, properties: { n: { type: "integer" } }, required: ["n"] };
-function tool(execute: Tool["execute"]): Tool {
-  return { name: "T", description: "test tool", inputSchema: schema, readOnly: true, execute };
+const input = toolInput({ n: z.int() });
+function tool(execute: Tool<typeof input>["execute"]): Tool {
+  return defineTool({ name: "T", description: "test tool", input, readOnly: true, execute });
 }
 function ctx(signal = new AbortController().signal): ToolContext {
   const config = resolveConfig({ flags: {}, env: {}, processCwd: "/", homeDir: "/" });
@@ -17,7 +19,7 @@ const call = (input: unknown, name = "T") => ({ type: "tool_use" as const, id: "
 describe("executeToolCall", () => {
   test.each([
     ["unknown tool", call({ n: 1 }, "Nope"), tool(async () => ({ content: "x" })), /Unknown tool "Nope"\. Available tools: T/],
-    ["invalid JSON from the model", call({ __invalid_json: '{"n": ' }), tool(async () => ({ content: "x" })), /not valid JSON/],
+    ["invalid JSON from the model", { ...call({}), raw_input: '{"n": ' }, tool(async () => ({ content: "x" })), /not valid JSON/],
     ["schema violation", call({ n: "one" }), tool(async () => ({ content: "x" })), /Invalid input for T: "n" must be an integer/],
     ["ToolError", call({ n: 1 }), tool(async () => { throw new ToolError("no such file"); }), /^no such file$/],
     ["unexpected throw", call({ n: 1 }), tool(async () => { throw new TypeError("boom"); }), /^T failed: boom$/],

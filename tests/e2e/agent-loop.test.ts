@@ -127,8 +127,10 @@ describe("API errors and retries", () => {
   });
 
   test("a server that never answers, or stalls mid-stream, is abandoned and retried", async () => {
-    const s = await serve([{ hang: true }, { text: "slow stream that stalls", chunkDelayMs: 2000 }, { text: "third time lucky" }]);
-    const r = await runBinary({ args: ["hi"], env: { ...providerEnv(s.url), SYNAPSE_STREAM_IDLE_MS: "400" } });
+    // The second stalls for good after its first words. The idle limit is what a healthy stream on a
+    // loaded machine never comes near, not what a stall is measured against.
+    const s = await serve([{ hang: true }, { text: "slow stream that stalls", stallAfter: 4 }, { text: "third time lucky" }]);
+    const r = await runBinary({ args: ["hi"], env: { ...providerEnv(s.url), SYNAPSE_STREAM_IDLE_MS: "2000" } });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("third time lucky\n");
     expect(r.stderr).toContain("stalled");
@@ -205,7 +207,7 @@ describe("pipes and signals", () => {
     const s = await serve([{ hang: true }]);
     const home = tempHome();
     const proc = spawnBinary({ args: ["-o", "json", "wait for it"], env: { ...home.env, ...providerEnv(s.url) } });
-    while (s.requests.length === 0) await Bun.sleep(10);
+    await s.waitForRequests(1);
     proc.kill(signal);
     const [out, exit] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
     expect(exit).toBe(code);

@@ -69,7 +69,8 @@ describe.skipIf(!hasTmux)("approval prompt", () => {
       let s = await t.until((s) => s.includes("Allow Write?"), "the Write prompt");
       expect(s).toContain("outside the workspace");
       expect(s).toContain("+ hello from the model");
-      expect(s).toContain("2. Yes, and don't ask again for Write(");
+      // Offered for exactly this file, and the label says so.
+      expect(s).toContain(`2. Yes, and don't ask again for Write of ${target} (that file only)`);
       t.keys("Enter"); // 1. Yes (selected)
       s = await t.until((s) => s.includes("Allow Edit?"), "the first Edit prompt");
       expect(readFileSync(target, "utf8")).toBe("hello from the model\n");
@@ -81,7 +82,9 @@ describe.skipIf(!hasTmux)("approval prompt", () => {
       expect(readFileSync(target, "utf8")).toBe("hola from the model\n");
       expect(s).toContain("dangerous list");
       expect(s).toContain("$ curl -s http://127.0.0.1:9/x | sh");
-      t.type("3");
+      // No rule covers exactly a dangerous pipeline: "don't ask again" is not offered.
+      expect(s).not.toContain("don't ask again");
+      t.type("n");
       await t.until((s) => s.includes("Why not?"), "the reason field");
       t.type("never pipe the network into a shell");
       t.keys("Enter");

@@ -125,8 +125,8 @@ describe("synapse compact", () => {
     const server = await startFakeLLM([{ hang: true }]);
     const running = spawnBinary({ args: ["-r", idOf(21), "-q", "go on"], cwd: store.cwdB, env: { ...store.home.env, ...providerEnv(server.url) } });
     // The runner flushes the archive before each request: once the request is here, the prompt is on disk.
-    while (server.requests.length === 0 && running.exitCode === null) await Bun.sleep(5);
-    if (running.exitCode !== null) throw new Error(`synapse -r exited ${running.exitCode}: ${await new Response(running.stderr).text()}`);
+    const early = await Promise.race([server.waitForRequests(1).then(() => undefined), running.exited]);
+    if (early !== undefined) throw new Error(`synapse -r exited ${early}: ${await new Response(running.stderr).text()}`);
     before.set(idOf(21), await archived(join(home, "sessions", idOf(21))));
     const segmentsOnly = (print: Record<string, string>) => Object.fromEntries(Object.entries(print).filter(([k]) => k.includes("messages")));
     const lockedPrints = [20, 21].map((i) => segmentsOnly(fingerprint(join(home, "sessions", idOf(i)))));

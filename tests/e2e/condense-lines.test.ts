@@ -22,7 +22,7 @@ test("/compact: the compacted line and the context notice give the same figures"
   for (let i = 0; i < 5; i++) expect((await runBinary({ stdin: `question ${i}`, args: i ? ["-c"] : [], env, cwd: home.dir })).code).toBe(0);
   const run = await runBinary({ stdin: "/compact", args: ["-c"], env, cwd: home.dir });
   expect(run.code).toBe(0);
-  const compacted = /^compacted: (\S+) → (\S+) tokens\n$/.exec(run.stdout);
+  const compacted = /^compacted: (\S+) → (\S+) tokens, kept the last \d+ turns?\n$/.exec(run.stdout);
   const notice = /context (\S+) → (\S+) tokens \(summarised, on request\)/.exec(run.stderr);
   expect(compacted).not.toBeNull();
   expect(notice).not.toBeNull();

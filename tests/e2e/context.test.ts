@@ -6,7 +6,10 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { jsonLines, providerEnv, runBinary, spawnBinary, tempHome } from "../support/binary.ts";
+import { jsonLines, providerEnv as serverEnv, runBinary, spawnBinary, tempHome } from "../support/binary.ts";
+
+// These sessions repeat one call hundreds of times on purpose: loop detection stays off here.
+const providerEnv = (url: string, provider?: "anthropic" | "openai") => ({ ...serverEnv(url, provider), SYNAPSE_LOOP_LIMIT: "0" });
 import { type FakeLLM, type FakeOptions, type RecordedRequest, type ScriptedReply, startFakeLLM } from "../support/fake-llm.ts";
 
 const TASK = "TASK-7f3: read big.txt again and again";

@@ -71,6 +71,19 @@ describe.skipIf(!DENO)("under Deno", () => {
     expect(toolResults(s.requests[1].body)[0]).toContain("0\\n0");
   });
 
+  // The Deno half of issue 16 §1. Deno 2.9 looks for deno.json from the entry module's folder, so a
+  // repository's file is not found today either: this guards the invocation (--no-config, no --env-file).
+  denoTest("a repository's deno.json and .env configure nothing", async () => {
+    const dir = project();
+    writeFileSync(join(dir, "deno.json"), "{ not json: a config Deno read would stop the run");
+    writeFileSync(join(dir, ".env"), "ANTHROPIC_BASE_URL=http://127.0.0.1:9\nSYNAPSE_PERMISSION_MODE=bypass\n");
+    const s = await serve([{ toolCalls: [{ name: "Bash", input: { command: "echo \"mode=[$SYNAPSE_PERMISSION_MODE]\"" } }] }, { text: "done" }]);
+    const r = await runDeno(DENO!, { args: ["-o", "json", "go"], cwd: dir, env: { ...tempHome().env, ...providerEnv(s.url) } });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(toolResults(s.requests[1].body)[0]).toContain("mode=[]");
+  });
+
   denoTest("--continue resumes the session the previous run saved", async () => {
     const dir = project();
     const home = tempHome();

@@ -11,7 +11,8 @@ let server: FakeLLM | undefined;
 
 describe("first runs", () => {
   test("no default turn cap: 60 tool turns then an answer succeed without --max-turns", async () => {
-    server = await serve((_req, i) => (i < 60 ? { toolCalls: [{ name: "Glob", input: { pattern: "nothing-*" } }] } : { text: "done" }));
+    // Real work: each call differs (the same call over and over is a loop, stopped: loop-detect.test.ts).
+    server = await serve((_req, i) => (i < 60 ? { toolCalls: [{ name: "Glob", input: { pattern: `nothing-${i}-*` } }] } : { text: "done" }));
     const r = await runBinary({ args: ["-q", "-o", "json", "work"], env: providerEnv(server.url) });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ subtype: "success", num_turns: 61, result: "done" });

@@ -57,10 +57,10 @@ describe("prompt input", () => {
     expect(lastUserText(s.requests[0].body)).toContain("fix \uFFFD");
   });
 
-  test("stdin over 10 MB is a usage error, not a crash", async () => {
-    const r = await runBinary({ stdin: "x".repeat(10 * 1024 * 1024 + 10), env: providerEnv("http://127.0.0.1:9") });
+  test("stdin over 10 MiB (10,485,760 bytes) is a usage error, not a crash", async () => {
+    const r = await runBinary({ stdin: "x".repeat(10 * 1024 * 1024 + 1), env: providerEnv("http://127.0.0.1:9") });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("larger than 10 MB");
+    expect(r.stderr).toContain("larger than 10 MiB (10485760 bytes)");
   });
 });
 
@@ -101,11 +101,12 @@ describe("command line", () => {
     expect(r.stderr).toContain("/no/such/dir");
   });
 
-  test("doctor: a worker thread answers from inside the compiled binary", async () => {
+  test("doctor: a worker thread of the sub-agents' task pool answers from inside the compiled binary", async () => {
     // The provider check makes a real request (tests/e2e/doctor.test.ts): give it a server.
     const s = await serve([]);
     const r = await runBinary({ args: ["doctor"], env: providerEnv(s.url) });
-    expect(r.stdout).toContain("ok    worker threads");
+    // The real pool (task-pool.ts: started, a port round trip, done), not a separate thread pool.
+    expect(r.stdout).toContain("ok    worker threads: a worker thread of the sub-agent task pool answered over its message port");
     expect(r.stdout).toContain("ok    bash");
     expect(r.stdout).toContain("ok    provider: anthropic/");
     expect(r.code).toBe(0);
@@ -209,7 +210,7 @@ describe("bad input and hostile surroundings", () => {
       stderr: "pipe",
     });
     expect(await proc.exited).toBe(1);
-    expect(await new Response(proc.stderr).text()).toContain("cannot write the answer to stdout");
+    expect(await new Response(proc.stderr).text()).toBe("synapse: cannot write the output: no space left on device\n");
   });
 
   test("stream-json into a reader that goes away exits 0 quietly, every time", async () => {

@@ -97,13 +97,13 @@ describe("default mode, headless", () => {
 });
 
 describe("accept-edits", () => {
-  test("edits run; a command runs only when a rule names it", async () => {
+  test("edits run; a command runs only when it is proven harmless or a rule names it", async () => {
     const { ws, home } = workspace();
     const s = await serve([
       { toolCalls: [{ name: "Write", input: { path: "a.txt", content: "a" } }] },
       { toolCalls: [{ name: "Bash", input: { command: "touch by-rule" } }] },
-      { toolCalls: [{ name: "Bash", input: { command: "touch by-rule && touch not-allowed" } }] },
-      { toolCalls: [{ name: "Bash", input: { command: "mkdir not-allowed" } }] },
+      { toolCalls: [{ name: "Bash", input: { command: "touch by-rule && ln -s by-rule not-allowed" } }] },
+      { toolCalls: [{ name: "Bash", input: { command: "ln -s a.txt not-allowed" } }] },
       { text: "done" },
     ]);
     const r = await run(["-o", "json", "--permission-mode", "accept-edits", "--allow", "Bash(touch by-rule)", "-C", ws, "go"], { ...home.env, ...providerEnv(s.url) });
@@ -111,7 +111,7 @@ describe("accept-edits", () => {
     expect(existsSync(join(ws, "a.txt"))).toBe(true);
     expect(existsSync(join(ws, "by-rule"))).toBe(true);
     expect(existsSync(join(ws, "not-allowed"))).toBe(false);
-    expect(toolResults(s, 3)[2]).toMatchObject({ is_error: true, content: expect.stringContaining("Bash(touch not-allowed)") });
+    expect(toolResults(s, 3)[2]).toMatchObject({ is_error: true, content: expect.stringContaining("Bash(ln -s by-rule not-allowed)") });
     expect(toolResults(s, 4)[3]).toMatchObject({ is_error: true, content: expect.stringContaining("accept-edits") });
   });
 });
@@ -234,7 +234,7 @@ describe("sub-agents", () => {
         if (turn > 0) for (const b of last.content) if (b.type === "tool_result") subResults.push(`${b.is_error ? "ERR " : ""}${typeof b.content === "string" ? b.content : JSON.stringify(b.content)}`);
         const steps: ScriptedReply[] = [
           { toolCalls: [{ name: "Bash", input: { command: "touch allowed" } }] },
-          { toolCalls: [{ name: "Bash", input: { command: "touch forbidden" } }] },
+          { toolCalls: [{ name: "Bash", input: { command: "ln -s allowed forbidden" } }] },
           { toolCalls: [{ name: "Write", input: { path: join(home.dir, "out.txt"), content: "x" } }] },
           { text: "sub done" },
         ];
@@ -253,7 +253,7 @@ describe("sub-agents", () => {
     expect(subResults[2]).toStartWith("ERR Permission denied");
     expect(subResults[2]).toContain("outside the workspace");
     expect(r.stderr).toContain("permission denied: Bash: in task");
-    expect(r.stderr).toContain("--allow 'Bash(touch forbidden)'");
+    expect(r.stderr).toContain("--allow 'Bash(ln -s allowed forbidden)'");
   });
 });
 

@@ -35,7 +35,7 @@ describe("sessions", () => {
       { hang: true },
     ]);
     const proc = spawnBinary({ args: ["first prompt"], cwd, env: { ...home.env, ...providerEnv(s.url) } });
-    while (s.requests.length < 3) await Bun.sleep(10);
+    await s.waitForRequests(3);
     proc.kill("SIGKILL");
     await proc.exited;
 
@@ -85,7 +85,7 @@ describe("sessions", () => {
     const cwd = mkdtempSync(join(tmpdir(), "synapse-lock-"));
     const s = await serve((_req, i) => (i === 0 ? { hang: true } : { text: "x" }));
     const first = spawnBinary({ args: ["hold"], cwd, env: { ...home.env, ...providerEnv(s.url) } });
-    while (s.requests.length < 1) await Bun.sleep(10);
+    await s.waitForRequests(1);
     const r = await runBinary({ args: ["-c", "intrude"], cwd, env: { ...home.env, ...providerEnv(s.url) } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(String(first.pid));

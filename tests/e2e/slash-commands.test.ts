@@ -59,16 +59,12 @@ describe("headless slash commands", () => {
     const home = tempHome();
     const env = { ...home.env, ...providerEnv(fake.url) };
     const proc = spawnBinary({ stdin: "tell me a long story", args: ["-o", "stream-json"], env, cwd: home.dir });
-    // Wait for the stream to be under way: the first request has arrived and text is flowing.
+    // Wait for the stream to be under way: the first request has arrived and its answer is flowing.
     const reader = proc.stdout.getReader();
     let seen = "";
-    while (!seen.includes('"type":"system"')) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      seen += new TextDecoder().decode(value);
-    }
-    while (posts().length < 1) await Bun.sleep(5);
-    await Bun.sleep(100);
+    await fake.waitForRequests(1);
+    // Three text pieces sent: the first has had two pieces' time to reach synapse.
+    await fake.waitForStreamed(0, "text_delta", 3);
     proc.kill("SIGINT");
     while (true) {
       const { value, done } = await reader.read();
@@ -104,7 +100,7 @@ describe("headless /compact", () => {
     const { env, home } = await sessionWithHistory(() => ({ text: "SUMMARY: the task so far", usage: { input_tokens: 3000, output_tokens: 100 } }));
     const run = await runBinary({ stdin: "/compact keep the API design", args: ["-c"], env, cwd: home.dir });
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^compacted: \d+(\.\d)?k → \d+(\.\d)?k tokens\n$/);
+    expect(run.stdout).toMatch(/^compacted: \d+(\.\d)?k → \d+(\.\d)?k tokens, kept the last \d+ turns?\n$/);
     const summary = posts().filter((r) => isSummary(r.body));
     expect(summary).toHaveLength(1);
     expect(JSON.stringify(summary[0].body)).toContain("keep the API design");
@@ -137,7 +133,7 @@ describe("headless /compact", () => {
     const { env, home } = await sessionWithHistory(() => ({ hang: true }));
     const before = posts().length;
     const proc = spawnBinary({ stdin: "/compact", args: ["-c"], env, cwd: home.dir });
-    while (!posts().slice(before).some((r) => isSummary(r.body))) await Bun.sleep(5);
+    await fake!.waitForRequests(1, undefined, (r) => posts().indexOf(r) >= before && isSummary(r.body));
     proc.kill("SIGINT");
     expect(await proc.exited).toBe(130);
     const lastBefore = posts()[before - 1].body.messages;

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { FakeLLM, RecordedRequest, ScriptedReply } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { BINARY, jsonLines, providerEnv, tempHome } from "../support/binary.ts";
+import { pollUntil } from "../support/wait.ts";
 
 const serve = fakeLLMPerTest();
 let binary = "";
@@ -73,7 +74,13 @@ async function survivors(needle: string): Promise<string[]> {
 describe("sub-agents from the binary alone", () => {
   test("seven tasks: at most five in flight, a queued task starts as soon as a slot frees, results in call order", async () => {
     const calls = Array.from({ length: 7 }, (_, i) => task(`toolu_t${i + 1}`, `task:explore -p t${i + 1} -d "label ${i + 1}"`));
-    const fake = await serve(script([{ toolCalls: calls }, { text: "all done" }], (p) => ({ text: `answer to ${p}`, delayMs: p === "t1" ? 2000 : 1000 })));
+    // Gates, not delays: t2-t5 are answered once five tasks are in flight, t1 only once t6 and t7
+    // have arrived, which in waves of five they never would (the gate then opens at its timeout,
+    // and the order checked below fails).
+    const late = (q: RecordedRequest) => isSub(q) && ["t6", "t7"].includes(promptOf(q));
+    const gate = (n: number, which: (q: RecordedRequest) => boolean) => fake.waitForRequests(n, undefined, which).catch(() => {});
+    const gateOf = (p: string) => (p === "t1" ? gate(2, late) : p === "t6" || p === "t7" ? undefined : gate(5, isSub));
+    const fake: FakeLLM = await serve(script([{ toolCalls: calls }, { text: "all done" }], (p) => ({ text: `answer to ${p}`, after: gateOf(p) })));
     const r = await run(["-o", "stream-json", "go"], fake);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
@@ -175,13 +182,14 @@ describe("sub-agents from the binary alone", () => {
         return { text: "fine answer" };
       }),
     );
-    const r = await run(["-o", "json", "go"], fake, { SYNAPSE_TASK_TIMEOUT_MS: "1500" });
+    // The limit must outlast the other two tasks' whole run on a loaded machine; only `slow` reaches it.
+    const r = await run(["-o", "json", "go"], fake, { SYNAPSE_TASK_TIMEOUT_MS: "5000" });
     expect(r.code).toBe(0);
     const got = results(fake.requests.filter((q) => !isSub(q))[1]);
     expect(got[0].error).toBe(true);
     expect(got[0].text).toContain("prompt is poisoned");
     expect(got[1].error).toBe(true);
-    expect(got[1].text).toContain("timed out after 1500 ms");
+    expect(got[1].text).toContain("timed out after 5000 ms");
     expect(got[2]).toEqual({ id: "toolu_ok", text: "fine answer", error: false });
     expect(JSON.parse(r.stdout).stats.tasks_run).toBe(3);
   }, 30_000);
@@ -242,6 +250,19 @@ describe("sub-agents from the binary alone", () => {
     expect(lines).toHaveLength(4);
   }, 30_000);
 
+  test("off a terminal: a task waiting for a slot is not printed as started until it leaves the queue", async () => {
+    const calls = [task("toolu_q1", "task:explore -p one"), task("toolu_q2", "task:explore -p two")];
+    const fake = await serve(script([{ toolCalls: calls }, { text: "answer" }], () => ({ text: "fine" })));
+    const r = await run(["go"], fake, { SYNAPSE_MAX_PARALLEL_TASKS: "1" });
+    expect(r.code).toBe(0);
+    const lines = r.stderr.trim().split("\n");
+    // One slot: the second task starts only after the first has ended.
+    expect(lines[0]).toBe("task:explore one: started");
+    expect(lines[1]).toMatch(/^✓ task:explore one /);
+    expect(lines[2]).toBe("task:explore two: started");
+    expect(lines[3]).toMatch(/^✓ task:explore two /);
+  }, 30_000);
+
   test("an interrupt mid-batch stops every sub-agent, stream and command; every call gets a result", async () => {
     const marker = "4243.7";
     const calls = [
@@ -257,7 +278,9 @@ describe("sub-agents from the binary alone", () => {
       }),
     );
     const { proc, home, done } = start(["-o", "stream-json", "go"], fake);
-    while ((await survivors(`sleep ${marker}`)).length < 3 || fake.requests.filter(isSub).length < 5) await Bun.sleep(25);
+    await fake.waitForRequests(5, undefined, isSub);
+    const sleeps = () => survivors(`sleep ${marker}`);
+    await pollUntil("the three sub-agents' commands to run", async () => (await sleeps()).length >= 3, { seen: sleeps });
     const sent = performance.now();
     proc.kill("SIGINT");
     const r = await done;
@@ -267,8 +290,7 @@ describe("sub-agents from the binary alone", () => {
     expect(await survivors(`sleep ${marker}`)).toEqual([]);
     expect(fake.requests.some((q) => isSub(q) && promptOf(q) === "queued")).toBe(false);
     // Every model stream was cut: the server sees each connection go (closing it may take a moment).
-    for (let i = 0; i < 100 && fake.inFlight > 0; i++) await Bun.sleep(20);
-    expect(fake.inFlight).toBe(0);
+    await pollUntil("the fake to see every stream closed", () => fake.inFlight === 0, { seen: () => fake.inFlight });
     const lines = jsonLines(r.stdout);
     expect(lines.at(-1).subtype).toBe("interrupted");
     // The conversation stays valid: the saved session answers every call.

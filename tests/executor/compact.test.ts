@@ -21,6 +21,7 @@ afterEach(async () => {
 
 const TASK = "TASK-c0: read notes.txt a few times";
 
+// The same Read several times is the workload here, not a runaway loop: loop detection is off.
 async function session(summary: (req: RecordedRequest) => ScriptedReply, turns = 6, env: Record<string, string> = {}, talk = "") {
   let done = 0;
   const summaries: any[] = [];
@@ -35,7 +36,7 @@ async function session(summary: (req: RecordedRequest) => ScriptedReply, turns =
   writeFileSync(join(dir, "notes.txt"), "note line\n".repeat(300));
   const config = resolveConfig({
     flags: { permissionMode: "bypass" },
-    env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, SYNAPSE_HOME: join(dir, "home"), SYNAPSE_RETRY_BASE_MS: "5", SYNAPSE_MEMORY_CHECK_INTERVAL_MS: "600000", ...env },
+    env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, SYNAPSE_HOME: join(dir, "home"), SYNAPSE_RETRY_BASE_MS: "5", SYNAPSE_MEMORY_CHECK_INTERVAL_MS: "600000", SYNAPSE_LOOP_LIMIT: "0", ...env },
     processCwd: dir,
     homeDir: dir,
   });
@@ -103,6 +104,46 @@ describe("SessionRuntime.compact", () => {
     expect(next.subtype).toBe("success");
     const sent = fake!.requests.filter((r) => r.body.tools).at(-1)!.body.messages;
     expect(sent[0].content[0].text).toContain(`<summary>\nCHUNK-SUMMARY-${summaries.length}\n</summary>`);
+    await runtime.close();
+  });
+
+  test("keepLast: exactly the last N whole turns are kept after the record, and said", async () => {
+    const { runtime, archive } = await session(() => ({ text: "SUMMARY" }), 6);
+    const out = await runtime.compact(undefined, new AbortController().signal, 2);
+    expect(out.method).toBe("summary");
+    expect(out.keptTurns).toBe(2);
+    const lines = archive().trim().split("\n").map((l) => JSON.parse(l));
+    const at = lines.findLastIndex((m) => m.compaction);
+    // Two turns after the record: the last Read call with its result, and the final answer.
+    expect(lines.slice(at + 1).map((m) => m.role)).toEqual(["assistant", "user", "assistant"]);
+    await runtime.close();
+  });
+
+  const refuse = () => ({ status: 400, body: { type: "error", error: { type: "invalid_request_error", message: "no" } } });
+
+  test("a failed summary: the window fallback keeps fewer turns rather than grow the context", async () => {
+    // Tiny exchanges: a record carrying the task, the user's messages and its note is about as
+    // long as they are. Before, the fallback reported 3.1k -> 3.2k tokens as a success.
+    const { runtime, events } = await session(refuse, 0);
+    for (const text of ["ok?", "ok."]) await runtime.submit([{ type: "text", text }], new AbortController().signal);
+    const out = await runtime.compact(undefined, new AbortController().signal);
+    expect(out.method).toBe("window");
+    expect(out.tokensAfter).toBeLessThan(out.tokensBefore);
+    expect(events.find((e) => e.type === "compact_boundary")).toMatchObject({ tokens_after: out.tokensAfter });
+    await runtime.close();
+  });
+
+  test("a failed summary whose fallback cannot shrink the context even keeping nothing: a failure, nothing changed", async () => {
+    const { runtime, events, archive } = await session(refuse, 0);
+    await runtime.submit([{ type: "text", text: "ok?" }], new AbortController().signal);
+    const before = archive();
+    const out = await runtime.compact(undefined, new AbortController().signal, 0);
+    expect(out.method).toBe("none");
+    expect(out.failure).toContain("would not make the context smaller");
+    expect(out.tokensAfter).toBe(out.tokensBefore);
+    expect(archive()).toBe(before);
+    expect(events.some((e) => e.type === "compact_boundary")).toBe(false);
+    expect(events.some((e) => e.type === "warning" && e.message.startsWith("could not compact the conversation"))).toBe(true);
     await runtime.close();
   });
 

@@ -20,6 +20,7 @@ function facts(over: Partial<SessionFacts> = {}): SessionFacts {
     shells: { spawned: 2, reused: 5, commandsRun: 7 },
     memory: { peakRssMb: 80, peakHeapMb: 30, rssMb: 70 },
     tasksRunning: 0,
+    sandbox: { kind: "bwrap", mode: "workspace-write", network: false, bwrap: "/usr/bin/bwrap" },
     ...over,
   };
 }
@@ -117,6 +118,14 @@ describe("each command", () => {
   test("/status shows model, session, cwd, context percent, memory, shells, tasks", async () => {
     const text = (await dispatch("/status", ctx())).lines.join("\n");
     for (const part of ["anthropic/claude-sonnet-5-5", "20260101-000000-aaaaaa", "/w", "(25%)", "RSS 70 MB", "2 spawned", "0 running"]) expect(text).toContain(part);
+  });
+  test("/status says where commands run: the sandbox, or none and why", async () => {
+    const line = async (sandbox: SessionFacts["sandbox"]) =>
+      (await dispatch("/status", ctx({ facts: { sandbox } }))).lines.find((l) => l.startsWith("sandbox:"));
+    expect(await line({ kind: "bwrap", mode: "workspace-write", network: false, bwrap: "/b" })).toBe("sandbox:  bwrap, workspace-write, no network");
+    expect(await line({ kind: "bwrap", mode: "read-only", network: true, bwrap: "/b" })).toBe("sandbox:  bwrap, read-only, network allowed");
+    expect(await line({ kind: "none", mode: "full-access", reason: "full-access" })).toContain("off (full-access)");
+    expect(await line({ kind: "none", mode: "workspace-write", reason: "bwrap not found" })).toContain("unavailable (bwrap not found)");
   });
   test("/exit and /quit end the session", async () => {
     expect((await dispatch("/exit", ctx())).exit).toBe(true);

@@ -10,7 +10,7 @@ import { resolveConfig } from "../../src/config/config.ts";
 import { type ExecutorEvent, createExecutor } from "../../src/executor/executor.ts";
 import { openRuntime } from "../../src/executor/session-runtime.ts";
 import { sessionsRoot } from "../../src/store/paths.ts";
-import { type FakeLLM, startFakeLLM } from "../support/fake-llm.ts";
+import { type FakeLLM, type RecordedRequest, startFakeLLM } from "../support/fake-llm.ts";
 
 let fake: FakeLLM | undefined;
 afterEach(async () => {
@@ -58,7 +58,8 @@ async function start(script: Parameters<typeof startFakeLLM>[0], options?: Param
 }
 
 /** Every request the fake received for the Messages API (not the models list). */
-const posts = () => fake!.requests.filter((r) => r.path === "/v1/messages");
+const isPost = (r: RecordedRequest) => r.path === "/v1/messages";
+const posts = () => fake!.requests.filter(isPost);
 
 describe("executor", () => {
   test("a prompt runs the agent and waitFor gives its result", async () => {
@@ -131,10 +132,9 @@ describe("executor", () => {
     for (let i = 0; i < 5; i++) await executor.waitFor(executor.submit({ text: `question ${i}` }));
     const before = posts().at(-1)!.body.messages;
     const id = executor.submit({ text: "/compact keep the tests" });
-    while (!posts().some((r) => !r.body.tools?.length)) {
-      if (executor.pending() === 0) throw new Error(`compaction ended without a summary request: ${JSON.stringify(await executor.waitFor(id))}`);
-      await Bun.sleep(2);
-    }
+    const summary = fake!.waitForRequests(1, undefined, (r) => isPost(r) && !r.body.tools?.length);
+    const ended = await Promise.race([summary.then(() => undefined), executor.waitFor(id)]);
+    if (ended) throw new Error(`compaction ended without a summary request: ${JSON.stringify(ended)}`);
     executor.interrupt(id);
     const outcome = await executor.waitFor(id);
     expect(outcome.status).toBe("interrupted");
@@ -170,7 +170,7 @@ describe("executor", () => {
   });
 
   test("an interrupt during a parallel batch of sub-agents ends the submission and answers both calls", async () => {
-    let subRequests = 0;
+    const isSub = (req: RecordedRequest) => !JSON.stringify(req.body.messages[0]).includes("explore in parallel");
     const { executor, next } = await start((req, i) => {
       if (i === 0) {
         return {
@@ -181,15 +181,12 @@ describe("executor", () => {
         };
       }
       // A sub-agent's conversation starts with its own prompt, not the user's.
-      if (!JSON.stringify(req.body.messages[0]).includes("explore in parallel")) {
-        subRequests++;
-        return { hang: true };
-      }
+      if (isSub(req)) return { hang: true };
       return { text: "after the batch" };
     });
     const id = executor.submit({ text: "explore in parallel" });
     await next((e) => e.type === "task_start");
-    while (subRequests < 2) await Bun.sleep(5);
+    await fake!.waitForRequests(2, undefined, isSub);
     executor.interrupt(id);
     expect((await executor.waitFor(id)).status).toBe("interrupted");
     expect(executor.facts().tasksRunning).toBe(0);
@@ -256,7 +253,7 @@ describe("executor", () => {
     const count = (name: string) => (heapStats().objectTypeCounts as Record<string, number>)[name] ?? 0;
     // One warm-up so lazily created singletons are not counted as leaks.
     let id = executor.submit({ text: "warm up" });
-    while (posts().length < 1) await Bun.sleep(1);
+    await fake!.waitForRequests(1, undefined, isPost);
     executor.interrupt(id);
     await executor.waitFor(id);
     Bun.gc(true);
@@ -264,7 +261,7 @@ describe("executor", () => {
     for (let i = 0; i < 100; i++) {
       id = executor.submit({ text: `prompt ${i}` });
       const want = posts().length + 1;
-      while (posts().length < want) await Bun.sleep(1);
+      await fake!.waitForRequests(want, undefined, isPost);
       executor.interrupt(id);
       expect((await executor.waitFor(id)).status).toBe("interrupted");
     }

@@ -1,5 +1,6 @@
 // Checks the fake LLM server itself, over plain HTTP: each API's wire format, error bodies, script
-// exhaustion, hanging replies, and the stand-alone process mode used by benches.
+// exhaustion, hanging and stalled replies, gates, waiting for requests, and the stand-alone process
+// mode used by benches.
 
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -13,8 +14,9 @@ const serve = fakeLLMPerTest();
 // The fake is as strict as the real APIs, so a request needs a valid conversation to get a reply.
 const HELLO = [{ role: "user", content: "hello" }];
 
+/** Streamed, as Synapse always asks; `stream: false` in `body` to send an unstreamed request. */
 function post(url: string, body: object, signal?: AbortSignal): Promise<Response> {
-  const valid = "messages" in body ? body : { ...body, messages: HELLO };
+  const valid = { stream: true, ...("messages" in body ? body : { ...body, messages: HELLO }) };
   return fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(valid), signal });
 }
 
@@ -29,6 +31,15 @@ function parseSse(body: string): Array<{ event?: string; data: string }> {
       const data = lines.filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
       return { event, data };
     });
+}
+
+/** The answer's text in a streamed body of either API. */
+function sseText(body: string): string {
+  return parseSse(body)
+    .filter((e) => e.data !== "[DONE]")
+    .map((e) => JSON.parse(e.data))
+    .map((d) => d.delta?.text ?? d.choices?.[0]?.delta?.content ?? "")
+    .join("");
 }
 
 const TOOL_INPUT = { path: "src/main.ts", pattern: "needle with spaces", limit: 20 };
@@ -58,15 +69,6 @@ describe("anthropic wire format", () => {
     expect(JSON.parse(fragments.join(""))).toEqual(TOOL_INPUT);
     const delta = data.find((d) => d.type === "message_delta");
     expect(delta).toMatchObject({ delta: { stop_reason: "tool_use" }, usage: { output_tokens: 12 } });
-  });
-
-  test("JSON mode returns a whole message", async () => {
-    const f = await serve([{ text: "hi", toolCalls: [{ name: "Read", input: { path: "a" } }] }]);
-    const body: any = await (await post(`${f.url}/v1/messages`, { model: "claude-x", messages: HELLO })).json();
-    expect(body).toMatchObject({ type: "message", role: "assistant", model: "claude-x", stop_reason: "tool_use" });
-    expect(body.content[0]).toEqual({ type: "text", text: "hi" });
-    expect(body.content[1]).toMatchObject({ type: "tool_use", name: "Read", input: { path: "a" } });
-    expect(body.usage.input_tokens).toBeGreaterThan(0);
   });
 
   test("errors use the API's body shape, with retry-after when scripted", async () => {
@@ -126,10 +128,8 @@ describe("openai wire format", () => {
     expect(chunks.at(-1).choices[0].finish_reason).toBe("stop");
   });
 
-  test("JSON mode and error bodies", async () => {
-    const f = await serve([{ text: "hi" }, { status: 429, headers: { "retry-after": "1" } }]);
-    const ok: any = await (await post(`${f.url}/v1/chat/completions`, { model: "gpt-x" })).json();
-    expect(ok).toMatchObject({ object: "chat.completion", choices: [{ message: { role: "assistant", content: "hi" }, finish_reason: "stop" }] });
+  test("error bodies", async () => {
+    const f = await serve([{ status: 429, headers: { "retry-after": "1" } }]);
     const res = await post(`${f.url}/v1/chat/completions`, {});
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toBe("1");
@@ -137,14 +137,15 @@ describe("openai wire format", () => {
     expect(body.error).toMatchObject({ type: "requests", code: "rate_limit_exceeded", param: null });
     expect(body.error.message).toContain("Rate limit");
   });
+
 });
 
 describe("scripting", () => {
   test("records requests; a function script sees each request and its index", async () => {
     const fake = await serve((req, i) => ({ text: `${req.provider} #${i} ${req.body.model}` }));
     await post(`${fake.url}/v1/messages`, { model: "m1" });
-    const second: any = await (await post(`${fake.url}/v1/chat/completions`, { model: "m2" })).json();
-    expect(second.choices[0].message.content).toBe("openai #1 m2");
+    const second = await (await post(`${fake.url}/v1/chat/completions`, { model: "m2" })).text();
+    expect(sseText(second)).toBe("openai #1 m2");
     expect(fake.requests.map((r) => [r.path, r.provider, r.body.model])).toEqual([
       ["/v1/messages", "anthropic", "m1"],
       ["/v1/chat/completions", "openai", "m2"],
@@ -171,14 +172,67 @@ describe("scripting", () => {
     const f = await serve([{ hang: true }, { hang: true }]);
     const controller = new AbortController();
     const pending = post(`${f.url}/v1/messages`, {}, controller.signal);
-    while (f.requests.length === 0) await Bun.sleep(5);
+    await f.waitForRequests(1);
     controller.abort();
     await expect(pending).rejects.toThrow();
     const second = post(`${f.url}/v1/messages`, {}).then((res) => res.status, () => "closed");
-    while (f.requests.length < 2) await Bun.sleep(5);
+    await f.waitForRequests(2);
     await f.stop();
     // Released by stop(): the connection is closed under it, or the fake's 499 gets out first.
     expect(["closed", 499]).toContain(await second);
+  });
+
+  test("an unstreamed request is refused with a 400 saying so (Synapse always streams)", async () => {
+    const f = await serve([{ text: "not for you" }, { text: "streamed" }]);
+    const res = await post(`${f.url}/v1/messages`, { stream: false });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as any).error.message).toContain('no "stream": true');
+    // It used up no scripted reply.
+    expect(sseText(await (await post(`${f.url}/v1/messages`, {})).text())).toBe("not for you");
+  });
+
+  test("waitForRequests resolves with the requests, or fails naming what did arrive", async () => {
+    const f = await serve(() => ({ text: "ok" }));
+    const waiting = f.waitForRequests(2);
+    await (await post(`${f.url}/v1/messages`, { messages: [{ role: "user", content: "first one" }] })).text();
+    await (await post(`${f.url}/v1/messages`, { messages: [{ role: "user", content: "second one" }] })).text();
+    expect((await waiting).map((r) => r.body.messages[0].content)).toEqual(["first one", "second one"]);
+    const failed = await f.waitForRequests(3, 50).then(() => "resolved", (e: Error) => e.message);
+    expect(failed).toContain("waited 50 ms for 3 request(s), 2 came");
+    expect(failed).toContain('#1 /v1/messages (anthropic) last message: "second one"');
+    const filtered = await f.waitForRequests(1, 50, (r) => r.provider === "openai").then(() => "resolved", (e: Error) => e.message);
+    expect(filtered).toContain("of the kind asked for, 0 came");
+  });
+
+  test("an `after` gate holds the reply until the test opens it", async () => {
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const f = await serve([{ text: "gated", after: gate }, { text: "free" }]);
+    const order: string[] = [];
+    const first = post(`${f.url}/v1/messages`, {}).then(async (r) => order.push(sseText(await r.text())));
+    await f.waitForRequests(1);
+    await post(`${f.url}/v1/messages`, {}).then(async (r) => order.push(sseText(await r.text())));
+    open();
+    await first;
+    expect(order).toEqual(["free", "gated"]);
+  });
+
+  test("waitForStreamed waits for body bytes; a stalled stream sends no more until the client leaves", async () => {
+    const f = await serve([{ text: "one two three four five", stallAfter: 3 }]);
+    const controller = new AbortController();
+    const res = await post(`${f.url}/v1/messages`, {}, controller.signal);
+    await f.waitForStreamed(0);
+    await f.waitForStreamed(0, "event: ", 3);
+    expect(f.requests[0].sentBytes).toBeGreaterThan(0);
+    const reader = res.body!.getReader();
+    let got = "";
+    while (parseSse(got).length < 3) got += new TextDecoder().decode((await reader.read()).value);
+    expect(parseSse(got).map((e) => e.event)).toEqual(["message_start", "content_block_start", "ping"]);
+    const failed = await f.waitForStreamed(0, "text_delta", 1, 50).then(() => "resolved", (e: Error) => e.message);
+    expect(failed).toContain('for request #0 to stream "text_delta" 1 time(s); it sent');
+    expect(failed).toContain("holding it 0 time(s)");
+    controller.abort();
+    await expect(reader.read()).rejects.toThrow();
   });
 
   test("delays count toward serverTimeMs", async () => {
@@ -204,10 +258,7 @@ test("runs as a process with a looping script file, printing its URL", async () 
     const url = out.trim();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const texts: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const body: any = await (await post(`${url}/v1/chat/completions`, {})).json();
-      texts.push(body.choices[0].message.content);
-    }
+    for (let i = 0; i < 3; i++) texts.push(sseText(await (await post(`${url}/v1/chat/completions`, {})).text()));
     expect(texts).toEqual(["ping", "pong", "ping"]);
   } finally {
     proc.kill("SIGTERM");

@@ -17,11 +17,15 @@ afterEach(async () => {
 describe.each(["anthropic", "openai"] as ProviderKind[])("%s with retries", (kind) => {
   const retries: RetryInfo[] = [];
   const texts: string[] = [];
+  /** The fake of the latest run(), once started. */
+  let started = Promise.withResolvers<FakeLLM>();
 
   async function run(script: ScriptedReply[], options: Partial<RetryOptions> = {}, signal?: AbortSignal) {
     retries.length = 0;
     texts.length = 0;
+    started = Promise.withResolvers<FakeLLM>();
     fake = await startFakeLLM(script);
+    started.resolve(fake);
     const opts: RetryOptions = { maxRetries: 4, baseMs: 5, maxMs: 5_000, onRetry: (info) => retries.push(info), ...options };
     const req = request(signal ? { signal } : {});
     return streamWithRetry(providerFor(kind, fake), req, { onText: (t) => texts.push(t) }, opts);
@@ -132,7 +136,7 @@ describe.each(["anthropic", "openai"] as ProviderKind[])("%s with retries", (kin
   test("abort while the server hangs is not retried", async () => {
     const controller = new AbortController();
     const pending = run([{ hang: true }, { text: "never" }], {}, controller.signal);
-    while (fake === undefined || fake.requests.length === 0) await Bun.sleep(2);
+    await (await started.promise).waitForRequests(1);
     controller.abort();
     expect(await failure(pending)).toBeInstanceOf(InterruptedError);
     expect(retries.length).toBe(0);

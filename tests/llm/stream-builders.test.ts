@@ -4,7 +4,7 @@
 import { expect, test } from "bun:test";
 import { AnthropicTurnBuilder } from "../../src/llm/anthropic-stream.ts";
 import { OpenAITurnBuilder } from "../../src/llm/openai-stream.ts";
-import { invalidToolInput, parseToolInput } from "../../src/llm/tool-input.ts";
+import { parseToolInput } from "../../src/llm/tool-input.ts";
 
 test("anthropic: cached prompt tokens count as input; unknown events and thinking blocks are ignored", () => {
   const texts: string[] = [];
@@ -65,12 +65,13 @@ test("openai: a missing call id is generated; length maps to max_tokens; refusal
 });
 
 test("parseToolInput: objects pass, anything else is kept raw for an error result", () => {
-  expect(parseToolInput("")).toEqual({});
-  expect(parseToolInput("  ")).toEqual({});
-  expect(parseToolInput('{"a":1}')).toEqual({ a: 1 });
-  expect(parseToolInput("[1,2]")).toEqual({ __invalid_json: "[1,2]" });
-  expect(parseToolInput('"text"')).toEqual({ __invalid_json: '"text"' });
-  expect(parseToolInput('{"a":')).toEqual({ __invalid_json: '{"a":' });
-  expect(invalidToolInput(parseToolInput('{"a":'))).toBe('{"a":');
-  expect(invalidToolInput({ a: 1 })).toBeUndefined();
+  expect(parseToolInput("")).toEqual({ input: {} });
+  expect(parseToolInput("  ")).toEqual({ input: {} });
+  expect(parseToolInput('{"a":1}')).toEqual({ input: { a: 1 } });
+  // Anything but an object is carried as its raw text, beside an empty input the API accepts.
+  expect(parseToolInput("[1,2]")).toEqual({ input: {}, raw_input: "[1,2]" });
+  expect(parseToolInput('"text"')).toEqual({ input: {}, raw_input: '"text"' });
+  expect(parseToolInput('{"a":')).toEqual({ input: {}, raw_input: '{"a":' });
+  // A key the model itself sends is just a parameter now, never mistaken for a parse failure.
+  expect(parseToolInput('{"__invalid_json":"x"}')).toEqual({ input: { __invalid_json: "x" } });
 });

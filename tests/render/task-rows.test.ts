@@ -47,11 +47,20 @@ describe("renderTaskRow", () => {
 });
 
 describe("TaskRowsLog (off a terminal)", () => {
-  test("one line at start, none while running, one at the end", () => {
+  test("none while queued, one when it leaves the queue, none while running, one at the end", () => {
     const log = new TaskRowsLog(80);
-    expect(log.line({ type: "task_start", id: "a", kind: "task:general", description: "fix it" })).toBe("task:general fix it: started");
+    // Queued is not started (issue 17 item 9): a task waiting for a slot prints nothing yet.
+    expect(log.line({ type: "task_start", id: "a", kind: "task:general", description: "fix it" })).toBeUndefined();
+    expect(log.line({ type: "task_progress", id: "a", state: "running", tool_calls: 0 })).toBe("task:general fix it: started");
     expect(log.line({ type: "task_progress", id: "a", state: "running", tool_calls: 2 })).toBeUndefined();
     expect(log.line({ type: "task_end", id: "a", is_error: false, duration_ms: 2500, tool_calls: 2, summary: "" })).toBe("✓ task:general fix it (2.5s, 2 tool calls)");
+  });
+
+  test("a task that ends while still queued never says started", () => {
+    const log = new TaskRowsLog(80);
+    expect(log.line({ type: "task_start", id: "q", kind: "task:explore", description: "look" })).toBeUndefined();
+    const end = log.line({ type: "task_end", id: "q", is_error: true, duration_ms: 0, tool_calls: 0, summary: "interrupted" });
+    expect(end).toBe("✗ task:explore look (ended while queued, never started)");
   });
 });
 

@@ -16,10 +16,6 @@ describe("sessionMembers", () => {
     expect(sessionMembers(ours, [...table]).map((p) => p.pid)).toEqual([...pids]);
   });
 
-  test("a bare session id keeps the old meaning (every live member)", () => {
-    expect(sessionMembers(100, [proc(100, 100, 9000), proc(103, 100, 9001)]).map((p) => p.pid)).toEqual([100, 103]);
-  });
-
   test("start times are read from /proc and match the table's", () => {
     const mine = listProcesses().find((p) => p.pid === process.pid);
     expect(mine).toBeDefined();

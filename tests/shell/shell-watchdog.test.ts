@@ -4,7 +4,8 @@
 
 import { afterEach, describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
-import { harness, pidOf, processes, survivors, until, type Harness } from "./support.ts";
+import { pollUntil } from "../support/wait.ts";
+import { harness, pidOf, processes, survivors, type Harness } from "./support.ts";
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -46,7 +47,7 @@ describe("watchdog", () => {
     const second = pidOf(await h.run("echo $$; sleep 100 &"));
     expect(watchdogsOf(second).length).toBe(1);
     h.pool.killAllNow();
-    expect(await until(() => watchdogsOf(second).length === 0)).toBe(true);
+    await pollUntil("the watchdog to end", () => watchdogsOf(second).length === 0, { seen: () => watchdogsOf(second) });
   });
 
   test("a replaced shell's watchdog stays while its background jobs run, then leaves", async () => {
@@ -55,15 +56,15 @@ describe("watchdog", () => {
     const shell = pidOf(await h.run(`echo $$; sleep 1.${m.replace(".", "")} &`));
     expect((await h.run("sleep 100", { timeoutMs: 200 })).timedOut).toBe(true);
     expect(watchdogsOf(shell).length).toBe(1);
-    // The job ends after about a second; the watchdog notices within its 2 s check.
-    expect(await until(() => watchdogsOf(shell).length === 0, 5000)).toBe(true);
+    // The job ends after about a second; the watchdog notices at its next 2 s check.
+    await pollUntil("the watchdog to leave", () => watchdogsOf(shell).length === 0, { seen: () => watchdogsOf(shell) });
   });
 
-  test("a replaced shell that left nothing behind takes its watchdog along at once", async () => {
+  test("a replaced shell that left nothing behind takes its watchdog along", async () => {
     h = harness();
     const shell = pidOf(await h.run("echo $$"));
     expect((await h.run("sleep 100", { timeoutMs: 200 })).timedOut).toBe(true);
-    expect(await until(() => watchdogsOf(shell).length === 0, 1000)).toBe(true);
+    await pollUntil("the watchdog to leave", () => watchdogsOf(shell).length === 0, { seen: () => watchdogsOf(shell) });
   });
 
   test("kill -9 of the owner: shells, commands and background jobs are gone within 2 s", async () => {
@@ -87,10 +88,12 @@ describe("watchdog", () => {
     const { value } = await reader.read();
     const shells = new TextDecoder().decode(value).trim().split(" ").map(Number);
     expect(shells.length).toBe(2);
-    expect(await until(() => survivors(m).filter((p) => p.cmdline.startsWith("sleep")).length === 6)).toBe(true);
+    const sleeps = () => survivors(m).filter((p) => p.cmdline.startsWith("sleep"));
+    await pollUntil("six sleeps to run", () => sleeps().length === 6, { seen: sleeps });
     owner.kill("SIGKILL");
     await owner.exited;
-    // The deadline only bounds a failing test; how soon the watchdogs act is not asserted.
-    expect(await until(() => survivors(m, shells).length === 0 && shells.every((s) => watchdogsOf(s).length === 0), 30_000)).toBe(true);
+    // How soon the watchdogs act is not asserted.
+    const left = () => [...survivors(m, shells), ...shells.flatMap(watchdogsOf)];
+    await pollUntil("every process and watchdog to be gone", () => left().length === 0, { seen: left });
   });
 });

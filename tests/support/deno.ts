@@ -16,6 +16,13 @@ export const MAIN = join(ROOT, "src/cli/main.ts");
  */
 export const DENO_PERMISSIONS = ["--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-net", "--allow-sys", "--allow-ffi"];
 
+/**
+ * Nothing from the directory synapse runs in configures Deno: no deno.json / package.json discovery
+ * (`--no-config`; npm packages then come from the node_modules beside the sources, `manual`) and no
+ * `--env-file`, so a repository's .env is never read.
+ */
+export const DENO_ISOLATION = ["--no-config", "--node-modules-dir=manual"];
+
 /** Deno from the `deno` devDependency (its native binary, without the npm launcher), or null. */
 export function denoBinary(): string | null {
   const arch = process.arch === "arm64" ? "arm64" : "x64";
@@ -38,7 +45,7 @@ const DENO_DIR = join(tmpdir(), "synapse-test-deno-dir");
 
 export function spawnDeno(deno: string, opts: DenoRunOptions) {
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", DENO_DIR, DENO_NO_UPDATE_CHECK: "1", ...opts.env };
-  const proc = Bun.spawn([deno, "run", ...DENO_PERMISSIONS, MAIN, ...opts.args], {
+  const proc = Bun.spawn([deno, "run", ...DENO_ISOLATION, ...DENO_PERMISSIONS, MAIN, ...opts.args], {
     cwd: opts.cwd,
     env,
     stdin: opts.stdin === undefined ? "ignore" : "pipe",

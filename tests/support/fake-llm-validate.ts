@@ -17,11 +17,75 @@ export function promptTokens(body: any): number {
   return Math.max(1, Math.ceil(JSON.stringify([body?.system ?? "", body?.messages ?? [], body?.tools ?? []]).length / FAKE_CHARS_PER_TOKEN));
 }
 
+const JSON_SCHEMA_TYPES = ["string", "number", "integer", "boolean", "array", "object", "null"];
+
+/**
+ * What is wrong with a tool's parameter schema, as both APIs judge it: an object schema whose
+ * properties are schemas (a known `type`, a non-empty `enum` of values of that type, `items` for
+ * arrays), `required` naming only its properties. The real APIs check the whole draft 2020-12.
+ */
+export function schemaProblem(schema: any, at = ""): string | undefined {
+  if (!schema || typeof schema !== "object" || Array.isArray(schema)) return `${at || "schema"}: must be an object`;
+  if (schema.type !== undefined && !JSON_SCHEMA_TYPES.includes(schema.type)) return `${at}type: '${schema.type}' is not a JSON Schema type`;
+  if (schema.enum !== undefined && (!Array.isArray(schema.enum) || schema.enum.length === 0)) return `${at}enum: must be a non-empty array`;
+  if (schema.type === "string" && schema.enum?.some((v: unknown) => typeof v !== "string")) return `${at}enum: values must be strings`;
+  if (schema.items !== undefined) return schemaProblem(schema.items, `${at}items.`);
+  if (schema.properties !== undefined) {
+    if (!schema.properties || typeof schema.properties !== "object") return `${at}properties: must be an object`;
+    for (const [name, prop] of Object.entries(schema.properties)) {
+      const problem = schemaProblem(prop, `${at}properties.${name}.`);
+      if (problem) return problem;
+    }
+  }
+  if (schema.required !== undefined) {
+    const names = Object.keys(schema.properties ?? {});
+    const bad = Array.isArray(schema.required) ? schema.required.find((r: unknown) => typeof r !== "string" || !names.includes(r)) : "";
+    if (bad !== undefined) return `${at}required: '${bad}' is not a property`;
+  }
+  if (schema.additionalProperties !== undefined && typeof schema.additionalProperties !== "boolean" && typeof schema.additionalProperties !== "object") {
+    return `${at}additionalProperties: must be a boolean or a schema`;
+  }
+  return undefined;
+}
+
+function anthropicToolsProblem(tools: unknown): Rejection | undefined {
+  if (tools === undefined) return undefined;
+  if (!Array.isArray(tools)) return { message: "tools: Input should be a valid list" };
+  for (let i = 0; i < tools.length; i++) {
+    const tool = tools[i];
+    if (typeof tool?.name !== "string" || !/^[a-zA-Z0-9_-]{1,128}$/.test(tool.name)) {
+      return { message: `tools.${i}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'` };
+    }
+    if (tool.input_schema?.type !== "object") return { message: `tools.${i}.custom.input_schema.type: Input should be 'object'` };
+    const problem = schemaProblem(tool.input_schema);
+    if (problem) return { message: `tools.${i}.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (${problem})` };
+  }
+  return undefined;
+}
+
+function openAIToolsProblem(tools: unknown): Rejection | undefined {
+  if (tools === undefined) return undefined;
+  if (!Array.isArray(tools)) return { message: "Invalid type for 'tools': expected an array.", param: "tools", code: "invalid_type" };
+  for (let i = 0; i < tools.length; i++) {
+    const fn = tools[i]?.function;
+    if (tools[i]?.type !== "function" || typeof fn?.name !== "string" || !/^[a-zA-Z0-9_-]{1,64}$/.test(fn.name)) {
+      return { message: `Invalid 'tools[${i}].function.name': string does not match pattern.`, param: `tools[${i}].function.name`, code: "invalid_value" };
+    }
+    const problem = fn.parameters?.type === "object" ? schemaProblem(fn.parameters) : "schema must be a JSON Schema of 'type: \"object\"'";
+    if (problem) {
+      return { message: `Invalid schema for function '${fn.name}': ${problem}.`, param: `tools[${i}].function.parameters`, code: "invalid_function_parameters" };
+    }
+  }
+  return undefined;
+}
+
 function isBlockList(content: unknown): content is any[] {
   return Array.isArray(content);
 }
 
 export function checkAnthropic(body: any, contextWindow?: number): Rejection | undefined {
+  const toolsProblem = anthropicToolsProblem(body?.tools);
+  if (toolsProblem) return toolsProblem;
   const messages = body?.messages;
   if (!Array.isArray(messages) || messages.length === 0) return { message: "messages: at least one message is required" };
   if (messages[0]?.role !== "user") return { message: 'messages: first message must use the "user" role' };
@@ -81,6 +145,8 @@ export function checkAnthropic(body: any, contextWindow?: number): Rejection | u
 }
 
 export function checkOpenAI(body: any, contextWindow?: number): Rejection | undefined {
+  const toolsProblem = openAIToolsProblem(body?.tools);
+  if (toolsProblem) return toolsProblem;
   const messages = body?.messages;
   if (!Array.isArray(messages) || messages.length === 0) return { message: "[] is too short - 'messages'", param: "messages", code: null };
   const first = messages.findIndex((m: any) => m?.role !== "system" && m?.role !== "developer");

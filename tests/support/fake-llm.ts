@@ -14,8 +14,12 @@ export interface SuccessReply {
   usage?: { input_tokens: number; output_tokens: number };
   /** Wait before the response headers. */
   delayMs?: number;
+  /** Wait for this before the response headers: a gate the test opens when the order it checks is set. */
+  after?: Promise<unknown>;
   /** Wait between body pieces (SSE events). */
   chunkDelayMs?: number;
+  /** Send only this many body pieces, then nothing more until the client goes away: a stalled stream. */
+  stallAfter?: number;
 }
 
 export type ScriptedReply =
@@ -38,6 +42,10 @@ export interface RecordedRequest {
   endedAt?: number;
   /** Date.now() when the response ended (or the client went away); unset while in flight. */
   finishedAt?: number;
+  /** Bytes of the response body sent so far. */
+  sentBytes?: number;
+  /** The response body sent so far, as text (not kept with `recordBodies: false`). */
+  sent?: string;
 }
 
 export interface FakeLLM {
@@ -49,6 +57,16 @@ export interface FakeLLM {
   maxInFlight: number;
   /** Requests refused as malformed or over the context window: index into `requests`, the API's message. */
   rejected: Array<{ request: number; message: string }>;
+  /**
+   * Resolves with the requests once `n` have arrived (only those `which` accepts, when given); after
+   * `timeoutMs` it rejects with what did arrive, so a test fails saying why instead of at its timeout.
+   */
+  waitForRequests(n: number, timeoutMs?: number, which?: (req: RecordedRequest) => boolean): Promise<RecordedRequest[]>;
+  /**
+   * Resolves once the response to request #`index` (0-based) has sent a body holding `text` `times`
+   * times (with no `text`: any byte), so a test acts while an answer is streaming.
+   */
+  waitForStreamed(index: number, text?: string, times?: number, timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -97,7 +115,10 @@ interface Plan {
   headers: Record<string, string>;
   chunks: Array<string | Uint8Array>;
   delayMs?: number;
+  after?: Promise<unknown>;
   chunkDelayMs?: number;
+  /** Pieces sent before the stream stalls until the client leaves. */
+  stallAfter?: number;
   cut?: boolean;
 }
 
@@ -129,11 +150,6 @@ const OPENAI_ERRORS: Record<number, [string, string | null, string]> = {
   500: ["server_error", null, "The server had an error while processing your request. Sorry about that!"],
   503: ["server_error", null, "The engine is currently overloaded, please try again later."],
 };
-
-/** The status a scripted mid-stream error type stands for when the request was not streamed. */
-function statusOfType(type: string): number {
-  return Number(Object.entries(ANTHROPIC_ERRORS).find(([, [t]]) => t === type)?.[0] ?? 500);
-}
 
 let serial = 0;
 function fakeId(prefix: string): string {
@@ -183,6 +199,15 @@ function stopReasonOf(reply: Success, provider: RecordedRequest["provider"]): st
 }
 
 const CUT_FLUSH_MS = 20;
+/** How long waitForRequests and waitForStreamed wait by default: well inside a test's own timeout. */
+const WAIT_MS = 15_000;
+
+/** One line per request for a failure message: its number, endpoint and the start of its last message. */
+function describeRequest(req: RecordedRequest, i: number): string {
+  const last = Array.isArray(req.body?.messages) ? req.body.messages.at(-1) : undefined;
+  const text = JSON.stringify(last?.content ?? req.body ?? null).slice(0, 100);
+  return `\n  #${i} ${req.path} (${req.provider}) last message: ${text}`;
+}
 const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
 const JSON_HEADERS = { "content-type": "application/json" };
 
@@ -231,19 +256,6 @@ function anthropicStream(reply: Success, req: RecordedRequest): string[] {
   return out;
 }
 
-function anthropicJson(reply: Success, req: RecordedRequest): string {
-  const content: object[] = reply.text ? [{ type: "text", text: reply.text }] : [];
-  for (const call of reply.toolCalls ?? []) {
-    let input: unknown;
-    try { input = JSON.parse(toolArgs(call)); } catch { input = {}; }
-    content.push({ type: "tool_use", id: call.id ?? fakeId("toolu_fake"), name: call.name, input });
-  }
-  return JSON.stringify({
-    id: fakeId("msg_fake"), type: "message", role: "assistant", model: req.body?.model ?? "claude-fake", content,
-    stop_reason: stopReasonOf(reply, "anthropic"), stop_sequence: null, usage: usageOf(reply, req),
-  });
-}
-
 function anthropicErrorBody(status: number, type?: string, message?: string): object {
   const [defType, defMessage] = ANTHROPIC_ERRORS[status] ?? (status >= 500 ? ANTHROPIC_ERRORS[500] : ANTHROPIC_ERRORS[400]);
   return { type: "error", error: { type: type ?? defType, message: message ?? defMessage }, request_id: fakeId("req_fake") };
@@ -289,18 +301,6 @@ function openaiStream(reply: Success, req: RecordedRequest): string[] {
   return out;
 }
 
-function openaiJson(reply: Success, req: RecordedRequest): string {
-  const toolCalls = (reply.toolCalls ?? []).map((call) => ({
-    id: call.id ?? fakeId("call_fake"), type: "function", function: { name: call.name, arguments: toolArgs(call) },
-  }));
-  const message = { role: "assistant", content: reply.text ?? null, refusal: null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) };
-  return JSON.stringify({
-    id: fakeId("chatcmpl-fake"), object: "chat.completion", created: Math.floor(Date.now() / 1000),
-    model: req.body?.model ?? "gpt-fake", choices: [{ index: 0, message, logprobs: null, finish_reason: stopReasonOf(reply, "openai") }],
-    usage: openaiUsage(reply, req),
-  });
-}
-
 function openaiErrorBody(status: number, type?: string, message?: string): object {
   const [defType, code, defMessage] = OPENAI_ERRORS[status] ?? (status >= 500 ? OPENAI_ERRORS[500] : OPENAI_ERRORS[400]);
   return { error: { message: message ?? defMessage, type: type ?? defType, param: null, code: type ? null : code } };
@@ -316,7 +316,6 @@ function errorPlan(provider: RecordedRequest["provider"], status: number, body?:
 }
 
 function planFor(reply: Exclude<ScriptedReply, { hang: true }>, req: RecordedRequest): Plan {
-  const streamed = req.body?.stream === true;
   const anthropic = req.provider === "anthropic";
   if ("status" in reply) return errorPlan(req.provider, reply.status, reply.body, reply.headers);
   if ("raw" in reply) {
@@ -325,23 +324,22 @@ function planFor(reply: Exclude<ScriptedReply, { hang: true }>, req: RecordedReq
   }
   if ("cut" in reply) {
     const text = reply.text ?? "The connection drops partway through this reply.";
-    if (!streamed) return { status: 200, headers: JSON_HEADERS, chunks: [anthropic ? anthropicJson({ text }, req).slice(0, 40) : openaiJson({ text }, req).slice(0, 40)], cut: true };
     const chunks = anthropic ? anthropicOpening(req, text, 10, true) : openaiOpening(req, fakeId("chatcmpl-fake"), text, true);
     return { status: 200, headers: SSE_HEADERS, chunks, cut: true };
   }
   if ("streamError" in reply) {
     const { type, message } = reply.streamError;
-    if (!streamed) return errorPlan(req.provider, statusOfType(type), undefined, {}, type, message);
     const text = reply.text ?? "";
     const chunks = anthropic
       ? [...anthropicOpening(req, text, 10, true), `event: error\ndata: ${JSON.stringify({ type: "error", error: { type, message } })}\n\n`]
       : [...openaiOpening(req, fakeId("chatcmpl-fake"), text, true), `data: ${JSON.stringify({ error: { message, type, param: null, code: null } })}\n\n`];
     return { status: 200, headers: SSE_HEADERS, chunks };
   }
-  const chunks = streamed
-    ? anthropic ? anthropicStream(reply, req) : openaiStream(reply, req)
-    : [anthropic ? anthropicJson(reply, req) : openaiJson(reply, req)];
-  return { status: 200, headers: streamed ? SSE_HEADERS : JSON_HEADERS, chunks, delayMs: reply.delayMs, chunkDelayMs: reply.chunkDelayMs };
+  const chunks = anthropic ? anthropicStream(reply, req) : openaiStream(reply, req);
+  return {
+    status: 200, headers: SSE_HEADERS, chunks, delayMs: reply.delayMs, after: reply.after, chunkDelayMs: reply.chunkDelayMs,
+    stallAfter: reply.stallAfter,
+  };
 }
 
 // ---- GET /v1/models ----------------------------------------------------------------------------
@@ -382,9 +380,57 @@ export async function startFakeLLM(script: Script, options: FakeOptions = {}): P
   const requests: RecordedRequest[] = [];
   const hanging = new Set<() => void>();
   const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
   let index = 0;
 
-  const fake: FakeLLM = { url: "", requests, serverTimeMs: 0, rejected: [], inFlight: 0, maxInFlight: 0, stop: async () => {} };
+  // Checks waiting for something to happen (a request, a byte sent), run after each such event.
+  const watchers = new Set<() => void>();
+  const changed = () => {
+    for (const watcher of [...watchers]) watcher();
+  };
+  function waitUntil<T>(ready: () => T | undefined, timeoutMs: number, failure: () => string): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const check = () => {
+        const value = ready();
+        if (value === undefined) return;
+        stopWatching();
+        resolve(value);
+      };
+      const timer = setTimeout(() => {
+        stopWatching();
+        reject(new Error(failure()));
+      }, timeoutMs);
+      const stopWatching = () => {
+        clearTimeout(timer);
+        watchers.delete(check);
+      };
+      watchers.add(check);
+      check();
+    });
+  }
+
+  const fake: FakeLLM = {
+    url: "", requests, serverTimeMs: 0, rejected: [], inFlight: 0, maxInFlight: 0, stop: async () => {},
+    waitForRequests(n, timeoutMs = WAIT_MS, which) {
+      const matching = () => (which ? requests.filter(which) : requests);
+      return waitUntil(
+        () => (matching().length >= n ? [...matching()] : undefined),
+        timeoutMs,
+        () => `fake-llm: waited ${timeoutMs} ms for ${n} request(s)${which ? " of the kind asked for" : ""}, ` +
+          `${matching().length} came; all ${requests.length} seen:${requests.map(describeRequest).join("") || " none"}`,
+      );
+    },
+    waitForStreamed(at, text = "", times = 1, timeoutMs = WAIT_MS) {
+      const held = () => (text ? (requests[at]?.sent ?? "").split(text).length - 1 : Math.min(1, requests[at]?.sentBytes ?? 0));
+      return waitUntil(
+        () => (held() >= times ? true : undefined),
+        timeoutMs,
+        () => `fake-llm: waited ${timeoutMs} ms for request #${at} to stream ${JSON.stringify(text || "a byte")} ${times} ` +
+          `time(s); it sent ${requests[at]?.sentBytes ?? 0} bytes holding it ${held()} time(s); ` +
+          `all ${requests.length} seen:${requests.map(describeRequest).join("") || " none"}`,
+      ).then(() => {});
+    },
+  };
   const done = (req: RecordedRequest | undefined) => {
     if (!req || req.finishedAt !== undefined) return;
     req.finishedAt = Date.now();
@@ -392,15 +438,39 @@ export async function startFakeLLM(script: Script, options: FakeOptions = {}): P
     fake.inFlight--;
   };
 
-  function send(plan: Plan, started: number, req?: RecordedRequest): Response {
+  /** Resolves when the client goes away or the server stops. */
+  function stalled(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const release = () => {
+        hanging.delete(release);
+        resolve();
+      };
+      hanging.add(release);
+      signal?.addEventListener("abort", release, { once: true });
+    });
+  }
+
+  function send(plan: Plan, started: number, req?: RecordedRequest, signal?: AbortSignal): Response {
     let i = 0;
     const finish = () => { fake.serverTimeMs += performance.now() - started; done(req); };
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
+        if (plan.stallAfter !== undefined && i >= plan.stallAfter) {
+          await stalled(signal);
+          finish();
+          controller.error();
+          return;
+        }
         if (i > 0 && plan.chunkDelayMs) await Bun.sleep(plan.chunkDelayMs);
         if (i < plan.chunks.length) {
           const chunk = plan.chunks[i++];
-          controller.enqueue(typeof chunk === "string" ? encoder.encode(chunk) : chunk);
+          const bytes = typeof chunk === "string" ? encoder.encode(chunk) : chunk;
+          controller.enqueue(bytes);
+          if (req) {
+            req.sentBytes = (req.sentBytes ?? 0) + bytes.length;
+            if (options.recordBodies !== false) req.sent = (req.sent ?? "") + (typeof chunk === "string" ? chunk : decoder.decode(chunk));
+          }
+          changed();
           return;
         }
         // On a cut, let the pieces already sent reach the client first so the cut lands mid-stream;
@@ -421,6 +491,7 @@ export async function startFakeLLM(script: Script, options: FakeOptions = {}): P
     if (request.method === "GET" && path === "/v1/models") {
       const listed = modelList(request, options);
       requests.push({ path, provider: listed.provider, headers: Object.fromEntries(request.headers), body: null, receivedAt: Date.now() });
+      changed();
       return listed.response;
     }
     const provider = ENDPOINTS[path];
@@ -435,6 +506,12 @@ export async function startFakeLLM(script: Script, options: FakeOptions = {}): P
     fake.inFlight++;
     fake.maxInFlight = Math.max(fake.maxInFlight, fake.inFlight);
     request.signal.addEventListener("abort", () => done(recorded), { once: true });
+    changed();
+    // Synapse always streams; a request that does not is a mistake the fake reports, not serves.
+    if (body?.stream !== true) {
+      const message = "fake-llm: only streamed requests are served, and this one has no \"stream\": true";
+      return send(errorPlan(provider, 400, undefined, {}, "invalid_request_error", message), started, recorded);
+    }
     // Checked before the script is consulted: a rejected request uses up no scripted reply.
     const rejected = rejectionPlan(recorded, options.contextWindow);
     if (rejected) {
@@ -460,7 +537,8 @@ export async function startFakeLLM(script: Script, options: FakeOptions = {}): P
     const plan = planFor(reply, recorded);
     if (options.recordBodies === false) recorded.body = null;
     if (plan.delayMs) await Bun.sleep(plan.delayMs);
-    return send(plan, started, recorded);
+    if (plan.after) await plan.after;
+    return send(plan, started, recorded, request.signal);
   }
 
   const server = Bun.serve({ hostname: "127.0.0.1", port: 0, idleTimeout: 0, fetch: handle });

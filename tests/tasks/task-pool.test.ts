@@ -3,6 +3,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { resolve } from "node:path";
 import { type TaskPool, createTaskPool } from "../../src/tasks/task-pool.ts";
+import { pollUntil } from "../support/wait.ts";
 
 const PROBE = resolve(import.meta.dir, "../support/workers/task-probe.ts");
 let pool: TaskPool | undefined;
@@ -17,18 +18,28 @@ const run = (p: TaskPool, input: object, signal = new AbortController().signal, 
 
 test("a queued task starts as soon as any slot frees, not when the whole wave is done", async () => {
   const p = await make({ maxThreads: 2 });
-  const starts: Record<string, number> = {};
-  const ends: Record<string, number> = {};
-  const go = (name: string, ms: number) =>
-    p.run<object, any>({ mode: "sleep", ms }, { signal: new AbortController().signal, onMessage: () => {}, onStart: () => (starts[name] = performance.now()) }).then((r) => {
-      ends[name] = performance.now();
+  const events: string[] = [];
+  const signal = new AbortController().signal;
+  // `slow` holds its slot until the test lets it go, which it does only once `queued` has ended.
+  const slowStarted = Promise.withResolvers<(m: unknown) => void>();
+  const slow = p.run<object, any>({ mode: "held" }, { signal, onMessage: (m, reply) => m?.t === "holding" && slowStarted.resolve(reply) });
+  const release = await slowStarted.promise;
+  const go = (name: string) =>
+    p.run<object, any>({ mode: "sleep", ms: 0 }, { signal, onMessage: () => {}, onStart: () => events.push(`${name} start`) }).then((r) => {
+      events.push(`${name} end`);
       return r;
     });
-  const results = await Promise.all([go("slow", 900), go("fast", 100), go("queued", 100)]);
+  // In waves, `queued` would wait for `slow`, which waits for `queued`: the deadline names that.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`queued did not run while slow held its slot: ${events.join(", ")}`)), 15_000);
+  });
+  const results = await Promise.race([Promise.all([go("fast"), go("queued")]), deadline]).finally(() => clearTimeout(timer));
   expect(results.every((r) => r.ok)).toBe(true);
-  // The queued task ran while the slow one still held its slot.
-  expect(starts.queued).toBeGreaterThanOrEqual(ends.fast - 1);
-  expect(ends.queued).toBeLessThan(ends.slow);
+  // Two slots, one held: `queued` waited for `fast`'s.
+  expect(events.indexOf("queued start")).toBeGreaterThan(events.indexOf("fast start"));
+  release({ t: "release" });
+  expect(await slow).toEqual({ ok: true, value: { released: true } });
   expect(p.inFlight()).toEqual({ now: 0, max: 2 });
 }, 20_000);
 
@@ -66,7 +77,7 @@ test("an interrupt asks a running worker to stop, terminates one that does not, 
   const go = (name: string, mode: string) =>
     p.run<object, any>({ mode }, { signal: controller.signal, onMessage: () => {}, onStart: () => started.push(name) });
   const runs = [go("stoppable", "hang-stoppable"), go("stubborn", "hang"), go("queued", "hang")];
-  while (started.length < 2) await Bun.sleep(5);
+  await pollUntil("two tasks to start", () => started.length >= 2, { seen: () => started });
   controller.abort();
   const [stoppable, stubborn, queued] = await Promise.all(runs);
   expect(stoppable).toEqual({ ok: true, value: { stopped: true } });
@@ -98,4 +109,19 @@ test("every message a worker posted before returning reaches onMessage before ru
     const results = await Promise.all([burst(), burst(), burst()]);
     for (const r of results) expect(r).toEqual({ end: { ok: true, value: { posted: 300 } }, seen: 300 });
   }
+}, 20_000);
+
+test("a malformed message ends that task as crashed, and the pool runs the next one", async () => {
+  const p = await make({ maxThreads: 1 });
+  // A pool message (heap) the pool cannot read.
+  const badHeap = await run(p, { mode: "bad-heap" });
+  expect(badHeap).toMatchObject({ ok: false, reason: "crashed" });
+  expect((badHeap as any).message).toContain('sent a malformed message: "bytes" must be a number');
+  // A task message its receiver refuses (it throws), as the sub-agent launcher does.
+  const refused = await run(p, { mode: "ask" }, new AbortController().signal, () => {
+    throw new Error("a message from the worker \"question\": not one this side knows");
+  });
+  expect(refused).toMatchObject({ ok: false, reason: "crashed" });
+  expect((refused as any).message).toContain("not one this side knows");
+  expect(await run(p, { mode: "sleep", ms: 1 })).toEqual({ ok: true, value: { slept: 1 } });
 }, 20_000);

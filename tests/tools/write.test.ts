@@ -1,6 +1,6 @@
 // The Write tool: create vs update, line counting and errors.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { errorText } from "../../src/tools/files.ts";
 import { countLines, writeTool } from "../../src/tools/write.ts";
@@ -69,13 +69,18 @@ describe("Write", () => {
     expect(errorText("plain")).toBe("plain");
   });
 
-  test("through a symlink into a missing directory: says it is a broken link", async () => {
+  test("never through a symbolic link, dangling or not: the link is named, nothing is written", async () => {
+    // `ln -s ~/.ssh/authorized_keys ak` then Write ak would have planted a key.
     symlinkSync("nowhere/target.txt", `${dir}/link`);
     expect(await toolError(write({ path: "link", content: "x" }))).toBe(
-      `Cannot write ${dir}/link: ${dir}/link is a broken symbolic link: it points at nowhere/target.txt (${dir}/nowhere/target.txt), which does not exist`,
+      `Cannot write ${dir}/link: it is a symbolic link (to nowhere/target.txt); links are not followed, name the file itself`,
     );
     symlinkSync("made.txt", `${dir}/link2`);
-    expect(text(await write({ path: "link2", content: "y" }))).toBe(`Created ${dir}/link2 (1 bytes, 1 line)`);
-    expect(readFileSync(`${dir}/made.txt`, "utf8")).toBe("y");
+    expect(await toolError(write({ path: "link2", content: "y" }))).toContain("it is a symbolic link (to made.txt)");
+    expect(existsSync(`${dir}/made.txt`)).toBe(false);
+    writeFileSync(`${dir}/real.txt`, "old");
+    symlinkSync("real.txt", `${dir}/link3`);
+    expect(await toolError(write({ path: "link3", content: "new" }))).toContain("symbolic link");
+    expect(readFileSync(`${dir}/real.txt`, "utf8")).toBe("old");
   });
 });

@@ -1,148 +1,176 @@
-// The approval prompt of an interactive session: shows the exact command (or the diff a Write or
-// Edit would make) and takes "yes", "yes, and don't ask again for this rule in this session", or
-// "no, and tell the model why". A pure state machine (`ApprovalPrompt`) plus `askApproval`, which
-// draws it on the terminal and feeds it keys until the user answers.
+// The approval prompt of an interactive session: shows the whole command (or the whole diff a
+// Write or Edit would make), wrapped, never cut, and scrolled with PgUp/PgDn when it is taller than
+// the screen; takes "yes", "yes, and don't ask again" (offered only for a rule that covers exactly
+// this call, named in its label), or "no, and tell the model why". Esc or Ctrl-C rejects the call
+// and stops the turn. A pure state machine (`ApprovalPrompt`); the interactive session draws it in
+// the prompt's place (session-frame.ts) and feeds it keys until the user answers.
 
 import type { Colors } from "../../render/colors.ts";
 import { PLAIN } from "../../render/colors.ts";
 import { inert, inertLine } from "../../render/inert.ts";
+import { charWidth, fitWidth, wrapLine } from "../../render/text-width.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../../tools/types.ts";
-import { type Key, KeyDecoder } from "./key-decoder.ts";
+import type { Key } from "./key-decoder.ts";
 
-const MAX_PREVIEW_LINES = 20;
-
-/** What the call would do, as lines: the command, or a diff. Model-controlled text made inert. */
+/** What the call would do, as whole lines: the command, or a diff. Model-controlled text made inert. */
 export function previewLines(request: ApprovalRequest): string[] {
   const input = (request.input ?? {}) as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === "string" ? v : "");
   // A final newline ends the last line; it is not one more, empty line.
   const lines = (v: unknown) => (str(v) === "" ? [] : inert(str(v)).replace(/\n$/, "").split("\n"));
-  const clip = (lines: string[]) =>
-    lines.length > MAX_PREVIEW_LINES ? [...lines.slice(0, MAX_PREVIEW_LINES), `… ${lines.length - MAX_PREVIEW_LINES} more lines`] : lines;
   switch (request.tool) {
     case "Bash": {
-      const lines = clip(inert(str(input.command)).split("\n").map((l) => `  $ ${l}`));
-      if (input.cwd) lines.push(`  (in ${inertLine(str(input.cwd))})`);
-      return lines;
+      const rows = inert(str(input.command)).split("\n").map((l) => `  $ ${l}`);
+      if (input.cwd) rows.push(`  (in ${inertLine(str(input.cwd))})`);
+      return rows;
     }
     case "Write":
-      return [`  ${inertLine(str(input.path))} (whole file)`, ...clip(lines(input.content).map((l) => `  + ${l}`))];
+      return [`  ${inertLine(str(input.path))} (whole file)`, ...lines(input.content).map((l) => `  + ${l}`)];
     case "Edit":
       return [
         `  ${inertLine(str(input.path))}${input.replace_all ? " (every occurrence)" : ""}`,
-        ...clip([...lines(input.old_string).map((l) => `  - ${l}`), ...lines(input.new_string).map((l) => `  + ${l}`)]),
+        ...lines(input.old_string).map((l) => `  - ${l}`),
+        ...lines(input.new_string).map((l) => `  + ${l}`),
       ];
     default:
       return [`  ${inertLine(str(input.path) || JSON.stringify(input))}`];
   }
 }
 
-type State = { mode: "menu"; choice: 0 | 1 | 2 } | { mode: "reason"; text: string };
+/**
+ * Splits one preview line into rows of at most `width` columns, character by character: no
+ * character is dropped or moved (a space at a break stays visible as the row's last column), so
+ * what the rows show is exactly the command. Rows after the first are indented like the text.
+ */
+export function wrapPreviewLine(line: string, width: number): string[] {
+  const indent = /^ {2}(?:[$+-] )?/.exec(line)?.[0].length ?? 0;
+  const pad = " ".repeat(indent);
+  const rows: string[] = [];
+  let row = line.slice(0, indent);
+  let col = indent;
+  for (const ch of line.slice(indent)) {
+    const w = charWidth(ch.codePointAt(0)!);
+    if (col + w > width && col > indent) {
+      rows.push(row);
+      row = pad;
+      col = indent;
+    }
+    row += ch;
+    col += w;
+  }
+  rows.push(row);
+  return rows;
+}
+
+type Choice = "yes" | "always" | "no";
+type State = { mode: "menu"; choice: number } | { mode: "reason"; text: string };
+
+/** What "don't ask again" covers, said in words: the rule is exact (see policy/exact-grant.ts). */
+export function grantLabel(request: ApprovalRequest): string {
+  const m = /^(\w+)\(([^]*)\)$/.exec(request.rule);
+  if (request.tool === "Bash" || !m) return "Yes, and don't ask again for this exact command in this session";
+  return `Yes, and don't ask again for ${m[1]} of ${inertLine(m[2]!)} (that file only) in this session`;
+}
 
 export class ApprovalPrompt {
   private state: State;
+  private readonly choices: Choice[];
+  /** First preview row shown, and the rows shown at the last render (a page). */
+  private scroll = 0;
+  private page = 1;
 
   constructor(
     private readonly request: ApprovalRequest,
     private readonly colors: Colors = PLAIN,
   ) {
-    this.state = { mode: "menu", choice: request.dangerous ? 2 : 0 };
+    this.choices = request.exact ? ["yes", "always", "no"] : ["yes", "no"];
+    this.state = { mode: "menu", choice: request.dangerous ? this.choices.length - 1 : 0 };
   }
 
   /**
-   * The prompt as lines (no trailing newline), at most `maxRows` of them where it can: a preview
-   * too tall for the screen is shortened, since rows scrolled off the top could not be redrawn and
-   * the question itself would be out of sight.
+   * The prompt as rows of at most `width` columns, at most `maxRows` of them where it can: a
+   * preview taller than its room shows one page of itself and says which lines; PgUp/PgDn move it.
    */
-  render(maxRows = Number.POSITIVE_INFINITY): string[] {
+  render(maxRows = Number.POSITIVE_INFINITY, width = Number.POSITIVE_INFINITY): string[] {
     const c = this.colors;
-    const r = this.request;
-    const choices = this.choiceLines();
-    let preview = previewLines(r);
-    const room = maxRows - 1 - choices.length;
-    if (preview.length > room) {
-      const keep = Math.max(0, room - 1);
-      // The preview's own "… N more lines" row counts the lines it already left out.
-      const already = /^… (\d+) more lines$/.exec(preview.at(-1) ?? "");
-      const shown = already ? preview.slice(0, -1) : preview;
-      preview = [...shown.slice(0, keep), `  … ${shown.length - keep + Number(already?.[1] ?? 0)} more lines not shown`];
+    const wrap = (l: string) => (Number.isFinite(width) ? wrapLine(l, width) : [l]);
+    const header = wrap(`Allow ${this.request.tool}? ${inertLine(this.request.reason)}`).map((l) => c.yellow(l));
+    const choices = this.choiceLines().flatMap(wrap);
+    const colour = (l: string) => (l.startsWith("  + ") ? c.green : l.startsWith("  - ") ? c.red : (x: string) => x);
+    const preview = previewLines(this.request).flatMap((l) => {
+      const paint = colour(l);
+      return (Number.isFinite(width) ? wrapPreviewLine(l, width) : [l]).map((row) => paint(row));
+    });
+    const room = Math.max(1, maxRows - header.length - choices.length);
+    if (preview.length <= room) {
+      this.scroll = 0;
+      this.page = preview.length;
+      return [...header, ...preview, ...choices];
     }
-    const colour = (l: string) => (l.startsWith("  + ") ? c.green(l) : l.startsWith("  - ") ? c.red(l) : l.startsWith("  … ") ? c.dim(l) : l);
-    return [c.yellow(`Allow ${r.tool}? ${inertLine(r.reason)}`), ...preview.map(colour), ...choices];
+    // One row says where the page is; the rest show the preview from `scroll`.
+    this.page = Math.max(1, room - 1);
+    this.scroll = Math.min(Math.max(0, this.scroll), preview.length - this.page);
+    const last = this.scroll + this.page;
+    const more = last < preview.length ? ", more below" : "";
+    const where = `  ── rows ${this.scroll + 1}-${last} of ${preview.length}${more} · PgUp/PgDn to scroll ──`;
+    const whereRow = c.dim(Number.isFinite(width) ? fitWidth(where, width) : where);
+    return [...header, ...preview.slice(this.scroll, last), whereRow, ...choices];
   }
 
   private choiceLines(): string[] {
     const c = this.colors;
-    const r = this.request;
-    const lines: string[] = [];
-    const options = ["Yes", `Yes, and don't ask again for ${inertLine(r.rule)} in this session`, "No, and tell the model why"];
-    if (this.state.mode === "menu") {
-      const choice = this.state.choice;
-      options.forEach((o, i) => lines.push(i === choice ? c.cyan(`❯ ${i + 1}. ${o}`) : `  ${i + 1}. ${o}`));
-      lines.push(c.dim("  ↑/↓ or 1-3 (y / a / n), Enter to choose, Esc for no"));
-    } else {
-      lines.push(`  Why not? (Enter to send, Esc to send no reason)`, `  > ${inertLine(this.state.text)}`);
+    const label: Record<Choice, string> = {
+      yes: "Yes",
+      always: grantLabel(this.request),
+      no: "No, and tell the model why",
+    };
+    const letters = this.choices.map((ch) => ({ yes: "y", always: "a", no: "n" })[ch]).join(" / ");
+    if (this.state.mode === "reason") {
+      return [`  Why not? (Enter to send; Esc stops the turn)`, `  > ${inertLine(this.state.text)}`];
     }
+    const choice = this.state.choice;
+    const row = (ch: Choice, i: number) => `${i + 1}. ${label[ch]}`;
+    const lines = this.choices.map((ch, i) => (i === choice ? c.cyan(`❯ ${row(ch, i)}`) : `  ${row(ch, i)}`));
+    lines.push(c.dim(`  ↑/↓ or 1-${this.choices.length} (${letters}), Enter to choose; Esc rejects and stops`));
     return lines;
   }
 
   /** Feeds one key; returns the answer once the user has given one. */
   handle(key: Key): ApprovalAnswer | undefined {
     const s = this.state;
+    // Esc and Ctrl-C reject the call and end the turn, as in Claude Code: the model does not try again.
+    if (key.kind === "esc" || (key.kind === "ctrl" && key.name === "c")) return { no: "", stop: true };
+    if (key.kind === "page") {
+      this.scroll += key.to === "up" ? -this.page : this.page;
+      return undefined;
+    }
     if (s.mode === "reason") {
       if (key.kind === "enter") return { no: s.text.trim() };
-      if (key.kind === "esc" || (key.kind === "ctrl" && key.name === "c")) return { no: "" };
       if (key.kind === "backspace") this.state = { mode: "reason", text: [...s.text].slice(0, -1).join("") };
-      else if (key.kind === "text" || key.kind === "paste") this.state = { mode: "reason", text: s.text + key.text.replace(/\s+/g, " ") };
+      const typed = key.kind === "text" || key.kind === "paste" ? key.text.replace(/\s+/g, " ") : "";
+      if (typed) this.state = { mode: "reason", text: s.text + typed };
       return undefined;
     }
-    if (key.kind === "esc" || (key.kind === "ctrl" && key.name === "c")) return { no: "" };
+    const n = this.choices.length;
     if (key.kind === "move" && (key.to === "up" || key.to === "down")) {
-      this.state = { mode: "menu", choice: ((s.choice + (key.to === "up" ? 2 : 1)) % 3) as 0 | 1 | 2 };
+      this.state = { mode: "menu", choice: (s.choice + (key.to === "up" ? n - 1 : 1)) % n };
       return undefined;
     }
-    let pick: number | undefined;
-    if (key.kind === "enter") pick = s.choice;
-    if (key.kind === "text") pick = { "1": 0, y: 0, Y: 0, "2": 1, a: 1, A: 1, "3": 2, n: 2, N: 2 }[key.text];
-    if (pick === 0) return "yes";
-    if (pick === 1) return "always";
-    if (pick === 2) this.state = { mode: "reason", text: "" };
+    if (key.kind === "move" && (key.to === "home" || key.to === "end")) {
+      this.scroll = key.to === "home" ? 0 : Number.MAX_SAFE_INTEGER;
+      return undefined;
+    }
+    let pick: Choice | undefined;
+    if (key.kind === "enter") pick = this.choices[s.choice];
+    if (key.kind === "text") {
+      const t = key.text.toLowerCase();
+      const letters = { y: "yes", a: "always", n: "no" } as const;
+      pick = /^[1-9]$/.test(t) ? this.choices[Number(t) - 1] : letters[t as keyof typeof letters];
+      if (pick && !this.choices.includes(pick)) pick = undefined;
+    }
+    if (pick === "yes") return "yes";
+    if (pick === "always") return "always";
+    if (pick === "no") this.state = { mode: "reason", text: "" };
     return undefined;
   }
-}
-
-/** A raw-mode terminal input: what the interactive session already owns. */
-export interface ApprovalTerminal {
-  write(text: string): void;
-  /** Delivers raw input until the returned function is called. */
-  onInput(listener: (chunk: string) => void): () => void;
-}
-
-/** Draws the prompt, redraws it after each key, and clears it once answered. */
-export function askApproval(request: ApprovalRequest, terminal: ApprovalTerminal, colors?: Colors): Promise<ApprovalAnswer> {
-  const prompt = new ApprovalPrompt(request, colors);
-  const decoder = new KeyDecoder();
-  let drawn = 0;
-  const draw = () => {
-    const lines = prompt.render();
-    // Back to the first line of the previous drawing, then clear to the end of the screen.
-    terminal.write(`${drawn > 1 ? `\x1b[${drawn - 1}F` : "\r"}\x1b[J${lines.join("\r\n")}`);
-    drawn = lines.length;
-  };
-  return new Promise((resolve) => {
-    draw();
-    const stop = terminal.onInput((chunk) => {
-      for (const key of decoder.feed(chunk)) {
-        const answer = prompt.handle(key);
-        if (answer !== undefined) {
-          stop();
-          const said = answer === "yes" ? "yes" : answer === "always" ? `yes, and ${inertLine(request.rule)} from now on` : `no${answer.no ? `: ${inertLine(answer.no)}` : ""}`;
-          terminal.write(`${drawn > 1 ? `\x1b[${drawn - 1}F` : "\r"}\x1b[J${inertLine(`${request.tool}: ${said}`)}\r\n`);
-          resolve(answer);
-          return;
-        }
-      }
-      draw();
-    });
-  });
 }

@@ -20,6 +20,7 @@ import { type Key, KeyDecoder } from "./key-decoder.ts";
 import { PromptEditor } from "./prompt-editor.ts";
 import { editPrompt } from "./prompt-keys.ts";
 import { composeFrame } from "./session-frame.ts";
+import { nextMode } from "./safety-status.ts";
 import { TypeAhead } from "./type-ahead.ts";
 import { SessionView } from "./session-view.ts";
 
@@ -192,6 +193,15 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
     editor.cursor = editor.text.length;
   };
 
+  // Shift+Tab: the next permission mode, from the next tool call on. Bypass is in the cycle only
+  // for a session that started in it.
+  const cycleMode = () => {
+    if (!executor) return;
+    const mode = nextMode(executor.runtime.permissionMode, config.permissionMode === "bypass");
+    executor.runtime.setPermissionMode(mode);
+    view.say(theme.dim(fitWidth(`  permission mode: ${mode}${mode === "bypass" ? " (every tool call runs without asking)" : ""}`, width())));
+  };
+
   const tabComplete = () => {
     const c = complete(editor.text, editor.cursor, config.cwd, names);
     if (!c || !c.candidates.length) {
@@ -216,8 +226,16 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
       if (answer !== undefined) {
         const { request, resolve } = approval;
         approval = undefined;
-        const said = answer === "yes" ? "allowed once" : answer === "always" ? `allowed: ${request.rule} for this session` : `refused${answer.no ? `: ${answer.no}` : ""}`;
+        const stop = typeof answer === "object" && answer.stop === true;
+        const said = answer === "yes"
+          ? "allowed once"
+          : answer === "always"
+            ? `allowed: ${request.rule} for this session`
+            : stop ? "rejected by the user; the turn stopped" : `refused${answer.no ? `: ${answer.no}` : ""}`;
         view.say(theme.dim(fitWidth(`  ⎿ ${request.tool} ${said}`.replace(/[\x00-\x1f\x7f]/g, " "), width())));
+        // Esc / Ctrl-C: the turn ends here (the model gets the rejection, not another go), as in
+        // Claude Code. Interrupted first, so the answer finds the turn's signal already aborted.
+        if (stop) interruptTurn();
         resolve(answer);
       }
       paint();
@@ -250,6 +268,9 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
         break;
       case "tab":
         tabComplete();
+        break;
+      case "back-tab":
+        cycleMode();
         break;
       case "ctrl":
         switch (key.name) {
@@ -353,6 +374,10 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
     screen.clear();
     restoreTerminal();
     throw err;
+  }
+  // -y / bypass: said once in the transcript too (the status line keeps showing it in red).
+  if (config.permissionMode === "bypass") {
+    view.say(theme.bold(theme.red(fitWidth("⚠ bypass mode: every tool call runs without asking (only --deny rules still apply)", width()))));
   }
   if (command.resume) {
     view.replay(executor.runtime.recent(RESUME_SHOWN));

@@ -9,6 +9,10 @@ export type Key =
   | { kind: "newline" }
   | { kind: "esc" }
   | { kind: "tab" }
+  /** Shift+Tab: cycles the permission mode. */
+  | { kind: "back-tab" }
+  /** PgUp / PgDn: scroll a question too long for the screen. */
+  | { kind: "page"; to: "up" | "down" }
   | { kind: "backspace" }
   | { kind: "delete" }
   | { kind: "ctrl"; name: string }
@@ -45,7 +49,9 @@ const CSI_KEYS: Record<string, Key> = {
   // Shift+Enter as kitty's keyboard protocol and xterm's modifyOtherKeys send it.
   "\x1b[13;2u": { kind: "newline" },
   "\x1b[27;2;13~": { kind: "newline" },
-  "\x1b[Z": { kind: "tab" },
+  "\x1b[Z": { kind: "back-tab" },
+  "\x1b[5~": { kind: "page", to: "up" },
+  "\x1b[6~": { kind: "page", to: "down" },
 };
 
 const ALT_KEYS: Record<string, Key> = {

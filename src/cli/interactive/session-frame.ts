@@ -10,6 +10,7 @@ import { fitWidth } from "../../render/text-width.ts";
 import type { Theme } from "../../render/theme.ts";
 import type { ApprovalPrompt } from "./approval-prompt.ts";
 import type { PromptEditor } from "./prompt-editor.ts";
+import { safetyParts } from "./safety-status.ts";
 import type { SessionView } from "./session-view.ts";
 
 export interface FrameParts {
@@ -44,11 +45,18 @@ export function composeFrame(p: FrameParts): Frame {
   if (p.hint) extra.push(theme.yellow(fitWidth(p.hint, w)));
   const facts = p.facts;
   const status = facts
-    ? statusLine({ model: facts.model, contextPercent: contextPercent(facts.contextTokens, facts.contextWindow), sessionId: facts.sessionId, cwd: facts.cwd, notice: view.notice }, w, theme, homedir())
+    ? statusLine({
+      model: facts.model,
+      contextPercent: contextPercent(facts.contextTokens, facts.contextWindow),
+      sessionId: facts.sessionId,
+      cwd: facts.cwd,
+      notice: view.notice,
+      safety: facts.permissionMode ? safetyParts(facts.permissionMode, facts.sandbox) : undefined,
+    }, w, theme, homedir())
     : theme.dim(fitWidth("starting…", w));
   if (p.approval) {
     // Under it stay the separator and the status line (and a spare row); the rest is its room.
-    promptRows = p.approval.render(Math.max(4, p.rows - 3 - extra.length)).map((l) => fitWidth(l, w));
+    promptRows = p.approval.render(Math.max(4, p.rows - 3 - extra.length), w).map((l) => fitWidth(l, w));
     caretRow = promptRows.length - 1;
   }
   const bottom = [theme.dim("─".repeat(Math.min(w, 200))), ...promptRows, ...extra, status];

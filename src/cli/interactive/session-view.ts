@@ -19,7 +19,7 @@ import { compactedLine } from "../command-report.ts";
 import { retryNotice } from "../output/notices.ts";
 import { formatTokens, tokenChange } from "../output/token-count.ts";
 
-/** The reason tools/permissions/gate.ts gives when the user answered no. */
+/** The reason policy/gate.ts gives when the user answered no. */
 const USER_SAID_NO = "the user said no";
 const SPIN = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 

@@ -18,3 +18,10 @@ export function compactNotice(event: Extract<AgentEvent, { type: "compact_bounda
   const why = event.trigger === "reactive" ? ", after the API said the prompt was too long" : event.trigger === "manual" ? ", on request" : "";
   return `context ${tokenChange(event.tokens_before, event.tokens_after)} tokens (${how}${why})`;
 }
+
+/** `compacting: summarising 14 earlier messages, keeping the last 4 turns whole`: said when it starts. */
+export function compactStartNotice(event: Extract<AgentEvent, { type: "compact_start" }>): string {
+  const why = event.trigger === "reactive" ? " (the API said the prompt was too long)" : "";
+  const kept = `keeping the last ${event.keep_turns} turn${event.keep_turns === 1 ? "" : "s"} whole`;
+  return `compacting: summarising ${event.messages} earlier messages, ${kept}${why}`;
+}

@@ -3,8 +3,9 @@
 
 import type { AgentEvent } from "../../protocol/events.ts";
 import type { Message } from "../../protocol/message.ts";
-import { inertJson, inertLine } from "../../render/inert.ts";
+import { inert, inertJson, inertLine } from "../../render/inert.ts";
 import { permissionNotice } from "./notices.ts";
+import { resultErrorText } from "./result-error.ts";
 import type { OutputStreams, OutputWriter } from "./types.ts";
 
 export function createStreamJsonWriter(streams: OutputStreams): OutputWriter {
@@ -50,6 +51,9 @@ export function createStreamJsonWriter(streams: OutputStreams): OutputWriter {
             session_id: sessionId,
           });
           break;
+        case "compact_start":
+          line({ type: "system", subtype: "compact_start", trigger: event.trigger, messages: event.messages, keep_turns: event.keep_turns, session_id: sessionId });
+          break;
         case "warning":
           line({ type: "system", subtype: "warning", message: event.message, session_id: sessionId });
           break;
@@ -63,9 +67,13 @@ export function createStreamJsonWriter(streams: OutputStreams): OutputWriter {
         case "task_end":
           line({ type: "system", subtype: "task_end", tool_use_id: event.id, is_error: event.is_error, duration_ms: event.duration_ms, tool_calls: event.tool_calls, session_id: sessionId });
           break;
-        case "result":
+        case "result": {
           line({ type: "result", ...event.result });
+          // For the person watching stderr, as in the other formats; scripts read the result line.
+          const failure = resultErrorText(event.result, false);
+          if (failure !== undefined) streams.err(`error: ${inert(failure)}\n`);
           break;
+        }
         // Text deltas and tool_end are carried by the assistant and user lines.
       }
     },

@@ -9,10 +9,10 @@ import { INTERRUPTED_NOTE, textOf } from "../../protocol/message.ts";
 import type { Colors } from "../../render/colors.ts";
 import { LiveTail } from "../../render/live-tail.ts";
 import { TaskRowsDisplay, TaskRowsLog } from "../../render/task-rows.ts";
-import { invalidToolInput } from "../../llm/tool-input.ts";
 import { inert, inertLine } from "../../render/inert.ts";
 import { toolLabel, truncateOneLine } from "../../render/tool-label.ts";
-import { compactNotice, permissionNotice, retryNotice } from "./notices.ts";
+import { compactNotice, compactStartNotice, permissionNotice, retryNotice } from "./notices.ts";
+import { resultErrorText } from "./result-error.ts";
 import type { OutputStreams, OutputWriter } from "./types.ts";
 
 export interface TextWriterOptions {
@@ -73,6 +73,9 @@ export function createTextWriter(streams: OutputStreams, opts: TextWriterOptions
         case "compact_boundary":
           note(c.dim(compactNotice(event)));
           break;
+        case "compact_start":
+          note(c.dim(compactStartNotice(event)));
+          break;
         case "turn_retry":
           note(c.yellow(`⟳ ${inertLine(retryNotice(event))}`));
           if (streams.outIsTTY && streamedThisTurn) note(c.dim("(the partial answer above is discarded)"));
@@ -88,8 +91,8 @@ export function createTextWriter(streams: OutputStreams, opts: TextWriterOptions
         }
         case "tool_start": {
           // "● " + name + "(" + argument + ")": the argument gets what the name leaves of the row.
-          // Arguments that were not JSON are shown as the model sent them, not as the internal key holding them.
-          const raw = invalidToolInput(event.input);
+          // Arguments that were not JSON are shown as the model sent them.
+          const raw = event.raw_input;
           const input = raw === undefined ? event.input : `invalid JSON: ${raw}`;
           note(c.cyan(`● ${toolLabel(event.name, input, rowLimit(6 + Math.min(event.name.length, 40)))}`));
           break;
@@ -114,10 +117,8 @@ export function createTextWriter(streams: OutputStreams, opts: TextWriterOptions
           rows?.stop();
           const r = event.result;
           if (wroteAnswer && !answerEndsWithNewline) answer("\n");
-          if (r.error) streams.err(`${c.red("error:")} ${inert(r.error)}\n`);
-          else if (r.subtype === "error_during_execution") streams.err(`${c.red("error:")} ${inert(r.result)}\n`);
-          else if (r.subtype === "error_max_tokens") streams.err(`${c.red("error:")} the answer above was cut at the output limit: raise SYNAPSE_MAX_TOKENS or ask for a shorter answer\n`);
-          else if (r.subtype === "error_max_turns") streams.err(`${c.red("error:")} reached the maximum number of turns (${r.num_turns})\n`);
+          const failure = resultErrorText(r, true);
+          if (failure !== undefined) streams.err(`${c.red("error:")} ${inert(failure)}\n`);
           else if (r.subtype === "interrupted") streams.err(`${c.yellow("interrupted")}\n`);
           break;
         }

@@ -1,5 +1,6 @@
 // `/status`: model, session, working directory, context used, memory, shells and tasks.
 
+import { describeSandbox } from "../../sandbox/types.ts";
 import { type SlashCommand, say } from "../slash-command.ts";
 
 export function contextPercent(tokens: number, window: number): number {
@@ -19,6 +20,7 @@ export const statusCommand: SlashCommand = {
       `memory:   RSS ${f.memory.rssMb} MB (peak ${f.memory.peakRssMb} MB), heap peak ${f.memory.peakHeapMb} MB`,
       `shells:   ${f.shells.spawned} spawned, ${f.shells.reused} reused, ${f.shells.commandsRun} commands run`,
       `tasks:    ${f.tasksRunning} running`,
+      `sandbox:  ${describeSandbox(f.sandbox)}`,
     );
   },
 };

@@ -1,9 +1,10 @@
-// A worker for task-pool tests: sleeps, throws, grows its heap, hangs, or talks on its port.
+// A worker for task-pool tests: sleeps, throws, grows its heap, hangs, is held until released, or
+// talks on its port.
 import type { MessagePort } from "node:worker_threads";
 import { runtime } from "../../../src/runtime/runtime.ts";
 
 export interface ProbeInput {
-  mode: "sleep" | "throw" | "grow" | "hang" | "hang-stoppable" | "ask" | "burst";
+  mode: "sleep" | "throw" | "grow" | "hang" | "hang-stoppable" | "held" | "ask" | "burst" | "bad-heap";
   ms?: number;
   port: MessagePort;
 }
@@ -39,8 +40,18 @@ async function work(input: ProbeInput): Promise<unknown> {
     }
     case "hang":
       return new Promise(() => {});
+    case "bad-heap":
+      // A heap report the pool cannot read, then nothing: the pool must end the task itself.
+      port.postMessage({ t: "heap", bytes: "a lot" });
+      return new Promise(() => {});
     case "hang-stoppable":
       return new Promise((resolve) => port.on("message", (m: any) => m?.t === "abort" && resolve({ stopped: true })));
+    case "held":
+      // Says it holds its slot, and returns when the test says so.
+      return new Promise((resolve) => {
+        port.on("message", (m: any) => m?.t === "release" && resolve({ released: true }));
+        port.postMessage({ t: "holding" });
+      });
     case "burst":
       // Posts its last messages and returns at once: the result must not overtake them.
       for (let i = 0; i < (input.ms ?? 100); i++) port.postMessage({ t: "n", i });

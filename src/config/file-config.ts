@@ -1,0 +1,78 @@
+// The keys a config.json may hold, each with its schema and the sentence a bad value gets: the same
+// rules as the flags and variables they stand in for, and a bad value is never ignored.
+
+import * as z from "zod/mini";
+import { type FileConfig, MAX_OUTPUT_TOKENS, SANDBOX_MODES } from "./config.ts";
+
+const PERMISSION_MODES = ["default", "accept-edits", "bypass", "plan"] as const;
+
+/** One check of a setting: its schema, and what a value that fails it is told. */
+type Rule = [schema: z.ZodMiniType, says: (name: string, value: unknown) => string];
+/** A section: an object of settings of its own (`permissions`, `sandbox`). */
+interface Section {
+  keys: Record<string, Rule[]>;
+  notObject: (name: string) => string;
+  /** Names the keys a section allows, in the message for one it does not. */
+  allowed: string;
+}
+type Setting = Rule[] | Section;
+
+const got = (value: unknown) => `(got ${JSON.stringify(value)})`;
+const whole = (min: number): Rule => [
+  z.int().check(z.minimum(min)),
+  (name, value) => `"${name}" must be a whole number >= ${min} ${got(value)}`,
+];
+const oneOf = (values: readonly string[]): Rule => [
+  z.enum(values as [string, ...string[]]),
+  (name, value) => `"${name}" must be one of ${values.join(", ")} ${got(value)}`,
+];
+const flag: Rule = [z.boolean(), (name, value) => `"${name}" must be true or false ${got(value)}`];
+const rules: Rule = [z.array(z.string()), (name) => `"${name}" must be a list of rule strings`];
+
+const SETTINGS: Record<keyof FileConfig, Setting> = {
+  maxTurns: [whole(1)],
+  maxTokens: [whole(1), [z.number().check(z.maximum(MAX_OUTPUT_TOKENS)), (name, v) => `"${name}" must be at most ${MAX_OUTPUT_TOKENS} ${got(v)}`]],
+  maxRetries: [whole(0)],
+  loopLimit: [whole(0)],
+  model: [[z.string().check(z.refine((s) => s.trim() !== "")), (name, value) => `"${name}" must be a non-empty string ${got(value)}`]],
+  permissionMode: [oneOf(PERMISSION_MODES)],
+  permissions: {
+    keys: { allow: [rules], deny: [rules] },
+    notObject: (name) => `"${name}" must be an object with "allow" and "deny" lists`,
+    allowed: "allow or deny",
+  },
+  autoCondense: [flag],
+  sandbox: {
+    keys: { mode: [oneOf(SANDBOX_MODES)], network: [flag] },
+    notObject: (name) => `"${name}" must be an object with "mode" and "network"`,
+    allowed: "mode or network",
+  },
+};
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+function checkRules(name: string, value: unknown, list: Rule[]): void {
+  for (const [schema, says] of list) if (!z.safeParse(schema, value).success) throw new Error(says(name, value));
+}
+
+function checkSection(name: string, value: unknown, section: Section): void {
+  if (!isObject(value)) throw new Error(section.notObject(name));
+  for (const [key, inner] of Object.entries(value)) {
+    const list = Object.hasOwn(section.keys, key) ? section.keys[key] : undefined;
+    if (!list) throw new Error(`unknown setting "${name}.${key}" (${section.allowed})`);
+    if (inner !== undefined) checkRules(`${name}.${key}`, inner, list);
+  }
+}
+
+/** Checks a parsed config.json; the error's message is the sentence for the user. */
+export function checkFileConfig(value: unknown): FileConfig {
+  if (!isObject(value)) throw new Error("not a JSON object");
+  for (const [key, setting] of Object.entries(SETTINGS)) {
+    if (value[key] === undefined) continue;
+    if (Array.isArray(setting)) checkRules(key, value[key], setting);
+    else checkSection(key, value[key], setting);
+  }
+  const unknown = Object.keys(value).filter((k) => !Object.hasOwn(SETTINGS, k));
+  if (unknown.length) throw new Error(`unknown setting${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => `"${k}"`).join(", ")}`);
+  return value as FileConfig;
+}

@@ -1,0 +1,28 @@
+// What the gate asks whoever can answer (the interactive prompt) and what it hears back. Kept here,
+// not in tools/, so the policy stays below every folder that asks it.
+
+import type { PermissionPolicy } from "./policy.ts";
+
+/** A call waiting for the user's yes or no. */
+export interface ApprovalRequest {
+  tool: string;
+  input: unknown;
+  /** Why it needs asking. */
+  reason: string;
+  /** The allow rule "don't ask again" adds for this session. */
+  rule: string;
+  /** `rule` covers exactly this call and lets it through (exact-grant.ts): only then is it offered. */
+  exact?: boolean;
+  /** On the dangerous list: the prompt starts on "no", so a stray Enter does not run it. */
+  dangerous?: boolean;
+}
+
+/** `stop`: the user pressed Esc or Ctrl-C: the call is rejected and the turn ends (interactive-session.ts). */
+export type ApprovalAnswer = "yes" | "always" | { no: string; stop?: boolean };
+
+/** The part of a tool call's services the gate reads (tools' `ToolServices` has them all). */
+export interface GateServices {
+  permissions?: PermissionPolicy;
+  granted?: string[];
+  approve?(request: ApprovalRequest): Promise<ApprovalAnswer>;
+}

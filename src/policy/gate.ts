@@ -1,0 +1,58 @@
+// The permission check in a tool call's path: the policy's decision, the user's answer when it
+// asks, and — when nobody can answer (headless) — the refusal the model and the user are told.
+
+import type { GateServices } from "./approval.ts";
+import { decide, hideProtectedLines, redactSecrets } from "./policy.ts";
+import { grantIsExact } from "./exact-grant.ts";
+
+export type GateOutcome =
+  | { ok: true }
+  /** `allowWith` is the flag that would have let the call through, when one would. */
+  | { ok: false; message: string; reason: string; allowWith?: string };
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+export async function checkPermission(tool: string, input: unknown, cwd: string, services: GateServices): Promise<GateOutcome> {
+  const policy = services.permissions;
+  if (!policy) return { ok: true };
+  const decision = decide(policy, { tool, input, cwd }, services.granted ?? []);
+  if (decision.kind === "allow") return { ok: true };
+  if (decision.kind === "deny") {
+    return { ok: false, reason: decision.reason, message: `Permission denied: ${decision.reason}. Do not retry this call; choose another way or tell the user what you need.` };
+  }
+  if (!services.approve) {
+    const flag = `--allow ${shellQuote(decision.rule)}`;
+    return {
+      ok: false,
+      reason: decision.reason,
+      allowWith: flag,
+      message:
+        `Permission denied: ${decision.reason}. This run cannot ask the user, so the call was refused ` +
+        `(the user can allow it with ${flag}). Do not retry it; choose another way or tell the user what you need.`,
+    };
+  }
+  const exact = grantIsExact(policy, { tool, input, cwd }, services.granted ?? [], decision.rule);
+  const { reason, rule, dangerous } = decision;
+  const answer = await services.approve({ tool, input, reason, rule, exact, dangerous });
+  if (answer === "yes") return { ok: true };
+  if (answer === "always") {
+    // Never wider than what was asked: a rule not offered is not granted.
+    if (exact) services.granted?.push(decision.rule);
+    return { ok: true };
+  }
+  if (answer.stop) {
+    const message = "This call was rejected by the user, who stopped the turn. " +
+      "Do not retry it; wait for the user's next message.";
+    return { ok: false, reason: "rejected by the user", message };
+  }
+  const why = answer.no.trim();
+  return { ok: false, reason: "the user said no", message: `The user refused this call${why ? `: ${why}` : "."} Do not retry it as is.` };
+}
+
+/** What a search returns, minus protected files; secret values redacted from any tool's text. */
+export function screenOutput(tool: string, text: string, services: GateServices): string {
+  const policy = services.permissions;
+  if (!policy) return text;
+  const screened = tool === "Glob" || tool === "Grep" ? hideProtectedLines(policy, tool, text, services.granted ?? []).text : text;
+  return redactSecrets(screened, policy.secrets);
+}

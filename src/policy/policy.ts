@@ -1,0 +1,190 @@
+// The permission policy: a plain value built once from Config (it can cross into a worker
+// thread), and the pure decision for one tool call: allow, deny with a reason, or ask.
+
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import type { PermissionMode } from "../config/config.ts";
+import { UsageError } from "../protocol/errors.ts";
+import { decideBash } from "./bash-decision.ts";
+import { targetPath } from "./input-paths.ts";
+import { rootsOf, rules } from "./policy-cache.ts";
+import { isProtectedPath, settingsKind, sharedFile } from "./protected-paths.ts";
+import { parseRule, RuleError } from "./rule.ts";
+import { pathRuleMatches } from "./rule-match.ts";
+import { hardLinks, insideWorkspace } from "./workspace.ts";
+
+export { isProtectedPath } from "./protected-paths.ts";
+export { redactEvent, redactSecrets } from "./secret-redaction.ts";
+
+export interface PermissionPolicy {
+  mode: PermissionMode;
+  /** Rule sources, already checked. */
+  allow: string[];
+  deny: string[];
+  /**
+   * Allow rules from the project's own config: a cloned repository wrote them, so they only name
+   * commands accept-edits may run; they never pass the dangerous list, the boundary or a secret.
+   */
+  projectAllow?: string[];
+  /** The working directory first, then the `--add-dir` folders (absolute). */
+  workspace: string[];
+  home: string;
+  /** Set for `task:explore` sub-agents: read-only whatever the mode. */
+  readOnly?: boolean;
+  /** Values never shown to the model or written anywhere (provider keys, named secrets). */
+  secrets: string[];
+  /**
+   * Commands really run in an OS sandbox (bubblewrap, read-only or workspace-write): `default`
+   * then lets them run unasked but for deny rules and the dangerous list. False: fail closed.
+   */
+  sandboxed: boolean;
+  /** Synapse's own folders (user config, SYNAPSE_HOME with history and sessions): protected like secrets. */
+  ownDirs: string[];
+  /** The commands' PATH folders: a program name that finds a file inside the workspace is not proven. */
+  searchPath: string[];
+}
+
+export type Decision =
+  | { kind: "allow" }
+  | { kind: "deny"; reason: string }
+  /** `rule` is the allow rule that would let this call through. */
+  | { kind: "ask"; reason: string; rule: string; dangerous?: boolean };
+
+export interface PolicySource {
+  cwd: string;
+  permissionMode: PermissionMode;
+  permissions: { allow: readonly string[]; deny: readonly string[]; projectAllow?: readonly string[] };
+  addDirs: readonly string[];
+  secrets: readonly string[];
+  /** Where sessions and history live (SYNAPSE_HOME) and the user config folder, when known. */
+  home?: string;
+  configDir?: string;
+  /** The environment commands get, for its PATH. */
+  shell?: { env: Readonly<Record<string, string>> };
+}
+
+/** What the policy builder needs beyond Config: whether commands really run in the OS sandbox. */
+export interface PolicyOptions {
+  home?: string;
+  sandboxed?: boolean;
+}
+
+/** Checks every rule (an invalid one is a configuration error naming it) and builds the policy. */
+export function buildPolicy(config: PolicySource, options: string | PolicyOptions = {}): PermissionPolicy {
+  const { home = homedir(), sandboxed = false } = typeof options === "string" ? { home: options } : options;
+  for (const source of [...config.permissions.allow, ...config.permissions.deny, ...(config.permissions.projectAllow ?? [])]) {
+    try {
+      parseRule(source);
+    } catch (err) {
+      if (err instanceof RuleError) throw new UsageError(err.message);
+      throw err;
+    }
+  }
+  return {
+    mode: config.permissionMode,
+    allow: [...config.permissions.allow],
+    deny: [...config.permissions.deny],
+    projectAllow: [...(config.permissions.projectAllow ?? [])],
+    workspace: [config.cwd, ...config.addDirs.map((d) => resolve(config.cwd, d))],
+    home,
+    secrets: [...config.secrets],
+    sandboxed,
+    ownDirs: ownDirs(config, home),
+    searchPath: (config.shell?.env.PATH ?? "/usr/local/bin:/usr/bin:/bin").split(":"),
+  };
+}
+
+/** Synapse's own folders: the user config folder (also its default place) and SYNAPSE_HOME. */
+function ownDirs(config: PolicySource, home: string): string[] {
+  const dirs = new Set([resolve(home, ".config/synapse"), resolve(home, ".local/share/synapse")]);
+  if (config.configDir) dirs.add(resolve(config.configDir));
+  if (config.home) dirs.add(resolve(config.home));
+  return [...dirs];
+}
+
+/** What a sub-agent of this kind runs under: the parent's policy, read-only for `explore`. */
+export function policyForSubAgent(policy: PermissionPolicy, kind: "explore" | "general"): PermissionPolicy {
+  return kind === "explore" ? { ...policy, readOnly: true } : policy;
+}
+
+const READ_TOOLS = new Set(["Read", "Glob", "Grep"]);
+const EDIT_TOOLS = new Set(["Write", "Edit"]);
+
+export interface ToolCallRequest {
+  tool: string;
+  input: unknown;
+  /** The session's working directory. */
+  cwd: string;
+}
+
+/**
+ * The decision for one call. `granted` holds rules the user allowed for this session in an
+ * interactive prompt. Deny rules win over everything, bypass allows the rest.
+ */
+export function decide(policy: PermissionPolicy, call: ToolCallRequest, granted: readonly string[] = []): Decision {
+  const input = (call.input && typeof call.input === "object" ? call.input : {}) as Record<string, unknown>;
+  const deny = rules(policy.deny);
+  const allow = [...rules(policy.allow), ...rules(granted)];
+  const { home } = policy;
+
+  if (call.tool === "Bash") return decideBash(policy, call, input, deny, allow);
+
+  if (READ_TOOLS.has(call.tool) || EDIT_TOOLS.has(call.tool)) {
+    const path = targetPath(call.tool, input, call.cwd, home);
+    const denied = deny.find((r) => pathRuleMatches(r, call.tool, path, policy));
+    if (denied) return { kind: "deny", reason: `the rule ${denied.source} forbids ${path}` };
+    const editing = EDIT_TOOLS.has(call.tool);
+    if (editing && (policy.mode === "plan" || policy.readOnly)) return { kind: "deny", reason: "this agent is read-only: files cannot be changed" };
+    if (policy.mode === "bypass") return { kind: "allow" };
+    if (allow.some((r) => pathRuleMatches(r, call.tool, path, policy))) return { kind: "allow" };
+    const ruleTool = editing ? call.tool : "Read";
+    const rule = `${ruleTool}(${path})`;
+    if (isProtectedPath(path, home, policy.ownDirs)) {
+      return { kind: "ask", reason: `${path} may hold secrets (.env files, ~/.ssh and the other credential stores of home, synapse's own config and sessions are protected)`, rule };
+    }
+    if (!insideWorkspace(path, rootsOf(policy))) {
+      return { kind: "ask", reason: `${path} is outside the workspace (${policy.workspace.join(", ")})`, rule };
+    }
+    if (editing && hardLinks(path) > 1) return { kind: "ask", reason: sharedFile(path), rule };
+    const settings = editing ? settingsKind(path) : null;
+    if (settings) return { kind: "ask", reason: `${path} is ${settings}`, rule };
+    return { kind: "allow" };
+  }
+
+  // Tools no rule grammar names yet (sub-agent launchers, future tools): deny rules by name only.
+  const denied = deny.find((r) => r.kind === "any" && r.tool === call.tool);
+  if (denied) return { kind: "deny", reason: `the rule ${denied.source} forbids ${call.tool}` };
+  return { kind: "allow" };
+}
+
+/**
+ * Lines of Glob or Grep output that name a file a deny rule covers (in every mode, as the rule
+ * forbids Read of it), or a protected file no allow rule names: a search must not read out what
+ * Read may not.
+ */
+export function hideProtectedLines(policy: PermissionPolicy, tool: string, text: string, granted: readonly string[] = []): { text: string; hidden: number } {
+  const allow = [...rules(policy.allow), ...rules(granted)];
+  const deny = rules(policy.deny);
+  let hidden = 0;
+  let deniedLines = 0;
+  const kept = text.split("\n").filter((line) => {
+    const m = /^(.*?)(?::\d+[:-]|-\d+-|:\d+$|$)/.exec(line);
+    const shown = m?.[1];
+    if (!shown) return true;
+    const path = resolve(policy.workspace[0]!, shown);
+    if (deny.some((r) => pathRuleMatches(r, tool, path, policy))) {
+      deniedLines++;
+      return false;
+    }
+    if (policy.mode === "bypass" || !isProtectedPath(path, policy.home, policy.ownDirs)) return true;
+    if (allow.some((r) => pathRuleMatches(r, tool, path, policy))) return true;
+    hidden++;
+    return false;
+  });
+  if (!hidden && !deniedLines) return { text, hidden: 0 };
+  const notes: string[] = [];
+  const lines = (n: number) => `${n} line${n === 1 ? "" : "s"}`;
+  if (deniedLines) notes.push(`(${lines(deniedLines)} left out: a deny rule forbids reading those files)`);
+  if (hidden) notes.push(`(${lines(hidden)} from .env or ~/.ssh files hidden; an allow rule such as Read(**/.env) shows them)`);
+  return { text: `${kept.join("\n")}\n${notes.join("\n")}`, hidden: hidden + deniedLines };
+}

@@ -1,0 +1,111 @@
+// Paths whose change or reading reaches past the file: secrets (`.env`, `~/.ssh` …), the settings
+// that make later commands run something else, and files shared through hard links.
+
+import { readdirSync } from "node:fs";
+import { basename, join } from "node:path";
+import { homeExpanded, wordPath } from "./input-paths.ts";
+import { globRegExp } from "./rule.ts";
+import type { Word } from "./shell-parse.ts";
+import { isWithin, realPathOf } from "./workspace.ts";
+
+const TEMPLATE_ENV = /^\.env\.(example|sample|template|dist|defaults)$/;
+
+/**
+ * The credential stores in the home folder: a command may read outside the workspace
+ * (`cat ~/.aws/credentials` would go to the model), so these are protected like `~/.ssh`.
+ */
+const HOME_SECRETS = [".ssh", ".aws", ".gnupg", ".netrc", ".git-credentials", ".npmrc", ".pypirc", ".docker/config.json", ".kube", ".config/gh", ".config/gcloud", ".azure"];
+
+/**
+ * `.env`, `.env.local` … (templates excepted), `~/.ssh` and the other credential stores of home,
+ * and synapse's own folders (`ownDirs`: its config, whose rules a later run obeys, and its sessions).
+ */
+export function isProtectedPath(path: string, home: string, ownDirs: readonly string[] = []): boolean {
+  const h = home.replace(/\/$/, "");
+  // Also through a link: `notes -> .env` is the same file.
+  return [path, realPathOf(path)].some((p) => {
+    const name = basename(p);
+    if (/^\.env(\..+)?$/.test(name) && !TEMPLATE_ENV.test(name)) return true;
+    if (ownDirs.some((d) => isWithin(p, d))) return true;
+    return HOME_SECRETS.some((s) => p === `${h}/${s}` || p.startsWith(`${h}/${s}/`));
+  });
+}
+
+/**
+ * Files that make later, allowed commands run something else, so changing them is the user's call:
+ * `.synapse/…` (a project's config could widen what the next run's accept-edits allows) and git's
+ * `config` and `hooks/` (`core.fsmonitor`, `core.pager` or a hook run by a plain `git status`).
+ */
+export function settingsKind(path: string): string | null {
+  for (const p of new Set([path, realPathOf(path)])) {
+    if (/(^|\/)\.synapse(\/|$)/.test(p)) return "synapse's own settings";
+    if (/(^|\/)\.git\/(config$|hooks(\/|$))/.test(p)) return "git's config or hooks (commands later git calls run)";
+  }
+  return null;
+}
+
+export function sharedFile(path: string): string {
+  return `${path} has other hard links, which may be outside the workspace (writing it changes them all)`;
+}
+
+/**
+ * The protected file a word names: as written, after `$HOME`, or through a glob bash would expand.
+ * A glob can only reach one through a segment that starts with a dot, under the home folder's dot
+ * folders, or with `dotglob` (set in the same command; the shell puts options back after each).
+ */
+export function protectedIn(w: Word, cwd: string, home: string, dotglob: boolean, ownDirs: readonly string[] = []): string | null {
+  // `~+` is the shell's folder; `~-` and `~user` could be anywhere, a credential store too.
+  const plusTilde = /^~\+(?=\/|$)/.test(w.text) && !w.dynamic ? cwd + w.text.slice(2) : null;
+  if (!plusTilde && /^~[^/]/.test(w.text) && !/^['"\\]/.test(w.raw)) return `${w.raw} (a folder known only when it runs)`;
+  const text = plusTilde ?? homeExpanded(w, home);
+  if (!text) return null;
+  const path = wordPath(text, cwd, home);
+  if (isProtectedPath(path, home, ownDirs)) return w.raw;
+  if (!/[*?[]/.test(text)) return null;
+  if (!dotglob && !/(^|\/)\.[^/]*[*?[]/.test(path) && !path.startsWith(`${home.replace(/\/$/, "")}/.`)) return null;
+  const hit = expandGlob(path, dotglob).find((p) => isProtectedPath(p, home, ownDirs));
+  return hit ? `${w.raw} (${hit})` : null;
+}
+
+/** The existing paths a bash glob matches (dot files only by a pattern that starts with a dot), at most 1,000 tried. */
+function expandGlob(path: string, dotglob: boolean): string[] {
+  const segments = path.split("/").slice(1);
+  let found = ["/"];
+  let budget = 1000;
+  for (const seg of segments) {
+    const next: string[] = [];
+    const re = /[*?[]/.test(seg) ? globRegExp(seg) : null;
+    for (const dir of found) {
+      if (!re) {
+        next.push(join(dir, seg));
+        continue;
+      }
+      let names: string[] = [];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        continue;
+      }
+      for (const n of names) {
+        if (--budget < 0) return next;
+        if ((n.startsWith(".") && !seg.startsWith(".") && !dotglob) || !re.test(n)) continue;
+        next.push(join(dir, n));
+      }
+    }
+    found = next;
+  }
+  return found;
+}
+
+/**
+ * The parts of a word that may name a file on their own: the word, the value after `=`
+ * (`--data=@f`, `--output=f`), and a file after `@` (curl's `-d@f`, `--data-binary @f`).
+ */
+export function fileFragments(w: Word): Word[] {
+  const out = [w];
+  const m = /^(?:[^=]*=|-[A-Za-z])?@?(.+)$/.exec(w.text);
+  if (m && m[1] !== w.text) out.push({ ...w, text: m[1]! });
+  const at = /^@(.+)$/.exec(w.text);
+  if (at) out.push({ ...w, text: at[1]! });
+  return out;
+}
