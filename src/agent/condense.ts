@@ -8,7 +8,8 @@ import type { Config } from "../config/config.ts";
 import type { AssistantTurn, Provider, ToolSpec } from "../llm/types.ts";
 import { InterruptedError, errorMessage } from "../protocol/errors.ts";
 import type { EventSink } from "../protocol/events.ts";
-import type { CompactionInfo, Message } from "../protocol/message.ts";
+import type { CompactionInfo, Message, Usage } from "../protocol/message.ts";
+import { addUsage } from "../llm/pricing.ts";
 import type { SessionStore } from "../store/types.ts";
 import { TASK_TOKENS, USER_MESSAGES_TOKENS, keepUserMessages, recordWithKept, taskTextOf } from "./compaction-record.ts";
 import { isContextOverflow, overflowAfterCondensing, overflowFigures, overflowWithoutCondense } from "./context-overflow.ts";
@@ -78,7 +79,7 @@ export class ContextManager {
   compactions = 0;
   summaryCalls = 0;
   /** Tokens the summary calls used, in all. */
-  readonly summaryUsage = { input_tokens: 0, output_tokens: 0 };
+  readonly summaryUsage: Usage = { input_tokens: 0, output_tokens: 0 };
   /** Counts each summary call, and its prompt as garbage toward the next collection. */
   private readonly summaryHooks: SummaryHooks = {
     onPrompt: (chars) => {
@@ -86,8 +87,7 @@ export class ContextManager {
     },
     onCall: (usage) => {
       this.summaryCalls++;
-      this.summaryUsage.input_tokens += usage.input_tokens;
-      this.summaryUsage.output_tokens += usage.output_tokens;
+      addUsage(this.summaryUsage, usage);
     },
   };
 

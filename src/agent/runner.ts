@@ -3,10 +3,11 @@
 
 import type { Config } from "../config/config.ts";
 import { streamWithRetry } from "../llm/retry.ts";
+import { addUsage } from "../llm/pricing.ts";
 import type { Provider, ToolSpec } from "../llm/types.ts";
 import { InterruptedError, ProviderError, errorMessage } from "../protocol/errors.ts";
 import type { EventSink, ResultSubtype } from "../protocol/events.ts";
-import { type ContentBlock, INTERRUPTED_NOTE, type Message, type ToolUseBlock, type Usage, newMessageId, textOf } from "../protocol/message.ts";
+import { type ContentBlock, INTERRUPTED_NOTE, INTERRUPTED_PROMPT, type Message, type ToolUseBlock, type Usage, newMessageId, textOf } from "../protocol/message.ts";
 import { imageBytes } from "./image-context.ts";
 import type { SessionStore } from "../store/types.ts";
 import { type Tool, type ToolServices, toolLimits } from "../tools/types.ts";
@@ -16,6 +17,10 @@ import { OUTPUT_LIMIT_STOP, hitOutputLimit, noteCutCalls, outputLimitNote, outpu
 import type { TaskLauncher } from "./sub-agents.ts";
 import { runToolCalls } from "./tool-batch.ts";
 import { runtime } from "../runtime/runtime.ts";
+import { BUDGET_STOP, Budget } from "./budget.ts";
+
+/** Thrown inside a send that would pass --max-budget-usd: nothing was sent. */
+class BudgetStop extends Error {}
 
 // Bytes of requests sent between forced full collections (see the turn loop).
 const COLLECT_AFTER_BYTES = 2 * 1024 * 1024;
@@ -68,6 +73,7 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
   };
 
   const context = input.context ?? new ContextManager({ config, provider, store, system: input.systemPrompt, tools: specs, emit });
+  const budget = Budget.of(config, provider, context.summaryUsage);
   const loops = new LoopDetector(config.loopLimit);
   const prompt: Message = { id: newMessageId(), role: "user", content: input.prompt, ts: Date.now() };
   store.append(prompt);
@@ -83,41 +89,46 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
       await flush();
       // The context manager builds the messages (condensing first when needed) and sends again
       // with a condensed context when the API answers that the prompt is too long.
-      const turn = await context.ask(signal, (messages) => streamWithRetry(
-        provider,
-        {
-          model: provider.model,
-          system: input.systemPrompt,
-          messages,
-          tools: specs,
-          maxTokens: config.maxTokens,
-          signal,
-          loadImage: (ref) => store.loadImage(ref),
-        },
-        {
-          onText: (text) => {
-            partial += text;
-            emit({ type: "text_delta", text });
+      const turn = await context.ask(signal, (messages) => {
+        // Checked with the context as it will be sent (condensed first, when due).
+        if (budget?.wouldPass(context.tokensOf(messages), usage, context.summaryUsage)) throw new BudgetStop();
+        return streamWithRetry(
+          provider,
+          {
+            model: provider.model,
+            system: input.systemPrompt,
+            messages,
+            tools: specs,
+            maxTokens: config.maxTokens,
+            signal,
+            cacheKey: store.id,
+            loadImage: (ref) => store.loadImage(ref),
           },
-        },
-        {
-          maxRetries: config.maxRetries,
-          baseMs: config.retryBaseMs,
-          maxMs: config.retryMaxMs,
-          idleTimeoutMs: config.streamIdleMs,
-          onRetry: (info) => {
-            partial = "";
-            emit({ type: "turn_retry", attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason });
+          {
+            onText: (text) => {
+              partial += text;
+              emit({ type: "text_delta", text });
+            },
           },
-        },
-      ));
+          {
+            maxRetries: config.maxRetries,
+            baseMs: config.retryBaseMs,
+            maxMs: config.retryMaxMs,
+            idleTimeoutMs: config.streamIdleMs,
+            onRetry: (info) => {
+              partial = "";
+              emit({ type: "turn_retry", attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason });
+            },
+          },
+        );
+      });
+      budget?.noteSent(turn.usage.input_tokens);
       // Each request leaves its size in garbage copies (JSON, wire objects); once a few megabytes
       // of them have built up, a full collection keeps peak RSS flat however long the session.
       // It costs a few ms, paid once per COLLECT_AFTER_BYTES sent rather than every turn.
       if (context.garbageDue(imageBytes(context.lastSent), COLLECT_AFTER_BYTES)) runtime.gc();
       partial = "";
-      usage.input_tokens += turn.usage.input_tokens;
-      usage.output_tokens += turn.usage.output_tokens;
+      addUsage(usage, turn.usage);
       const assistant: Message = {
         id: newMessageId(),
         role: "assistant",
@@ -189,8 +200,19 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
         store.append(cut);
         emit({ type: "assistant", message: cut });
         lastText = partial;
+      } else {
+        // Nothing of an answer kept: without a mark the next prompt would read as this one's tail.
+        const mark: Message = { id: newMessageId(), role: "user", content: [{ type: "text", text: INTERRUPTED_PROMPT }], ts: Date.now() };
+        store.append(mark);
+        context.noteAppended(mark);
+        await flush();
       }
       return { subtype: "interrupted", result: lastText || "Interrupted.", numTurns, usage };
+    }
+    if (err instanceof BudgetStop && budget) {
+      // The session is whole (every tool call has its result) and saved by the caller's flush.
+      const result = budget.stopMessage(budget.spent(usage, context.summaryUsage));
+      return { subtype: BUDGET_STOP, result, numTurns: numTurns - 1, usage };
     }
     if (err instanceof ProviderError) {
       return { subtype: "error_during_execution", result: err.message, numTurns, usage };

@@ -30,75 +30,104 @@ export interface SubAgentInput {
   heapReportMs: number;
 }
 
-const count = z.number().check(z.nonnegative());
-const subtypes = ["success", "error_max_turns", "error_max_tokens", "error_during_execution", "interrupted"] as const;
-const subAgentOutput = z.object({
-  subtype: z.enum(subtypes satisfies readonly ResultSubtype[]),
-  result: z.string(),
-  numTurns: count,
-  usage: z.object({ input_tokens: count, output_tokens: count }),
-  toolCalls: count,
-});
-export type SubAgentOutput = z.infer<typeof subAgentOutput>;
-
-const shellRequest = z.object({ command: z.string(), cwd: z.string(), timeoutMs: count });
-export type ShellRequestWire = z.infer<typeof shellRequest>;
-
-const id = z.int().check(z.nonnegative());
-// The main thread reads these events' fields; any other event is passed on by its type alone.
-const message = z.custom<Parameters<typeof checkMessage>[0]>((v) => {
-  const { message: m, problems } = checkMessage(v);
-  return m !== undefined && problems.length === 0;
-}, "not a well-formed message");
-const EVENTS: Record<string, z.ZodMiniType> = {
-  assistant: z.looseObject({ type: z.literal("assistant"), message }),
-  user: z.looseObject({ type: z.literal("user"), message }),
-  tool_start: z.looseObject({ type: z.literal("tool_start"), id: z.string(), name: z.string() }),
-  warning: z.looseObject({ type: z.literal("warning"), message: z.string() }),
-  permission_denied: z.looseObject({ type: z.literal("permission_denied"), id: z.string(), name: z.string(), reason: z.string() }),
-  turn_retry: z.looseObject({ type: z.literal("turn_retry"), attempt: count, reason: z.string() }),
+// Every subtype, so that a new one cannot be left out of the schema (the type checker says so).
+const SUBTYPES: Record<ResultSubtype, true> = {
+  success: true,
+  error_max_turns: true,
+  error_max_tokens: true,
+  error_max_budget_usd: true,
+  error_during_execution: true,
+  interrupted: true,
 };
-const event = z.looseObject({ type: z.string() }).check(
-  z.refine((e) => !Object.hasOwn(EVENTS, e.type) || z.safeParse(EVENTS[e.type]!, e).success, "an event with wrong fields"),
-);
 
-const fromWorker = z.discriminatedUnion("t", [
-  z.object({ t: z.literal("started") }),
-  z.object({ t: z.literal("done") }),
-  z.object({ t: z.literal("heap"), bytes: count }),
-  z.object({ t: z.literal("event"), event: z.pipe(event, z.transform((e) => e as unknown as AgentEvent)) }),
-  z.object({ t: z.literal("shell"), id, request: shellRequest }),
-  z.object({ t: z.literal("shell-abort"), id }),
-]);
-export type FromWorker = z.infer<typeof fromWorker>;
+// Built on first use (a run that starts no sub-agent never pays for them).
+type Schemas = ReturnType<typeof build>;
+let built: Schemas | undefined;
+const schemas = () => (built ??= build());
 
-const runOutcome = z.object({
-  output: z.string(),
-  exitCode: z.nullable(z.int()),
-  signal: z.optional(z.string()),
-  timedOut: z.boolean(),
-  interrupted: z.boolean(),
-  finalCwd: z.string(),
-  durationMs: count,
-}) satisfies z.ZodMiniType<RunOutcome>;
+function build() {
+  const count = z.number().check(z.nonnegative());
+  const subtypes = Object.keys(SUBTYPES) as [ResultSubtype, ...ResultSubtype[]];
+  const subAgentOutput = z.object({
+    subtype: z.enum(subtypes),
+    result: z.string(),
+    numTurns: count,
+    usage: z.object({
+      input_tokens: count,
+      output_tokens: count,
+      cache_read_input_tokens: z.optional(count),
+      cache_creation_input_tokens: z.optional(count),
+    }),
+    toolCalls: count,
+  });
 
-const toWorker = z.discriminatedUnion("t", [
-  z.object({ t: z.literal("abort") }),
-  z.object({ t: z.literal("shell-done"), id, outcome: runOutcome }),
-  z.object({ t: z.literal("shell-error"), id, message: z.string() }),
-]);
-export type ToWorker = z.infer<typeof toWorker>;
+  const shellRequest = z.object({ command: z.string(), cwd: z.string(), timeoutMs: count });
+
+  const id = z.int().check(z.nonnegative());
+  // The main thread reads these events' fields; any other event is passed on by its type alone.
+  const message = z.custom<Parameters<typeof checkMessage>[0]>((v) => {
+    const { message: m, problems } = checkMessage(v);
+    return m !== undefined && problems.length === 0;
+  }, "not a well-formed message");
+  const EVENTS: Record<string, z.ZodMiniType> = {
+    assistant: z.looseObject({ type: z.literal("assistant"), message }),
+    user: z.looseObject({ type: z.literal("user"), message }),
+    tool_start: z.looseObject({ type: z.literal("tool_start"), id: z.string(), name: z.string() }),
+    warning: z.looseObject({ type: z.literal("warning"), message: z.string() }),
+    permission_denied: z.looseObject({
+      type: z.literal("permission_denied"),
+      id: z.string(),
+      name: z.string(),
+      reason: z.string(),
+    }),
+    turn_retry: z.looseObject({ type: z.literal("turn_retry"), attempt: count, reason: z.string() }),
+  };
+  const event = z.looseObject({ type: z.string() }).check(
+    z.refine((e) => !Object.hasOwn(EVENTS, e.type) || z.safeParse(EVENTS[e.type]!, e).success, "wrong fields"),
+  );
+
+  const fromWorker = z.discriminatedUnion("t", [
+    z.object({ t: z.literal("started") }),
+    z.object({ t: z.literal("done") }),
+    z.object({ t: z.literal("heap"), bytes: count }),
+    z.object({ t: z.literal("event"), event: z.pipe(event, z.transform((e) => e as unknown as AgentEvent)) }),
+    z.object({ t: z.literal("shell"), id, request: shellRequest }),
+    z.object({ t: z.literal("shell-abort"), id }),
+  ]);
+
+  const runOutcome = z.object({
+    output: z.string(),
+    exitCode: z.nullable(z.int()),
+    signal: z.optional(z.string()),
+    timedOut: z.boolean(),
+    interrupted: z.boolean(),
+    finalCwd: z.string(),
+    durationMs: count,
+  }) satisfies z.ZodMiniType<RunOutcome>;
+
+  const toWorker = z.discriminatedUnion("t", [
+    z.object({ t: z.literal("abort") }),
+    z.object({ t: z.literal("shell-done"), id, outcome: runOutcome }),
+    z.object({ t: z.literal("shell-error"), id, message: z.string() }),
+  ]);
+  return { subAgentOutput, shellRequest, fromWorker, toWorker };
+}
+export type SubAgentOutput = z.infer<Schemas["subAgentOutput"]>;
+export type ShellRequestWire = z.infer<Schemas["shellRequest"]>;
+export type FromWorker = z.infer<Schemas["fromWorker"]>;
+export type ToWorker = z.infer<Schemas["toWorker"]>;
 
 /** Parses a received message; the error names what is wrong with it. */
-function reader<T>(schema: z.ZodMiniType<T>, what: string): (value: unknown) => T {
+function reader<K extends keyof Schemas>(key: K, what: string): (value: unknown) => z.infer<Schemas[K]> {
   return (value) => {
-    const parsed = z.safeParse(schema, value);
-    if (parsed.success) return parsed.data;
+    const parsed = z.safeParse(schemas()[key] as z.ZodMiniType, value);
+    if (parsed.success) return parsed.data as z.infer<Schemas[K]>;
     const t = (value as { t?: unknown } | null)?.t;
-    throw new Error(`${what}${typeof t === "string" ? ` "${t}"` : ""}: ${issuePhrases(parsed.error.issues, value).join("; ")}`);
+    const which = typeof t === "string" ? ` "${t}"` : "";
+    throw new Error(`${what}${which}: ${issuePhrases(parsed.error.issues, value).join("; ")}`);
   };
 }
 
-export const readFromWorker = reader(fromWorker, "a message from the worker");
-export const readToWorker = reader(toWorker, "a message from the main thread");
-export const readSubAgentOutput = reader(subAgentOutput, "the sub-agent's result");
+export const readFromWorker = reader("fromWorker", "a message from the worker");
+export const readToWorker = reader("toWorker", "a message from the main thread");
+export const readSubAgentOutput = reader("subAgentOutput", "the sub-agent's result");

@@ -117,7 +117,7 @@ async function run(
   const kind = input.kind === "explore" ? "explore" : config.permissionMode === "plan" ? "plan" : "main";
   try {
     const out = await runAgent({
-      config,
+      config: { ...config, maxBudgetUsd: undefined },
       provider,
       store,
       tools: toolsFor(kind),
@@ -130,7 +130,9 @@ async function run(
       signal,
       emit,
     });
-    return { subtype: out.subtype, result: out.result, numTurns: out.numTurns, usage: out.usage, toolCalls: toolCalls() };
+    // A sub-agent has no budget of its own (--max-budget-usd is the main run's): never that stop.
+    const subtype = out.subtype === "error_max_budget_usd" ? "error_during_execution" : out.subtype;
+    return { subtype, result: out.result, numTurns: out.numTurns, usage: out.usage, toolCalls: toolCalls() };
   } finally {
     await store.close().catch((err) => emit({ type: "warning", message: `task transcript: ${errorMessage(err)}` }));
   }

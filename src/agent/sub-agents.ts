@@ -10,7 +10,13 @@ import type { ShellPool } from "../shell/types.ts";
 import { type TaskEnd, type TaskPool, createTaskPool } from "../tasks/task-pool.ts";
 import { workerFile } from "../tasks/worker-file.ts";
 import { toolsFor } from "../tools/registry.ts";
-import { readFromWorker, readSubAgentOutput, type SubAgentInput, type SubAgentOutput, type ToWorker } from "./sub-agent-protocol.ts";
+import {
+  readFromWorker,
+  readSubAgentOutput,
+  type SubAgentInput,
+  type SubAgentOutput,
+  type ToWorker,
+} from "./sub-agent-protocol.ts";
 import { type PromptEnvironment, renderSystemPrompt } from "./system-prompt.ts";
 import type { TaskSpec } from "./task-command.ts";
 

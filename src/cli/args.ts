@@ -44,6 +44,7 @@ export const OPTIONS = {
   "add-dir": { type: "string", multiple: true },
   sandbox: { type: "string" },
   "sandbox-network": { type: "boolean" },
+  "max-budget-usd": { type: "string" },
   yes: { type: "boolean", short: "y" },
   quiet: { type: "boolean", short: "q" },
   "no-color": { type: "boolean" },
@@ -84,6 +85,7 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
     addDir: v["add-dir"],
     sandbox: v.sandbox,
     sandboxNetwork: v["sandbox-network"],
+    maxBudgetUsd: v["max-budget-usd"],
   };
 
   if (v.help) return { command: { kind: "help" }, flags };

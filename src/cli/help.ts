@@ -31,6 +31,7 @@ Options:
   -r, --resume <id>             resume the session with this id
   -C, --cwd <dir>               work in <dir> instead of the current directory
       --max-turns <n>           stop after n model turns (default: no limit)
+      --max-budget-usd <n>      stop (exit 1, session saved) before a request would pass $n
       --permission-mode <mode>  default | accept-edits | bypass | plan (plan: read-only tools)
   -y, --yes                     same as --permission-mode bypass
       --allow <rule>            allow without asking, e.g. 'Bash(npm test)' (repeatable)

@@ -90,6 +90,8 @@ export interface Config {
   quiet: boolean;
   /** Colour is allowed (no NO_COLOR, --no-color or TERM=dumb); each stream still needs a terminal. */
   color: boolean;
+  /** TERM=dumb: the interactive session writes plain lines, never moving the cursor. */
+  dumbTerminal: boolean;
   permissionMode: PermissionMode;
   /** Allow and deny rules (flags, then project, then user config); checked in src/policy. */
   permissions: PermissionRules;
@@ -116,6 +118,45 @@ export interface Config {
   context: ContextConfig;
   toolResultSummaryLimit: number;
   tasks: TaskConfig;
+  /** The user's price for the model in use (SYNAPSE_PRICE, config `price`); else the table's. */
+  price?: PriceOverride;
+  /** --max-budget-usd / SYNAPSE_MAX_BUDGET_USD: a run stops before a request would pass it. */
+  maxBudgetUsd?: number;
+}
+
+/** Dollars per million tokens: input and output, the cache's prices optional (llm/pricing.ts). */
+export interface PriceOverride {
+  input: number;
+  output: number;
+  cacheWrite?: number;
+  cacheRead?: number;
+}
+
+const DOLLARS = /^\d+(\.\d+)?$/;
+
+/** SYNAPSE_PRICE: "input,output[,cacheWrite,cacheRead]" in dollars per million tokens. */
+export function parsePrice(text: string): PriceOverride | undefined {
+  const parts = text.split(",").map((s) => s.trim());
+  if (parts.length !== 2 && parts.length !== 4) return undefined;
+  const n = parts.map((s) => (DOLLARS.test(s) ? Number(s) : Number.NaN));
+  if (n.some((x) => !Number.isFinite(x))) return undefined;
+  return { input: n[0]!, output: n[1]!, ...(n.length === 4 ? { cacheWrite: n[2]!, cacheRead: n[3]! } : {}) };
+}
+
+function priceFrom(env: ConfigSources["env"], file: FileConfig): PriceOverride | undefined {
+  const raw = env.SYNAPSE_PRICE;
+  if (raw === undefined || raw === "") return file.price;
+  const price = parsePrice(raw);
+  if (!price) throw new UsageError(`SYNAPSE_PRICE must be "input,output" or "input,output,cacheWrite,cacheRead" in dollars per million tokens (got "${raw}")`);
+  return price;
+}
+
+function budgetFrom(flag: string | undefined, env: ConfigSources["env"]): number | undefined {
+  const [name, raw] = flag !== undefined ? ["--max-budget-usd", flag] : ["SYNAPSE_MAX_BUDGET_USD", env.SYNAPSE_MAX_BUDGET_USD];
+  if (raw === undefined || raw === "") return undefined;
+  const n = DOLLARS.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
+  if (!(n > 0)) throw new UsageError(`${name} must be a number of dollars above 0 (got "${raw}")`);
+  return n;
 }
 
 /** Sub-agents (`task:explore` / `task:general`) in worker threads. */
@@ -141,6 +182,7 @@ export interface ConfigFlags {
   addDir?: string[];
   sandbox?: string;
   sandboxNetwork?: boolean;
+  maxBudgetUsd?: string;
 }
 
 export interface PermissionRules {
@@ -164,6 +206,7 @@ export type FileConfig = Partial<{
   permissions: Partial<PermissionRules>;
   autoCondense: boolean;
   sandbox: Partial<{ mode: SandboxMode; network: boolean }>;
+  price: PriceOverride;
 }>;
 
 export interface ConfigSources {
@@ -304,6 +347,7 @@ export function resolveConfig(src: ConfigSources): Config {
     maxTokens: int(env, "SYNAPSE_MAX_TOKENS", file.maxTokens ?? 8192, 1, MAX_OUTPUT_TOKENS),
     quiet: flags.quiet ?? false,
     color: !noColor,
+    dumbTerminal: env.TERM === "dumb",
     permissionMode,
     permissions: {
       allow: [...(flags.allow ?? []), ...(src.userFile?.permissions?.allow ?? [])],
@@ -363,6 +407,10 @@ export function resolveConfig(src: ConfigSources): Config {
       maxHeapMb: int(env, "SYNAPSE_TASK_MAX_HEAP_MB", 1024, 16),
     },
   };
+  const price = priceFrom(env, file);
+  if (price) config.price = price;
+  const budget = budgetFrom(flags.maxBudgetUsd, env);
+  if (budget !== undefined) config.maxBudgetUsd = budget;
   return deepFreeze(config);
 }
 

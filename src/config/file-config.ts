@@ -14,6 +14,10 @@ interface Section {
   notObject: (name: string) => string;
   /** Names the keys a section allows, in the message for one it does not. */
   allowed: string;
+  /** Keys that must be there, and what their absence is told. */
+  required?: { keys: string[]; says: (name: string) => string };
+  /** Report a key it does not know before any value (else each key in the file's order). */
+  unknownKeysFirst?: boolean;
 }
 type Setting = Rule[] | Section;
 
@@ -27,6 +31,7 @@ const oneOf = (values: readonly string[]): Rule => [
   (name, value) => `"${name}" must be one of ${values.join(", ")} ${got(value)}`,
 ];
 const flag: Rule = [z.boolean(), (name, value) => `"${name}" must be true or false ${got(value)}`];
+const dollars: Rule = [z.number().check(z.minimum(0)), (name, value) => `"${name}" must be a number of dollars >= 0 ${got(value)}`];
 const rules: Rule = [z.array(z.string()), (name) => `"${name}" must be a list of rule strings`];
 
 const SETTINGS: Record<keyof FileConfig, Setting> = {
@@ -46,6 +51,13 @@ const SETTINGS: Record<keyof FileConfig, Setting> = {
     keys: { mode: [oneOf(SANDBOX_MODES)], network: [flag] },
     notObject: (name) => `"${name}" must be an object with "mode" and "network"`,
     allowed: "mode or network",
+    unknownKeysFirst: true,
+  },
+  price: {
+    keys: { input: [dollars], output: [dollars], cacheWrite: [dollars], cacheRead: [dollars] },
+    notObject: (name) => `"${name}" must be an object with "input" and "output" (dollars per million tokens)`,
+    allowed: "input, output, cacheWrite or cacheRead",
+    required: { keys: ["input", "output"], says: (name) => `"${name}" needs both "input" and "output"` },
   },
 };
 
@@ -57,11 +69,16 @@ function checkRules(name: string, value: unknown, list: Rule[]): void {
 
 function checkSection(name: string, value: unknown, section: Section): void {
   if (!isObject(value)) throw new Error(section.notObject(name));
-  for (const [key, inner] of Object.entries(value)) {
-    const list = Object.hasOwn(section.keys, key) ? section.keys[key] : undefined;
-    if (!list) throw new Error(`unknown setting "${name}.${key}" (${section.allowed})`);
-    if (inner !== undefined) checkRules(`${name}.${key}`, inner, list);
+  const unknownKey = (key: string) => new Error(`unknown setting "${name}.${key}" (${section.allowed})`);
+  if (section.unknownKeysFirst) {
+    for (const key of Object.keys(value)) if (!Object.hasOwn(section.keys, key)) throw unknownKey(key);
   }
+  const order = section.unknownKeysFirst ? Object.keys(section.keys) : Object.keys(value);
+  for (const key of order) {
+    if (!Object.hasOwn(section.keys, key)) throw unknownKey(key);
+    if (value[key] !== undefined) checkRules(`${name}.${key}`, value[key], section.keys[key]!);
+  }
+  if (section.required?.keys.some((key) => value[key] === undefined)) throw new Error(section.required.says(name));
 }
 
 /** Checks a parsed config.json; the error's message is the sentence for the user. */

@@ -54,9 +54,21 @@ export function checkFileConfig(value: unknown): FileConfig {
     throw new Error(`"autoCondense" must be true or false (got ${JSON.stringify(v.autoCondense)})`);
   }
   if (v.sandbox !== undefined) checkSandbox(v.sandbox);
-  const unknown = Object.keys(v).filter((k) => !["maxTurns", "maxTokens", "maxRetries", "loopLimit", "model", "permissionMode", "permissions", "autoCondense", "sandbox"].includes(k));
+  if (v.price !== undefined) checkPrice(v.price);
+  const unknown = Object.keys(v).filter((k) => !["maxTurns", "maxTokens", "maxRetries", "loopLimit", "model", "permissionMode", "permissions", "autoCondense", "sandbox", "price"].includes(k));
   if (unknown.length) throw new Error(`unknown setting${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => `"${k}"`).join(", ")}`);
   return v as FileConfig;
+}
+
+/** `"price": {"input": 3, "output": 15, "cacheWrite"?: 3.75, "cacheRead"?: 0.3}`: dollars per million tokens. */
+function checkPrice(value: unknown): void {
+  if (!value || typeof value !== "object" || Array.isArray(value)) throw new Error(`"price" must be an object with "input" and "output" (dollars per million tokens)`);
+  const v = value as Record<string, unknown>;
+  for (const [key, n] of Object.entries(v)) {
+    if (!["input", "output", "cacheWrite", "cacheRead"].includes(key)) throw new Error(`unknown setting "price.${key}" (input, output, cacheWrite or cacheRead)`);
+    if (typeof n !== "number" || !(n >= 0)) throw new Error(`"price.${key}" must be a number of dollars >= 0 (got ${JSON.stringify(n)})`);
+  }
+  if (v.input === undefined || v.output === undefined) throw new Error(`"price" needs both "input" and "output"`);
 }
 
 /** `"permissions": {"allow": [...], "deny": [...]}`; the rules themselves are checked with the flags. */

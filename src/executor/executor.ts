@@ -7,6 +7,7 @@ import { contextWindowFor } from "../agent/model-windows.ts";
 import type { Config } from "../config/config.ts";
 import { RESUME_SCAN, lastContextTokens } from "./resumed-context.ts";
 import { listModels } from "../llm/model-list.ts";
+import { addUsage } from "../llm/pricing.ts";
 import { EXIT, InterruptedError, SynapseError, errorMessage } from "../protocol/errors.ts";
 import type { AgentEvent, RunResult } from "../protocol/events.ts";
 import type { ContentBlock, Usage } from "../protocol/message.ts";
@@ -99,6 +100,8 @@ const RECENT_OUTCOMES = 16;
 
 export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
   const usage: Usage = { input_tokens: 0, output_tokens: 0 };
+  let costUsd = 0;
+  let costKnown = true;
   let contextTokens = 0;
   const tasksRunning = new Set<string>();
   const commands = opts.commands ?? COMMANDS;
@@ -113,13 +116,17 @@ export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
     else if (event.type === "compact_boundary") contextTokens = event.tokens_after;
     else if (event.type === "result") {
       tasksRunning.clear();
-      usage.input_tokens += event.result.usage.input_tokens;
-      usage.output_tokens += event.result.usage.output_tokens;
+      addUsage(usage, event.result.usage);
+      // A run of a model without a price leaves the session's dollars unknown.
+      if (event.result.total_cost_usd === undefined) costKnown = false;
+      else costUsd += event.result.total_cost_usd;
     }
     opts.emit(event);
   };
 
   let runtime = await opts.open(sink, opts.resume);
+  // /model may always go back to this, whether or not the provider's list names it.
+  const startModel = runtime.model;
   contextTokens = lastContextTokens(runtime.recent(RESUME_SCAN));
   // The model picked with /model in this process, if any (see switchSession).
   let chosenModel: string | undefined;
@@ -139,6 +146,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
       sessionId: runtime.sessionId,
       cwd: opts.config.cwd,
       usage: { ...usage },
+      ...(costKnown ? { costUsd } : {}),
       contextTokens,
       contextWindow: contextWindowFor(runtime.model, opts.config.context.window),
       messagesInMemory: r.messagesInMemory,
@@ -155,6 +163,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
     listModels: (provider, s) => listModels(provider, provider === "anthropic" ? opts.config.anthropic : opts.config.openai, s),
     listSessions: async () => (await listSessions(opts.config.home)).filter((s) => s.cwd === opts.config.cwd),
     commands: () => commands,
+    startModel,
     signal,
   });
 
@@ -176,6 +185,10 @@ export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
     runtime = next;
     usage.input_tokens = 0;
     usage.output_tokens = 0;
+    usage.cache_read_input_tokens = 0;
+    usage.cache_creation_input_tokens = 0;
+    costUsd = 0;
+    costKnown = true;
     contextTokens = lastContextTokens(next.recent(RESUME_SCAN));
     await previous.close();
     opts.emit({ type: "session_changed", session_id: next.sessionId, previous: previous.sessionId });

@@ -11,7 +11,8 @@ import { selectProvider } from "../llm/select.ts";
 import { startMemoryMonitor } from "../memory/monitor.ts";
 import { UsageError, errorMessage } from "../protocol/errors.ts";
 import type { EventSink, RunResult } from "../protocol/events.ts";
-import type { ContentBlock, ImageBlock, Message } from "../protocol/message.ts";
+import type { ContentBlock, ImageBlock, Message, Usage } from "../protocol/message.ts";
+import { addUsage, costReport, priceFor, usageSince } from "../llm/pricing.ts";
 import { sandboxPlan } from "../sandbox/plan.ts";
 import { sandboxState, sandboxWarningOnce } from "../sandbox/probe.ts";
 import { isSandboxed, type SandboxState } from "../sandbox/types.ts";
@@ -210,7 +211,7 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
       const started = Date.now();
       emit({ type: "init", session_id: store.id, model: provider.model, provider: provider.name, cwd: config.cwd, tools: [...tools.keys()] });
       const compactionsBefore = context.compactions;
-      const summaryBefore = { ...context.summaryUsage };
+      const summaryBefore: Usage = { ...context.summaryUsage };
       const out = await runAgent({
         config,
         provider,
@@ -245,6 +246,10 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
       monitor.check();
       const shellStats = shell.stats();
       const storeStats = store.stats();
+      // Summary calls cost tokens too.
+      const usage = { ...out.usage };
+      addUsage(usage, usageSince(context.summaryUsage, summaryBefore));
+      const cost = costReport(usage, priceFor(provider.name, provider.model, config.price));
       const memory = monitor.stats();
       const result: RunResult = {
         subtype: saveError && out.subtype === "success" ? "error_during_execution" : out.subtype,
@@ -253,11 +258,8 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
         session_id: store.id,
         num_turns: out.numTurns,
         duration_ms: Date.now() - started,
-        // Summary calls cost tokens too.
-        usage: {
-          input_tokens: out.usage.input_tokens + context.summaryUsage.input_tokens - summaryBefore.input_tokens,
-          output_tokens: out.usage.output_tokens + context.summaryUsage.output_tokens - summaryBefore.output_tokens,
-        },
+        usage,
+        ...(cost.usd !== null ? { total_cost_usd: cost.usd } : {}),
         stats: {
           ...shellStats,
           tasks_run: tasks.stats().tasksRun,
@@ -267,6 +269,7 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
           peak_rss_mb: memory.peakRssMb,
           compaction_requested: compactionRequested,
           compactions: context.compactions - compactionsBefore,
+          cost,
         },
       };
       if (saveError) result.error = saveError;

@@ -23,8 +23,10 @@ export interface SessionFacts {
   model: string;
   sessionId: string;
   cwd: string;
-  /** Tokens in and out over this session's submissions so far. */
+  /** Tokens in and out over this session's submissions so far (cache reads and writes among the input). */
   usage: Usage;
+  /** Dollars those cost; absent when a run's model had no price (SYNAPSE_PRICE sets one). */
+  costUsd?: number;
   /** Tokens the last request carried, and the model's window (for "context used"). */
   contextTokens: number;
   contextWindow: number;
@@ -44,6 +46,8 @@ export interface CommandContext {
   /** Sessions of this working directory, newest first. */
   listSessions(): Promise<ListedSession[]>;
   commands(): readonly SlashCommand[];
+  /** `provider/model` the session started on: /model can switch back to it though no list names it. */
+  startModel?: string;
   signal: AbortSignal;
 }
 

@@ -4,7 +4,7 @@
 
 import type Anthropic from "@anthropic-ai/sdk";
 import type { ContentBlock, Message } from "../protocol/message.ts";
-import { toAnthropicMessages, toAnthropicParams } from "./anthropic-wire.ts";
+import { summaryIndex, toAnthropicMessages, toAnthropicParams } from "./anthropic-wire.ts";
 import type { ModelRequest } from "./types.ts";
 
 const MESSAGES_KEY = '"messages":[]';
@@ -36,11 +36,13 @@ export class AnthropicBodyBuilder {
       parts.push(piece);
     }
     this.pieces = next;
-    // The last non-empty message carries the conversation's cache breakpoint: built apart.
-    if (last >= 0) {
-      // parts is parallel to request.messages.
-      const params = await toAnthropicParams({ ...request, messages: [request.messages[last]!] }, model);
-      parts[last] = JSON.stringify(params.messages[0]);
+    // The last non-empty message and the newest compaction record carry cache breakpoints: built
+    // apart (parts is parallel to request.messages; a lone message gets its breakpoint as the last).
+    const summary = summaryIndex(request.messages);
+    for (const at of new Set([summary, last])) {
+      if (at < 0 || !parts[at]) continue;
+      const params = await toAnthropicParams({ ...request, messages: [request.messages[at]!] }, model);
+      parts[at] = JSON.stringify(params.messages[0]);
     }
     const params = await toAnthropicParams({ ...request, messages: [] }, model);
     const head = JSON.stringify(params);

@@ -116,7 +116,11 @@ export class AnthropicTurnBuilder {
   #addUsage(u: AnthropicUsage | undefined): void {
     if (!u) return;
     const input = inputTokens(u);
-    if (input !== undefined) this.#usage.input_tokens = input;
+    if (input !== undefined) {
+      this.#usage.input_tokens = input;
+      if (u.cache_read_input_tokens != null) this.#usage.cache_read_input_tokens = u.cache_read_input_tokens;
+      if (u.cache_creation_input_tokens != null) this.#usage.cache_creation_input_tokens = u.cache_creation_input_tokens;
+    }
     // output_tokens in message_delta is the running total, not an increment.
     if (u.output_tokens != null) this.#usage.output_tokens = u.output_tokens;
   }

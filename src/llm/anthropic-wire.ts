@@ -8,8 +8,10 @@ import type { ModelRequest } from "./types.ts";
 type Block = Anthropic.ContentBlockParam;
 type Params = Anthropic.Messages.MessageCreateParamsStreaming;
 
-// A conversation resends the system prompt, the tools and the history each turn; marking the end
-// of each lets the API serve them from its cache (at most 4 breakpoints per request; we use 3).
+// A conversation resends the tools, the system prompt and the history each turn, and the API caches
+// by prefix up to each cache_control breakpoint (at most 4 a request). We mark the tools, the
+// system prompt, the newest compaction record (stable until the next condense, so a prune after
+// it re-writes only what follows it) and the end of the conversation (moving, turn by turn).
 const CACHE = { type: "ephemeral" } as const;
 
 type LoadImage = ModelRequest["loadImage"];
@@ -78,13 +80,27 @@ export async function toAnthropicMessages(messages: Message[], loadImage: LoadIm
   return out;
 }
 
+/** The newest compaction record (or summary) before the last message, or -1: a breakpoint's place. */
+export function summaryIndex(messages: readonly Message[]): number {
+  for (let i = messages.length - 2; i >= 0; i--) if (messages[i]!.compaction || messages[i]!.isSummary) return i;
+  return -1;
+}
+
+function withBreakpoint(message: Anthropic.MessageParam): Anthropic.MessageParam {
+  const blocks = [...(message.content as Block[])];
+  blocks[blocks.length - 1] = { ...blocks[blocks.length - 1], cache_control: CACHE } as Block;
+  return { ...message, content: blocks } as Anthropic.MessageParam;
+}
+
 export async function toAnthropicParams(request: ModelRequest, model: string): Promise<Params> {
-  const messages = await toAnthropicMessages(request.messages, request.loadImage);
-  const last = messages.at(-1);
-  if (last && Array.isArray(last.content) && last.content.length > 0) {
-    const blocks = last.content as Block[];
-    blocks[blocks.length - 1] = { ...blocks[blocks.length - 1], cache_control: CACHE } as Block;
+  const summary = summaryIndex(request.messages);
+  const messages: Anthropic.MessageParam[] = [];
+  for (let i = 0; i < request.messages.length; i++) {
+    const [wire] = await toAnthropicMessages([request.messages[i]!], request.loadImage);
+    if (wire) messages.push(i === summary ? withBreakpoint(wire) : wire);
   }
+  const last = messages.at(-1);
+  if (last && Array.isArray(last.content) && last.content.length > 0) messages[messages.length - 1] = withBreakpoint(last);
   const tools: Anthropic.Tool[] = request.tools.map((tool, i) => ({
     name: tool.name,
     description: tool.description,

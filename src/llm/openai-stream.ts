@@ -16,7 +16,11 @@ export interface OpenAIChunk {
     };
     finish_reason?: string | null;
   }>;
-  usage?: { prompt_tokens?: number | null; completion_tokens?: number | null } | null;
+  usage?: {
+    prompt_tokens?: number | null;
+    completion_tokens?: number | null;
+    prompt_tokens_details?: { cached_tokens?: number | null } | null;
+  } | null;
 }
 
 interface ToolCallFragment {
@@ -55,6 +59,9 @@ export class OpenAITurnBuilder {
     if (chunk.usage) {
       this.#usage.input_tokens = chunk.usage.prompt_tokens ?? this.#usage.input_tokens;
       this.#usage.output_tokens = chunk.usage.completion_tokens ?? this.#usage.output_tokens;
+      // OpenAI caches prefixes by itself and bills no write; reads are in the prompt's details.
+      const cached = chunk.usage.prompt_tokens_details?.cached_tokens;
+      if (cached != null) this.#usage.cache_read_input_tokens = cached;
     }
     const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
     if (!choice) return;

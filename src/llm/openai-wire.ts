@@ -96,5 +96,6 @@ export async function toOpenAIParams(request: ModelRequest, model: string): Prom
     stream_options: { include_usage: true },
     ...(usesCompletionTokens(model) ? { max_completion_tokens: request.maxTokens } : { max_tokens: request.maxTokens }),
     ...(tools.length ? { tools } : {}),
+    ...(request.cacheKey ? { prompt_cache_key: request.cacheKey } : {}),
   };
 }

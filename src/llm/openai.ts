@@ -11,6 +11,16 @@ export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
 type Sdk = typeof import("openai");
 
+/** Whether requests go to OpenAI itself (no base URL, or one on api.openai.com). */
+export function isOpenAIHost(baseUrl: string | undefined): boolean {
+  if (!baseUrl) return true;
+  try {
+    return new URL(baseUrl).hostname === "api.openai.com";
+  } catch {
+    return false;
+  }
+}
+
 export class OpenAIProvider extends SdkProvider<Sdk, OpenAIClient, OpenAIChunk> {
   readonly name = "openai" as const;
   readonly #bodies = new OpenAIBodyBuilder();
@@ -33,7 +43,9 @@ export class OpenAIProvider extends SdkProvider<Sdk, OpenAIClient, OpenAIChunk> 
   // The SDK throws on a data chunk that holds an `error` key, before the builder sees it.
   protected async open(client: OpenAIClient, request: ModelRequest, model: string): Promise<AsyncIterable<unknown>> {
     // Sent as built: the bytes the SDK would write, from each message's JSON kept from the last turn.
-    const { params, body } = await this.#bodies.build(request, model);
+    // OpenAI's own API takes prompt_cache_key; compatible servers may refuse a field they do not know.
+    const keyed = isOpenAIHost(this.options.baseUrl) ? request : { ...request, cacheKey: undefined };
+    const { params, body } = await this.#bodies.build(keyed, model);
     return client.chat.completions.create(params, { signal: request.signal, body, headers: { "content-type": "application/json" } });
   }
 

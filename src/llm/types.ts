@@ -17,6 +17,8 @@ export interface ModelRequest {
   tools: ToolSpec[];
   maxTokens: number;
   signal: AbortSignal;
+  /** The session's id: OpenAI routes requests with one key to the same prompt cache (prompt_cache_key). */
+  cacheKey?: string;
   /** Loads an image's bytes only while the request is being built. */
   loadImage(ref: ImageRef): Promise<{ mediaType: string; base64: string }>;
 }

@@ -23,7 +23,9 @@ export interface PathContext {
 export function unresolvable(w: Word): string | null {
   if (w.dynamic) return `${w.raw} holds an expansion known only when it runs`;
   if (w.braces) return `${w.raw} is a brace expansion`;
-  if (w.text.startsWith("~") && !/^~(\/|$)/.test(w.text)) return `${w.raw} starts with a tilde form (~+, ~-, ~user) the checker does not resolve`;
+  if (w.text.startsWith("~") && !/^~(\/|$)/.test(w.text)) {
+    return `${w.raw} starts with a tilde form (~+, ~-, ~user) the checker does not resolve`;
+  }
   // bash expands `~` after `=` and `:` in arguments that look like assignments (`x=~/a:~/b`).
   if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text) && /[=:]~/.test(w.text)) return `${w.raw} holds a tilde bash expands`;
   return null;
@@ -54,7 +56,9 @@ export function wordPaths(w: Word, ctx: PathContext): { paths: string[] } | { pr
   if (!GLOB.test(w.text)) return { paths: [path] };
   const segments = path.split("/").slice(1);
   // `.*` and `.?` match `..` in bash before 5.2: a glob could climb out of the folder it names.
-  if (segments.some((s) => GLOB.test(s) && s.startsWith("."))) return { problem: `${w.raw} is a glob that could match ".."` };
+  if (segments.some((s) => GLOB.test(s) && s.startsWith("."))) {
+    return { problem: `${w.raw} is a glob that could match ".."` };
+  }
   // Bracket classes are not read by globRegExp: a match it missed could be a link out.
   if (segments.some((s) => s.includes("["))) return { problem: `${w.raw} is a glob with a bracket class` };
   const found = expand(segments);

@@ -7,7 +7,8 @@ import { accessSync, constants, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { CommandView } from "./command-view.ts";
 import { type PathContext, pathProblem, unresolvable, wordPaths } from "./path-proof.ts";
-import { GIT_GLOBAL_SAFE, GIT_LIST_ONLY, GIT_LIST_OPTIONS, GIT_READ_ONLY, GIT_UNSAFE_OPTION, type ProgramSpec, SAFE_PROGRAMS } from "./safe-programs.ts";
+import { GIT_GLOBAL_SAFE, GIT_LIST_ONLY, GIT_LIST_OPTIONS, GIT_READ_ONLY, GIT_UNSAFE_OPTION, type ProgramSpec,
+    SAFE_PROGRAMS } from "./safe-programs.ts";
 import { sedScriptIsSafe } from "./sed-script.ts";
 import type { Word } from "./shell-parse.ts";
 import { insideWorkspace } from "./workspace.ts";
@@ -25,7 +26,8 @@ export function unprovenPart(views: CommandView[], ctx: ProofContext): { view: C
     if (view.nested) continue;
     // After a `cd`, relative paths are judged from the starting folder; one that climbs with `..`
     // could land elsewhere from the new one.
-    const climbs = [...view.words.slice(1), ...view.redirects.map((r) => r.target)].find((w) => /(^|\/)\.\.(\/|$)/.test(w.text));
+    const climbs = [...view.words.slice(1),
+        ...view.redirects.map((r) => r.target)].find((w) => /(^|\/)\.\.(\/|$)/.test(w.text));
     if (moved && climbs) return { view, why: `${climbs.raw} climbs with ".." after a cd` };
     const why = viewProblem(view, ctx);
     if (why) return { view, why };
@@ -35,7 +37,9 @@ export function unprovenPart(views: CommandView[], ctx: ProofContext): { view: C
 }
 
 function viewProblem(view: CommandView, ctx: ProofContext): string | null {
-  if (view.assignments.length) return `it sets ${view.assignments[0]!.raw.split("=")[0]}, which changes what the command does`;
+  if (view.assignments.length) {
+    return `it sets ${view.assignments[0]!.raw.split("=")[0]}, which changes what the command does`;
+  }
   for (const r of view.redirects) {
     const why = redirectProblem(r, ctx);
     if (why) return why;
@@ -149,16 +153,19 @@ interface Parsed {
   patternGiven: boolean;
 }
 
-function operandsProblem(name: string, spec: ProgramSpec, operands: Word[], parsed: Parsed, ctx: ProofContext): string | null {
+function operandsProblem(name: string, spec: ProgramSpec, operands: Word[], parsed: Parsed,
+    ctx: ProofContext): string | null {
   if (spec.minOperands !== undefined && operands.length < spec.minOperands) return `${name} with too few operands`;
   if (name === "uniq" && operands.length > 1) return "uniq writes its second operand";
-  if (spec.operands === "text") return name === "printf" && operands[0]?.text === "-v" ? "printf -v sets a variable" : null;
+  if (spec.operands === "text") return null;
   let files = operands;
   if (spec.operands === "pattern-then-read" && !parsed.patternGiven) {
     if (name === "sed") parsed.scripts.push(operands[0]?.text ?? "");
     files = operands.slice(1);
   }
-  if (name === "sed" && !parsed.scripts.every(sedScriptIsSafe)) return "the sed script runs, reads or writes more than the text it edits (e, r, w)";
+  if (name === "sed" && !parsed.scripts.every(sedScriptIsSafe)) {
+    return "the sed script runs, reads or writes more than the text it edits (e, r, w)";
+  }
   const writes = spec.operands === "write" || (name === "sed" && parsed.inPlace);
   for (let i = 0; i < files.length; i++) {
     // cp reads its sources; mv removes them, so they are as good as written.
@@ -170,8 +177,11 @@ function operandsProblem(name: string, spec: ProgramSpec, operands: Word[], pars
 }
 
 /** find's start folders are read; its expression may only test, print and prune. */
-const FIND_TESTS = new Set(["-empty", "-print", "-print0", "-ls", "-prune", "-not", "!", "(", ")", "-o", "-a", "-or", "-and", "-depth", "-true", "-false", "-readable", "-writable", "-executable", "-nouser", "-nogroup", "-quit"]);
-const FIND_VALUE_TESTS = new Set(["-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-type", "-xtype", "-maxdepth", "-mindepth", "-size", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-perm", "-user", "-group", "-links", "-inum", "-printf", "-regextype", "-uid", "-gid"]);
+const FIND_TESTS = new Set(["-empty", "-print", "-print0", "-ls", "-prune", "-not", "!", "(", ")", "-o", "-a", "-or",
+    "-and", "-depth", "-true", "-false", "-readable", "-writable", "-executable", "-nouser", "-nogroup", "-quit"]);
+const FIND_VALUE_TESTS = new Set(["-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex",
+    "-iregex", "-type", "-xtype", "-maxdepth", "-mindepth", "-size", "-mtime", "-mmin", "-atime", "-amin", "-ctime",
+    "-cmin", "-perm", "-user", "-group", "-links", "-inum", "-printf", "-regextype", "-uid", "-gid"]);
 
 function findProblem(words: Word[], ctx: ProofContext): string | null {
   let i = 0;
@@ -216,7 +226,8 @@ function gitProblem(words: Word[], ctx: ProofContext): string | null {
     dir = resolve(dir, w.text);
   }
   const sub = words[i]?.text;
-  if (!sub || !GIT_READ_ONLY.has(sub)) return `git ${sub ?? ""} is not a git command known to only read`.replace("  ", " ");
+  if (!sub || !GIT_READ_ONLY.has(sub)) return `git ${sub ?? ""} is not a git command known to only read`.replace("  ",
+      " ");
   const rest = words.slice(i + 1);
   for (const w of rest) {
     const why = unresolvable(w);
@@ -224,7 +235,9 @@ function gitProblem(words: Word[], ctx: ProofContext): string | null {
     if (GIT_UNSAFE_OPTION.test(w.text)) return `git ${sub} ${w.text} writes a file or runs a configured program`;
     if (GIT_LIST_ONLY.has(sub)) {
       const listing = rest.some((x) => x.text === "-l" || x.text === "--list");
-      if (!GIT_LIST_OPTIONS.test(w.text) && !(listing && !w.text.startsWith("-"))) return `git ${sub} ${w.text} changes the repository (only the list forms run unasked)`;
+      if (!GIT_LIST_OPTIONS.test(w.text) && !(listing && !w.text.startsWith("-"))) {
+        return `git ${sub} ${w.text} changes the repository (only the list forms run unasked)`;
+      }
     }
     // Revisions and pathspecs stay in the repository; a plain path out of it is judged as one.
     if (/^(\/|~|\.\.)/.test(w.text)) {
@@ -236,7 +249,8 @@ function gitProblem(words: Word[], ctx: ProofContext): string | null {
 }
 
 /** A repository whose own config names programs (fsmonitor, textconv, filters, includes) that a read would run. */
-const CONFIG_RUNS = /^\s*(fsmonitor|external|textconv|clean|smudge|process|pager|sshcommand|hookspath)\s*=|^\s*\[\s*include/im;
+const CONFIG_RUNS =
+  /^\s*(fsmonitor|external|textconv|clean|smudge|process|pager|sshcommand|hookspath)\s*=|^\s*\[\s*include/im;
 
 function gitConfigProblem(dir: string): string | null {
   for (let d = dir; ; d = dirname(d)) {
@@ -250,7 +264,10 @@ function gitConfigProblem(dir: string): string | null {
         text = "";
       }
     }
-    if (text !== null) return CONFIG_RUNS.test(text) ? `${config} names programs git runs (fsmonitor, textconv, filters, includes)` : null;
+    if (text !== null) {
+      return CONFIG_RUNS.test(text) ? `${config} names programs git runs (fsmonitor, textconv, filters, includes)`
+        : null;
+    }
     if (dirname(d) === d) return null;
   }
 }

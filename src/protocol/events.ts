@@ -5,7 +5,13 @@ import type { Message, Usage } from "./message.ts";
 import type { ToolDisplay } from "./tool-display.ts";
 
 /** error_max_tokens: the final answer was cut at the output limit (README "Output"). */
-export type ResultSubtype = "success" | "error_max_turns" | "error_max_tokens" | "error_during_execution" | "interrupted";
+export type ResultSubtype =
+  | "success"
+  | "error_max_turns"
+  | "error_max_tokens"
+  | "error_max_budget_usd"
+  | "error_during_execution"
+  | "interrupted";
 
 export interface RunStats {
   shells_spawned: number;
@@ -22,6 +28,18 @@ export interface RunStats {
   compaction_requested: boolean;
   /** Condenses of the context during this run (prunes, summaries, window fallbacks). */
   compactions: number;
+  /** Tokens by how they were billed, and dollars (null: no price known for the model). */
+  cost?: RunCost;
+}
+
+export interface RunCost {
+  usd: number | null;
+  uncached_input_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
+  output_tokens: number;
+  /** Cache reads over all prompt tokens. */
+  cache_hit_rate: number;
 }
 
 export interface RunResult {
@@ -32,6 +50,8 @@ export interface RunResult {
   num_turns: number;
   duration_ms: number;
   usage: Usage;
+  /** Dollars this run's requests cost (summary calls included), when the model has a price. */
+  total_cost_usd?: number;
   stats: RunStats;
   /** Set when the run itself finished but its session could not be saved. */
   error?: string;

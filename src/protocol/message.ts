@@ -42,8 +42,13 @@ export interface ToolResultBlock {
 export type ContentBlock = TextBlock | ImageBlock | ToolUseBlock | ToolResultBlock;
 
 export interface Usage {
+  /** All prompt tokens of the request, cached or not. */
   input_tokens: number;
   output_tokens: number;
+  /** Of input_tokens: read from the provider's prompt cache (billed at a fraction of input). */
+  cache_read_input_tokens?: number;
+  /** Of input_tokens: written to the prompt cache (Anthropic bills them above input). */
+  cache_creation_input_tokens?: number;
 }
 
 export interface Message {
@@ -91,6 +96,12 @@ export interface CompactionInfo {
  * It is for the model; the user was told on stderr, and an answer saved to a file must not hold it.
  */
 export const INTERRUPTED_NOTE = "\n\n[interrupted by the user]";
+
+/**
+ * A user message of its own after a prompt the user abandoned before any answer was kept (Esc,
+ * Ctrl-C): the next prompt is then a new request, not a continuation (Claude Code's wording).
+ */
+export const INTERRUPTED_PROMPT = "[Request interrupted by user]";
 
 let counter = 0;
 /** Ids sort by creation time within a process and never repeat. */

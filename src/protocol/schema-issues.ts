@@ -19,7 +19,9 @@ export function describeValue(value: unknown): string {
   if (value === null) return "null";
   if (value === undefined) return "nothing";
   if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? head(value, 40) + "…" : value)}`;
+  if (typeof value === "string") {
+    return `the string ${JSON.stringify(value.length > 40 ? head(value, 40) + "…" : value)}`;
+  }
   if (typeof value === "object") return "an object";
   return `${typeof value} ${String(value)}`;
 }

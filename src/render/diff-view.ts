@@ -1,31 +1,30 @@
-// A coloured view of what Edit and Write change: removed lines red with "-", added green with "+",
-// the unchanged lines they share at the start and end left out. Pure; inputs are model-controlled.
+// Draws the line diff Edit and Write hand back (structured, computed by the tool: this view never
+// reads a file): each hunk's lines with their line number, "-" removed in red, "+" added in
+// green, unchanged context dim, hunks apart with "⋮". Pure; the lines are model-controlled text.
 
+import type { DiffLine, ToolDisplay } from "../protocol/tool-display.ts";
 import { inertLine } from "./inert.ts";
 import { fitWidth } from "./text-width.ts";
 import type { Theme } from "./theme.ts";
 
-const MAX_ROWS = 12;
+const MAX_ROWS = 16;
 
-/** `before`: a Write's file as it was before the call (undefined: a new file). */
-export function changeRows(name: string, input: unknown, width: number, t: Theme, before?: string): string[] {
-  const i = (input ?? {}) as Record<string, unknown>;
-  if (name === "Edit" && typeof i.old_string === "string" && typeof i.new_string === "string") return lineDiff(i.old_string, i.new_string, width, t);
-  if (name === "Write" && typeof i.content === "string") return lineDiff(before ?? "", i.content, width, t);
-  return [];
-}
+type Diff = Extract<ToolDisplay, { kind: "diff" }>;
 
-export function lineDiff(before: string, after: string, width: number, t: Theme): string[] {
-  // A file's final newline is not a line of its own.
-  const a = before ? before.replace(/\n$/, "").split("\n") : [];
-  const b = after ? after.replace(/\n$/, "").split("\n") : [];
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
-  let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
-  const removed = a.slice(head, a.length - tail);
-  const added = b.slice(head, b.length - tail);
-  const rows = [...removed.map((l) => t.red(fitWidth(`    - ${inertLine(l)}`, width))), ...added.map((l) => t.green(fitWidth(`    + ${inertLine(l)}`, width)))];
+export function diffRows(diff: Diff, width: number, t: Theme): string[] {
+  const numbers = diff.hunks.flatMap((h) => h.lines.map((l) => l.new ?? l.old ?? 0));
+  const digits = String(Math.max(1, ...numbers)).length;
+  const row = (l: DiffLine) => {
+    const n = String(l.op === "-" ? l.old : l.new).padStart(digits);
+    const text = fitWidth(`    ${n} ${l.op} ${inertLine(l.text)}`, width);
+    return l.op === "-" ? t.red(text) : l.op === "+" ? t.green(text) : t.dim(text);
+  };
+  const rows: string[] = [];
+  diff.hunks.forEach((hunk, i) => {
+    if (i > 0) rows.push(t.dim(`    ${" ".repeat(digits)} ⋮`));
+    for (const l of hunk.lines) rows.push(row(l));
+  });
   if (rows.length <= MAX_ROWS) return rows;
-  return [...rows.slice(0, MAX_ROWS), t.dim(`    … ${rows.length - MAX_ROWS} more lines (${removed.length} removed, ${added.length} added)`)];
+  return [...rows.slice(0, MAX_ROWS), t.dim(`    … ${rows.length - MAX_ROWS} more lines (${diff.removed} removed, ${diff.added} added in all)`)];
 }
+

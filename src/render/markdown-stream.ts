@@ -38,7 +38,7 @@ export class MarkdownStream {
     if (this.pending.length > LONG_LINE && !this.table.length) {
       const rows = wrapLine(inert(this.pending), this.width() - 2);
       const keep = rows.pop()!;
-      out.push(...rows.map((r) => (this.fence !== undefined ? `${this.theme.dim("│")} ${r}` : r)));
+      out.push(...rows);
       this.pending = keep;
     }
     return out;
@@ -107,9 +107,9 @@ export class MarkdownStream {
     return renderMarkdown(line.trimStart(), this.width() - pad.length, this.theme).map((r) => pad + r);
   }
 
+  /** Code rows carry no gutter: what the user copies from the terminal is the code alone. */
   private codeRows(line: string, lang: string): string[] {
-    const bar = this.theme.dim("│");
-    return wrapLine(colourCodeLine(inert(line.replace(/\t/g, "    ")), lang, this.theme), this.width() - 2).map((r) => `${bar} ${r}`);
+    return wrapLine(colourCodeLine(inert(line.replace(/\t/g, "    ")), lang, this.theme), this.width());
   }
 
   private flushTable(): string[] {

@@ -41,8 +41,9 @@ function renderBlocks(tokens: Token[], width: number, t: Theme, out: string[], i
         const c = token as Tokens.Code;
         const lang = (c.lang ?? "").split(/\s/)[0];
         if (lang) out.push(indent + t.dim(`  ${lang}`));
+        // No gutter or border: copying code from the terminal must copy the code alone.
         for (const line of inert(c.text.replace(/\t/g, "    ")).split("\n")) {
-          for (const row of wrapLine(colourCodeLine(line, lang, t), width - 2 - indent.length)) out.push(`${indent}${t.dim("│")} ${row}`);
+          for (const row of wrapLine(colourCodeLine(line, lang, t), width - indent.length)) out.push(`${indent}${row}`);
         }
         out.push("");
         break;

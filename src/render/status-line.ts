@@ -14,7 +14,8 @@ export interface SafetyPart {
 
 export interface StatusFacts {
   model: string;
-  contextPercent: number;
+  /** Undefined while the session opens (nothing sent yet, no window known). */
+  contextPercent?: number;
   sessionId: string;
   cwd: string;
   /** A short notice (condensed, model changed) shown at the end for a while. */
@@ -27,7 +28,7 @@ type Part = { text: string; paint: (t: string) => string };
 
 export function statusLine(f: StatusFacts, width: number, t: Theme, home?: string): string {
   const cwd = home && f.cwd.startsWith(home) ? `~${f.cwd.slice(home.length)}` : f.cwd;
-  const ctx = `${f.contextPercent}% context`;
+  const ctx = f.contextPercent === undefined ? "" : `${f.contextPercent}% context`;
   const plain = (text: string): Part => ({ text, paint: t.dim });
   const safety = (f.safety ?? []).map((p): Part => (p.danger
     ? { text: `⚠ ${p.text.toUpperCase()}`, paint: (x) => t.bold(t.red(x)) }
@@ -40,8 +41,8 @@ export function statusLine(f: StatusFacts, width: number, t: Theme, home?: strin
   if (f.notice) parts.push(plain(f.notice));
   const out: string[] = [];
   let used = 0;
-  for (const [i, p] of parts.entries()) {
-    const sep = i === 0 ? "" : " · ";
+  for (const p of parts.filter((x) => x.text)) {
+    const sep = out.length === 0 ? "" : " · ";
     const room = width - used - sep.length;
     if (room < 2) break;
     const text = textWidth(p.text) <= room ? p.text : fitWidth(p.text, room);

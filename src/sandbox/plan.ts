@@ -12,7 +12,8 @@ import type { SandboxState } from "./types.ts";
 
 export interface SandboxPlan {
   bwrap: string;
-  profile: Omit<SandboxProfile, "poolDir">;
+  /** What exists now (see collectProfile): asked again at each shell start. */
+  profile(): Omit<SandboxProfile, "poolDir">;
   env: Readonly<Record<string, string>>;
 }
 
@@ -41,13 +42,14 @@ export function sandboxPlan(config: PlanSource, state: SandboxState, home = home
   }
   return {
     bwrap: state.bwrap,
-    profile: collectProfile({
-      mode: state.mode,
-      network: state.network,
-      roots: [config.cwd, ...config.addDirs],
-      homeDir: home,
-      ownDirs: ownDirs(config, home),
-    }),
+    profile: () =>
+      collectProfile({
+        mode: state.mode,
+        network: state.network,
+        roots: [config.cwd, ...config.addDirs],
+        homeDir: home,
+        ownDirs: ownDirs(config, home),
+      }),
     env: sandboxEnvironment(config.shell.env, config.shell.hiddenEnv),
   };
 }

@@ -7,6 +7,7 @@ import type { SandboxConfig } from "../config/config.ts";
 import { runtime } from "../runtime/runtime.ts";
 import { which } from "../runtime/portable.ts";
 import { trustedBinary } from "../runtime/trusted-path.ts";
+import { bwrapArgs } from "./profile.ts";
 import { sandboxWarning, type SandboxState } from "./types.ts";
 
 const cache = new Map<string, Promise<SandboxState>>();
@@ -41,9 +42,9 @@ async function tryStart(
   network: boolean,
   env: Readonly<Record<string, string>>,
 ): Promise<string | null> {
-  const argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-pid"];
-  if (!network) argv.push("--unshare-net");
-  argv.push("--die-with-parent", "--", truePath);
+  // The pool's own options (namespaces, mounts) with nothing to bind: what works here works there.
+  const profile = { mode: "workspace-write" as const, network, roots: [], readOnly: [], hiddenDirs: [], hiddenFiles: [] };
+  const argv = [bwrap, ...bwrapArgs(profile), truePath];
   try {
     const proc = runtime.spawn(argv, { env: { ...env }, stdout: "ignore", stderr: "pipe", newSession: true });
     const [code, err] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);

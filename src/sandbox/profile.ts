@@ -19,6 +19,12 @@ export interface SandboxProfile {
 }
 
 /**
+ * The one writable folder inside the pool's: a shell due for replacement writes its exported
+ * state there for its task's next shell. Nothing outside the sandbox runs what it holds.
+ */
+export const POOL_CARRY_DIR = "carry";
+
+/**
  * bwrap's options, ending in `--`; the program to run follows. Mounts apply in order, so the
  * writable roots come after the read-only root file system, and what is hidden or kept read-only
  * inside them comes after the roots.
@@ -34,7 +40,10 @@ export function bwrapArgs(p: SandboxProfile): string[] {
   for (const path of p.readOnly) args.push("--ro-bind", path, path);
   for (const dir of p.hiddenDirs) args.push("--tmpfs", dir, "--remount-ro", dir);
   for (const file of p.hiddenFiles) args.push("--ro-bind", "/dev/null", file);
-  if (p.poolDir) args.push("--ro-bind", p.poolDir, p.poolDir);
+  if (p.poolDir) {
+    const carry = `${p.poolDir}/${POOL_CARRY_DIR}`;
+    args.push("--ro-bind", p.poolDir, p.poolDir, "--bind", carry, carry);
+  }
   args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
   if (!p.network) args.push("--unshare-net");
   args.push("--die-with-parent", "--");

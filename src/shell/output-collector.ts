@@ -23,6 +23,8 @@ export class OutputCollector {
   private partial = "";
   /** Part of the current line was already passed on (it grew past lineCap). */
   private fragmented = false;
+  /** Lines seen, before any cut or collapse: what the user is told the command printed. */
+  lines = 0;
   private readonly lineCap: number;
   private ended: string | null = null;
   /** How bash names the request file in its error messages ("PATH: line 1: …"). */
@@ -55,6 +57,7 @@ export class OutputCollector {
     this.take(this.decoder.decode());
     if (this.partial !== "") {
       const last = this.clean(this.partial);
+      if (last !== "") this.lines++;
       if (this.fragmented) this.encoder.pushFragment(last);
       else this.encoder.pushLine(last);
       this.live(last);
@@ -74,6 +77,7 @@ export class OutputCollector {
     } else {
       // Every cleaning step is line-local, so a block of whole lines is cleaned in one call.
       const block = this.clean(this.partial + text.slice(0, nl + 1));
+      for (let i = block.indexOf("\n"); i !== -1; i = block.indexOf("\n", i + 1)) this.lines++;
       this.partial = text.slice(nl + 1);
       let start = 0;
       if (this.fragmented) {

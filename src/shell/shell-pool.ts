@@ -2,12 +2,12 @@
 // preferring the asking task's own shell in or near the right directory. Caps the number of
 // shells, closes surplus idle ones, and makes sure nothing it started outlives it.
 
-import { accessSync, constants, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ShellConfig } from "../config/config.ts";
 import { trustedBinary } from "../runtime/trusted-path.ts";
-import { bwrapArgs, type SandboxProfile } from "../sandbox/profile.ts";
+import { bwrapArgs, POOL_CARRY_DIR, type SandboxProfile } from "../sandbox/profile.ts";
 import { FifoStock } from "./fifo-stock.ts";
 import type { OutputPipe } from "./output-pipe.ts";
 import { resolveRealDir } from "./path-relation.ts";
@@ -45,14 +45,16 @@ interface Workspace {
   initPath: string;
   watchdogPath: string;
   stock: FifoStock;
-  /** bwrap and its options up to `--` (the pool's folder bound read-only), when sandboxed. */
-  sandboxArgv?: string[];
 }
 
 /** How the pool's shells are confined: bwrap with this profile, and the allow-listed environment. */
 export interface PoolSandbox {
   bwrap: string;
-  profile: Omit<SandboxProfile, "poolDir">;
+  /**
+   * Read again for each shell: bwrap refuses to start when a path it names has gone (a credential
+   * store removed mid-session), which would leave every later command without a shell.
+   */
+  profile(): Omit<SandboxProfile, "poolDir">;
   env: Readonly<Record<string, string>>;
 }
 
@@ -133,16 +135,20 @@ class Pool implements ShellPool {
    * activated virtualenv, `nvm use`) go to a file its task's next new shell sources first.
    */
   private async saveState(slot: Slot, req: RunRequest): Promise<void> {
-    const file = join(this.ensureWorkspace().dir, `carry-${slot.shell.pid}`);
+    const file = join(this.ensureWorkspace().dir, POOL_CARRY_DIR, `carry-${slot.shell.pid}`);
     const functions = 'for __f in $(builtin compgen -A function); do [[ $__f == __sy* ]] || builtin declare -f "$__f"; done';
     const command = `{ builtin export -p; ${functions}; } > ${quoteForShell(file)} 2>/dev/null`;
     try {
       const request = { command, cwd: req.cwd, timeoutMs: STATE_SAVE_TIMEOUT_MS, resetFirst: false };
       const saved = await slot.shell.run(request);
       if (saved.exitCode !== 0) return;
+      // The folder is writable from inside the sandbox: a command may have put a link there, which
+      // this process (outside the sandbox) must not follow. Read a regular file only; write anew.
+      if (!lstatSync(file).isFile()) return;
       // What the new shell sets for itself (its directory, its level) is not carried.
       const lines = readFileSync(file, "utf8").split("\n").filter((l) => !NOT_CARRIED.test(l));
-      writeFileSync(file, lines.join("\n"));
+      rmSync(file, { force: true });
+      writeFileSync(file, lines.join("\n"), { flag: "wx", mode: 0o600 });
       this.carried.set(req.taskId, file);
     } catch {
       // Nothing carried: the task's next shell starts clean, as before.
@@ -229,7 +235,7 @@ class Pool implements ShellPool {
       cwd: workspace.dir,
       env: this.sandbox?.env ?? this.config.env,
       bash: trustedBinary("bash") ?? "/bin/bash",
-      sandbox: workspace.sandboxArgv,
+      sandbox: this.sandboxArgv(workspace.dir),
       initPath: workspace.initPath,
       requestPath: join(workspace.dir, `request-${id}`),
       stock: workspace.stock,
@@ -359,17 +365,23 @@ class Pool implements ShellPool {
     return real;
   }
 
+  /** bwrap and its options up to `--`, the pool's folder bound read-only; undefined unsandboxed. */
+  private sandboxArgv(poolDir: string): string[] | undefined {
+    if (!this.sandbox) return undefined;
+    return [this.sandbox.bwrap, ...bwrapArgs({ ...this.sandbox.profile(), poolDir })];
+  }
+
   private ensureWorkspace(): Workspace {
     if (this.workspace) return this.workspace;
     const base = workspaceBase();
     removeStaleWorkspaces(base);
     const dir = mkdtempSync(join(base, `${WORKSPACE_PREFIX}${process.pid}-`));
+    mkdirSync(join(dir, POOL_CARRY_DIR), { mode: 0o700 });
     const initPath = join(dir, "init.sh");
     writeFileSync(initPath, INIT_SCRIPT);
     const watchdogPath = join(dir, "watchdog.sh");
     writeFileSync(watchdogPath, WATCHDOG_SCRIPT);
-    const sandboxArgv = this.sandbox && [this.sandbox.bwrap, ...bwrapArgs({ ...this.sandbox.profile, poolDir: dir })];
-    this.workspace = { dir, initPath, watchdogPath, stock: new FifoStock(dir, this.config.env), sandboxArgv };
+    this.workspace = { dir, initPath, watchdogPath, stock: new FifoStock(dir, this.config.env) };
     return this.workspace;
   }
 

@@ -154,6 +154,7 @@ export class ShellProcess {
     if (!this.alive) this.closeRequest();
     return {
       output,
+      lines: collector.lines,
       exitCode,
       signal: signalNameForExit(exitCode),
       timedOut: ending.kind === "timeout",

@@ -15,6 +15,8 @@ export interface RunRequest {
 export interface RunOutcome {
   /** Cleaned and truncated output (stdout and stderr interleaved). */
   output: string;
+  /** How many lines the command printed, before the output was cut (undefined: not counted). */
+  lines?: number;
   /** null when the command was killed before it reported a status. */
   exitCode: number | null;
   /** Signal name when the command died of one (e.g. "SIGKILL"). */

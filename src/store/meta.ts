@@ -38,29 +38,36 @@ export async function readMeta(dir: string): Promise<MetaRead> {
   return parseMeta(raw);
 }
 
-const count = z.number().check(z.nonnegative());
-const FIELDS = {
-  id: z.string(),
-  title: z.string(),
-  cwd: z.string(),
-  model: z.string(),
-  created: count,
-  updated: count,
-  messages: count,
-  bytes: count,
-};
-// Files written before `format` existed have none: they are format 1.
-const formatOnly = z.looseObject({ format: z.optional(z.int().check(z.positive())) });
-// Strict: a field of the wrong type means the file was damaged or hand-edited, so none of it is
-// trusted (a half-right cwd would make --continue pick the wrong session).
-const metaFile = z.object({
-  ...FIELDS,
-  title: z.optional(FIELDS.title),
-  model: z.optional(FIELDS.model),
-  created: z.optional(FIELDS.created),
-  messages: z.optional(FIELDS.messages),
-  bytes: z.optional(FIELDS.bytes),
-});
+function build() {
+  const count = z.number().check(z.nonnegative());
+  const fields = {
+    id: z.string(),
+    title: z.string(),
+    cwd: z.string(),
+    model: z.string(),
+    created: count,
+    updated: count,
+    messages: count,
+    bytes: count,
+  };
+  return {
+    fields,
+    // Files written before `format` existed have none: they are format 1.
+    formatOnly: z.looseObject({ format: z.optional(z.int().check(z.positive())) }),
+    // Strict: a field of the wrong type means the file was damaged or hand-edited, so none of it is
+    // trusted (a half-right cwd would make --continue pick the wrong session).
+    metaFile: z.object({
+      ...fields,
+      title: z.optional(fields.title),
+      model: z.optional(fields.model),
+      created: z.optional(fields.created),
+      messages: z.optional(fields.messages),
+      bytes: z.optional(fields.bytes),
+    }),
+  };
+}
+// Built on first use: a run that reads no meta.json never pays for them.
+let built: ReturnType<typeof build> | undefined;
 
 export function parseMeta(raw: string): MetaRead {
   let value: unknown;
@@ -69,11 +76,12 @@ export function parseMeta(raw: string): MetaRead {
   } catch {
     return { state: "unreadable" };
   }
+  const { formatOnly, metaFile, fields } = (built ??= build());
   const head = z.safeParse(formatOnly, value);
   if (!head.success || Array.isArray(value)) return { state: "unreadable" };
   const format = head.data.format ?? 1;
   // A newer layout may mean anything by its fields; only what still has the expected type is kept, for listing.
-  if (format > FORMAT) return { state: "newer", format, fields: salvage(head.data) };
+  if (format > FORMAT) return { state: "newer", format, fields: salvage(head.data, fields) };
   const parsed = z.safeParse(metaFile, value);
   if (!parsed.success) return { state: "unreadable" };
   const v = parsed.data;
@@ -93,9 +101,9 @@ export function parseMeta(raw: string): MetaRead {
 }
 
 /** The fields that still have the type this version expects. */
-function salvage(v: Record<string, unknown>): Partial<SessionMeta> {
+function salvage(v: Record<string, unknown>, fields: Record<string, z.ZodMiniType>): Partial<SessionMeta> {
   const out: Record<string, unknown> = {};
-  for (const [key, schema] of Object.entries(FIELDS)) if (z.safeParse(schema, v[key]).success) out[key] = v[key];
+  for (const [key, schema] of Object.entries(fields)) if (z.safeParse(schema, v[key]).success) out[key] = v[key];
   return out as Partial<SessionMeta>;
 }
 

@@ -26,17 +26,21 @@ export interface TaskPoolOptions {
 const DRAIN_MS = 2000;
 
 /** The messages the pool itself reads; every other message goes to the task's `onMessage`. */
-const POOL_MESSAGES = {
+const poolSchemas = () => ({
   started: z.object({ t: z.literal("started") }),
   done: z.object({ t: z.literal("done") }),
   heap: z.object({ t: z.literal("heap"), bytes: z.number().check(z.nonnegative()) }),
-};
-type PoolMessage = { [K in keyof typeof POOL_MESSAGES]: z.infer<(typeof POOL_MESSAGES)[K]> }[keyof typeof POOL_MESSAGES];
+});
+type PoolSchemas = ReturnType<typeof poolSchemas>;
+type PoolMessage = { [K in keyof PoolSchemas]: z.infer<PoolSchemas[K]> }[keyof PoolSchemas];
+// Built on first use: a run that starts no task never pays for them.
+let built: PoolSchemas | undefined;
 
 /** A pool message checked, another message as it came, or why it is malformed. */
 function poolMessage(value: unknown): { pool: PoolMessage } | { other: unknown } | { malformed: string } {
   const t = (value as { t?: unknown } | null)?.t;
-  const schema = typeof t === "string" && Object.hasOwn(POOL_MESSAGES, t) ? POOL_MESSAGES[t as keyof typeof POOL_MESSAGES] : undefined;
+  const all = (built ??= poolSchemas());
+  const schema = typeof t === "string" && Object.hasOwn(all, t) ? all[t as keyof PoolSchemas] : undefined;
   if (!schema) return { other: value };
   const parsed = z.safeParse(schema, value);
   return parsed.success ? { pool: parsed.data } : { malformed: issuePhrases(parsed.error.issues, value).join("; ") };

@@ -13,13 +13,15 @@ import type { RunOutcome } from "../shell/types.ts";
 const input = toolInput({
   command: z.string().check(about("The bash command to run")),
   cwd: z.optional(
-    z.string().check(about("Directory to run it in (absolute, or relative to the working directory); default: the working directory")),
+    z.string().check(
+      about("Directory to run it in (absolute, or relative to the working directory); default: the working directory"),
+    ),
   ),
   timeout_ms: z.optional(z.int().check(about("Time limit in milliseconds (default 120000, at most 600000)"))),
 });
 
 /** What the model reads: the output, then one line per fact about how the command ended. */
-export function formatBashResult(outcome: RunOutcome, cwd: string, timeoutMs: number, lines?: number): ToolResult {
+export function formatBashResult(outcome: RunOutcome, cwd: string, timeoutMs: number): ToolResult {
   const body = outcome.output.replace(/\n+$/, "");
   const facts: string[] = [];
   if (outcome.exitCode !== null) {
@@ -31,29 +33,12 @@ export function formatBashResult(outcome: RunOutcome, cwd: string, timeoutMs: nu
   return {
     content: `${body === "" ? "(no output)" : body}\n\n${facts.join("\n")}`,
     isError: outcome.exitCode !== 0 || outcome.timedOut || outcome.interrupted,
-    display: { kind: "command", exit_code: outcome.exitCode, lines: lines ?? countLines(body) },
+    display: { kind: "command", exit_code: outcome.exitCode, lines: outcome.lines ?? countLines(body) },
   };
 }
 
-/** Counts the lines of output streamed in pieces (a last line without its newline counts too). */
-export class LineCounter {
-  private newlines = 0;
-  private open = false;
-
-  add(text: string): void {
-    for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) this.newlines++;
-    if (text) this.open = !text.endsWith("\n");
-  }
-
-  get lines(): number {
-    return this.newlines + (this.open ? 1 : 0);
-  }
-}
-
 function countLines(text: string): number {
-  const counter = new LineCounter();
-  counter.add(text);
-  return counter.lines;
+  return text === "" ? 0 : text.split("\n").length;
 }
 
 export const bashTool = defineTool({
@@ -75,19 +60,14 @@ export const bashTool = defineTool({
     if (!info) throw new ToolError(`Cannot run in ${cwd}: no such directory`);
     if (!info.isDirectory()) throw new ToolError(`Cannot run in ${cwd}: not a directory`);
 
-    // Counted as it streams: the result keeps only a cut copy of a long output.
-    const counter = new LineCounter();
     const outcome = await shell.run({
       command: input.command,
       cwd,
       taskId: ctx.taskId,
       timeoutMs,
       signal: ctx.signal,
-      onOutput: (text) => {
-        counter.add(text);
-        ctx.progress(text);
-      },
+      onOutput: (text) => ctx.progress(text),
     });
-    return formatBashResult(outcome, cwd, timeoutMs, counter.lines);
+    return formatBashResult(outcome, cwd, timeoutMs);
   },
 });

@@ -9,6 +9,7 @@ import { isBinary } from "./binary.ts";
 import { fileInTheWay, readRegularFile, requireRegular, writeRegularFile } from "./files.ts";
 import { notFoundMessage, resolveToolPath } from "./paths.ts";
 import { about, defineTool, toolInput } from "./input-schema.ts";
+import { changeDisplay } from "./line-diff.ts";
 import { ToolError } from "./types.ts";
 
 const input = toolInput({
@@ -145,7 +146,7 @@ export const editTool = defineTool({
 
     const info = await stat(path).catch(() => null);
     if (!info) {
-      if (oldText === "") return { content: await createFile(path, newText) };
+      if (oldText === "") return { content: await createFile(path, newText), display: changeDisplay(path, "", newText, true) };
       throw new ToolError(`${notFoundMessage(path)}\nTo create a file, use Write (or Edit with an empty old_string).`);
     }
     requireRegular("edit", path, info);
@@ -155,12 +156,15 @@ export const editTool = defineTool({
         throw new ToolError(`old_string is empty but ${path} already has content; give the text to replace, or use Write to replace the whole file.`);
       }
       await writeRegularFile(path, newText, "edit");
-      return { content: `Wrote ${Buffer.byteLength(newText)} bytes into empty file ${path}` };
+      return { content: `Wrote ${Buffer.byteLength(newText)} bytes into empty file ${path}`, display: changeDisplay(path, "", newText, false) };
     }
 
     const outcome = applyEdit(content, oldText, newText, input.replace_all === true, path);
     await writeRegularFile(path, outcome.content, "edit");
     const what = outcome.count === 1 ? "1 replacement" : `${outcome.count} replacements (first shown)`;
-    return { content: `Edited ${path}: ${what}\n${snippet(outcome.content, outcome.at, outcome.inserted)}` };
+    return {
+      content: `Edited ${path}: ${what}\n${snippet(outcome.content, outcome.at, outcome.inserted)}`,
+      display: changeDisplay(path, content, outcome.content, false),
+    };
   },
 });

@@ -31,7 +31,9 @@ const input = toolInput({
   type: z.optional(z.string().check(about('Only search files of this ripgrep type, e.g. "ts", "py", "rust", "go"'))),
   output_mode: z.optional(
     z.enum(["files_with_matches", "content", "count"] satisfies GrepMode[]).check(
-      about("files_with_matches (default): matching file paths; content: matching lines; count: matching lines per file"),
+      about(
+        "files_with_matches (default): matching file paths; content: matching lines; count: matching lines per file",
+      ),
     ),
   ),
   "-A": lines("Lines to show after each match (content mode)"),
@@ -40,7 +42,9 @@ const input = toolInput({
   "-i": z.optional(z.boolean().check(about("Match case-insensitively (same as ignore_case)"))),
   ignore_case: z.optional(z.boolean().check(about("Match case-insensitively"))),
   multiline: z.optional(z.boolean().check(about("Let the pattern span lines; . also matches newlines"))),
-  head_limit: lines(`Return at most this many lines (content) or files (default ${MAX_GREP_MATCHES}, at most ${MAX_HEAD_LIMIT})`),
+  head_limit: lines(
+    `Return at most this many lines (content) or files (default ${MAX_GREP_MATCHES}, at most ${MAX_HEAD_LIMIT})`,
+  ),
 });
 type GrepInput = ToolInputOf<typeof input>;
 

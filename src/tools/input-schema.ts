@@ -46,7 +46,8 @@ export function checkToolInput<S extends ToolInputSchema>(schema: S, input: unkn
   }
   // Models send an explicit null for an optional parameter they mean to leave out (a name that is
   // no parameter is still refused, null or not).
-  const given = Object.fromEntries(Object.entries(input).filter(([key, value]) => value !== null || !Object.hasOwn(schema.shape, key)));
+  const kept = Object.entries(input).filter(([key, value]) => value !== null || !Object.hasOwn(schema.shape, key));
+  const given = Object.fromEntries(kept);
   const result = z.safeParse(schema, given);
   if (result.success) return { ok: true, value: result.data };
   const unknownKey = (name: string) => `${name} is not a parameter of this tool`;

@@ -2,7 +2,7 @@
 // as `diff -u` shows them. Pure: the tools compute it from the text they already hold and hand it
 // on as data; the interactive view only draws it.
 
-import type { DiffHunk, DiffLine, LineDiff } from "../protocol/tool-display.ts";
+import type { DiffHunk, DiffLine, LineDiff, ToolDisplay } from "../protocol/tool-display.ts";
 
 /** Beyond this many differences the edit script is not searched for (prefix and suffix only). */
 const MAX_EDIT_DISTANCE = 500;
@@ -103,4 +103,13 @@ export function lineDiff(before: string, after: string, context = 3): LineDiff {
   }
   if (start >= 0) hunks.push({ lines: ops.slice(Math.max(0, start - context), Math.min(ops.length, end + context + 1)) });
   return { hunks, added: ops.filter((o) => o.op === "+").length, removed: ops.filter((o) => o.op === "-").length };
+}
+
+/** Texts longer than this are not diffed for the view (the change is still made and reported). */
+const DIFF_MAX_CHARS = 1 << 20;
+
+/** What Edit and Write hand the view: the change as hunks, or undefined for texts too large. */
+export function changeDisplay(path: string, before: string, after: string, created: boolean): ToolDisplay | undefined {
+  if (before.length > DIFF_MAX_CHARS || after.length > DIFF_MAX_CHARS) return undefined;
+  return { kind: "diff", path, created, ...lineDiff(before, after) };
 }

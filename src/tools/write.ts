@@ -5,7 +5,9 @@ import { mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import * as z from "zod/mini";
 import description from "./write.md" with { type: "text" };
-import { errorText, fileInTheWay, requireRegular, writeRegularFile } from "./files.ts";
+import { errorText, fileInTheWay, readRegularFile, requireRegular, writeRegularFile } from "./files.ts";
+import { isBinary } from "./binary.ts";
+import { changeDisplay } from "./line-diff.ts";
 import { brokenLinkMessage, resolveToolPath } from "./paths.ts";
 import { about, defineTool, toolInput } from "./input-schema.ts";
 import { ToolError } from "./types.ts";
@@ -14,6 +16,9 @@ const input = toolInput({
   path: z.string().check(about("File to write, absolute or relative to the working directory")),
   content: z.string().check(about("The complete new content of the file")),
 });
+
+/** Larger files are not read back for the view's diff. */
+const DIFF_READ_MAX = 1 << 20;
 
 /** Lines as an editor counts them: a trailing newline ends the last line, it does not start one. */
 export function countLines(text: string): number {
@@ -34,6 +39,8 @@ export const writeTool = defineTool({
     const before = await stat(path).catch(() => null);
     if (before?.isDirectory()) throw new ToolError(`${path} is a directory; give a file path to write`);
     if (before) requireRegular("write", path, before);
+    // The old text, for the view's diff only: a file too large or not text is not diffed.
+    const old = before && before.size <= DIFF_READ_MAX ? await readRegularFile(path, "write").catch(() => undefined) : undefined;
     const blocker = before ? null : await fileInTheWay(dirname(path));
     if (blocker) throw new ToolError(`Cannot write ${path}: ${blocker} is not a directory`);
     try {
@@ -47,6 +54,7 @@ export const writeTool = defineTool({
     const bytes = Buffer.byteLength(input.content);
     const lines = countLines(input.content);
     const verb = before ? "Updated" : "Created";
-    return { content: `${verb} ${path} (${bytes} bytes, ${lines} line${lines === 1 ? "" : "s"})` };
+    const display = before && (!old || isBinary(old)) ? undefined : changeDisplay(path, old?.toString("utf8") ?? "", input.content, !before);
+    return { content: `${verb} ${path} (${bytes} bytes, ${lines} line${lines === 1 ? "" : "s"})`, display };
   },
 });

@@ -45,7 +45,7 @@ describe.skipIf(!hasTmux)("interactive safety", () => {
       t.keys("Enter");
       let s = await t.until((s) => s.includes("Allow Bash?") && s.includes("Esc rejects"), "the whole Bash prompt");
       expect(s).toContain("$ echo harmless-step-0-");
-      expect(s).toContain("PgUp/PgDn to scroll");
+      expect(s).toContain("PgUp/PgDn, Shift+↑/↓");
       expect(unwrapped(s)).not.toContain("END-OF-COMMAND-MARKER");
       // Paging shows every part of it, the dangerous end included, whatever the screen's size.
       for (let i = 0; i < 10 && !unwrapped(t.screen()).includes("END-OF-COMMAND-MARKER"); i++) {

@@ -170,7 +170,7 @@ describe.skipIf(!hasTmux)("interactive session", () => {
       await t.until((s) => s.includes("first session answer"));
       t.type("/cost");
       t.keys("Enter");
-      await t.until((s) => s.includes("tokens: 1,234 in, 56 out"), "/cost");
+      await t.until((s) => s.includes("input:  1,234 tokens") && s.includes("output: 56 tokens"), "/cost");
       const first = /(\d{8}-\d{6}-\w+)/.exec(t.screen())![1];
       t.type("/clear");
       t.keys("Enter");

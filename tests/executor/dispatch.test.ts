@@ -27,7 +27,7 @@ function facts(over: Partial<SessionFacts> = {}): SessionFacts {
 
 const session = (id: string, updated: number, title = "t"): ListedSession => ({ id, title, cwd: "/w", model: "m", created: updated, updated, messages: 3, bytes: 10 });
 
-function ctx(over: { models?: ModelList; sessions?: ListedSession[]; facts?: Partial<SessionFacts> } = {}): CommandContext & { asked: string[] } {
+function ctx(over: { models?: ModelList; sessions?: ListedSession[]; facts?: Partial<SessionFacts>; startModel?: string } = {}): CommandContext & { asked: string[] } {
   const asked: string[] = [];
   return {
     asked,
@@ -38,6 +38,7 @@ function ctx(over: { models?: ModelList; sessions?: ListedSession[]; facts?: Par
     },
     listSessions: async () => over.sessions ?? [],
     commands: () => COMMANDS,
+    startModel: over.startModel,
     signal: new AbortController().signal,
   };
 }
@@ -70,6 +71,9 @@ describe("each command", () => {
     const out = await dispatch("/help", ctx());
     for (const c of COMMANDS) expect(out.lines.join("\n")).toContain(`/${c.name}`);
     expect(out.actions).toEqual([]);
+    // It does not claim that anything else reaches the model: an unknown /name is refused.
+    expect(out.lines.at(-1)).toContain("an unknown /name is refused");
+    await expect(dispatch("/nosuch", ctx())).rejects.toThrow();
   });
   test("/model lists the provider's models with the current one marked", async () => {
     const c = ctx();
@@ -89,6 +93,12 @@ describe("each command", () => {
     const c = ctx({ models: { models: ["gpt-5.4"], source: "provider" } });
     expect((await dispatch("/model openai/gpt-5.4", c)).actions).toEqual([{ kind: "ChangeModel", model: "openai/gpt-5.4" }]);
     expect(c.asked).toEqual(["openai"]);
+  });
+  test("/model can switch back to the model the session started on, though the provider does not list it", async () => {
+    const c = ctx({ facts: { model: "anthropic/claude-opus-5-1" }, startModel: "anthropic/my-proxy-model" });
+    expect((await dispatch("/model", c)).lines).toContain("  my-proxy-model");
+    expect((await dispatch("/model my-proxy-model", c)).actions).toEqual([{ kind: "ChangeModel", model: "anthropic/my-proxy-model" }]);
+    expect((await dispatch("/model other-unlisted", c)).error).toContain("unknown model other-unlisted");
   });
   test("/model <unknown> is an error, not a switch", async () => {
     const out = await dispatch("/model claude-sonet", ctx());
@@ -112,8 +122,21 @@ describe("each command", () => {
     expect((await dispatch("/resume zzz", ctx({ sessions }))).error).toContain("no session zzz");
     expect((await dispatch("/resume", ctx())).lines).toEqual(["no earlier sessions in this directory"]);
   });
-  test("/cost shows tokens in and out", async () => {
-    expect((await dispatch("/cost", ctx())).lines).toEqual(["tokens: 1,200 in, 34 out (1,234 total)"]);
+  test("/cost shows tokens in and out, and says how to set a price for a model without one", async () => {
+    const lines = (await dispatch("/cost", ctx())).lines;
+    expect(lines[0]).toContain("SYNAPSE_PRICE");
+    expect(lines.slice(1)).toEqual(["input:  1,200 tokens: 0 cache reads (0%), 0 cache writes, 1,200 uncached", "output: 34 tokens"]);
+  });
+  test("/cost shows dollars and the input split into cache reads, writes and uncached tokens", async () => {
+    const usage = { input_tokens: 10_000, output_tokens: 500, cache_read_input_tokens: 8_000, cache_creation_input_tokens: 1_500 };
+    expect((await dispatch("/cost", ctx({ facts: { usage, costUsd: 0.0165 } }))).lines).toEqual([
+      "cost:   $0.0165",
+      "input:  10,000 tokens: 8,000 cache reads (80%), 1,500 cache writes, 500 uncached",
+      "output: 500 tokens",
+    ]);
+    expect((await dispatch("/status", ctx({ facts: { usage, costUsd: 0.0165 } }))).lines).toContain(
+      "cost:     $0.0165; 8,000 cache reads, 1,500 writes, 500 uncached in, 500 out",
+    );
   });
   test("/status shows model, session, cwd, context percent, memory, shells, tasks", async () => {
     const text = (await dispatch("/status", ctx())).lines.join("\n");

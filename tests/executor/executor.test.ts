@@ -104,6 +104,20 @@ describe("executor", () => {
     await executor.close();
   });
 
+  test("a prompt abandoned before any answer is kept apart from the next, marked as Claude Code marks it", async () => {
+    const { executor } = await start([{ hang: true }, { text: "second answer" }]);
+    const id = executor.submit({ text: "first prompt" });
+    await fake!.waitForRequests(1, undefined, isPost);
+    executor.interrupt(id);
+    expect((await executor.waitFor(id)).status).toBe("interrupted");
+    expect((await executor.waitFor(executor.submit({ text: "second prompt" }))).result?.result).toBe("second answer");
+    const messages = posts()[1].body.messages;
+    // One user message (the APIs want alternating roles), its prompts as separate blocks, the mark between.
+    expect(messages).toHaveLength(1);
+    expect(messages[0].content.map((b: any) => b.text)).toEqual(["first prompt", "[Request interrupted by user]", "second prompt"]);
+    await executor.close();
+  });
+
   test("an interrupt during a command kills it and answers the call as interrupted", async () => {
     const { executor, next } = await start([
       { toolCalls: [{ id: "toolu_1", name: "Bash", input: { command: "echo started; sleep 30" } }] },

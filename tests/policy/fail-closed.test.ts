@@ -80,6 +80,7 @@ describe("without a sandbox, default mode runs unasked only what it proves harml
     ["echo x > ~/.config/synapse/config.json", "synapse's own"], ["echo x > ak", "secrets"], ["tee ak < a.txt", "secrets"], ["cp a.txt ak", "secrets"],
     ["echo x > dangling-out", "outside"], ["cp a.txt dangling-out", "outside"],
     ["git config include.path ../x.cfg && git status", "dangerous"],
+    ["cd src && cat ../../x", "after a cd"], ["cd src && echo x > ../../y", "outside"],
   ])("asks: %s (%s)", (command, why) => {
     const d = bash(policy(), command);
     expect(d.kind).toBe("ask");
@@ -123,10 +124,10 @@ describe("without a sandbox, default mode runs unasked only what it proves harml
 
 describe("rules", () => {
   test("an allow rule never waives the workspace boundary for redirects and written files", () => {
-    const p = policy({ allow: ["Bash(echo *)", "Bash(cp *)", "Bash(tee *)"] });
+    const p = policy({ allow: ["Bash(echo *)", "Bash(cp *)", "Bash(tee *)", "Bash(rm *)"] });
     expect(bash(p, "echo x").kind).toBe("allow");
     expect(bash(p, "echo $(date)").kind).toBe("allow"); // the rule's `*` takes any word
-    for (const c of ["echo x >> ~/.bashrc", "echo x >> $HOME/.bashrc", `echo x > "$HOME/.profile"`, "echo x > $T", "cp a.txt ~/.bashrc", "tee -a ~/.bashrc", "echo x > ak"]) {
+    for (const c of ["echo x >> ~/.bashrc", "echo x >> $HOME/.bashrc", `echo x > "$HOME/.profile"`, "echo x > $T", "cp a.txt ~/.bashrc", "tee -a ~/.bashrc", "echo x > ak", "rm ~/.profile", "rm -f ../x"]) {
       expect({ c, ...bash(p, c) }).toMatchObject({ kind: "ask" });
     }
     // A rule that names the file word for word is the user's own choice; the bare Bash rule is every command.

@@ -1,7 +1,8 @@
 // Markdown to terminal rows, diffs, the status line.
 
 import { describe, expect, test } from "bun:test";
-import { lineDiff, changeRows } from "../../src/render/diff-view.ts";
+import { diffRows } from "../../src/render/diff-view.ts";
+import { lineDiff } from "../../src/tools/line-diff.ts";
 import { renderMarkdown } from "../../src/render/markdown.ts";
 import { statusLine } from "../../src/render/status-line.ts";
 import { stripAnsi, textWidth } from "../../src/render/text-width.ts";
@@ -19,7 +20,8 @@ describe("renderMarkdown", () => {
     expect(rows).toContain("• a");
     expect(rows.some((r) => r.includes("• nested"))).toBe(true);
     expect(rows).toContain("▌ quoted");
-    expect(rows).toContain("│ const x = 1;");
+    // No gutter: copying the code from the terminal copies the code alone.
+    expect(rows).toContain("const x = 1;");
     expect(rows.some((r) => r.startsWith("a │ bb"))).toBe(true);
   });
   test("a table wider than the terminal shrinks its columns and wraps cells inside them", () => {
@@ -56,18 +58,22 @@ describe("renderMarkdown", () => {
   });
 });
 
-describe("changeRows", () => {
-  test("Edit shows removed and added lines without the common context", () => {
-    const rows = lineDiff("a\nold line\nz", "a\nnew line\nz", 80, plain);
-    expect(rows).toEqual(["    - old line", "    + new line"]);
+describe("diffRows", () => {
+  const diff = (before: string, after: string) => ({ kind: "diff" as const, path: "f", created: false, ...lineDiff(before, after) });
+  test("two separated changes are two hunks with context, not everything between them replaced", () => {
+    const before = Array.from({ length: 20 }, (_, i) => `l${i + 1}`).join("\n");
+    const after = before.replace("l3", "THREE").replace("l17", "SEVENTEEN");
+    const rows = diffRows(diff(before, after), 80, plain);
+    expect(rows).toEqual([
+      "     1   l1", "     2   l2", "     3 - l3", "     3 + THREE", "     4   l4", "     5   l5", "     6   l6",
+      "       ⋮",
+      "    14   l14", "    15   l15", "    16   l16", "    17 - l17", "    17 + SEVENTEEN", "    18   l18", "    19   l19", "    20   l20",
+    ]);
   });
-  test("Write shows the content as added, capped", () => {
-    const rows = changeRows("Write", { path: "f", content: Array.from({ length: 30 }, (_, i) => `l${i}`).join("\n") }, 80, plain);
-    expect(rows[0]).toBe("    + l0");
-    expect(rows.at(-1)).toContain("18 more lines");
-  });
-  test("other tools show nothing", () => {
-    expect(changeRows("Bash", { command: "ls" }, 80, plain)).toEqual([]);
+  test("a long change is capped with a count", () => {
+    const rows = diffRows({ ...diff("", Array.from({ length: 30 }, (_, i) => `l${i}`).join("\n")), created: true }, 80, plain);
+    expect(rows[0]).toBe("     1 + l0");
+    expect(rows.at(-1)).toContain("14 more lines (0 removed, 30 added in all)");
   });
 });
 

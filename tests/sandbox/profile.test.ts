@@ -31,7 +31,7 @@ describe("bwrapArgs", () => {
         ...["--ro-bind", "/w/.git/hooks", "/w/.git/hooks"],
         ...["--tmpfs", "/h/.ssh", "--remount-ro", "/h/.ssh"],
         ...["--ro-bind", "/dev/null", "/h/.netrc"],
-        ...["--ro-bind", "/dev/shm/p", "/dev/shm/p"],
+        ...["--ro-bind", "/dev/shm/p", "/dev/shm/p", "--bind", "/dev/shm/p/carry", "/dev/shm/p/carry"],
         ...NS,
         "--unshare-net",
         "--die-with-parent",

@@ -4,9 +4,12 @@
 // background jobs killed as wholes, checked in the host's process table).
 
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
+import { trustedBinary } from "../../src/runtime/trusted-path.ts";
+import { INIT_SCRIPT } from "../../src/shell/shell-script.ts";
+import { WATCHDOG_SCRIPT } from "../../src/shell/watchdog.ts";
 import { survivors, until } from "../shell/support.ts";
 import { BASHRC, CANARY, HAVE_BWRAP, NEEDS_BWRAP, sandboxHarness, type SandboxHarness } from "./support.ts";
 
@@ -64,6 +67,37 @@ describe("what a sandboxed command cannot do", () => {
     });
   });
 
+  it("reach a daemon through a Unix socket (no network namespace covers those): Docker's in the home folder", async () => {
+    h = await sandboxHarness();
+    const sock = join(h.home, ".docker/run/docker.sock");
+    let accepted = 0;
+    const server = createServer((socket) => {
+      accepted++;
+      socket.end("HTTP/1.0 200 OK\r\n\r\nanswered");
+    });
+    await new Promise<void>((resolve) => server.listen(sock, resolve));
+    try {
+      const curl = trustedBinary("curl");
+      // bash cannot open a Unix socket; curl can, where there is one.
+      const probe = curl ? `${curl} -s -m 5 --unix-socket ${sock} http://x/; echo` : `test -S ${sock} && echo socket || echo none`;
+      const r = await h.run(probe);
+      expect(r.output).not.toContain(curl ? "answered" : "socket");
+      expect(accepted).toBe(0);
+    } finally {
+      // Not awaited: Bun's close waits on the connection an unprotected run would have made.
+      server.close();
+    }
+  });
+
+  it("rewrite the pool's own scripts: the watchdog runs outside the sandbox, the init script in every new shell", async () => {
+    h = await sandboxHarness();
+    const r = await h.run('d=${__sy_r%/*}; echo "$d"; for f in watchdog.sh init.sh; do echo "touch /tmp/pwned" >> "$d/$f"; done');
+    const dir = r.output.split("\n")[0]!;
+    expect(dir).toStartWith("/");
+    expect(readFileSync(join(dir, "watchdog.sh"), "utf8")).toBe(WATCHDOG_SCRIPT);
+    expect(readFileSync(join(dir, "init.sh"), "utf8")).toBe(INIT_SCRIPT);
+  });
+
   it("see synapse: its processes are not in /proc, and there is no terminal to write to or type into", async () => {
     h = await sandboxHarness();
     const self = readFileSync("/proc/self/cmdline", "latin1").replaceAll("\0", " ").trim();
@@ -109,6 +143,17 @@ describe("what still works inside", () => {
     expect(h.pool.stats()).toMatchObject({ shells_spawned: 1, shells_reused: 1, commands_run: 2 });
   });
 
+  it("a credential store removed mid-session does not stop the next shell from starting", async () => {
+    h = await sandboxHarness();
+    expect((await h.run("echo first")).output).toBe("first\n");
+    rmSync(join(h.home, ".aws"), { recursive: true });
+    // The first shell is busy: the pool starts a second one, with a profile read again.
+    const busy = h.run("sleep 0.5; echo busy");
+    expect((await h.run("echo second")).output).toBe("second\n");
+    expect((await busy).output).toBe("busy\n");
+    expect(h.pool.stats().shells_spawned).toBe(2);
+  });
+
   it("a timeout kills the command's whole tree; the next command runs", async () => {
     h = await sandboxHarness();
     const m = marker();
@@ -148,6 +193,15 @@ describe("what still works inside", () => {
     await h.cleanup();
     h = undefined;
     expect(await until(() => survivors(job).length === 0)).toBe(true);
+  });
+
+  it("a shell replaced for moving too often carries its exported state over inside the sandbox", async () => {
+    h = await sandboxHarness({}, { maxCd: 1, poolMax: 1 });
+    const src = join(h.ws, "src");
+    await h.run(`mkdir -p ${src}; export VIRTUAL_ENV=/venv; greet() { echo hi; }; true`);
+    for (const cwd of [src, h.ws]) await h.run("true", { cwd });
+    expect(h.pool.stats().shells_retired).toBe(1);
+    expect((await h.run('echo "$VIRTUAL_ENV"; greet')).output).toBe("/venv\nhi\n");
   });
 
   it("killAllNow leaves no sandboxed process behind", async () => {

@@ -13,7 +13,9 @@ import { createShellPool } from "../../src/shell/shell-pool.ts";
 import type { RunOutcome, RunRequest, ShellPool } from "../../src/shell/types.ts";
 import { TEST_CONFIG } from "../shell/support.ts";
 
-export const PROBED: SandboxState = await sandboxState({ mode: "workspace-write", network: false });
+/** SYNAPSE_BWRAP=/nonexistent runs these suites as on a machine without bwrap (they skip, by name). */
+const bwrapPath = process.env.SYNAPSE_BWRAP || undefined;
+export const PROBED: SandboxState = await sandboxState({ mode: "workspace-write", network: false, bwrapPath });
 export const HAVE_BWRAP = PROBED.kind === "bwrap";
 /** Appended to the names of tests that need bwrap, so a skip says why. */
 export const NEEDS_BWRAP = HAVE_BWRAP ? "" : ` [SKIPPED: no working bwrap here: ${PROBED.kind === "none" ? PROBED.reason : ""}]`;
@@ -57,7 +59,7 @@ export async function sandboxHarness(sandbox: Partial<SandboxConfig> = {}, shell
   const sibling = join(dir, "sibling");
   const configDir = join(home, ".config/synapse");
   const dataDir = join(home, ".local/share/synapse");
-  for (const d of [ws, sibling, join(home, ".ssh"), join(home, ".aws"), configDir, join(dataDir, "sessions")]) mkdirSync(d, { recursive: true });
+  for (const d of [ws, sibling, join(home, ".ssh"), join(home, ".aws"), join(home, ".docker/run"), configDir, join(dataDir, "sessions")]) mkdirSync(d, { recursive: true });
   // Not secret (readable inside), so not the canary: only writing it is an attack.
   writeFileSync(join(home, ".bashrc"), BASHRC);
   writeFileSync(join(home, ".ssh/id_rsa"), `-----BEGIN ${CANARY}-----\n`);
@@ -71,7 +73,7 @@ export async function sandboxHarness(sandbox: Partial<SandboxConfig> = {}, shell
 
   const env = { ...commandEnvironment(process.env, SECRET_ENV_NAMES), HOME: home, CLOUD_TOKEN: CANARY };
   const config: ShellConfig = { ...TEST_CONFIG, env, ...shell };
-  const state = await sandboxState({ mode: "workspace-write", network: false, ...sandbox });
+  const state = await sandboxState({ mode: "workspace-write", network: false, bwrapPath, ...sandbox });
   const plan = sandboxPlan({ cwd: ws, addDirs: [], home: dataDir, configDir, shell: config }, state, home);
   if (!plan) throw new Error(`no sandbox: ${JSON.stringify(state)}`);
   const pool = createShellPool(config, plan);

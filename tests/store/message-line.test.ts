@@ -80,3 +80,10 @@ describe("parseLine", () => {
     expect(message?.content).toEqual([{ type: "tool_use", id: "t", name: "Bash", input: {}, raw_input: '{"c' }]);
   });
 });
+
+test("usage is kept whole, the cache counts too", () => {
+  const usage = { input_tokens: 9, output_tokens: 2, cache_read_input_tokens: 5, cache_creation_input_tokens: 1 };
+  const { message, warnings } = read(JSON.stringify({ id: "a", role: "assistant", ts: 1, content: [{ type: "text", text: "x" }], usage }));
+  expect(message?.usage).toEqual(usage);
+  expect(warnings).toEqual([]);
+});

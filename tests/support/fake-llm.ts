@@ -3,6 +3,7 @@
 //   bun tests/support/fake-llm.ts --script replies.json     (prints its URL on stdout)
 // where replies.json is a ScriptedReply[] or {"loop": ScriptedReply[]} (cycled forever).
 
+import { type CacheUsage, FakePromptCache, breakpointProblem } from "./fake-cache.ts";
 import { checkAnthropic, checkOpenAI } from "./fake-llm-validate.ts";
 
 /** A normal reply. stopReason may use either API's vocabulary; it is translated. */
@@ -46,6 +47,8 @@ export interface RecordedRequest {
   sentBytes?: number;
   /** The response body sent so far, as text (not kept with `recordBodies: false`). */
   sent?: string;
+  /** How the prompt cache billed this request (replies without a scripted usage). */
+  cache?: CacheUsage;
 }
 
 export interface FakeLLM {
@@ -57,6 +60,8 @@ export interface FakeLLM {
   maxInFlight: number;
   /** Requests refused as malformed or over the context window: index into `requests`, the API's message. */
   rejected: Array<{ request: number; message: string }>;
+  /** The prompt cache both APIs' usage reports (reads, writes), with its totals. */
+  cache: FakePromptCache;
   /**
    * Resolves with the requests once `n` have arrived (only those `which` accepts, when given); after
    * `timeoutMs` it rejects with what did arrive, so a test fails saying why instead of at its timeout.
@@ -91,11 +96,16 @@ export interface FakeOptions {
   contextWindow?: number;
   /** false: a request's body is dropped once answered (long benches would otherwise keep every one). */
   recordBodies?: boolean;
+  /** The prompt cache's clock (its entries live 5 minutes); Date.now by default. */
+  now?: () => number;
 }
 
 /** The 400 a real API gives a malformed conversation (or one over the window), with its own body. */
 function rejectionPlan(req: RecordedRequest, contextWindow: number | undefined): { plan: Plan; message: string } | undefined {
-  const rejection = req.provider === "anthropic" ? checkAnthropic(req.body, contextWindow) : checkOpenAI(req.body, contextWindow);
+  const tooManyMarks = req.provider === "anthropic" ? breakpointProblem(req.body) : undefined;
+  const rejection = tooManyMarks
+    ? { message: tooManyMarks }
+    : req.provider === "anthropic" ? checkAnthropic(req.body, contextWindow) : checkOpenAI(req.body, contextWindow);
   if (!rejection) return undefined;
   const body = req.provider === "anthropic"
     ? { type: "error", error: { type: "invalid_request_error", message: rejection.message }, request_id: fakeId("req_fake") }
@@ -184,9 +194,13 @@ function toolArgs(call: NonNullable<Success["toolCalls"]>[number]): string {
 
 function usageOf(reply: Success, req: RecordedRequest) {
   return reply.usage ?? {
-    input_tokens: estimateTokens([req.body?.system, req.body?.messages, req.body?.tools]),
+    input_tokens: promptTokensOf(req),
     output_tokens: estimateTokens([reply.text ?? "", reply.toolCalls ?? []]),
   };
+}
+
+function promptTokensOf(req: RecordedRequest): number {
+  return estimateTokens([req.body?.system, req.body?.messages, req.body?.tools]);
 }
 
 const ANTHROPIC_STOP: Record<string, string> = { tool_calls: "tool_use", stop: "end_turn", length: "max_tokens" };
@@ -218,10 +232,14 @@ function anthropicEvent(type: string, data: object): string {
 }
 
 /** Events up to and including the text block; `partial` stops halfway through the text. */
-function anthropicOpening(req: RecordedRequest, text: string, inputTokens: number, partial: boolean): string[] {
+function anthropicOpening(req: RecordedRequest, text: string, inputTokens: number, partial: boolean, cache?: CacheUsage): string[] {
+  // As the API reports them: input_tokens is only what was neither read from nor written to the cache.
+  const usage = cache
+    ? { input_tokens: cache.uncached, cache_creation_input_tokens: cache.write, cache_read_input_tokens: cache.read, output_tokens: 1 }
+    : { input_tokens: inputTokens, output_tokens: 1 };
   const message = {
     id: fakeId("msg_fake"), type: "message", role: "assistant", model: req.body?.model ?? "claude-fake",
-    content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: inputTokens, output_tokens: 1 },
+    content: [], stop_reason: null, stop_sequence: null, usage,
   };
   const out = [anthropicEvent("message_start", { message })];
   if (!text) return out;
@@ -238,7 +256,7 @@ function anthropicOpening(req: RecordedRequest, text: string, inputTokens: numbe
 
 function anthropicStream(reply: Success, req: RecordedRequest): string[] {
   const usage = usageOf(reply, req);
-  const out = anthropicOpening(req, reply.text ?? "", usage.input_tokens, false);
+  const out = anthropicOpening(req, reply.text ?? "", usage.input_tokens, false, req.cache);
   let index = reply.text ? 1 : 0;
   for (const call of reply.toolCalls ?? []) {
     const block = { type: "tool_use", id: call.id ?? fakeId("toolu_fake"), name: call.name, input: {} };
@@ -282,7 +300,8 @@ function openaiOpening(req: RecordedRequest, id: string, text: string, partial: 
 
 function openaiUsage(reply: Success, req: RecordedRequest) {
   const u = usageOf(reply, req);
-  return { prompt_tokens: u.input_tokens, completion_tokens: u.output_tokens, total_tokens: u.input_tokens + u.output_tokens };
+  const details = req.cache ? { prompt_tokens_details: { cached_tokens: req.cache.read } } : {};
+  return { prompt_tokens: u.input_tokens, completion_tokens: u.output_tokens, total_tokens: u.input_tokens + u.output_tokens, ...details };
 }
 
 function openaiStream(reply: Success, req: RecordedRequest): string[] {
@@ -411,6 +430,7 @@ export async function startFakeLLM(script: Script, options: FakeOptions = {}): P
 
   const fake: FakeLLM = {
     url: "", requests, serverTimeMs: 0, rejected: [], inFlight: 0, maxInFlight: 0, stop: async () => {},
+    cache: new FakePromptCache(options.now),
     waitForRequests(n, timeoutMs = WAIT_MS, which) {
       const matching = () => (which ? requests.filter(which) : requests);
       return waitUntil(
@@ -533,6 +553,11 @@ export async function startFakeLLM(script: Script, options: FakeOptions = {}): P
         hanging.add(release);
         request.signal.addEventListener("abort", release, { once: true });
       });
+    }
+    // A normal reply without a scripted usage reports the cache as the API would have used it.
+    if (!("status" in reply) && !("raw" in reply) && !("cut" in reply) && !("streamError" in reply) && !reply.usage) {
+      const total = promptTokensOf(recorded);
+      recorded.cache = provider === "anthropic" ? fake.cache.anthropic(body, total) : fake.cache.openai(body, total);
     }
     const plan = planFor(reply, recorded);
     if (options.recordBodies === false) recorded.body = null;

@@ -1,8 +1,8 @@
 // The approval prompt of an interactive session: shows the whole command (or the whole diff a
-// Write or Edit would make), wrapped, never cut, and scrolled with PgUp/PgDn when it is taller than
-// the screen; takes "yes", "yes, and don't ask again" (offered only for a rule that covers exactly
-// this call, named in its label), or "no, and tell the model why". Esc or Ctrl-C rejects the call
-// and stops the turn. A pure state machine (`ApprovalPrompt`); the interactive session draws it in
+// Write or Edit would make), wrapped, never cut, and scrolled with PgUp/PgDn (a page) or
+// Shift+↑/↓ (a row) when it is taller than the screen; takes "yes", "yes, and don't ask again"
+// (offered only for a rule that covers exactly this call, named in its label), or "no, and tell
+// the model why". Esc or Ctrl-C rejects the call and stops the turn. A pure state machine (`ApprovalPrompt`); the interactive session draws it in
 // the prompt's place (session-frame.ts) and feeds it keys until the user answers.
 
 import type { Colors } from "../../render/colors.ts";
@@ -112,7 +112,7 @@ export class ApprovalPrompt {
     this.scroll = Math.min(Math.max(0, this.scroll), preview.length - this.page);
     const last = this.scroll + this.page;
     const more = last < preview.length ? ", more below" : "";
-    const where = `  ── rows ${this.scroll + 1}-${last} of ${preview.length}${more} · PgUp/PgDn to scroll ──`;
+    const where = `  ── rows ${this.scroll + 1}-${last} of ${preview.length}${more} · PgUp/PgDn, Shift+↑/↓ ──`;
     const whereRow = c.dim(Number.isFinite(width) ? fitWidth(where, width) : where);
     return [...header, ...preview.slice(this.scroll, last), whereRow, ...choices];
   }
@@ -140,8 +140,9 @@ export class ApprovalPrompt {
     const s = this.state;
     // Esc and Ctrl-C reject the call and end the turn, as in Claude Code: the model does not try again.
     if (key.kind === "esc" || (key.kind === "ctrl" && key.name === "c")) return { no: "", stop: true };
-    if (key.kind === "page") {
-      this.scroll += key.to === "up" ? -this.page : this.page;
+    if (key.kind === "page" || (key.kind === "move" && key.shift)) {
+      const rows = key.kind === "page" ? this.page : 1;
+      this.scroll += key.to === "up" ? -rows : rows;
       return undefined;
     }
     if (s.mode === "reason") {

@@ -28,7 +28,8 @@ type RunCommand = Extract<Command, { kind: "run" }>;
 
 const PASTE_ON = "\x1b[?2004h";
 const PASTE_OFF = "\x1b[?2004l";
-const DOUBLE_CTRL_C_MS = 2000;
+/** How long a first Ctrl-C / Ctrl-D waits for the second press that exits (its hint as long). */
+const DOUBLE_PRESS_MS = 2000;
 const PAINT_MS = 16;
 const SPIN_MS = 100;
 /** How long exit waits for an interrupted turn to end before leaving anyway. */
@@ -37,6 +38,8 @@ const EXIT_WAIT_MS = 1500;
 const RESUME_SHOWN = 8;
 
 export async function runInteractive(config: Config, command: RunCommand): Promise<number> {
+  // A terminal that cannot move its cursor gets plain lines instead of a redrawn screen.
+  if (config.dumbTerminal) return (await import("./line-session.ts")).runLineSession(config, command);
   const theme = makeTheme(config.color);
   const out = (text: string) => {
     try {
@@ -53,7 +56,7 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   const history = new HistoryFile(config.home);
   const editor = new PromptEditor(history.load());
   const typeAhead = new TypeAhead();
-  const view = new SessionView(theme, width, config.toolResultSummaryLimit, config.cwd);
+  const view = new SessionView(theme, width, config.toolResultSummaryLimit);
   let pendingImages = [...command.images];
   if (pendingImages.length) {
     const names = pendingImages.join(", ").replace(/[\x00-\x1f\x7f]/g, " ");
@@ -64,7 +67,9 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   let executor: Executor | undefined;
   let hint: string | undefined;
   let candidates: string[] = [];
-  let lastCtrlC = 0;
+  // A first Ctrl-C (idle) or Ctrl-D (a turn running) arms exit for DOUBLE_PRESS_MS, hint shown.
+  let armed: { key: "c" | "d"; at: number } | undefined;
+  let armTimer: ReturnType<typeof setTimeout> | undefined;
   let spin = 0;
   let paintTimer: ReturnType<typeof setTimeout> | undefined;
   let spinTimer: ReturnType<typeof setInterval> | undefined;
@@ -88,8 +93,29 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
     return answered;
   };
 
+  const disarm = () => {
+    if (armTimer) clearTimeout(armTimer);
+    armTimer = undefined;
+    armed = undefined;
+    hint = undefined;
+  };
+  const arm = (key: "c" | "d") => {
+    disarm();
+    armed = { key, at: Date.now() };
+    hint = `press Ctrl-${key.toUpperCase()} again to exit`;
+    // The hint goes when the window closes: a later press is a first press again.
+    armTimer = setTimeout(() => {
+      disarm();
+      paint();
+    }, DOUBLE_PRESS_MS);
+  };
+  const armedFor = (key: "c" | "d") => armed?.key === key && Date.now() - armed.at < DOUBLE_PRESS_MS;
+
   const frame = (): Frame =>
-    composeFrame({ theme, width: width(), rows: rows(), editor, view, spin, candidates, hint, facts: executor?.facts(), approval: approval?.prompt });
+    composeFrame({
+      theme, width: width(), rows: rows(), editor, view, spin, candidates, hint,
+      facts: executor?.facts(), approval: approval?.prompt, startMode: config.permissionMode,
+    });
 
   const paint = () => {
     if (paintTimer) clearTimeout(paintTimer);
@@ -105,7 +131,10 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   };
 
   const onEvent = (event: ExecutorEvent) => {
+    const noticeUntil = view.noticeUntil;
     view.handle(event);
+    // A new status notice: the frame is drawn again when it is due to go.
+    if (view.noticeUntil > noticeUntil) setTimeout(schedule, view.noticeUntil - Date.now() + 1).unref?.();
     // /resume shows where that session left off, as -c does at start (after /clear: nothing).
     if (event.type === "session_changed" && executor) view.replay(executor.runtime.recent(RESUME_SHOWN));
     if (view.busy && !spinTimer) {
@@ -144,7 +173,7 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   const exit = async (code: number) => {
     if (exiting || leaving) return;
     leaving = true;
-    hint = undefined;
+    disarm();
     candidates = [];
     approval?.resolve({ no: "the session ended" });
     approval = undefined;
@@ -242,7 +271,7 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
       return;
     }
     typeAhead.typed(now);
-    if (key.kind !== "ctrl" || key.name !== "c") hint = undefined;
+    if (key.kind !== "ctrl" || (key.name !== "c" && key.name !== "d")) disarm();
     if (key.kind !== "tab") candidates = [];
     if (editPrompt(editor, key)) {
       paint();
@@ -275,27 +304,29 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
       case "ctrl":
         switch (key.name) {
           case "c": {
-            const now = Date.now();
             if (!editor.isEmpty()) {
               editor.clear();
-              lastCtrlC = 0;
+              disarm();
             } else if (executor?.running()) {
               interruptTurn();
-            } else if (now - lastCtrlC < DOUBLE_CTRL_C_MS) {
+            } else if (armedFor("c")) {
               void exit(EXIT.ok);
               return;
             } else {
-              lastCtrlC = now;
-              hint = "press Ctrl-C again to exit";
+              arm("c");
             }
             break;
           }
           case "d":
-            if (editor.isEmpty()) {
+            // On an empty prompt Ctrl-D leaves; while a turn runs it asks for a second press first.
+            if (!editor.isEmpty()) editor.deleteForward();
+            else if (!executor?.running() || armedFor("d")) {
               void exit(EXIT.ok);
               return;
-            }
-            editor.deleteForward();
+            } else arm("d");
+            break;
+          case "o":
+            view.expandLast();
             break;
           case "l":
             out("\x1b[2J\x1b[H");

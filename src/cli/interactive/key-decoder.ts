@@ -3,7 +3,8 @@
 
 export type Key =
   | { kind: "text"; text: string }
-  | { kind: "paste"; text: string }
+  /** `continues`: more of an unbracketed paste that came in pieces (joined to the one before). */
+  | { kind: "paste"; text: string; continues?: boolean }
   | { kind: "enter" }
   /** Shift+Enter, Alt+Enter, Ctrl-J: a new line in the prompt. */
   | { kind: "newline" }
@@ -16,7 +17,8 @@ export type Key =
   | { kind: "backspace" }
   | { kind: "delete" }
   | { kind: "ctrl"; name: string }
-  | { kind: "move"; to: "up" | "down" | "left" | "right" | "home" | "end" | "word-left" | "word-right" }
+  /** `shift`: Shift+↑/↓, which the prompt takes as ↑/↓ and an approval prompt as a one-row scroll. */
+  | { kind: "move"; to: "up" | "down" | "left" | "right" | "home" | "end" | "word-left" | "word-right"; shift?: true }
   | { kind: "delete-word-back" };
 
 const PASTE_START = "\x1b[200~";
@@ -44,8 +46,8 @@ const CSI_KEYS: Record<string, Key> = {
   "\x1b[1;3C": { kind: "move", to: "word-right" },
   "\x1b[1;5D": { kind: "move", to: "word-left" },
   "\x1b[1;5C": { kind: "move", to: "word-right" },
-  "\x1b[1;2A": { kind: "move", to: "up" },
-  "\x1b[1;2B": { kind: "move", to: "down" },
+  "\x1b[1;2A": { kind: "move", to: "up", shift: true },
+  "\x1b[1;2B": { kind: "move", to: "down", shift: true },
   // Shift+Enter as kitty's keyboard protocol and xterm's modifyOtherKeys send it.
   "\x1b[13;2u": { kind: "newline" },
   "\x1b[27;2;13~": { kind: "newline" },
@@ -65,10 +67,33 @@ const ALT_KEYS: Record<string, Key> = {
 
 const CSI = /^\x1b(\[[0-9;?]*[ -\/]*[@-~]|O[A-Za-z])/;
 
+/** A read that follows a pasted burst this soon is more of the same paste. */
+export const BURST_GAP_MS = 30;
+
+/**
+ * A paste without bracketed-paste markers (a terminal that lacks them, tmux paste-buffer, a
+ * program typing for the user): one read holding text, then a line break, then more text. No one
+ * types a line and Enter and more within one read; a line and Enter alone is a typed prompt.
+ */
+export function isBurst(chunk: string): boolean {
+  if (chunk.includes("\x1b")) return false;
+  const br = chunk.search(/[\r\n]/);
+  return br >= 0 && br < chunk.length - 1 && /[^\r\n\t\x00-\x1f]/.test(chunk) && /[^\r\n]/.test(chunk.slice(br));
+}
+
 export class KeyDecoder {
   private paste: string | undefined;
+  private lastBurst = Number.NEGATIVE_INFINITY;
 
-  feed(chunk: string): Key[] {
+  /** `now`: when the chunk was read, to join the pieces of one unbracketed paste. */
+  feed(chunk: string, now = Date.now()): Key[] {
+    if (this.paste === undefined && !chunk.includes("\x1b")) {
+      const continues = now - this.lastBurst <= BURST_GAP_MS;
+      if (continues || isBurst(chunk)) {
+        this.lastBurst = now;
+        return [{ kind: "paste", text: chunk.replace(/\r\n?/g, "\n"), ...(continues ? { continues: true } : {}) }];
+      }
+    }
     const keys: Key[] = [];
     let s = chunk;
     while (s.length) {

@@ -1,10 +1,21 @@
 // The prompt's text and caret, and every editing key: pure state, no terminal. Large pastes are
-// shown as `[pasted N lines]` and expanded back to their text on submit.
+// shown as `[pasted N lines]` and expanded back to their text on submit. The caret moves and
+// deletes by grapheme (a flag, 👍🏽, e + combining accent are one step), and ↑/↓ move by the rows
+// the draft is drawn in before they reach history.
 
 import { charWidth } from "../../render/text-width.ts";
 
 const PASTE_INLINE_MAX_LINES = 2;
 const PASTE_INLINE_MAX_CHARS = 800;
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** Where a caret may stand: every grapheme boundary, with the row and column it is drawn at. */
+interface Stop {
+  index: number;
+  row: number;
+  col: number;
+}
 
 export class PromptEditor {
   text = "";
@@ -14,6 +25,10 @@ export class PromptEditor {
   /** Position while browsing history; history.length means "the draft". */
   private browse = 0;
   private draft = "";
+  /** The width the draft was last laid out at: ↑/↓ move by the rows drawn at it. */
+  private width = Number.POSITIVE_INFINITY;
+  /** The last paste: a paste that continues it (one burst split over reads) is joined to it. */
+  private lastPaste: { from: number; to: number; text: string } | undefined;
 
   constructor(history: readonly string[] = []) {
     this.history = [...history];
@@ -29,13 +44,28 @@ export class PromptEditor {
     this.cursor += s.length;
   }
 
-  paste(s: string): void {
-    const lines = s.split("\n").length;
-    if (lines <= PASTE_INLINE_MAX_LINES && s.length <= PASTE_INLINE_MAX_CHARS) return this.insert(s);
-    let label = `[pasted ${lines} lines]`;
-    for (let n = 2; this.pastes.has(label); n++) label = `[pasted ${lines} lines #${n}]`;
-    this.pastes.set(label, s);
-    this.insert(label);
+  /** `continues`: the rest of the paste before (a burst the terminal delivered in pieces). */
+  paste(s: string, continues = false): void {
+    const last = this.lastPaste;
+    if (continues && last && this.cursor === last.to && this.text.length >= last.to) {
+      const shown = this.text.slice(last.from, last.to);
+      this.pastes.delete(shown);
+      this.text = this.text.slice(0, last.from) + this.text.slice(last.to);
+      this.cursor = last.from;
+      s = last.text + s;
+    }
+    const from = this.cursor;
+    // A final newline ends the last line; it does not start another.
+    const lines = s.replace(/\n$/, "").split("\n").length;
+    if (lines <= PASTE_INLINE_MAX_LINES && s.length <= PASTE_INLINE_MAX_CHARS) this.insert(s);
+    else {
+      const what = `${lines} line${lines === 1 ? "" : "s"}`;
+      let label = `[pasted ${what}]`;
+      for (let n = 2; this.pastes.has(label); n++) label = `[pasted ${what} #${n}]`;
+      this.pastes.set(label, s);
+      this.insert(label);
+    }
+    this.lastPaste = { from, to: this.cursor, text: s };
   }
 
   /** The text to send, pastes expanded; the editor is left empty. */
@@ -49,6 +79,7 @@ export class PromptEditor {
   clear(): void {
     this.text = "";
     this.cursor = 0;
+    this.lastPaste = undefined;
     this.pastes.clear();
     this.browse = this.history.length;
   }
@@ -61,23 +92,22 @@ export class PromptEditor {
   backspace(): void {
     if (this.cursor === 0) return;
     const label = this.pasteLabelEndingAt(this.cursor);
-    const from = label ? this.cursor - label.length : this.cursor - charBefore(this.text, this.cursor).length;
+    const from = label ? this.cursor - label.length : graphemeStart(this.text, this.cursor);
     this.text = this.text.slice(0, from) + this.text.slice(this.cursor);
     this.cursor = from;
   }
 
   deleteForward(): void {
     if (this.cursor >= this.text.length) return;
-    const n = String.fromCodePoint(this.text.codePointAt(this.cursor)!).length;
-    this.text = this.text.slice(0, this.cursor) + this.text.slice(this.cursor + n);
+    this.text = this.text.slice(0, this.cursor) + this.text.slice(graphemeEnd(this.text, this.cursor));
   }
 
   left(): void {
-    if (this.cursor > 0) this.cursor -= charBefore(this.text, this.cursor).length;
+    if (this.cursor > 0) this.cursor = graphemeStart(this.text, this.cursor);
   }
 
   right(): void {
-    if (this.cursor < this.text.length) this.cursor += String.fromCodePoint(this.text.codePointAt(this.cursor)!).length;
+    if (this.cursor < this.text.length) this.cursor = graphemeEnd(this.text, this.cursor);
   }
 
   lineStart(): void {
@@ -124,19 +154,18 @@ export class PromptEditor {
     this.text = this.text.slice(0, this.cursor) + this.text.slice(end);
   }
 
-  /** ↑: the line above, or (on the first line) the previous history entry. */
+  /** ↑: the row above (a wrapped line's rows too), or (on the first row) the previous history entry. */
   up(): void {
-    const lineStart = this.text.lastIndexOf("\n", this.cursor - 1) + 1;
-    if (lineStart > 0) return this.moveLine(-1);
+    if (this.moveRow(-1)) return;
     if (this.browse === 0) return;
     if (this.browse === this.history.length) this.draft = this.text;
     this.browse--;
     this.load(this.history[this.browse]);
   }
 
-  /** ↓: the line below, or (on the last line) the next history entry, then the draft. */
+  /** ↓: the row below, or (on the last row) the next history entry, then the draft. */
   down(): void {
-    if (this.text.indexOf("\n", this.cursor) >= 0) return this.moveLine(1);
+    if (this.moveRow(1)) return;
     if (this.browse >= this.history.length) return;
     this.browse++;
     this.load(this.browse === this.history.length ? this.draft : this.history[this.browse]);
@@ -144,64 +173,62 @@ export class PromptEditor {
 
   /** Rows to draw (after the prompt marker) and the caret's row and column, wrapped to `width`. */
   layout(width: number): { rows: string[]; row: number; col: number } {
+    this.width = width;
+    const { rows, stops } = this.place(width);
+    const at = stops.find((s) => s.index === this.cursor) ?? stops[stops.length - 1]!;
+    // A caret past the last column of a full row is drawn at the start of the next one.
+    if (at.row === rows.length) rows.push("");
+    return { rows, row: at.row, col: at.col };
+  }
+
+  /** The draft cut into rows of `width` columns, and where the caret stands at each boundary. */
+  private place(width: number): { rows: string[]; stops: Stop[] } {
     const rows: string[] = [];
-    let row = 0;
-    let col = 0;
+    const stops: Stop[] = [];
     let line = "";
     let w = 0;
-    const text = this.text;
-    for (let i = 0; i <= text.length; ) {
-      if (i === this.cursor) {
-        if (w >= width) {
-          rows.push(line);
-          line = "";
-          w = 0;
-        }
-        row = rows.length;
-        col = w;
-      }
-      if (i === text.length) break;
-      const cp = text.codePointAt(i)!;
-      const ch = String.fromCodePoint(cp);
-      if (ch === "\n") {
+    const stop = (index: number) => stops.push(w >= width ? { index, row: rows.length + 1, col: 0 } : { index, row: rows.length, col: w });
+    for (const { segment, index } of graphemes.segment(this.text)) {
+      stop(index);
+      if (segment === "\n" || segment === "\r\n") {
         rows.push(line);
         line = "";
         w = 0;
-      } else {
-        // A control character (a pasted tab, DEL, a C1 code) is drawn as one visible column: raw,
-        // the terminal would act on it and the caret would land where the text does not end.
-        const control = cp < 0x20 || (cp >= 0x7f && cp < 0xa0);
-        const cw = control ? 1 : charWidth(cp);
-        if (w + cw > width) {
-          rows.push(line);
-          line = "";
-          w = 0;
-        }
-        line += control ? (ch === "\t" ? " " : "?") : ch;
-        w += cw;
+        continue;
       }
-      i += ch.length;
+      const cp = segment.codePointAt(0)!;
+      // A control character (a pasted tab, DEL, a C1 code) is drawn as one visible column: raw,
+      // the terminal would act on it and the caret would land where the text does not end.
+      const control = cp < 0x20 || (cp >= 0x7f && cp < 0xa0);
+      const cw = control ? 1 : clusterWidth(segment);
+      if (w + cw > width) {
+        rows.push(line);
+        line = "";
+        w = 0;
+      }
+      line += control ? (segment === "\t" ? " " : "?") : segment;
+      w += cw;
     }
+    stop(this.text.length);
     rows.push(line);
-    return { rows, row, col };
+    return { rows, stops };
+  }
+
+  /** Moves the caret one drawn row up or down, keeping its column; false on the first/last row. */
+  private moveRow(dir: -1 | 1): boolean {
+    const { stops } = this.place(this.width);
+    const at = stops.find((s) => s.index === this.cursor);
+    if (!at) return false;
+    const row = stops.filter((s) => s.row === at.row + dir);
+    if (!row.length) return false;
+    const left = row.filter((s) => s.col <= at.col);
+    this.cursor = (left.length ? left[left.length - 1]! : row[0]!).index;
+    return true;
   }
 
   private load(text: string): void {
     this.text = text;
     this.cursor = text.length;
-  }
-
-  private moveLine(dir: -1 | 1): void {
-    const start = this.text.lastIndexOf("\n", this.cursor - 1) + 1;
-    const col = this.cursor - start;
-    if (dir < 0) {
-      const prevStart = this.text.lastIndexOf("\n", start - 2) + 1;
-      this.cursor = Math.min(prevStart + col, start - 1);
-    } else {
-      const nextStart = this.text.indexOf("\n", this.cursor) + 1;
-      const nextEnd = this.text.indexOf("\n", nextStart);
-      this.cursor = Math.min(nextStart + col, nextEnd < 0 ? this.text.length : nextEnd);
-    }
   }
 
   private pasteLabelEndingAt(index: number): string | undefined {
@@ -210,7 +237,22 @@ export class PromptEditor {
   }
 }
 
-function charBefore(text: string, index: number): string {
-  const code = text.charCodeAt(index - 1);
-  return code >= 0xdc00 && code <= 0xdfff && index >= 2 ? text.slice(index - 2, index) : text.slice(index - 1, index);
+/** Where the grapheme that ends at `index` starts. */
+function graphemeStart(text: string, index: number): number {
+  let start = 0;
+  for (const { index: i } of graphemes.segment(text.slice(0, index))) start = i;
+  return start;
+}
+
+/** Where the grapheme that starts at `index` ends. */
+function graphemeEnd(text: string, index: number): number {
+  const first = graphemes.segment(text.slice(index)).containing(0);
+  return index + (first?.segment.length ?? 1);
+}
+
+/** Columns a grapheme takes: its widest code point (a modifier or joined emoji adds none). */
+function clusterWidth(segment: string): number {
+  let w = 0;
+  for (const ch of segment) w = Math.max(w, charWidth(ch.codePointAt(0)!));
+  return segment.includes("\uFE0F") ? 2 : w;
 }

@@ -11,7 +11,7 @@ export function editPrompt(editor: PromptEditor, key: Key): boolean {
       editor.insert(key.text);
       return true;
     case "paste":
-      editor.paste(key.text);
+      editor.paste(key.text, key.continues);
       return true;
     case "newline":
       editor.insert("\n");

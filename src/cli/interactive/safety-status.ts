@@ -5,17 +5,19 @@ import type { PermissionMode } from "../../config/config.ts";
 import type { SafetyPart } from "../../render/status-line.ts";
 import type { SandboxState } from "../../sandbox/types.ts";
 
-/** The status line's first parts: the permission mode, then where commands run. */
+/** The status line's safety parts: the permission mode, then where commands run. */
 export function safetyParts(mode: PermissionMode, sandbox: SandboxState | undefined): SafetyPart[] {
   const parts: SafetyPart[] = [{ text: mode, danger: mode === "bypass" }];
   if (!sandbox) return parts;
   // workspace-write (the default) is plain "sandboxed": the line has little room.
   if (sandbox.kind === "bwrap") {
-    const mode = sandbox.mode === "read-only" ? " read-only" : "";
-    parts.push({ text: `sandboxed${mode}${sandbox.network ? " +net" : ""}` });
+    const readOnly = sandbox.mode === "read-only" ? " read-only" : "";
+    parts.push({ text: `sandboxed${readOnly}${sandbox.network ? " +net" : ""}` });
+  } else if (sandbox.mode === "full-access") {
+    parts.push({ text: "full-access", danger: true });
+  } else {
+    parts.push({ text: "no sandbox (asks)", caution: true });
   }
-  else if (sandbox.mode === "full-access") parts.push({ text: "full-access", danger: true });
-  else parts.push({ text: "no sandbox (asks)", caution: true });
   return parts;
 }
 

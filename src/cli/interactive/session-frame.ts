@@ -9,6 +9,7 @@ import { statusLine } from "../../render/status-line.ts";
 import { fitWidth } from "../../render/text-width.ts";
 import type { Theme } from "../../render/theme.ts";
 import type { ApprovalPrompt } from "./approval-prompt.ts";
+import type { PermissionMode } from "../../config/config.ts";
 import type { PromptEditor } from "./prompt-editor.ts";
 import { safetyParts } from "./safety-status.ts";
 import type { SessionView } from "./session-view.ts";
@@ -26,6 +27,8 @@ export interface FrameParts {
   /** Undefined until the session has opened. */
   facts: SessionFacts | undefined;
   approval: ApprovalPrompt | undefined;
+  /** The configured mode, shown while the session opens (its sandbox is known only then). */
+  startMode?: PermissionMode;
 }
 
 export function composeFrame(p: FrameParts): Frame {
@@ -53,7 +56,9 @@ export function composeFrame(p: FrameParts): Frame {
       notice: view.notice,
       safety: facts.permissionMode ? safetyParts(facts.permissionMode, facts.sandbox) : undefined,
     }, w, theme, homedir())
-    : theme.dim(fitWidth("starting…", w));
+    : p.startMode
+      ? statusLine({ model: "starting…", sessionId: "", cwd: "", safety: safetyParts(p.startMode, undefined) }, w, theme)
+      : theme.dim(fitWidth("starting…", w));
   if (p.approval) {
     // Under it stay the separator and the status line (and a spare row); the rest is its room.
     promptRows = p.approval.render(Math.max(4, p.rows - 3 - extra.length), w).map((l) => fitWidth(l, w));

@@ -2,12 +2,11 @@
 // (committed once to the scrollback) and the live rows under them (the answer's unfinished
 // paragraph, running tools with their output tail, sub-agent rows, queued inputs, the spinner).
 
-import { readFileSync, statSync } from "node:fs";
-import { resolve } from "node:path";
 import type { ExecutorEvent } from "../../executor/executor.ts";
-import { type Message, textOf } from "../../protocol/message.ts";
+import { INTERRUPTED_PROMPT, type Message, textOf } from "../../protocol/message.ts";
+import type { ToolDisplay } from "../../protocol/tool-display.ts";
 import { renderMarkdown } from "../../render/markdown.ts";
-import { changeRows } from "../../render/diff-view.ts";
+import { diffRows } from "../../render/diff-view.ts";
 import { inert, inertLine } from "../../render/inert.ts";
 import { lastLines } from "../../render/live-tail.ts";
 import { MarkdownStream } from "../../render/markdown-stream.ts";
@@ -30,23 +29,17 @@ interface RunningTool {
   output: string;
   /** A `task:*` call: its sub-agent row stands for it, so no tool row of its own. */
   isTask: boolean;
-  /** A Write's file before the call, so its diff shows what changed rather than every line. */
-  before?: string;
 }
 
-/** Files larger than this are not read for a Write's diff (it is cut to a few rows anyway). */
-const DIFF_READ_MAX = 1 << 20;
+/** How long a status notice (context condensed) stays on the status line. */
+export const NOTICE_MS = 6000;
+/** Glyphs that tell a failed call from a good one without colour (NO_COLOR, copied text). */
+const OK_GLYPH = "●";
+const FAILED_GLYPH = "✗";
 
-function fileBefore(cwd: string | undefined, input: unknown): string | undefined {
-  const path = (input as { path?: unknown })?.path;
-  if (!cwd || typeof path !== "string" || !path) return undefined;
-  try {
-    const full = resolve(cwd, path);
-    const st = statSync(full);
-    return st.isFile() && st.size <= DIFF_READ_MAX ? readFileSync(full, "utf8") : undefined;
-  } catch {
-    return undefined;
-  }
+/** Where a failed command's exit code goes in its row: "✗ Bash(false) · exit 1". */
+function exitNote(display: ToolDisplay | undefined): string {
+  return display?.kind === "command" && display.exit_code !== null && display.exit_code !== 0 ? ` · exit ${display.exit_code}` : "";
 }
 
 export class SessionView {
@@ -62,7 +55,12 @@ export class SessionView {
   /** Queued inputs taken back into the prompt: their skipped submissions show nothing. */
   private withdrawn = new Set<string>();
   private busySince: number | undefined;
-  notice: string | undefined;
+  private noticeText: string | undefined;
+  /** When the notice goes (ms since the epoch); the session repaints then. */
+  noticeUntil = 0;
+  /** The last finished tool call's whole result as the model got it, for Ctrl-O. */
+  private lastResult: { label: string; text: string } | undefined;
+  private labels = new Map<string, string>();
   /** A condense was reported in this submission: a /compact's own summary line would repeat it. */
   private condenseShown = false;
 
@@ -70,10 +68,27 @@ export class SessionView {
     private readonly theme: Theme,
     private readonly width: () => number,
     private readonly labelLimit: number,
-    /** The session's directory, where a Write's relative path is read from for its diff. */
-    private readonly cwd?: string,
   ) {
     this.md = new MarkdownStream(theme, width);
+  }
+
+  get notice(): string | undefined {
+    return this.noticeText !== undefined && Date.now() < this.noticeUntil ? this.noticeText : undefined;
+  }
+
+  private setNotice(text: string | undefined): void {
+    this.noticeText = text;
+    this.noticeUntil = text === undefined ? 0 : Date.now() + NOTICE_MS;
+  }
+
+  /** Ctrl-O: the last tool call's whole output, every line, into the scrollback. */
+  expandLast(): void {
+    const t = this.theme;
+    const w = this.width();
+    if (!this.lastResult) return this.say(t.dim("  no tool output yet"));
+    const lines = this.lastResult.text.replace(/\n+$/, "").split("\n");
+    this.say(t.dim(fitWidth(`  ⎿ ${this.lastResult.label}: ${lines.length} line${lines.length === 1 ? "" : "s"}`, w)));
+    for (const line of lines) this.say(...wrapText(`    ${inert(line)}`, w));
   }
 
   get busy(): boolean {
@@ -118,10 +133,11 @@ export class SessionView {
       }
       for (const block of m.content) {
         if (block.type === "text" && block.text.trim()) {
-          if (m.role === "user") this.say("", ...echo(block.text, w, t));
+          if (m.role === "user" && block.text === INTERRUPTED_PROMPT) this.say(t.yellow("  ⎿ interrupted"));
+          else if (m.role === "user") this.say("", ...echo(block.text, w, t));
           else this.say(...renderMarkdown(block.text, w, t));
         } else if (block.type === "tool_use") {
-          this.say(t.dim(`● ${fitWidth(toolLabel(block.name, block.input, this.labelLimit), w - 2)}`));
+          this.say(t.dim(`${OK_GLYPH} ${fitWidth(toolLabel(block.name, block.input, this.labelLimit), w - 2)}`));
         }
       }
     }
@@ -171,7 +187,6 @@ export class SessionView {
           input: event.input,
           output: "",
           isTask: event.name === "Bash" && /^\s*task:/.test(String((event.input as { command?: unknown })?.command ?? "")),
-          before: event.name === "Write" ? fileBefore(this.cwd, event.input) : undefined,
         });
         break;
       case "tool_progress": {
@@ -184,9 +199,24 @@ export class SessionView {
         this.tools.delete(event.id);
         const label = tool?.label ?? event.name;
         const shownAsTask = this.taskRowShown.delete(event.id);
-        if (!shownAsTask) this.say(`${event.is_error ? t.red("●") : t.green("●")} ${t.bold(fitWidth(label, w - 2))}`);
+        this.labels.set(event.id, label);
+        if (!shownAsTask) {
+          const note = exitNote(event.display);
+          const glyph = event.is_error ? t.red(FAILED_GLYPH) : t.green(OK_GLYPH);
+          this.say(`${glyph} ${t.bold(fitWidth(label, w - 2 - note.length))}${event.is_error ? t.red(note) : note}`);
+        }
         this.say(fitWidth(`  ⎿ ${inertLine(event.summary)}`, w).replace(/^(  ⎿ )(.*)$/, (_, a, b) => (event.is_error ? t.red(a + b) : t.dim(a + b))));
-        if (!event.is_error && tool) this.say(...changeRows(tool.name, tool.input, w, t, tool.before));
+        if (!event.is_error && event.display?.kind === "diff") this.say(...diffRows(event.display, w, t));
+        break;
+      }
+      case "user": {
+        if (event.parent_tool_use_id) break;
+        for (const b of event.message.content) {
+          if (b.type !== "tool_result") continue;
+          const text = typeof b.content === "string" ? b.content : b.content.map((c) => (c.type === "text" ? c.text : "[image]")).join("\n");
+          this.lastResult = { label: this.labels.get(b.tool_use_id) ?? "tool", text };
+        }
+        this.labels.clear();
         break;
       }
       case "task_start":
@@ -213,7 +243,7 @@ export class SessionView {
         break;
       case "compact_boundary":
         this.condenseShown = true;
-        this.notice = `condensed ${tokenChange(event.tokens_before, event.tokens_after)}`;
+        this.setNotice(`condensed ${tokenChange(event.tokens_before, event.tokens_after)}`);
         this.say(t.dim(`  context condensed (${event.method}): ${event.tokens_before.toLocaleString("en-US")} → ${event.tokens_after.toLocaleString("en-US")} tokens`));
         break;
       case "compacted":
@@ -221,10 +251,11 @@ export class SessionView {
         this.say(event.tokens_before === event.tokens_after ? `nothing to compact: ${formatTokens(event.tokens_before)} tokens` : compactedLine(event.tokens_before, event.tokens_after));
         break;
       case "model_changed":
-        this.notice = `model ${event.model}`;
+        // Said once in the transcript, whole: the status line already shows the current model.
+        this.say(t.dim(`  model: ${inertLine(event.model)}`));
         break;
       case "session_changed":
-        this.notice = undefined;
+        this.setNotice(undefined);
         this.say(t.dim(`  switched to session ${event.session_id} (the previous one, ${event.previous}, is saved)`));
         break;
       case "result": {

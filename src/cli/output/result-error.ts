@@ -16,6 +16,8 @@ export function resultErrorText(r: RunResult, answerOnStdout: boolean): string |
       const which = answerOnStdout ? "the answer above" : "the answer (the result holds the part written)";
       return `${which} was cut at the output limit: raise SYNAPSE_MAX_TOKENS or ask for a shorter answer`;
     }
+    case "error_max_budget_usd":
+      return r.result;
     case "error_max_turns":
       return `reached the maximum number of turns (${r.num_turns})`;
     default:

@@ -1,13 +1,33 @@
-// `/cost`: tokens sent and received in this session so far.
+// `/cost`: dollars and tokens of this session so far, the input split by how it was billed.
 
+import { NO_PRICE_NOTE, billedTokens, formatUsd } from "../../llm/pricing.ts";
+import type { Usage } from "../../protocol/message.ts";
 import { type SlashCommand, say } from "../slash-command.ts";
+
+const n = (x: number) => x.toLocaleString("en-US");
+
+/** The lines /cost shows (and /status's cost line, shortened): dollars when priced, then tokens. */
+export function costLines(usage: Usage, costUsd: number | undefined): string[] {
+  const t = billedTokens(usage);
+  const read = usage.input_tokens > 0 ? Math.round((t.cacheRead / usage.input_tokens) * 100) : 0;
+  return [
+    costUsd !== undefined ? `cost:   ${formatUsd(costUsd)}` : `cost:   unknown (${NO_PRICE_NOTE})`,
+    `input:  ${n(usage.input_tokens)} tokens: ${n(t.cacheRead)} cache reads (${read}%), ${n(t.cacheWrite)} cache writes, ${n(t.uncached)} uncached`,
+    `output: ${n(usage.output_tokens)} tokens`,
+  ];
+}
+
+export function costSummary(usage: Usage, costUsd: number | undefined): string {
+  const t = billedTokens(usage);
+  const dollars = costUsd !== undefined ? formatUsd(costUsd) : "no price set (SYNAPSE_PRICE)";
+  return `${dollars}; ${n(t.cacheRead)} cache reads, ${n(t.cacheWrite)} writes, ${n(t.uncached)} uncached in, ${n(t.output)} out`;
+}
 
 export const costCommand: SlashCommand = {
   name: "cost",
-  summary: "tokens in and out since the session was opened here (-c: since resuming)",
+  summary: "dollars and tokens since the session was opened here (-c: since resuming)",
   run(_args, ctx) {
-    const { usage } = ctx.facts();
-    const total = usage.input_tokens + usage.output_tokens;
-    return say(`tokens: ${usage.input_tokens.toLocaleString("en-US")} in, ${usage.output_tokens.toLocaleString("en-US")} out (${total.toLocaleString("en-US")} total)`);
+    const { usage, costUsd } = ctx.facts();
+    return say(...costLines(usage, costUsd));
   },
 };

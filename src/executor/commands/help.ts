@@ -12,6 +12,10 @@ export const helpCommand: SlashCommand = {
       const aka = c.aliases?.length ? ` (also ${c.aliases.map((a) => `/${a}`).join(", ")})` : "";
       return `  ${head.padEnd(18)} ${c.summary}${aka}`;
     });
-    return say("Commands:", ...rows, "Anything else is sent to the model.");
+    return say(
+      "Commands:",
+      ...rows,
+      "Any other text is sent to the model; an unknown /name is refused (a path such as /etc/hosts is text).",
+    );
   },
 };

@@ -24,7 +24,10 @@ export const modelCommand: SlashCommand = {
     const wanted = args.trim();
     if (!wanted) {
       const list = await ctx.listModels(currentProvider, ctx.signal);
-      const names = list.models.includes(currentModel) ? list.models : [currentModel, ...list.models];
+      const start = ctx.startModel?.startsWith(`${currentProvider}/`) ? ctx.startModel.slice(currentProvider.length + 1) : undefined;
+      // The current model and the session's first are listed even when the provider does not name them.
+      const names = [...new Set([currentModel, start, ...list.models].filter((m): m is string => m !== undefined))];
+      names.sort((a, b) => Number(list.models.includes(a)) - Number(list.models.includes(b)));
       const lines = names.map((m) => `${m === currentModel ? "* " : "  "}${m}`);
       const note = list.source === "fallback" ? [`(built-in list: ${list.reason})`] : [];
       return say(`Models (${currentProvider}):`, ...lines, ...note);
@@ -33,7 +36,7 @@ export const modelCommand: SlashCommand = {
     if (!model) return fail(`/model needs a model name after ${provider}/`);
     if (provider === currentProvider && model === currentModel) return say(`already using ${current}`);
     const list = await ctx.listModels(provider, ctx.signal);
-    if (!list.models.includes(model)) {
+    if (!list.models.includes(model) && ctx.startModel !== `${provider}/${model}`) {
       const why = list.source === "fallback" ? ` (${list.reason}; built-in list)` : "";
       return fail(`unknown model ${model} for ${provider}${why}; known: ${list.models.join(", ")}`);
     }

@@ -2,6 +2,7 @@
 
 import { describeSandbox } from "../../sandbox/types.ts";
 import { type SlashCommand, say } from "../slash-command.ts";
+import { costSummary } from "./cost.ts";
 
 export function contextPercent(tokens: number, window: number): number {
   return window > 0 ? Math.min(100, Math.round((tokens / window) * 100)) : 0;
@@ -20,6 +21,7 @@ export const statusCommand: SlashCommand = {
       `memory:   RSS ${f.memory.rssMb} MB (peak ${f.memory.peakRssMb} MB), heap peak ${f.memory.peakHeapMb} MB`,
       `shells:   ${f.shells.spawned} spawned, ${f.shells.reused} reused, ${f.shells.commandsRun} commands run`,
       `tasks:    ${f.tasksRunning} running`,
+      `cost:     ${costSummary(f.usage, f.costUsd)}`,
       `sandbox:  ${describeSandbox(f.sandbox)}`,
     );
   },

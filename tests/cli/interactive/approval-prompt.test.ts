@@ -79,7 +79,7 @@ describe("ApprovalPrompt", () => {
       expect(rows).toHaveLength(12);
       expect(rows[0]).toBe("Allow Bash? r");
       for (const r of rows) expect(r.length).toBeLessThanOrEqual(60);
-      const where = rows.find((r) => r.includes("PgUp/PgDn to scroll"))!;
+      const where = rows.find((r) => r.includes("── rows "))!;
       const [, a, b, n] = /rows (\d+)-(\d+) of (\d+)/.exec(where)!.map(Number);
       expect(n).toBe(all.length);
       rows.slice(1, 1 + b! - a! + 1).forEach((r, k) => (shown[a! - 1 + k] = r));
@@ -87,8 +87,12 @@ describe("ApprovalPrompt", () => {
       p.handle(d.feed("\x1b[6~")[0]!);
     }
     expect(shown).toEqual(all);
-    // PgUp goes back to the top.
+    // PgUp goes back to the top; Shift+↓ moves one row, Shift+↑ back.
     for (let i = 0; i < 100; i++) p.handle(d.feed("\x1b[5~")[0]!);
+    expect(p.render(12, 60)[1]).toBe(all[0]);
+    p.handle(d.feed("\x1b[1;2B")[0]!);
+    expect(p.render(12, 60)[1]).toBe(all[1]);
+    p.handle(d.feed("\x1b[1;2A")[0]!);
     expect(p.render(12, 60)[1]).toBe(all[0]);
   });
 

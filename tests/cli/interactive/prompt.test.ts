@@ -118,7 +118,7 @@ describe("MarkdownStream", () => {
     expect(md.push("# Ti")).toEqual([]);
     expect(md.live()).toEqual(["Ti"]);
     expect(md.push("tle\n\nSome **bo")).toEqual(["Title", ""]);
-    expect(md.push("ld** text\n- a\n  - b\n```ts\nconst x = 1;\n")).toEqual(["Some bold text", "• a", "  • b", "  ts", "│ const x = 1;"]);
+    expect(md.push("ld** text\n- a\n  - b\n```ts\nconst x = 1;\n")).toEqual(["Some bold text", "• a", "  • b", "  ts", "const x = 1;"]);
     expect(md.push("```\n| h | i |\n|---|---|\n| 1 | 2 |\n")).toEqual([]);
     expect(md.live()[0]).toStartWith("h │ i");
     expect(md.end().some((r) => r.startsWith("1 │ 2"))).toBe(true);

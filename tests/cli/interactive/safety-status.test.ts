@@ -37,6 +37,12 @@ describe("safetyParts in the status line", () => {
   });
 });
 
+test("while the session opens, the status line already shows the configured mode", () => {
+  const opening = { model: "starting…", sessionId: "", cwd: "" };
+  expect(statusLine({ ...opening, safety: safetyParts("bypass", undefined) }, 80, plain)).toBe("starting… · ⚠ BYPASS");
+  expect(statusLine({ ...opening, safety: safetyParts("default", undefined) }, 80, plain)).toBe("starting… · default");
+});
+
 describe("Shift+Tab cycles the permission mode", () => {
   test("default → accept-edits → plan → default; never into bypass unless the session started there", () => {
     expect(nextMode("default", false)).toBe("accept-edits");

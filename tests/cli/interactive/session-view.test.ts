@@ -4,9 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { SessionView } from "../../../src/cli/interactive/session-view.ts";
 import { makeTheme } from "../../../src/render/theme.ts";
 import { stripAnsi } from "../../../src/render/text-width.ts";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { lineDiff } from "../../../src/tools/line-diff.ts";
 
 const view = () => new SessionView(makeTheme(false), () => 80, 80);
 
@@ -54,18 +52,59 @@ describe("SessionView", () => {
     expect(v.takeCommitted().map(stripAnsi)).toEqual(["nothing to compact: 3k tokens"]);
   });
 
-  test("a Write over an existing file shows what changed in it, not every line as new", () => {
-    const dir = mkdtempSync(join(tmpdir(), "synapse-view-"));
-    writeFileSync(join(dir, "a.txt"), "line 1\nline 2\nline 3\n");
-    const v = new SessionView(makeTheme(false), () => 80, 80, dir);
-    v.handle({ type: "tool_start", id: "w1", name: "Write", input: { path: "a.txt", content: "line 1\nline TWO\nline 3\n" } } as any);
-    writeFileSync(join(dir, "a.txt"), "line 1\nline TWO\nline 3\n");
-    v.handle({ type: "tool_end", id: "w1", name: "Write", is_error: false, summary: "Updated a.txt (23 bytes, 3 lines)" } as any);
-    expect(v.takeCommitted().map(stripAnsi)).toEqual(["● Write(a.txt)", "  ⎿ Updated a.txt (23 bytes, 3 lines)", "    - line 2", "    + line TWO"]);
-    // A new file is all additions.
-    v.handle({ type: "tool_start", id: "w2", name: "Write", input: { path: "new.txt", content: "x\n" } } as any);
-    v.handle({ type: "tool_end", id: "w2", name: "Write", is_error: false, summary: "Created new.txt" } as any);
-    expect(v.takeCommitted().map(stripAnsi)).toEqual(["● Write(new.txt)", "  ⎿ Created new.txt", "    + x"]);
+  test("a change is drawn from the diff the tool returned, with line numbers and context; the view reads no file", () => {
+    const v = view();
+    const display = { kind: "diff", path: "a.txt", created: false, ...lineDiff("line 1\nline 2\nline 3\n", "line 1\nline TWO\nline 3\n") };
+    v.handle({ type: "tool_start", id: "w1", name: "Write", input: { path: "a.txt", content: "ignored" } } as any);
+    v.handle({ type: "tool_end", id: "w1", name: "Write", is_error: false, summary: "Updated a.txt (23 bytes, 3 lines)", display } as any);
+    expect(v.takeCommitted().map(stripAnsi)).toEqual([
+      "● Write(a.txt)",
+      "  ⎿ Updated a.txt (23 bytes, 3 lines)",
+      "    1   line 1",
+      "    2 - line 2",
+      "    2 + line TWO",
+      "    3   line 3",
+    ]);
+  });
+
+  test("a failed call has its own glyph (no colour needed) and a failed command its exit code", () => {
+    const v = view();
+    v.handle({ type: "tool_start", id: "b1", name: "Bash", input: { command: "true" } } as any);
+    v.handle({ type: "tool_end", id: "b1", name: "Bash", is_error: false, summary: "(no output)", display: { kind: "command", exit_code: 0, lines: 0 } });
+    v.handle({ type: "tool_start", id: "b2", name: "Bash", input: { command: "false" } } as any);
+    v.handle({ type: "tool_end", id: "b2", name: "Bash", is_error: true, summary: "(no output)", display: { kind: "command", exit_code: 3, lines: 0 } });
+    v.handle({ type: "tool_start", id: "r1", name: "Read", input: { path: "nope" } } as any);
+    v.handle({ type: "tool_end", id: "r1", name: "Read", is_error: true, summary: "no such file" });
+    const rows = v.takeCommitted();
+    expect(rows[0]).toBe("● Bash(true)");
+    expect(rows[2]).toBe("✗ Bash(false) · exit 3");
+    expect(rows[4]).toBe("✗ Read(nope)");
+  });
+
+  test("Ctrl-O shows the last tool call's whole result, every line", () => {
+    const v = view();
+    v.handle({ type: "tool_start", id: "b1", name: "Bash", input: { command: "seq 1 30" } } as any);
+    v.handle({ type: "tool_end", id: "b1", name: "Bash", is_error: false, summary: "1 … (30 lines)" });
+    const text = Array.from({ length: 30 }, (_, i) => String(i + 1)).join("\n") + "\n\nExit code: 0";
+    v.handle({ type: "user", message: { id: "u", role: "user", ts: 0, content: [{ type: "tool_result", tool_use_id: "b1", content: text }] } });
+    v.takeCommitted();
+    v.expandLast();
+    const rows = v.takeCommitted();
+    expect(rows[0]).toBe("  ⎿ Bash(seq 1 30): 32 lines");
+    expect(rows.slice(1, 31)).toEqual(Array.from({ length: 30 }, (_, i) => `    ${i + 1}`));
+  });
+
+  test("a status notice goes after a while; a model change is said once in the transcript, whole", () => {
+    const v = view();
+    v.handle({ type: "compact_boundary", trigger: "auto", method: "summary", tokens_before: 9000, tokens_after: 1000, messages_replaced: 4 } as any);
+    expect(v.notice).toContain("condensed");
+    expect(v.noticeUntil).toBeGreaterThan(Date.now());
+    (v as any).noticeUntil = Date.now() - 1;
+    expect(v.notice).toBeUndefined();
+    v.takeCommitted();
+    v.handle({ type: "model_changed", model: "anthropic/a-very-long-model-name-that-goes-on" } as any);
+    expect(v.notice).toBeUndefined();
+    expect(v.takeCommitted()).toEqual(["  model: anthropic/a-very-long-model-name-that-goes-on"]);
   });
 
   test("a batch taller than the room keeps every running task's row and counts the queued ones", () => {

@@ -1,0 +1,56 @@
+// `--max-budget-usd`: the run stops before a request whose cost would take it past the budget.
+// The next request's cost is its input, estimated before sending: what the last request carried is
+// priced as a cache read, what is new since as a cache write (its output is not known in advance).
+
+import type { Config } from "../config/config.ts";
+import { type Price, costOf, priceFor, usageSince } from "../llm/pricing.ts";
+import type { Provider } from "../llm/types.ts";
+import { UsageError } from "../protocol/errors.ts";
+import type { Usage } from "../protocol/message.ts";
+
+export const BUDGET_STOP = "error_max_budget_usd";
+
+/** The dollars one request of `tokens` prompt tokens would cost, given the last one carried `cached`. */
+export function nextRequestUsd(tokens: number, cached: number, price: Price): number {
+  const read = Math.min(tokens, cached);
+  return costOf({ input_tokens: tokens, output_tokens: 0, cache_read_input_tokens: read, cache_creation_input_tokens: tokens - read }, price);
+}
+
+export class Budget {
+  private lastInput = 0;
+
+  private constructor(
+    readonly limitUsd: number,
+    private readonly price: Price,
+    private readonly spentBefore: Usage,
+  ) {}
+
+  /** The run's budget, or undefined without one; a budget for a model with no price is a usage error. */
+  static of(config: Config, provider: Provider, summaryUsage: Usage): Budget | undefined {
+    if (config.maxBudgetUsd === undefined) return undefined;
+    const price = priceFor(provider.name, provider.model, config.price);
+    if (!price) {
+      throw new UsageError(`--max-budget-usd needs a price for ${provider.model}: set SYNAPSE_PRICE="input,output" (dollars per million tokens)`);
+    }
+    return new Budget(config.maxBudgetUsd, price, { ...summaryUsage });
+  }
+
+  /** Dollars spent in this run: its turns' usage and the summary calls made since it began. */
+  spent(turns: Usage, summaryUsage: Usage): number {
+    return costOf(turns, this.price) + costOf(usageSince(summaryUsage, this.spentBefore), this.price);
+  }
+
+  /** Whether a request of `tokens` prompt tokens would take the run past its budget. */
+  wouldPass(tokens: number, turns: Usage, summaryUsage: Usage): boolean {
+    return this.spent(turns, summaryUsage) + nextRequestUsd(tokens, this.lastInput, this.price) > this.limitUsd;
+  }
+
+  /** The prompt tokens the last answered request carried (what the next one finds in the cache). */
+  noteSent(inputTokens: number): void {
+    this.lastInput = inputTokens;
+  }
+
+  stopMessage(spentUsd: number): string {
+    return `stopped before the next request: it would pass the budget of $${this.limitUsd} ($${spentUsd.toFixed(4)} spent)`;
+  }
+}

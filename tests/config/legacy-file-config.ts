@@ -1,0 +1,1 @@
+export { checkFileConfig } from "../../src/config/load.ts";

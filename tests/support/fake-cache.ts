@@ -1,0 +1,131 @@
+// The fake's prompt cache, billed as the APIs bill it. Anthropic: a prefix is cached up to each
+// cache_control breakpoint (at most 4 a request, else the API's own 400); a request reads the
+// longest prefix an earlier request wrote at a breakpoint, found at one of its own breakpoints or
+// up to 20 blocks before one, written or read within the last 5 minutes; what lies between that
+// and its last breakpoint is written. OpenAI: every prefix of 1,024 tokens or more is cached by
+// itself; reads count in steps of 128 tokens. Tokens are characters of JSON / 4, as in the fake.
+
+import { FAKE_CHARS_PER_TOKEN } from "./fake-llm-validate.ts";
+
+export const MAX_BREAKPOINTS = 4;
+/** How far before a breakpoint the API looks for an earlier entry (its documented ~20 blocks). */
+export const LOOKBACK_BLOCKS = 20;
+export const CACHE_LIFE_MS = 5 * 60 * 1000;
+/** The shortest prefix either API caches. */
+export const MIN_CACHED_TOKENS = 1024;
+
+export interface CacheUsage {
+  /** Prompt tokens neither read nor written. */
+  uncached: number;
+  read: number;
+  write: number;
+}
+
+interface Block {
+  key: string;
+  tokens: number;
+  breakpoint: boolean;
+}
+
+const tokensOf = (json: string) => Math.ceil(json.length / FAKE_CHARS_PER_TOKEN);
+
+function withoutMark(value: any): { json: string; breakpoint: boolean } {
+  if (value && typeof value === "object" && "cache_control" in value) {
+    const { cache_control, ...rest } = value;
+    return { json: JSON.stringify(rest), breakpoint: cache_control != null };
+  }
+  return { json: JSON.stringify(value), breakpoint: false };
+}
+
+/** The request as the API caches it: tools, then system, then each message's blocks, in order. */
+export function anthropicBlocks(body: any): Block[] {
+  const items: any[] = [...(Array.isArray(body?.tools) ? body.tools : [])];
+  if (typeof body?.system === "string") items.push({ type: "text", text: body.system });
+  else if (Array.isArray(body?.system)) items.push(...body.system);
+  for (const m of Array.isArray(body?.messages) ? body.messages : []) {
+    if (typeof m?.content === "string") items.push({ role: m.role, text: m.content });
+    else for (const [i, b] of (Array.isArray(m?.content) ? m.content : []).entries()) items.push(i === 0 ? { role: m.role, ...b } : b);
+  }
+  const out: Block[] = [];
+  let key = "";
+  for (const item of items) {
+    const { json, breakpoint } = withoutMark(item);
+    // A block's key stands for the whole prefix up to it, so equal keys mean equal prefixes.
+    key = Bun.hash(`${key}\u0000${json}`).toString(36);
+    out.push({ key, tokens: tokensOf(json), breakpoint });
+  }
+  return out;
+}
+
+/** The 400 the real API gives more than 4 breakpoints, or undefined. */
+export function breakpointProblem(body: any): string | undefined {
+  const found = anthropicBlocks(body).filter((b) => b.breakpoint).length;
+  return found > MAX_BREAKPOINTS ? `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${found}.` : undefined;
+}
+
+export class FakePromptCache {
+  private readonly entries = new Map<string, number>();
+  /** Totals over every request answered with computed usage. */
+  readonly totals: CacheUsage & { requests: number } = { uncached: 0, read: 0, write: 0, requests: 0 };
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  private live(key: string, at: number): boolean {
+    const until = this.entries.get(key);
+    return until !== undefined && until > at;
+  }
+
+  /** Bills one Anthropic request of `total` prompt tokens and records what it writes. */
+  anthropic(body: any, total: number): CacheUsage {
+    const blocks = anthropicBlocks(body);
+    const at = this.now();
+    const cum: number[] = [];
+    let sum = 0;
+    for (const b of blocks) cum.push((sum += b.tokens));
+    const marks = blocks.flatMap((b, i) => (b.breakpoint ? [i] : []));
+    let hit = -1;
+    for (const bp of marks) {
+      for (let j = bp; j >= Math.max(0, bp - LOOKBACK_BLOCKS); j--) {
+        if (this.live(blocks[j]!.key, at)) {
+          hit = Math.max(hit, j);
+          break;
+        }
+      }
+    }
+    const lastMark = marks.at(-1) ?? -1;
+    const read = hit >= 0 ? cum[hit]! : 0;
+    let write = 0;
+    if (lastMark >= 0 && cum[lastMark]! >= MIN_CACHED_TOKENS) {
+      write = Math.max(0, cum[lastMark]! - read);
+      for (const bp of marks) if (cum[bp]! >= MIN_CACHED_TOKENS) this.entries.set(blocks[bp]!.key, at + CACHE_LIFE_MS);
+    }
+    if (hit >= 0) this.entries.set(blocks[hit]!.key, at + CACHE_LIFE_MS);
+    return this.count({ uncached: Math.max(0, total - read - write), read, write });
+  }
+
+  /** Bills one OpenAI request: the longest earlier prefix (message by message), in 128-token steps. */
+  openai(body: any, total: number): CacheUsage {
+    const items = [...(Array.isArray(body?.tools) ? body.tools : []), ...(Array.isArray(body?.messages) ? body.messages : [])];
+    const at = this.now();
+    let key = "";
+    let sum = 0;
+    let read = 0;
+    for (const item of items) {
+      const json = JSON.stringify(item);
+      key = Bun.hash(`${key}\u0000${json}`).toString(36);
+      sum += tokensOf(json);
+      if (this.live(key, at)) read = sum;
+      if (sum >= MIN_CACHED_TOKENS) this.entries.set(key, at + CACHE_LIFE_MS);
+    }
+    read = read >= MIN_CACHED_TOKENS ? Math.min(total, Math.floor(read / 128) * 128) : 0;
+    return this.count({ uncached: total - read, read, write: 0 });
+  }
+
+  private count(u: CacheUsage): CacheUsage {
+    this.totals.uncached += u.uncached;
+    this.totals.read += u.read;
+    this.totals.write += u.write;
+    this.totals.requests += 1;
+    return u;
+  }
+}
