@@ -74,6 +74,8 @@ export async function main(turns = 600, binary = BINARY) {
     uncached: c.uncached,
     billedInput: Math.round(billed),
     hitRate: c.read / input,
+    // Of the prompt tokens a cache could have served (all but those sent for the first time).
+    repeatHitRate: c.read / (input - c.fresh),
     usd,
     wallMs: Math.round(run.wallMs),
   };
@@ -84,5 +86,7 @@ if (import.meta.main) {
   const m = (n: number) => `${(n / 1e6).toFixed(2)}M`;
   console.log(`binary ${r.binary}: ${r.turns} turns done with the task in every request; ${r.requests} requests, ${r.summaryCalls} summary calls`);
   console.log(`input ${m(r.inputTokens)} tokens: ${m(r.cacheRead)} cache reads, ${m(r.cacheWrite)} writes, ${m(r.uncached)} uncached`);
-  console.log(`billed input ${m(r.billedInput)} tokens; cache hit rate ${(r.hitRate * 100).toFixed(1)}%; $${r.usd.toFixed(2)} at Sonnet prices; ${r.wallMs} ms`);
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  console.log(`billed input ${m(r.billedInput)} tokens; $${r.usd.toFixed(2)} at Sonnet prices; ${r.wallMs} ms`);
+  console.log(`cache hit rate ${pct(r.hitRate)} of all input, ${pct(r.repeatHitRate)} of input sent before`);
 }

@@ -19,7 +19,8 @@ import { selectImagesForContext } from "./image-context.ts";
 import { keptStart, windowTail, withoutOldestTurn } from "./kept-turns.ts";
 import { contextWindowFor } from "./model-windows.ts";
 import { PromptTokens } from "./prompt-tokens.ts";
-import { PRUNE_KEEP_TOKENS, prunedSavings, selectPrune } from "./prune.ts";
+import { type CacheRates, PRUNE_KEEP_TOKENS, pruneGap, prunedSavings, selectPrune } from "./prune.ts";
+import { priceFor } from "../llm/pricing.ts";
 import { type SummaryHooks, summarise } from "./summary-call.ts";
 import { promptText } from "./summary-prompt.ts";
 import { CHARS_PER_TOKEN, estimateTextTokens, estimateTokens } from "./token-estimate.ts";
@@ -44,6 +45,8 @@ export interface CompactOutcome {
   failure?: string;
 }
 
+/** Anthropic's cache prices as multiples of input: also assumed for a model without a price. */
+const ANTHROPIC_RATES: CacheRates = { write: 1.25, read: 0.1 };
 /** A prune is enough when it brings the context under this share of the threshold. */
 const PRUNE_ENOUGH = 0.6;
 /** The in-memory window (count and bytes) may fill this far before the context is condensed. */
@@ -97,6 +100,10 @@ export class ContextManager {
   }
 
   private sentSinceCollect = 0;
+  /** Prompt tokens right after the last condense (or of the first request); the growth a turn since. */
+  private afterCondense: number | undefined;
+  private lastTokens: number | undefined;
+  private growth = 0;
 
   /**
    * Whether the requests sent since the last collection (about their characters, plus `extra`
@@ -170,7 +177,9 @@ export class ContextManager {
   async prepare(signal: AbortSignal): Promise<Message[]> {
     let context = await this.current();
     if (!this.deps.config.context.autoCondense) return context;
-    const over = this.tokensOf(context) > this.limit;
+    const tokens = this.tokensOf(context);
+    this.noteGrowth(tokens);
+    const over = tokens > this.limit;
     const pressure = this.ringPressure(context);
     if ((over || pressure || this.requested) && context.length >= this.quietUntil) {
       // Asked by the memory monitor alone: condense what lies beyond the kept turns, if anything.
@@ -181,6 +190,8 @@ export class ContextManager {
       // stays high, is not repeated before the context has grown by a few turns.
       if (requestedOnly || outcome.method === "none" || outcome.tokensAfter >= outcome.tokensBefore) this.quietUntil = context.length + QUIET_MESSAGES;
       if (outcome.method === "none") this.requested = false;
+    } else if (!over && !pressure && !this.requested && (await this.pruneIfDue(context, tokens))) {
+      context = await this.current();
     }
     return context;
   }
@@ -246,18 +257,10 @@ export class ContextManager {
     // 1. Prune: enough on its own when it leaves plenty of room.
     if (trigger === "auto" && !opts.pressure && !this.requested) {
       // A small window keeps less: a quarter of the threshold at most.
-      const pruned = selectPrune(context, Math.min(PRUNE_KEEP_TOKENS, Math.floor(this.limit / 4)));
+      const pruned = selectPrune(context, this.pruneKeep);
       if (pruned.size) {
         const after = tokensBefore - prunedSavings(context, pruned);
-        if (after <= this.limit * PRUNE_ENOUGH) {
-          // Put in memory in place of the originals where the store can (the archive keeps them
-          // whole), so pruned outputs stop costing memory too; else kept here as overrides.
-          if (this.deps.store.replaceInMemory) this.deps.store.replaceInMemory(pruned);
-          else for (const [id, m] of pruned) this.pruned.set(id, m);
-          this.tokens.forget();
-          const tokensAfter = this.tokensOf(await this.current());
-          return this.report({ tokensBefore, tokensAfter, method: "prune", trigger, replaced: 0 });
-        }
+        if (after <= this.limit * PRUNE_ENOUGH) return this.applyPrune(pruned, tokensBefore, trigger);
       }
     }
 
@@ -353,6 +356,54 @@ export class ContextManager {
     return this.report({ tokensBefore, tokensAfter, method, trigger, replaced: replaced.length, keptTurns });
   }
 
+  /** Puts pruned copies in place of their originals and reports the prune. */
+  private async applyPrune(pruned: Map<string, Message>, tokensBefore: number, trigger: CondenseTrigger): Promise<CompactOutcome> {
+    // Put in memory in place of the originals where the store can (the archive keeps them
+    // whole), so pruned outputs stop costing memory too; else kept here as overrides.
+    if (this.deps.store.replaceInMemory) this.deps.store.replaceInMemory(pruned);
+    else for (const [id, m] of pruned) this.pruned.set(id, m);
+    this.tokens.forget();
+    const tokensAfter = this.tokensOf(await this.current());
+    return this.report({ tokensBefore, tokensAfter, method: "prune", trigger, replaced: 0 });
+  }
+
+  /** The prompt cache's write and read prices as multiples of input, for the model in use. */
+  private cacheRates(): CacheRates {
+    const { provider, config } = this.deps;
+    const price = priceFor(provider.name, provider.model, config.price);
+    return price && price.input > 0 ? { write: price.cacheWrite / price.input, read: price.cacheRead / price.input } : ANTHROPIC_RATES;
+  }
+
+  /** Tracks how fast the context grows a turn (a moving average of the growth between requests). */
+  private noteGrowth(tokens: number): void {
+    const grew = tokens - (this.lastTokens ?? tokens);
+    if (grew > 0) this.growth = this.growth === 0 ? grew : this.growth * 0.8 + grew * 0.2;
+    this.lastTokens = tokens;
+    this.afterCondense ??= tokens;
+  }
+
+  /**
+   * Prunes before the threshold when the bill says so: once the context has grown past its size
+   * after the last condense by pruneGap (the re-write a prune causes against the reads it saves),
+   * old outputs are cleared down to the low-water mark in one step, so early messages change
+   * rarely. Undefined when not due.
+   */
+  private async pruneIfDue(context: Message[], tokens: number): Promise<CompactOutcome | undefined> {
+    if (this.afterCondense === undefined || this.growth <= 0) return undefined;
+    const pruned = selectPrune(context, this.pruneKeep);
+    if (!pruned.size) return undefined;
+    // What the prune makes the cache write again: everything from the first message it changes.
+    const first = context.findIndex((m) => pruned.has(m.id));
+    const rewrite = estimateTokens(context.slice(first).map((m) => pruned.get(m.id) ?? m));
+    if (tokens - this.afterCondense < pruneGap(rewrite, this.growth, this.cacheRates())) return undefined;
+    return this.applyPrune(pruned, tokens, "auto");
+  }
+
+  /** The low-water mark: a small window keeps less, a quarter of the threshold at most. */
+  private get pruneKeep(): number {
+    return Math.min(PRUNE_KEEP_TOKENS, Math.floor(this.limit / 4));
+  }
+
   /** The compaction record standing for all of `body` but `tail`, with its kept copies and their tokens. */
   private recordFor(
     p: {
@@ -394,6 +445,7 @@ export class ContextManager {
 
   private report(outcome: CompactOutcome): CompactOutcome {
     this.compactions++;
+    this.afterCondense = outcome.tokensAfter;
     this.deps.emit({
       type: "compact_boundary",
       trigger: outcome.trigger,

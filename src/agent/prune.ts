@@ -4,8 +4,31 @@
 import type { Message, ToolResultBlock, ToolUseBlock } from "../protocol/message.ts";
 import { CHARS_PER_TOKEN, estimateTextTokens } from "./token-estimate.ts";
 
-/** Tool outputs newer than this many tokens (counted from the newest) are never pruned. */
-export const PRUNE_KEEP_TOKENS = 40_000;
+/**
+ * The low-water mark: tool outputs newer than this many tokens (counted from the newest) are
+ * never pruned. Low, so that a prune clears much and the next one is many turns away: each prune
+ * changes early messages, and the prompt cache then re-writes everything after the first one
+ * changed (see pruneGap). The newest tool results, which the model has not seen yet, always stay.
+ */
+export const PRUNE_KEEP_TOKENS = 8_000;
+
+/** A prompt-cache write and read as multiples of uncached input (Anthropic: 1.25 and 0.1). */
+export interface CacheRates {
+  write: number;
+  read: number;
+}
+
+/**
+ * How far (tokens) the context should grow past its size after the last prune before the next
+ * prune pays for itself. A prune costs a re-write of the `rewrite` tokens after the first message
+ * it changes, (write − read) × rewrite once; waiting costs a read of the stale outputs each turn,
+ * growing by `growth` a turn. Per turn over a cycle of gap G that is (write − read) × rewrite ×
+ * growth / G + read × G / 2, least at G = sqrt(2 (write − read) rewrite growth / read). Pure.
+ */
+export function pruneGap(rewrite: number, growth: number, rates: CacheRates): number {
+  if (rates.read <= 0 || growth <= 0) return Number.POSITIVE_INFINITY;
+  return Math.sqrt((2 * Math.max(0, rates.write - rates.read) * rewrite * growth) / rates.read);
+}
 /** Outputs shorter than this stay: their note would save nothing. */
 const MIN_PRUNE_CHARS = 400;
 
@@ -32,9 +55,16 @@ export function prunedNote(call: ToolUseBlock | undefined, chars: number): strin
 export function selectPrune(context: readonly Message[], keepTokens = PRUNE_KEEP_TOKENS): Map<string, Message> {
   const out = new Map<string, Message>();
   let kept = 0;
+  let newest = true;
   for (let i = context.length - 1; i >= 0; i--) {
     const m = context[i]!;
     if (m.role !== "user" || !m.content.some((b) => b.type === "tool_result")) continue;
+    // The newest results are what the model is about to read: never cleared before it has.
+    if (newest) {
+      newest = false;
+      for (const b of m.content) if (b.type === "tool_result") kept += estimateTextTokens(resultText(b));
+      continue;
+    }
     const prev = context[i - 1];
     const calls = new Map<string, ToolUseBlock>();
     for (const b of prev?.content ?? []) if (b.type === "tool_use") calls.set(b.id, b);

@@ -26,7 +26,8 @@ describe("selectPrune", () => {
     ["everything fits: nothing pruned", [4000, 4000], 5000, []],
     ["older than the budget are pruned", [4000, 4000, 4000, 4000], 2500, [2, 4]],
     ["a small old output stays while a larger one goes", [100, 4000, 4000], 1000, [4]],
-    ["a budget of 0 prunes every large output", [4000, 4000], 0, [2, 4]],
+    ["a budget of 0 prunes every large output but the newest, which the model has not read", [4000, 4000], 0, [2]],
+    ["the newest output stays even when larger than the budget", [4000, 12000], 1000, [2]],
   ];
   for (const [name, sizes, keep, indexes] of cases) {
     test(name, () => expect(prunedIndexes(history(sizes), keep)).toEqual(indexes));

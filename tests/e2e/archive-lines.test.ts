@@ -13,12 +13,14 @@ import { providerEnv, runBinary, tempHome } from "../support/binary.ts";
 
 const serve = fakeLLMPerTest();
 
-const line = (id: string, role: "user" | "assistant", content: unknown[]) => JSON.stringify({ id, role, content, ts: 1 });
+const line = (id: string, role: "user" | "assistant", content: unknown[], extra = {}) =>
+  JSON.stringify({ id, role, content, ts: 1, ...extra });
+const text = (t: string) => ({ type: "text", text: t });
 
 // Each bad line, and what must still be true of the request the resumed session sends.
 const BAD_LINES: Array<[string, string[]]> = [
   ["a text block without text", [line("x1", "user", [{ type: "text" }, { type: "text", text: "kept words" }])]],
-  ["a block type from a newer version", [line("x2", "assistant", [{ type: "thinking_v9", data: "?" }, { type: "text", text: "after new" }])]],
+  ["a block type from a newer version", [line("x2", "assistant", [{ type: "thinking_v9", data: "?" }, text("after new")])]],
   [
     "a tool_result without content",
     [
@@ -33,11 +35,15 @@ const BAD_LINES: Array<[string, string[]]> = [
       line("x6", "user", [{ type: "tool_result", content: "lost" }]),
     ],
   ],
-  ["a message whose only block is unusable", [line("x7", "user", [{ type: "image" }]), line("x8", "assistant", [{ type: "text", text: "x8 ok" }])]],
+  ["a message whose only block is unusable", [line("x7", "user", [{ type: "image" }]), line("x8", "assistant", [text("x8 ok")])]],
+  [
+    "a damaged compaction record (kept as a plain message)",
+    [line("x9", "user", [text("summary words")], { isSummary: true, compaction: { trigger: "auto", keptIds: 3 } })],
+  ],
 ];
 
 describe("archive lines checked block by block", () => {
-  test.each(BAD_LINES)("%s: -c resumes and answers, with one warning naming the file and line", async (_name, lines) => {
+  test.each(BAD_LINES)("%s: -c resumes and answers, with one warning naming the file and line", async (_, lines) => {
     const home = tempHome();
     const cwd = mkdtempSync(join(tmpdir(), "synapse-badline-"));
     let s = await serve([{ text: "first answer" }]);
@@ -63,21 +69,22 @@ describe("archive lines checked block by block", () => {
     expect(sent).toContain("again");
   });
 
-  test("what is kept of the bad lines reaches the model, and every call is answered", async () => {
+  test.each(["anthropic", "openai"] as const)("%s: what is kept of the bad lines reaches the model, every call answered", async (provider) => {
     const home = tempHome();
     const cwd = mkdtempSync(join(tmpdir(), "synapse-badline-"));
     let s = await serve([{ text: "first answer" }]);
-    await runBinary({ args: ["hello"], cwd, env: { ...home.env, ...providerEnv(s.url) } });
+    await runBinary({ args: ["hello"], cwd, env: { ...home.env, ...providerEnv(s.url, provider) } });
     const root = join(home.env.SYNAPSE_HOME, "sessions");
     const archive = join(root, readdirSync(root)[0]!, "messages.jsonl");
     appendFileSync(archive, BAD_LINES.flatMap(([, lines]) => lines).map((l) => `${l}\n`).join(""));
 
     s = await serve([{ text: "resumed fine" }]);
-    const r = await runBinary({ args: ["-c", "again"], cwd, env: { ...home.env, ...providerEnv(s.url) } });
+    const r = await runBinary({ args: ["-c", "again"], cwd, env: { ...home.env, ...providerEnv(s.url, provider) } });
     expect(r.code).toBe(0);
-    expect(r.stderr.split("\n").filter((l) => l.includes("messages.jsonl"))).toHaveLength(5);
+    expect(r.stdout).toBe("resumed fine\n");
+    expect(r.stderr.split("\n").filter((l) => l.includes("messages.jsonl"))).toHaveLength(BAD_LINES.length);
     const sent = JSON.stringify(s.requests[0]!.body.messages);
-    for (const kept of ["kept words", "after new", "x8 ok"]) expect(sent).toContain(kept);
+    for (const kept of ["kept words", "after new", "x8 ok", "summary words"]) expect(sent).toContain(kept);
     expect(sent).toContain("could not be read back from the session archive");
     expect(sent).not.toContain("thinking_v9");
   });

@@ -51,9 +51,12 @@ describe.skipIf(!hasTmux)("issue 18 on a terminal", () => {
       // Code without a gutter: what is copied is the code alone.
       expect(screen.split("\n")).toContain("const answer = 42;");
       t.keys("C-o");
-      const expanded = await t.until((s) => s.includes("⎿ Bash(seq 1 700; exit 3):"), "Ctrl-O's full output");
-      expect(expanded).toContain("    700");
-      expect(expanded).toContain("Exit code: 3");
+      await t.until((s) => s.includes("Exit code: 3"), "Ctrl-O's full output");
+      // With the scrollback: every line of the result the model got, under its header.
+      const expanded = tmux("capture-pane", "-p", "-S", "-600", "-t", t.name).stdout.toString();
+      expect(expanded).toContain("⎿ Bash(seq 1 700; exit 3):");
+      expect(expanded).toContain("lines omitted");
+      for (const n of [1, 100, 700]) expect(expanded.split("\n")).toContain(`    ${n}`);
       t.type("/model fake-model-b");
       t.keys("Enter");
       await t.until((s) => s.includes("model: anthropic/fake-model-b"), "the switch");

@@ -10,13 +10,16 @@ const server = tmuxServer();
 afterAll(() => server.stop());
 
 describe.skipIf(!hasTmux)("leaving during a turn", () => {
-  test("Ctrl-D mid-stream: the partial answer is marked interrupted and no spinner or 'esc to interrupt' is left", async () => {
+  test("Ctrl-D twice mid-stream: the partial answer is marked interrupted and no spinner or 'esc to interrupt' is left", async () => {
     const fake = await startFakeLLM([{ text: "slow ".repeat(2000), chunkDelayMs: 40 }]);
     const t = await server.open(fake.url);
     try {
       t.type("go slowly");
       t.keys("Enter");
       await t.until((s) => s.includes("slow slow"), "the stream");
+      // A turn is running: the first Ctrl-D only asks for a second.
+      t.keys("C-d");
+      await t.until((s) => s.includes("press Ctrl-D again to exit"), "the hint");
       t.keys("C-d");
       const end = await t.until((s) => s.includes("EXIT="), "the exit");
       expect(end).toContain("EXIT=0");

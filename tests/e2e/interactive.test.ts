@@ -81,7 +81,8 @@ describe.skipIf(!hasTmux)("interactive session", () => {
       expect(t.screen()).toContain("anthropic/claude-sonnet-5-5");
       t.type("hello there");
       t.keys("Enter");
-      const s = await t.until((s) => s.includes("The end."), "the answer");
+      // Ended, not only drawn: while a turn runs Ctrl-D asks for a second press.
+      const s = await t.until((s) => s.includes("The end.") && !s.includes("working…"), "the answer and the turn's end");
       expect(s).toContain("› hello there");
       expect(s).toContain("• first item");
       expect(s).not.toContain("**bold**");

@@ -23,6 +23,8 @@ export interface CacheUsage {
 
 interface Block {
   key: string;
+  /** The block's own bytes, wherever it stands (a prefix's key changes when anything before it does). */
+  content: string;
   tokens: number;
   breakpoint: boolean;
 }
@@ -52,7 +54,7 @@ export function anthropicBlocks(body: any): Block[] {
     const { json, breakpoint } = withoutMark(item);
     // A block's key stands for the whole prefix up to it, so equal keys mean equal prefixes.
     key = Bun.hash(`${key}\u0000${json}`).toString(36);
-    out.push({ key, tokens: tokensOf(json), breakpoint });
+    out.push({ key, content: Bun.hash(json).toString(36), tokens: tokensOf(json), breakpoint });
   }
   return out;
 }
@@ -65,8 +67,12 @@ export function breakpointProblem(body: any): string | undefined {
 
 export class FakePromptCache {
   private readonly entries = new Map<string, number>();
-  /** Totals over every request answered with computed usage. */
-  readonly totals: CacheUsage & { requests: number } = { uncached: 0, read: 0, write: 0, requests: 0 };
+  private readonly seen = new Set<string>();
+  /**
+   * Totals over every request answered with computed usage. `fresh`: Anthropic prompt tokens in
+   * blocks no earlier request carried anywhere, which no cache could have served.
+   */
+  readonly totals: CacheUsage & { requests: number; fresh: number } = { uncached: 0, read: 0, write: 0, requests: 0, fresh: 0 };
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -83,6 +89,10 @@ export class FakePromptCache {
     let sum = 0;
     for (const b of blocks) cum.push((sum += b.tokens));
     const marks = blocks.flatMap((b, i) => (b.breakpoint ? [i] : []));
+    for (const b of blocks) {
+      if (!this.seen.has(b.content)) this.totals.fresh += b.tokens;
+      this.seen.add(b.content);
+    }
     let hit = -1;
     for (const bp of marks) {
       for (let j = bp; j >= Math.max(0, bp - LOOKBACK_BLOCKS); j--) {

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { resolveConfig } from "../../src/config/config.ts";
 import { createShellPool } from "../../src/shell/shell-pool.ts";
 import type { ShellPool } from "../../src/shell/types.ts";
+import { summarize } from "../../src/agent/tool-call.ts";
 import { bashTool, formatBashResult } from "../../src/tools/bash.ts";
 import { type ToolContext, toolLimits } from "../../src/tools/types.ts";
 import { callError, makeContext, tempDir, text, toolError } from "./tool-context.ts";
@@ -34,6 +35,17 @@ function context(opts: { signal?: AbortSignal; progress?: (t: string) => void } 
 }
 
 describe("Bash tool", () => {
+  test("the view gets the exit code and the whole output's line count, not the cut copy's", async () => {
+    const r = await bashTool.execute({ command: "seq 1 5000; exit 4" }, context());
+    expect(text(r)).toContain("lines omitted");
+    expect(r.display).toEqual({ kind: "command", exit_code: 4, lines: 5000 });
+    expect(summarize(r.content, r.display)).toBe("1 … (5000 lines)");
+    const short = await bashTool.execute({ command: "printf 'a\\nb'" }, context());
+    expect(short.display).toEqual({ kind: "command", exit_code: 0, lines: 2 });
+    // The footer is not a line of output.
+    expect(summarize(short.content, short.display)).toBe("a … (2 lines)");
+  });
+
   test("output, then the exit code", async () => {
     const r = await bashTool.execute({ command: "echo hello" }, context());
     expect(text(r)).toBe("hello\n\nExit code: 0");
@@ -86,7 +98,11 @@ describe("Bash tool", () => {
 
   test("the result text, from an outcome", () => {
     const outcome = { output: "a\n\n", exitCode: 130, signal: "SIGINT", timedOut: false, interrupted: false, finalCwd: `${root}/`, durationMs: 1 };
-    expect(formatBashResult(outcome, root, 1000)).toEqual({ content: "a\n\nExit code: 130 (SIGINT)", isError: true });
+    expect(formatBashResult(outcome, root, 1000)).toEqual({
+      content: "a\n\nExit code: 130 (SIGINT)",
+      isError: true,
+      display: { kind: "command", exit_code: 130, lines: 1 },
+    });
   });
 
   test("interrupted through the abort signal", async () => {

@@ -58,6 +58,19 @@ describe("Edit", () => {
     expect(file("f.ts")).toBe("1\n2\n3\n4\nfive\n6\n7\n8\n9\n");
   });
 
+  test("hands the view the change as hunks with line numbers and context", async () => {
+    writeTree(dir, { "g.ts": "1\n2\n3\n4\n5\n6\n7\n8\n9\n" });
+    const r = await edit({ path: "g.ts", old_string: "5", new_string: "five" });
+    expect(r.display).toEqual({
+      kind: "diff", path: `${dir}/g.ts`, created: false, added: 1, removed: 1,
+      hunks: [{ lines: [
+        { op: " ", text: "2", old: 2, new: 2 }, { op: " ", text: "3", old: 3, new: 3 }, { op: " ", text: "4", old: 4, new: 4 },
+        { op: "-", text: "5", old: 5 }, { op: "+", text: "five", new: 5 },
+        { op: " ", text: "6", old: 6, new: 6 }, { op: " ", text: "7", old: 7, new: 7 }, { op: " ", text: "8", old: 8, new: 8 },
+      ] }],
+    });
+  });
+
   test("replace_all reports the count", async () => {
     writeTree(dir, { "f.ts": "foo(); foo();\nfoo();\n" });
     expect(text(await edit({ path: "f.ts", old_string: "foo", new_string: "bar", replace_all: true }))).toStartWith(

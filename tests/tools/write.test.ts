@@ -31,6 +31,14 @@ describe("Write", () => {
     expect(readFileSync(`${dir}/f.txt`, "utf8")).toBe("new");
   });
 
+  test("hands the view the change as a diff of the old file, not every line as new", async () => {
+    writeTree(dir, { "d.txt": "a\nb\nc\n" });
+    const r = await write({ path: "d.txt", content: "a\nB\nc\n" });
+    expect(r.display).toMatchObject({ kind: "diff", path: `${dir}/d.txt`, created: false, added: 1, removed: 1 });
+    const created = await write({ path: "n.txt", content: "x\ny\n" });
+    expect(created.display).toMatchObject({ kind: "diff", created: true, added: 2, removed: 0 });
+  });
+
   test("writes empty content", async () => {
     expect(text(await write({ path: "e.txt", content: "" }))).toBe(`Created ${dir}/e.txt (0 bytes, 0 lines)`);
   });

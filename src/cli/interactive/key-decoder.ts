@@ -88,7 +88,8 @@ export class KeyDecoder {
   /** `now`: when the chunk was read, to join the pieces of one unbracketed paste. */
   feed(chunk: string, now = Date.now()): Key[] {
     if (this.paste === undefined && !chunk.includes("\x1b")) {
-      const continues = now - this.lastBurst <= BURST_GAP_MS;
+      // A lone Enter is a key even right after a paste (a quick send), never the paste's tail.
+      const continues = now - this.lastBurst <= BURST_GAP_MS && chunk !== "\r";
       if (continues || isBurst(chunk)) {
         this.lastBurst = now;
         return [{ kind: "paste", text: chunk.replace(/\r\n?/g, "\n"), ...(continues ? { continues: true } : {}) }];
