@@ -21,8 +21,10 @@ const ALLOWED: Record<string, string[]> = {
   render: BASE,
   tools: [...BASE, "shell", "tasks", "policy"],
   agent: [...BASE, "llm", "tools", "shell", "tasks", "store", "policy"],
-  executor: [...BASE, "agent", "llm", "tools", "shell", "tasks", "store", "memory", "policy", "sandbox"],
-  cli: [...BASE, "executor", "render", "store", "llm", "tasks", "tools", "policy", "sandbox"],
+  mcp: [...BASE, "tools", "shell"],
+  executor: [...BASE, "agent", "llm", "tools", "shell", "tasks", "store", "memory", "policy", "sandbox", "mcp"],
+  acp: [...BASE, "executor", "store", "policy"],
+  cli: [...BASE, "executor", "render", "store", "llm", "tasks", "tools", "policy", "sandbox", "mcp", "acp"],
 };
 
 /** The "may import" table of docs/ARCHITECTURE.md's Layers section, as folder → allowed folders. */

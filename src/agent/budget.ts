@@ -13,7 +13,8 @@ export const BUDGET_STOP = "error_max_budget_usd";
 /** The dollars one request of `tokens` prompt tokens would cost, given the last one carried `cached`. */
 export function nextRequestUsd(tokens: number, cached: number, price: Price): number {
   const read = Math.min(tokens, cached);
-  return costOf({ input_tokens: tokens, output_tokens: 0, cache_read_input_tokens: read, cache_creation_input_tokens: tokens - read }, price);
+  const usage = { input_tokens: tokens, output_tokens: 0, cache_read_input_tokens: read, cache_creation_input_tokens: tokens - read };
+  return costOf(usage, price);
 }
 
 export class Budget {
@@ -30,7 +31,8 @@ export class Budget {
     if (config.maxBudgetUsd === undefined) return undefined;
     const price = priceFor(provider.name, provider.model, config.price);
     if (!price) {
-      throw new UsageError(`--max-budget-usd needs a price for ${provider.model}: set SYNAPSE_PRICE="input,output" (dollars per million tokens)`);
+      const how = 'set SYNAPSE_PRICE="input,output" (dollars per million tokens)';
+      throw new UsageError(`--max-budget-usd needs a price for ${provider.model}: ${how}`);
     }
     return new Budget(config.maxBudgetUsd, price, { ...summaryUsage });
   }
@@ -51,6 +53,7 @@ export class Budget {
   }
 
   stopMessage(spentUsd: number): string {
-    return `stopped before the next request: it would pass the budget of $${this.limitUsd} ($${spentUsd.toFixed(4)} spent)`;
+    const spent = `$${spentUsd.toFixed(4)} spent`;
+    return `stopped before the next request: it would pass the budget of $${this.limitUsd} (${spent})`;
   }
 }

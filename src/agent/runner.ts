@@ -7,7 +7,7 @@ import { addUsage } from "../llm/pricing.ts";
 import type { Provider, ToolSpec } from "../llm/types.ts";
 import { InterruptedError, ProviderError, errorMessage } from "../protocol/errors.ts";
 import type { EventSink, ResultSubtype } from "../protocol/events.ts";
-import { type ContentBlock, INTERRUPTED_NOTE, INTERRUPTED_PROMPT, type Message, type ToolUseBlock, type Usage, newMessageId, textOf } from "../protocol/message.ts";
+import { type ContentBlock, FAILED_PROMPT, INTERRUPTED_NOTE, INTERRUPTED_PROMPT, type Message, type ToolUseBlock, type Usage, newMessageId, textOf } from "../protocol/message.ts";
 import { imageBytes } from "./image-context.ts";
 import type { SessionStore } from "../store/types.ts";
 import { type Tool, type ToolServices, toolLimits } from "../tools/types.ts";
@@ -40,6 +40,8 @@ export interface RunInput {
   emit: EventSink;
   /** Runs `task:*` calls as sub-agents; absent inside a sub-agent (no nesting). */
   tasks?: TaskLauncher;
+  /** Brings `tools` up to date before each request (MCP servers' changed lists); true when it changed them. */
+  refreshTools?(): Promise<boolean>;
 }
 
 export interface RunOutput {
@@ -54,7 +56,8 @@ export interface RunOutput {
 export async function runAgent(input: RunInput): Promise<RunOutput> {
   const { config, provider, store, tools, signal, emit } = input;
   const usage: Usage = { input_tokens: 0, output_tokens: 0 };
-  const specs: ToolSpec[] = [...tools.values()].map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+  const specsOf = (): ToolSpec[] => [...tools.values()].map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+  let specs = specsOf();
   let numTurns = 0;
   let lastText = "";
   // This turn's streamed text: kept, marked, when the user interrupts the stream.
@@ -78,6 +81,19 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
   const prompt: Message = { id: newMessageId(), role: "user", content: input.prompt, ts: Date.now() };
   store.append(prompt);
   context.noteAppended(prompt);
+  /** Whether anything follows the prompt in the store (an answer, then its calls' results). */
+  let answered = false;
+  /**
+   * A prompt left without an answer (interrupted, or the request failed) gets a mark after it:
+   * without one the next prompt would read as this one's tail. After an answer, the calls'
+   * results already end the turn.
+   */
+  const markUnanswered = async (text: string) => {
+    const mark: Message = { id: newMessageId(), role: "user", content: [{ type: "text", text }], ts: Date.now() };
+    store.append(mark);
+    context.noteAppended(mark);
+    await flush();
+  };
 
   try {
     while (true) {
@@ -87,6 +103,7 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
       }
       numTurns++;
       await flush();
+      if (await input.refreshTools?.()) specs = specsOf();
       // The context manager builds the messages (condensing first when needed) and sends again
       // with a condensed context when the API answers that the prompt is too long.
       const turn = await context.ask(signal, (messages) => {
@@ -139,6 +156,7 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
         stop_reason: turn.stopReason,
       };
       store.append(assistant);
+      answered = true;
       emit({ type: "assistant", message: assistant });
       const text = textOf(assistant);
       if (text.trim()) lastText = text;
@@ -200,21 +218,20 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
         store.append(cut);
         emit({ type: "assistant", message: cut });
         lastText = partial;
-      } else {
-        // Nothing of an answer kept: without a mark the next prompt would read as this one's tail.
-        const mark: Message = { id: newMessageId(), role: "user", content: [{ type: "text", text: INTERRUPTED_PROMPT }], ts: Date.now() };
-        store.append(mark);
-        context.noteAppended(mark);
-        await flush();
+      } else if (!answered) {
+        await markUnanswered(INTERRUPTED_PROMPT);
       }
       return { subtype: "interrupted", result: lastText || "Interrupted.", numTurns, usage };
     }
     if (err instanceof BudgetStop && budget) {
-      // The session is whole (every tool call has its result) and saved by the caller's flush.
+      // The session is whole (every tool call has its result) and saved by the caller's flush; a
+      // prompt stopped before its first answer is marked like a failed one.
+      if (!answered) await markUnanswered(FAILED_PROMPT);
       const result = budget.stopMessage(budget.spent(usage, context.summaryUsage));
       return { subtype: BUDGET_STOP, result, numTurns: numTurns - 1, usage };
     }
     if (err instanceof ProviderError) {
+      if (!answered) await markUnanswered(FAILED_PROMPT);
       return { subtype: "error_during_execution", result: err.message, numTurns, usage };
     }
     return { subtype: "error_during_execution", result: `Internal error: ${errorMessage(err)}`, numTurns, usage };

@@ -97,6 +97,7 @@ function build() {
 
   const runOutcome = z.object({
     output: z.string(),
+    lines: z.optional(count),
     exitCode: z.nullable(z.int()),
     signal: z.optional(z.string()),
     timedOut: z.boolean(),

@@ -10,7 +10,11 @@ export type Command =
   | { kind: "version" }
   | { kind: "sessions"; all: boolean }
   | { kind: "doctor" }
+  /** An Agent Client Protocol agent on stdin/stdout, for editors (src/acp/). */
+  | { kind: "acp" }
   | ({ kind: "compact" } & CompactSelection)
+  /** `synapse mcp …`: its words after `mcp`, parsed by cli/mcp-command.ts. */
+  | { kind: "mcp"; args: string[] }
   | { kind: "run"; prompt: string | undefined; resume?: { id: string } | { latest: true }; images: string[] };
 
 /** `synapse compact`: which sessions, and what to do with them. */
@@ -26,7 +30,7 @@ export interface ParsedArgs {
   flags: ConfigFlags;
 }
 
-const SUBCOMMANDS = new Set(["sessions", "doctor", "compact"]);
+const SUBCOMMANDS = new Set(["sessions", "doctor", "compact", "acp"]);
 const COMPACT_FLAGS = ["session", "all", "older-than", "dry-run"] as const;
 
 export const OPTIONS = {
@@ -45,6 +49,9 @@ export const OPTIONS = {
   sandbox: { type: "string" },
   "sandbox-network": { type: "boolean" },
   "max-budget-usd": { type: "string" },
+  "mcp-config": { type: "string", multiple: true },
+  "strict-mcp-config": { type: "boolean" },
+  "allow-project-mcp": { type: "boolean" },
   yes: { type: "boolean", short: "y" },
   quiet: { type: "boolean", short: "q" },
   "no-color": { type: "boolean" },
@@ -57,6 +64,8 @@ export const OPTIONS = {
 } as const;
 
 export function parseCommandLine(argv: string[]): ParsedArgs {
+  // `synapse mcp add NAME -e K=V -- cmd …` has a grammar of its own (Claude Code's).
+  if (argv[0] === "mcp") return { command: { kind: "mcp", args: argv.slice(1) }, flags: {} };
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -86,6 +95,9 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
     sandbox: v.sandbox,
     sandboxNetwork: v["sandbox-network"],
     maxBudgetUsd: v["max-budget-usd"],
+    mcpConfig: v["mcp-config"],
+    strictMcpConfig: v["strict-mcp-config"],
+    allowProjectMcp: v["allow-project-mcp"],
   };
 
   if (v.help) return { command: { kind: "help" }, flags };
@@ -106,6 +118,7 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
     if (positionals.length > 1) throw new UsageError(`${first} takes no arguments`);
     if (first === "compact") return { command: { kind: "compact", ...compactSelection(v) }, flags };
     if (first === "sessions") return { command: { kind: "sessions", all: Boolean(v.all) }, flags };
+    if (first === "acp") return { command: { kind: "acp" }, flags };
     return { command: { kind: "doctor" }, flags };
   }
 

@@ -15,6 +15,13 @@ Usage:
                                   shrink the session store: gzip old archive segments, remove
                                   unreferenced images, delete sessions older than <days>; by
                                   default the ones "synapse sessions" lists
+  synapse acp                     serve an editor (Zed, JetBrains, Neovim, Emacs) over the Agent
+                                  Client Protocol on stdin/stdout; each session works in the
+                                  folder the editor names
+  synapse mcp list | get <name> | remove <name> [--scope user|project]
+  synapse mcp add <name> [--scope user|project] [--transport stdio|http|sse] [-e KEY=val]
+                  [--header 'K: v'] -- <command> [args...]   (http/sse: the URL instead)
+                                  MCP servers (user config, or the project's .mcp.json)
   synapse --help | --version
 
 Piped stdin is read to its end (use < /dev/null to run without it). With a prompt argument
@@ -40,6 +47,9 @@ Options:
       --sandbox <mode>          where commands run: workspace-write (default: an OS sandbox that
                                 writes only the workspace, no network), read-only, full-access
       --sandbox-network         let sandboxed commands reach the network
+      --mcp-config <file|json>  more MCP servers ({"mcpServers": {...}}; repeatable)
+      --strict-mcp-config       only the --mcp-config servers (not the user's or .mcp.json's)
+      --allow-project-mcp       start the project's .mcp.json servers without asking
       --image <path>            attach an image to the prompt (repeatable)
   -q, --quiet                   no tool activity, progress or notices on stderr (errors,
                                 warnings and refused tool calls still print)

@@ -49,6 +49,18 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./doctor.ts")).runDoctor(config);
     case "compact":
       return (await import("./compact-command.ts")).runCompactCommand(config, command);
+    case "mcp":
+      return (await import("./mcp-command.ts")).runMcpCommand(config, command.args);
+    case "acp": {
+      const { checkWorkDirs } = await import("./work-dirs.ts");
+      // Each session works in the folder the editor names, read like -C: its project config, its checks.
+      const configFor = (cwd: string) => {
+        const sessionConfig = loadConfig({ ...flags, cwd });
+        checkWorkDirs(sessionConfig);
+        return sessionConfig;
+      };
+      return (await import("../acp/acp-server.ts")).runAcp({ configFor, home: config.home, version: VERSION });
+    }
     case "run": {
       (await import("./work-dirs.ts")).checkWorkDirs(config);
       // Terminals on both ends and no prompt: the interactive session. Its code loads only here.

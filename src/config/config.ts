@@ -122,6 +122,26 @@ export interface Config {
   price?: PriceOverride;
   /** --max-budget-usd / SYNAPSE_MAX_BUDGET_USD: a run stops before a request would pass it. */
   maxBudgetUsd?: number;
+  /** MCP servers (src/mcp); absent in hand-made configs of tests: none. */
+  mcp?: McpConfig;
+}
+
+/** Where MCP servers are configured and the bounds they run within (src/mcp). */
+export interface McpConfig {
+  /** The user config's `mcpServers` (never the project's own config: a repository starts nothing by it). */
+  userServers: Record<string, unknown>;
+  /** --mcp-config values (a file or JSON text), in order. */
+  configs: string[];
+  /** --strict-mcp-config: only the --mcp-config servers. */
+  strict: boolean;
+  /** --allow-project-mcp: the project's .mcp.json servers start unasked this run. */
+  allowProject: boolean;
+  /** SYNAPSE_MCP_TIMEOUT_MS: a server's start and handshake. */
+  startTimeoutMs: number;
+  /** SYNAPSE_MCP_TOOL_TIMEOUT_MS: one tool call. */
+  toolTimeoutMs: number;
+  /** SYNAPSE_MAX_MCP_OUTPUT_TOKENS: a tool result's text (about 4 characters a token). */
+  maxOutputTokens: number;
 }
 
 /** Dollars per million tokens: input and output, the cache's prices optional (llm/pricing.ts). */
@@ -183,6 +203,9 @@ export interface ConfigFlags {
   sandbox?: string;
   sandboxNetwork?: boolean;
   maxBudgetUsd?: string;
+  mcpConfig?: string[];
+  strictMcpConfig?: boolean;
+  allowProjectMcp?: boolean;
 }
 
 export interface PermissionRules {
@@ -207,6 +230,8 @@ export type FileConfig = Partial<{
   autoCondense: boolean;
   sandbox: Partial<{ mode: SandboxMode; network: boolean }>;
   price: PriceOverride;
+  /** MCP servers by name (Claude Code's format); read from the user's config only. */
+  mcpServers: Record<string, unknown>;
 }>;
 
 export interface ConfigSources {
@@ -405,6 +430,15 @@ export function resolveConfig(src: ConfigSources): Config {
       maxParallel: int(env, "SYNAPSE_MAX_PARALLEL_TASKS", 5, 1),
       timeoutMs: int(env, "SYNAPSE_TASK_TIMEOUT_MS", 600_000, 1),
       maxHeapMb: int(env, "SYNAPSE_TASK_MAX_HEAP_MB", 1024, 16),
+    },
+    mcp: {
+      userServers: { ...src.userFile?.mcpServers },
+      configs: [...(flags.mcpConfig ?? [])],
+      strict: flags.strictMcpConfig ?? false,
+      allowProject: flags.allowProjectMcp ?? false,
+      startTimeoutMs: int(env, "SYNAPSE_MCP_TIMEOUT_MS", 30_000, 1),
+      toolTimeoutMs: int(env, "SYNAPSE_MCP_TOOL_TIMEOUT_MS", 600_000, 1),
+      maxOutputTokens: int(env, "SYNAPSE_MAX_MCP_OUTPUT_TOKENS", 25_000, 100),
     },
   };
   const price = priceFrom(env, file);

@@ -59,6 +59,8 @@ const SETTINGS: Record<keyof FileConfig, Setting> = {
     allowed: "input, output, cacheWrite or cacheRead",
     required: { keys: ["input", "output"], says: (name) => `"${name}" needs both "input" and "output"` },
   },
+  // Each server's entry is checked when a session starts it (src/mcp): a bad one fails that server only.
+  mcpServers: [[z.record(z.string(), z.unknown()), (name) => `"${name}" must be an object of MCP servers by name`]],
 };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);

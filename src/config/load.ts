@@ -55,21 +55,30 @@ export function checkFileConfig(value: unknown): FileConfig {
   }
   if (v.sandbox !== undefined) checkSandbox(v.sandbox);
   if (v.price !== undefined) checkPrice(v.price);
-  const unknown = Object.keys(v).filter((k) => !["maxTurns", "maxTokens", "maxRetries", "loopLimit", "model", "permissionMode", "permissions", "autoCondense", "sandbox", "price"].includes(k));
+  if (v.mcpServers !== undefined && (!v.mcpServers || typeof v.mcpServers !== "object" || Array.isArray(v.mcpServers))) {
+    throw new Error(`"mcpServers" must be an object of MCP servers by name`);
+  }
+  const unknown = Object.keys(v).filter((k) => !["maxTurns", "maxTokens", "maxRetries", "loopLimit", "model", "permissionMode", "permissions", "autoCondense", "sandbox", "price", "mcpServers"].includes(k));
   if (unknown.length) throw new Error(`unknown setting${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => `"${k}"`).join(", ")}`);
   return v as FileConfig;
 }
 
 /** `"price": {"input": 3, "output": 15, "cacheWrite"?: 3.75, "cacheRead"?: 0.3}`: dollars per million tokens. */
 function checkPrice(value: unknown): void {
-  if (!value || typeof value !== "object" || Array.isArray(value)) throw new Error(`"price" must be an object with "input" and "output" (dollars per million tokens)`);
+  if (!value || typeof value !== "object" || Array.isArray(value)) {
+    throw new Error(`"price" must be an object with "input" and "output" (dollars per million tokens)`);
+  }
   const v = value as Record<string, unknown>;
   for (const [key, n] of Object.entries(v)) {
-    if (!["input", "output", "cacheWrite", "cacheRead"].includes(key)) throw new Error(`unknown setting "price.${key}" (input, output, cacheWrite or cacheRead)`);
-    if (typeof n !== "number" || !(n >= 0)) throw new Error(`"price.${key}" must be a number of dollars >= 0 (got ${JSON.stringify(n)})`);
+    if (!PRICE_KEYS.includes(key)) throw new Error(`unknown setting "price.${key}" (input, output, cacheWrite or cacheRead)`);
+    if (typeof n !== "number" || !(n >= 0)) {
+      throw new Error(`"price.${key}" must be a number of dollars >= 0 (got ${JSON.stringify(n)})`);
+    }
   }
   if (v.input === undefined || v.output === undefined) throw new Error(`"price" needs both "input" and "output"`);
 }
+
+const PRICE_KEYS = ["input", "output", "cacheWrite", "cacheRead"];
 
 /** `"permissions": {"allow": [...], "deny": [...]}`; the rules themselves are checked with the flags. */
 function checkPermissions(value: unknown): void {

@@ -7,7 +7,7 @@ import { contextWindowFor } from "../agent/model-windows.ts";
 import type { Config } from "../config/config.ts";
 import { RESUME_SCAN, lastContextTokens } from "./resumed-context.ts";
 import { listModels } from "../llm/model-list.ts";
-import { addUsage } from "../llm/pricing.ts";
+import { addUsage, priceFor } from "../llm/pricing.ts";
 import { EXIT, InterruptedError, SynapseError, errorMessage } from "../protocol/errors.ts";
 import type { AgentEvent, RunResult } from "../protocol/events.ts";
 import type { ContentBlock, Usage } from "../protocol/message.ts";
@@ -98,6 +98,13 @@ interface Tracked {
 
 const RECENT_OUTCOMES = 16;
 
+/** Whether a `provider/model` spec has a price (the table's or the user's). */
+function priced(spec: string, config: Config): boolean {
+  const at = spec.indexOf("/");
+  const provider = spec.slice(0, at) === "openai" ? "openai" : "anthropic";
+  return priceFor(provider, spec.slice(at + 1), config.price) !== undefined;
+}
+
 export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
   const usage: Usage = { input_tokens: 0, output_tokens: 0 };
   let costUsd = 0;
@@ -146,7 +153,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
       sessionId: runtime.sessionId,
       cwd: opts.config.cwd,
       usage: { ...usage },
-      ...(costKnown ? { costUsd } : {}),
+      ...(costKnown && priced(runtime.model, opts.config) ? { costUsd } : {}),
       contextTokens,
       contextWindow: contextWindowFor(runtime.model, opts.config.context.window),
       messagesInMemory: r.messagesInMemory,

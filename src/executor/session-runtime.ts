@@ -23,7 +23,9 @@ import { resumedModel } from "./resumed-model.ts";
 import { imageMediaType } from "../tools/binary.ts";
 import { type AgentKind, toolsFor } from "../tools/registry.ts";
 import { buildPolicy, redactEvent } from "../policy/policy.ts";
-import type { ApprovalAnswer, ApprovalRequest } from "../tools/types.ts";
+import type { ApprovalAnswer, ApprovalRequest, Tool } from "../tools/types.ts";
+import { mcpSessionInput, serversFromConfig } from "../mcp/from-config.ts";
+import { type AskApproval, startMcpServers } from "../mcp/servers.ts";
 
 export interface RuntimeOptions {
   config: Config;
@@ -81,6 +83,8 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
   const emit: EventSink = (event) => opts.emit(redactEvent(event, checked.secrets));
   const granted: string[] = [];
   let provider = selectProvider(config);
+  // Read before the session opens: a bad --mcp-config is a usage error before anything starts.
+  const mcpConfigured = serversFromConfig(config, (message) => emit({ type: "warning", message }));
   const { store } = await openSession({
     home: config.home,
     cwd: config.cwd,
@@ -100,6 +104,8 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
     if (resumed.warning) emit({ type: "warning", message: resumed.warning });
     if (`${provider.name}/${provider.model}` !== recorded) store.updateMeta({ model: `${provider.name}/${provider.model}` });
   }
+  // Started now, in parallel with everything else; the first request waits for them (bounded).
+  const mcp = startMcpServers(mcpSessionInput(config, mcpConfigured, store.dir, (message) => emit({ type: "warning", message })));
   const sandbox = await probing;
   // Commands confined by the kernel need not ask in default mode; unconfined, the policy fails closed.
   let permissions = buildPolicy(config, { sandboxed: isSandboxed(sandbox) });
@@ -125,7 +131,7 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
     },
   });
   const kind: AgentKind = config.permissionMode === "plan" ? "plan" : "main";
-  const tools = toolsFor(kind);
+  const tools: Map<string, Tool> = toolsFor(kind);
   const promptEnv = { cwd: config.cwd, platform: `${process.platform} ${process.arch}`, date: new Date(), instructions: findInstructions(config.cwd) };
   const systemPrompt = renderSystemPrompt(promptEnv, [...tools.keys()]);
   // One per session: the memory monitor's compaction request and /compact reach the same context.
@@ -209,7 +215,18 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
 
     async submit(prompt, signal) {
       const started = Date.now();
-      emit({ type: "init", session_id: store.id, model: provider.model, provider: provider.name, cwd: config.cwd, tools: [...tools.keys()] });
+      await mcp.ready(opts.approve ? askProjectServer(opts.approve) : undefined);
+      mcp.install(tools);
+      const mcpServers = mcp.reports().map((r) => ({ name: r.name, status: r.status }));
+      emit({
+        type: "init",
+        session_id: store.id,
+        model: provider.model,
+        provider: provider.name,
+        cwd: config.cwd,
+        tools: [...tools.keys()],
+        ...(mcpServers.length ? { mcp_servers: mcpServers } : {}),
+      });
       const compactionsBefore = context.compactions;
       const summaryBefore: Usage = { ...context.summaryUsage };
       const out = await runAgent({
@@ -234,6 +251,7 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
         signal,
         emit,
         tasks,
+        refreshTools: () => mcp.refresh(tools),
       });
       shell.releaseTask(MAIN_TASK);
       // Saved before the result is told, so the result can say whether it was.
@@ -288,6 +306,7 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
       if (closed) return;
       closed = true;
       monitor.stop();
+      await mcp.close();
       await tasks.close();
       await shell.close();
       await store.close();
@@ -296,8 +315,24 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
 
     killNow() {
       shell.killAllNow();
+      mcp.killNow();
       // A forced exit skips close(): the lock must not outlive the process all the same.
       store.releaseLockNow();
     },
+  };
+}
+
+/** A project's `.mcp.json` server, put to the user through the approval prompt before it starts. */
+function askProjectServer(approve: (request: ApprovalRequest) => Promise<ApprovalAnswer>): AskApproval {
+  return async (server) => {
+    const answer = await approve({
+      tool: `mcp__${server.name}`,
+      input: server.raw,
+      reason: `the project's ${server.origin} asks to start the MCP server "${server.name}" (a program of its choice); ` +
+        "yes starts it, now and in later sessions while this entry stays the same",
+      rule: `mcp__${server.name}`,
+      exact: false,
+    });
+    return answer === "yes" || answer === "always";
   };
 }

@@ -49,14 +49,17 @@ const TABLE: Array<[prefix: string, provider: Provider, input: number, output: n
   ["o3", "openai", 2, 8, 0.5],
 ];
 
+/** Rounded to a millionth of a dollar: 3 × 0.1 is 0.3, not 0.30000000000000004. */
+const micro = (usd: number) => Math.round(usd * 1e6) / 1e6;
+
 /** A price from input and output alone, with the provider's cache multiples. */
 export function withCacheRates(provider: Provider, p: PriceOverride): Price {
   const rates = CACHE_RATES[provider];
   return {
     input: p.input,
     output: p.output,
-    cacheWrite: p.cacheWrite ?? p.input * rates.write,
-    cacheRead: p.cacheRead ?? p.input * rates.read,
+    cacheWrite: p.cacheWrite ?? micro(p.input * rates.write),
+    cacheRead: p.cacheRead ?? micro(p.input * rates.read),
   };
 }
 
@@ -89,13 +92,15 @@ export interface BilledTokens {
 export function billedTokens(u: Usage): BilledTokens {
   const cacheRead = u.cache_read_input_tokens ?? 0;
   const cacheWrite = u.cache_creation_input_tokens ?? 0;
-  return { uncached: Math.max(0, u.input_tokens - cacheRead - cacheWrite), cacheRead, cacheWrite, output: u.output_tokens };
+  const uncached = Math.max(0, u.input_tokens - cacheRead - cacheWrite);
+  return { uncached, cacheRead, cacheWrite, output: u.output_tokens };
 }
 
 /** Dollars for one usage at one price. */
 export function costOf(u: Usage, price: Price): number {
   const t = billedTokens(u);
-  return (t.uncached * price.input + t.cacheRead * price.cacheRead + t.cacheWrite * price.cacheWrite + t.output * price.output) / 1e6;
+  const input = t.uncached * price.input + t.cacheRead * price.cacheRead + t.cacheWrite * price.cacheWrite;
+  return (input + t.output * price.output) / 1e6;
 }
 
 /** Adds `b` into `a`, cache fields included. */
@@ -112,7 +117,8 @@ export function formatUsd(usd: number): string {
 }
 
 /** What `/cost` says when a model has no price. */
-export const NO_PRICE_NOTE = "no price known for this model: set SYNAPSE_PRICE=\"input,output\" (dollars per million tokens) or \"price\" in config.json";
+export const NO_PRICE_NOTE =
+  'no price known for this model: set SYNAPSE_PRICE="input,output" (dollars per million tokens) or "price" in config.json';
 
 /** A usage the difference of two running totals (`after` − `before`), cache fields included. */
 export function usageSince(after: Usage, before: Usage): Usage {

@@ -45,8 +45,14 @@ export async function checkPermission(tool: string, input: unknown, cwd: string,
       "Do not retry it; wait for the user's next message.";
     return { ok: false, reason: "rejected by the user", message };
   }
-  const why = answer.no.trim();
-  return { ok: false, reason: "the user said no", message: `The user refused this call${why ? `: ${why}` : "."} Do not retry it as is.` };
+  return { ok: false, reason: "the user said no", message: refusalMessage(answer.no) };
+}
+
+/** The user's reason, ended as a sentence so the advice after it reads as one ("…instead. Do not…"). */
+export function refusalMessage(reason: string): string {
+  const why = reason.trim();
+  const ended = why && !/[.!?]["')\]]*$/.test(why) ? `${why}.` : why;
+  return `The user refused this call${ended ? `: ${ended}` : "."} Do not retry it as is.`;
 }
 
 /** What a search returns, minus protected files; secret values redacted from any tool's text. */

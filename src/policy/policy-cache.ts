@@ -1,13 +1,15 @@
 // The parsed rules and the workspace's real paths, kept across calls so each is worked out once.
 
 import type { PermissionPolicy } from "./policy.ts";
+import { mcpRuleProblem } from "./mcp-rules.ts";
 import { parseRule, type Rule } from "./rule.ts";
 import { workspaceRoots } from "./workspace.ts";
 
 /** Each rule source parsed once (every call checks every rule). */
 const parsedRules = new Map<string, Rule>();
 export function rules(sources: readonly string[]): Rule[] {
-  return sources.map((s) => {
+  // MCP rules (mcp-rules.ts) have a grammar of their own and name no built-in tool.
+  return sources.filter((s) => mcpRuleProblem(s) === null).map((s) => {
     let r = parsedRules.get(s);
     if (!r) parsedRules.set(s, (r = parseRule(s)));
     return r;

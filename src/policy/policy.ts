@@ -7,6 +7,7 @@ import type { PermissionMode } from "../config/config.ts";
 import { UsageError } from "../protocol/errors.ts";
 import { decideBash } from "./bash-decision.ts";
 import { targetPath } from "./input-paths.ts";
+import { decideMcp, isMcpToolName, mcpRuleProblem } from "./mcp-rules.ts";
 import { rootsOf, rules } from "./policy-cache.ts";
 import { isProtectedPath, settingsKind, sharedFile } from "./protected-paths.ts";
 import { parseRule, RuleError } from "./rule.ts";
@@ -73,6 +74,9 @@ export interface PolicyOptions {
 export function buildPolicy(config: PolicySource, options: string | PolicyOptions = {}): PermissionPolicy {
   const { home = homedir(), sandboxed = false } = typeof options === "string" ? { home: options } : options;
   for (const source of [...config.permissions.allow, ...config.permissions.deny, ...(config.permissions.projectAllow ?? [])]) {
+    const mcpProblem = mcpRuleProblem(source);
+    if (mcpProblem) throw new UsageError(mcpProblem);
+    if (mcpProblem === "") continue;
     try {
       parseRule(source);
     } catch (err) {
@@ -122,6 +126,7 @@ export interface ToolCallRequest {
  * interactive prompt. Deny rules win over everything, bypass allows the rest.
  */
 export function decide(policy: PermissionPolicy, call: ToolCallRequest, granted: readonly string[] = []): Decision {
+  if (isMcpToolName(call.tool)) return decideMcp({ ...policy, granted }, call.tool);
   const input = (call.input && typeof call.input === "object" ? call.input : {}) as Record<string, unknown>;
   const deny = rules(policy.deny);
   const allow = [...rules(policy.allow), ...rules(granted)];

@@ -60,7 +60,16 @@ export interface RunResult {
 }
 
 export type AgentEvent =
-  | { type: "init"; session_id: string; model: string; provider: string; cwd: string; tools: string[] }
+  | {
+      type: "init";
+      session_id: string;
+      model: string;
+      provider: string;
+      cwd: string;
+      tools: string[];
+      /** The MCP servers and their states (connected, failed, needs-approval), as Claude Code reports them. */
+      mcp_servers?: Array<{ name: string; status: string }>;
+    }
   /** A piece of assistant text as it streams. */
   | { type: "text_delta"; text: string }
   /** The stream for this turn was cut or failed and is being retried: drop its partial text. */

@@ -102,6 +102,8 @@ export const INTERRUPTED_NOTE = "\n\n[interrupted by the user]";
  * Ctrl-C): the next prompt is then a new request, not a continuation (Claude Code's wording).
  */
 export const INTERRUPTED_PROMPT = "[Request interrupted by user]";
+/** The same mark after a prompt whose request failed (an API error) before any answer. */
+export const FAILED_PROMPT = "[Request failed before an answer]";
 
 let counter = 0;
 /** Ids sort by creation time within a process and never repeat. */

@@ -25,6 +25,7 @@ export function diffRows(diff: Diff, width: number, t: Theme): string[] {
     for (const l of hunk.lines) rows.push(row(l));
   });
   if (rows.length <= MAX_ROWS) return rows;
-  return [...rows.slice(0, MAX_ROWS), t.dim(`    … ${rows.length - MAX_ROWS} more lines (${diff.removed} removed, ${diff.added} added in all)`)];
+  const more = `    … ${rows.length - MAX_ROWS} more lines (${diff.removed} removed, ${diff.added} added in all)`;
+  return [...rows.slice(0, MAX_ROWS), t.dim(more)];
 }
 

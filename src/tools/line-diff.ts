@@ -49,7 +49,8 @@ function myers(a: readonly string[], b: readonly string[]): DiffLine["op"][] {
   for (let d = 0; d <= max; d++) {
     trace.push(v.slice());
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
+      const down = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!);
+      let x = down ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
       let y = x - k;
       while (x < n && y < m && a[x] === b[y]) {
         x++;
@@ -62,7 +63,14 @@ function myers(a: readonly string[], b: readonly string[]): DiffLine["op"][] {
   return [...Array<"-">(n).fill("-"), ...Array<"+">(m).fill("+")];
 }
 
-function backtrack(trace: Int32Array[], offset: number, n: number, m: number, a: readonly string[], b: readonly string[]): DiffLine["op"][] {
+function backtrack(
+  trace: Int32Array[],
+  offset: number,
+  n: number,
+  m: number,
+  a: readonly string[],
+  b: readonly string[],
+): DiffLine["op"][] {
   const ops: DiffLine["op"][] = [];
   let x = n;
   let y = m;
@@ -90,6 +98,9 @@ export function lineDiff(before: string, after: string, context = 3): LineDiff {
   const ops = diffOps(splitLines(before), splitLines(after));
   const changed = ops.map((o, k) => (o.op !== " " ? k : -1)).filter((k) => k >= 0);
   const hunks: DiffHunk[] = [];
+  const hunk = (from: number, to: number): DiffHunk => ({
+    lines: ops.slice(Math.max(0, from - context), Math.min(ops.length, to + context + 1)),
+  });
   let start = -1;
   let end = -1;
   for (const k of changed) {
@@ -97,11 +108,11 @@ export function lineDiff(before: string, after: string, context = 3): LineDiff {
       end = k;
       continue;
     }
-    if (start >= 0) hunks.push({ lines: ops.slice(Math.max(0, start - context), Math.min(ops.length, end + context + 1)) });
+    if (start >= 0) hunks.push(hunk(start, end));
     start = k;
     end = k;
   }
-  if (start >= 0) hunks.push({ lines: ops.slice(Math.max(0, start - context), Math.min(ops.length, end + context + 1)) });
+  if (start >= 0) hunks.push(hunk(start, end));
   return { hunks, added: ops.filter((o) => o.op === "+").length, removed: ops.filter((o) => o.op === "-").length };
 }
 

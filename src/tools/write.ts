@@ -40,7 +40,8 @@ export const writeTool = defineTool({
     if (before?.isDirectory()) throw new ToolError(`${path} is a directory; give a file path to write`);
     if (before) requireRegular("write", path, before);
     // The old text, for the view's diff only: a file too large or not text is not diffed.
-    const old = before && before.size <= DIFF_READ_MAX ? await readRegularFile(path, "write").catch(() => undefined) : undefined;
+    const readable = before && before.size <= DIFF_READ_MAX;
+    const old = readable ? await readRegularFile(path, "write").catch(() => undefined) : undefined;
     const blocker = before ? null : await fileInTheWay(dirname(path));
     if (blocker) throw new ToolError(`Cannot write ${path}: ${blocker} is not a directory`);
     try {
@@ -54,7 +55,8 @@ export const writeTool = defineTool({
     const bytes = Buffer.byteLength(input.content);
     const lines = countLines(input.content);
     const verb = before ? "Updated" : "Created";
-    const display = before && (!old || isBinary(old)) ? undefined : changeDisplay(path, old?.toString("utf8") ?? "", input.content, !before);
+    const diffable = !before || (old !== undefined && !isBinary(old));
+    const display = diffable ? changeDisplay(path, old?.toString("utf8") ?? "", input.content, !before) : undefined;
     return { content: `${verb} ${path} (${bytes} bytes, ${lines} line${lines === 1 ? "" : "s"})`, display };
   },
 });

@@ -1,7 +1,7 @@
 // Pruning keeps the newest tool outputs (by tokens), replaces older large ones with a one-line note
 // naming the call, and leaves small outputs and everything else alone.
 import { describe, expect, test } from "bun:test";
-import { prunedSavings, selectPrune } from "../../src/agent/prune.ts";
+import { pruneGap, prunedSavings, selectPrune } from "../../src/agent/prune.ts";
 import type { ContentBlock, Message } from "../../src/protocol/message.ts";
 
 let n = 0;
@@ -45,5 +45,25 @@ describe("selectPrune", () => {
     // A pruned note is never pruned again.
     const again = h.map((m) => map.get(m.id) ?? m);
     expect(selectPrune(again, 0).has(h[2]!.id)).toBe(false);
+  });
+});
+
+describe("pruneGap: how far the context grows before the next prune pays", () => {
+  const anthropic = { write: 1.25, read: 0.1 };
+  // gap = sqrt(2 (write - read) rewrite growth / read)
+  const cases: Array<[string, number, number, { write: number; read: number }, number]> = [
+    ["Anthropic, 8k re-written, 5k a turn", 8_000, 5_000, anthropic, Math.sqrt((2 * 1.15 * 8_000 * 5_000) / 0.1)],
+    ["a larger re-write waits longer", 32_000, 5_000, anthropic, 2 * Math.sqrt((2 * 1.15 * 8_000 * 5_000) / 0.1)],
+    ["OpenAI-like (no write premium, reads at half): prunes sooner", 8_000, 5_000, { write: 1, read: 0.5 }, Math.sqrt((2 * 0.5 * 8_000 * 5_000) / 0.5)],
+    ["no growth: never", 8_000, 0, anthropic, Number.POSITIVE_INFINITY],
+    ["no cache discount: never", 8_000, 5_000, { write: 1, read: 0 }, Number.POSITIVE_INFINITY],
+  ];
+  for (const [name, rewrite, growth, rates, gap] of cases) test(name, () => expect(pruneGap(rewrite, growth, rates)).toBeCloseTo(gap, 6));
+
+  test("at the gap the bill per turn is least", () => {
+    const perTurn = (gap: number) => (1.15 * 8_000 * 5_000) / gap + (0.1 * gap) / 2;
+    const best = pruneGap(8_000, 5_000, anthropic);
+    expect(perTurn(best)).toBeLessThan(perTurn(best * 0.8));
+    expect(perTurn(best)).toBeLessThan(perTurn(best * 1.25));
   });
 });

@@ -20,13 +20,13 @@ const KEYS: Record<string, string[]> = {
   sandbox: ["mode", "network", "net"],
   price: ["input", "output", "cacheWrite", "cacheRead", "total"],
 };
-const TOP = ["maxTurns", "maxTokens", "maxRetries", "loopLimit", "model", "permissionMode", "autoCondense", ...Object.keys(KEYS)];
+const TOP = ["maxTurns", "maxTokens", "maxRetries", "loopLimit", "model", "permissionMode", "autoCondense", "mcpServers", ...Object.keys(KEYS)];
 
 // Values each key takes, so that most files are near valid.
 const GOOD: Record<string, unknown[]> = {
   maxTurns: [1, 5], maxTokens: [1, 1_000_000], maxRetries: [0, 3], loopLimit: [0, 5], model: ["openai/gpt-5.4"],
   permissionMode: ["plan", "default"], autoCondense: [true], allow: [["Read"]], deny: [[]], mode: ["read-only"],
-  network: [false], input: [3], output: [15], cacheWrite: [3.75], cacheRead: [0.3],
+  network: [false], input: [3], output: [15], cacheWrite: [3.75], cacheRead: [0.3], mcpServers: [{ fs: { command: "x" } }],
 };
 
 function randomFile(next: () => number): unknown {

@@ -216,7 +216,9 @@ describe("fallback and reactive retry", () => {
       // The client believes the window is 200k; the server's is 30k.
       const s = await serve(script, { contextWindow: 30_000 });
       const env = { ...providerEnv(s.url, provider), SYNAPSE_CONTEXT_WINDOW: "200000", SYNAPSE_MODEL: provider === "openai" ? "gpt-fake" : "claude-fake" };
-      const r = await runBinary({ args: ["-o", "stream-json", "--max-turns", "100", TASK], cwd: workDir(6_000), env, timeoutMs: 60_000 });
+      // 20 kB a turn: the context outgrows 30k before a prune pays for itself (smaller outputs are
+      // pruned early, below the cost model's gap, and would never reach the server's window).
+      const r = await runBinary({ args: ["-o", "stream-json", "--max-turns", "100", TASK], cwd: workDir(20_000), env, timeoutMs: 60_000 });
       expect(r.code).toBe(0);
       expect(s.rejected.length).toBeGreaterThan(0);
       expect(s.rejected.every((x) => /too long|maximum context length/.test(x.message))).toBe(true);

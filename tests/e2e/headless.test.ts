@@ -133,7 +133,7 @@ describe("output formats", () => {
     expect(lines).toHaveLength(1);
     const out = lines[0];
     expect(out).toMatchObject({ type: "result", subtype: "success", is_error: false, result: "The answer.", num_turns: 1 });
-    expect(out.usage).toEqual({ input_tokens: 11, output_tokens: 3 });
+    expect(out.usage).toEqual({ input_tokens: 11, output_tokens: 3, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 });
     expect(typeof out.session_id).toBe("string");
     expect(typeof out.duration_ms).toBe("number");
     for (const key of ["shells_spawned", "shells_reused", "tasks_run", "messages_archived", "peak_heap_mb"]) expect(out.stats).toHaveProperty(key);

@@ -130,7 +130,7 @@ describe.skipIf(!hasTmux)("issue 18 on a terminal", () => {
   });
 
   test("TERM=dumb: plain lines, no cursor movement, no escape sequence at all", async () => {
-    const fake = await startFakeLLM([{ toolCalls: [{ name: "Bash", input: { command: "false" } }] }, { text: "A **plain** answer." }], MODELS);
+    const fake = await startFakeLLM([{ toolCalls: [{ name: "Bash", input: { command: "false" } }] }, { text: "A **plain** answer." }, { hang: true }], MODELS);
     const home = tempHome();
     const raw = join(mkdtempSync(join(tmpdir(), "synapse-dumb-")), "raw");
     const env = { ...home.env, ...providerEnv(fake.url), TERM: "dumb" };
@@ -154,6 +154,13 @@ describe.skipIf(!hasTmux)("issue 18 on a terminal", () => {
       tmux("send-keys", "-t", "dumb", "Enter");
       const s = await until((x) => x.includes("A plain answer."), "the answer");
       expect(s).toContain("✗ Bash(false) · exit 1");
+      // Ctrl-C stops a running turn and the session goes on; Ctrl-D then leaves.
+      tmux("send-keys", "-t", "dumb", "-l", "wait");
+      tmux("send-keys", "-t", "dumb", "Enter");
+      await fake.waitForRequests(3, undefined, (r) => r.path === "/v1/messages");
+      tmux("send-keys", "-t", "dumb", "C-c");
+      await until((x) => x.includes("⎿ interrupted"), "the interrupt");
+      expect(screen()).not.toContain("EXIT=");
       tmux("send-keys", "-t", "dumb", "C-d");
       await until((x) => x.includes("EXIT=0"), "the exit");
       const bytes = readFileSync(raw, "utf8");

@@ -19,3 +19,20 @@ test("echo /status | synapse -c reports the context the session ended with", asy
     await fake.stop();
   }
 });
+
+test("a prompt whose request failed (401) stays apart from the next one: a mark sits between them", async () => {
+  const fake = await startFakeLLM([{ status: 401 }, { text: "second answer" }]);
+  try {
+    const home = tempHome();
+    const env = { ...home.env, ...providerEnv(fake.url) };
+    const first = await runBinary({ args: ["first question"], env, cwd: home.dir });
+    expect(first.code).toBe(1);
+    const second = await runBinary({ args: ["-c", "second question"], env, cwd: home.dir });
+    expect(second.code).toBe(0);
+    const sent = JSON.stringify(fake.requests.at(-1)!.body.messages);
+    // Not one message reading "first question\nsecond question": the failed prompt is marked.
+    expect(sent).toMatch(/first question.*Request failed before an answer.*second question/);
+  } finally {
+    await fake.stop();
+  }
+});

@@ -17,7 +17,7 @@ test("anthropic: cached prompt tokens count as input; unknown events and thinkin
   b.add({ type: "content_block_delta", index: 1, delta: { type: "text_delta", text: "Hi" } });
   b.add({ type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 7 } });
   expect(b.complete).toBe(true);
-  expect(b.finish()).toEqual({ content: [{ type: "text", text: "Hi" }], stopReason: "end_turn", usage: { input_tokens: 1025, output_tokens: 7 } });
+  expect(b.finish()).toEqual({ content: [{ type: "text", text: "Hi" }], stopReason: "end_turn", usage: { input_tokens: 1025, output_tokens: 7, cache_read_input_tokens: 1000, cache_creation_input_tokens: 20 } });
   expect(texts).toEqual(["Hi"]);
 });
 
@@ -74,4 +74,11 @@ test("parseToolInput: objects pass, anything else is kept raw for an error resul
   expect(parseToolInput('{"a":')).toEqual({ input: {}, raw_input: '{"a":' });
   // A key the model itself sends is just a parameter now, never mistaken for a parse failure.
   expect(parseToolInput('{"__invalid_json":"x"}')).toEqual({ input: { __invalid_json: "x" } });
+});
+
+test("openai: cached prompt tokens are read from prompt_tokens_details, and still count as input", () => {
+  const b = new OpenAITurnBuilder(() => {});
+  b.add({ choices: [{ index: 0, delta: { content: "ok" }, finish_reason: "stop" }] });
+  b.add({ choices: [], usage: { prompt_tokens: 5000, completion_tokens: 4, prompt_tokens_details: { cached_tokens: 4864 } } });
+  expect(b.finish().usage).toEqual({ input_tokens: 5000, output_tokens: 4, cache_read_input_tokens: 4864 });
 });

@@ -78,7 +78,8 @@ export const BURST_GAP_MS = 30;
 export function isBurst(chunk: string): boolean {
   if (chunk.includes("\x1b")) return false;
   const br = chunk.search(/[\r\n]/);
-  return br >= 0 && br < chunk.length - 1 && /[^\r\n\t\x00-\x1f]/.test(chunk) && /[^\r\n]/.test(chunk.slice(br));
+  // Text on both sides of the break: Enter then the next prompt's first key is typing, not a paste.
+  return br > 0 && /[^\r\n\t\x00-\x1f]/.test(chunk.slice(0, br)) && /[^\r\n]/.test(chunk.slice(br));
 }
 
 export class KeyDecoder {

@@ -133,11 +133,18 @@ export async function runLineSession(config: Config, command: RunCommand): Promi
       executor.interruptAll();
     } else void exit(EXIT.interrupted);
   });
-  for (const [signal, code] of [["SIGTERM", EXIT.terminated], ["SIGHUP", EXIT.hangup]] as const) process.on(signal, () => void exit(code));
+  for (const [signal, code] of [["SIGTERM", EXIT.terminated], ["SIGHUP", EXIT.hangup]] as const) {
+    process.on(signal, () => void exit(code));
+  }
   process.on("exit", () => executor?.killNow());
 
   out(PROMPT);
-  executor = await createExecutor({ config, resume: command.resume, open: (sink, resume) => openRuntime({ config, resume, emit: sink, approve: ask }), emit: onEvent });
+  executor = await createExecutor({
+    config,
+    resume: command.resume,
+    open: (sink, resume) => openRuntime({ config, resume, emit: sink, approve: ask }),
+    emit: onEvent,
+  });
   if (command.resume) {
     view.replay(executor.runtime.recent(RESUME_SHOWN));
     view.say(`  resumed session ${executor.runtime.sessionId}`);

@@ -187,8 +187,9 @@ export class PromptEditor {
     const stops: Stop[] = [];
     let line = "";
     let w = 0;
-    const stop = (index: number) => stops.push(w >= width ? { index, row: rows.length + 1, col: 0 } : { index, row: rows.length, col: w });
-    for (const { segment, index } of graphemes.segment(this.text)) {
+    const stop = (index: number) =>
+      stops.push(w >= width ? { index, row: rows.length + 1, col: 0 } : { index, row: rows.length, col: w });
+    for (const { segment, index } of segments(this.text)) {
       stop(index);
       if (segment === "\n" || segment === "\r\n") {
         rows.push(line);
@@ -237,10 +238,17 @@ export class PromptEditor {
   }
 }
 
-/** Where the grapheme that ends at `index` starts. */
+/** The text's graphemes; plain ASCII (most drafts) without the segmenter's cost. */
+function segments(text: string): Iterable<{ segment: string; index: number }> {
+  if (!/^[\x00-\x7f]*$/.test(text)) return graphemes.segment(text);
+  return Array.from(text, (segment, index) => ({ segment, index }));
+}
+
+/** Where the grapheme that ends at `index` starts (a line break always ends one: look from the line's start). */
 function graphemeStart(text: string, index: number): number {
-  let start = 0;
-  for (const { index: i } of graphemes.segment(text.slice(0, index))) start = i;
+  const from = text.lastIndexOf("\n", index - 2) + 1;
+  let start = from;
+  for (const { index: i } of segments(text.slice(from, index))) start = from + i;
   return start;
 }
 

@@ -3,7 +3,7 @@
 // paragraph, running tools with their output tail, sub-agent rows, queued inputs, the spinner).
 
 import type { ExecutorEvent } from "../../executor/executor.ts";
-import { INTERRUPTED_PROMPT, type Message, textOf } from "../../protocol/message.ts";
+import { FAILED_PROMPT, INTERRUPTED_PROMPT, type Message, textOf } from "../../protocol/message.ts";
 import type { ToolDisplay } from "../../protocol/tool-display.ts";
 import { renderMarkdown } from "../../render/markdown.ts";
 import { diffRows } from "../../render/diff-view.ts";
@@ -39,7 +39,8 @@ const FAILED_GLYPH = "✗";
 
 /** Where a failed command's exit code goes in its row: "✗ Bash(false) · exit 1". */
 function exitNote(display: ToolDisplay | undefined): string {
-  return display?.kind === "command" && display.exit_code !== null && display.exit_code !== 0 ? ` · exit ${display.exit_code}` : "";
+  const code = display?.kind === "command" ? display.exit_code : null;
+  return code !== null && code !== 0 ? ` · exit ${code}` : "";
 }
 
 export class SessionView {
@@ -134,6 +135,7 @@ export class SessionView {
       for (const block of m.content) {
         if (block.type === "text" && block.text.trim()) {
           if (m.role === "user" && block.text === INTERRUPTED_PROMPT) this.say(t.yellow("  ⎿ interrupted"));
+          else if (m.role === "user" && block.text === FAILED_PROMPT) this.say(t.yellow("  ⎿ the request failed"));
           else if (m.role === "user") this.say("", ...echo(block.text, w, t));
           else this.say(...renderMarkdown(block.text, w, t));
         } else if (block.type === "tool_use") {
@@ -251,8 +253,7 @@ export class SessionView {
         this.say(event.tokens_before === event.tokens_after ? `nothing to compact: ${formatTokens(event.tokens_before)} tokens` : compactedLine(event.tokens_before, event.tokens_after));
         break;
       case "model_changed":
-        // Said once in the transcript, whole: the status line already shows the current model.
-        this.say(t.dim(`  model: ${inertLine(event.model)}`));
+        // No notice: /model says the switch in the transcript, and the status line shows the model.
         break;
       case "session_changed":
         this.setNotice(undefined);

@@ -20,7 +20,7 @@ export function createStreamJsonWriter(streams: OutputStreams): OutputWriter {
         case "init":
           sessionId = event.session_id;
           model = event.model;
-          line({ type: "system", subtype: "init", session_id: sessionId, cwd: event.cwd, model: event.model, provider: event.provider, tools: event.tools });
+          line({ type: "system", subtype: "init", session_id: sessionId, cwd: event.cwd, model: event.model, provider: event.provider, tools: event.tools, ...(event.mcp_servers ? { mcp_servers: event.mcp_servers } : {}) });
           break;
         case "assistant":
           line({ type: "assistant", message: wire(event.message), parent_tool_use_id: event.parent_tool_use_id ?? null, session_id: sessionId });

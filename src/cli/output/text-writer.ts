@@ -102,7 +102,11 @@ export function createTextWriter(streams: OutputStreams, opts: TextWriterOptions
           break;
         case "tool_end": {
           tail?.clear();
-          const summary = `⎿ ${truncateOneLine(event.summary, rowLimit(6))}`;
+          // A failure is marked without colour too (NO_COLOR, a log): ✗, and a command's exit code.
+          const exitCode = event.display?.kind === "command" ? event.display.exit_code : null;
+          const code = exitCode ? `exit ${exitCode} · ` : "";
+          const failed = event.is_error ? `✗ ${code}` : "";
+          const summary = `⎿ ${failed}${truncateOneLine(event.summary, Math.max(10, rowLimit(6) - failed.length))}`;
           note(`  ${event.is_error ? c.red(summary) : c.dim(summary)}`);
           break;
         }

@@ -10,9 +10,10 @@ const n = (x: number) => x.toLocaleString("en-US");
 export function costLines(usage: Usage, costUsd: number | undefined): string[] {
   const t = billedTokens(usage);
   const read = usage.input_tokens > 0 ? Math.round((t.cacheRead / usage.input_tokens) * 100) : 0;
+  const split = `${n(t.cacheRead)} cache reads (${read}%), ${n(t.cacheWrite)} cache writes, ${n(t.uncached)} uncached`;
   return [
     costUsd !== undefined ? `cost:   ${formatUsd(costUsd)}` : `cost:   unknown (${NO_PRICE_NOTE})`,
-    `input:  ${n(usage.input_tokens)} tokens: ${n(t.cacheRead)} cache reads (${read}%), ${n(t.cacheWrite)} cache writes, ${n(t.uncached)} uncached`,
+    `input:  ${n(usage.input_tokens)} tokens: ${split}`,
     `output: ${n(usage.output_tokens)} tokens`,
   ];
 }
@@ -20,7 +21,8 @@ export function costLines(usage: Usage, costUsd: number | undefined): string[] {
 export function costSummary(usage: Usage, costUsd: number | undefined): string {
   const t = billedTokens(usage);
   const dollars = costUsd !== undefined ? formatUsd(costUsd) : "no price set (SYNAPSE_PRICE)";
-  return `${dollars}; ${n(t.cacheRead)} cache reads, ${n(t.cacheWrite)} writes, ${n(t.uncached)} uncached in, ${n(t.output)} out`;
+  const tokens = `${n(t.cacheRead)} cache reads, ${n(t.cacheWrite)} writes, ${n(t.uncached)} uncached in, ${n(t.output)} out`;
+  return `${dollars}; ${tokens}`;
 }
 
 export const costCommand: SlashCommand = {

@@ -24,7 +24,8 @@ export const modelCommand: SlashCommand = {
     const wanted = args.trim();
     if (!wanted) {
       const list = await ctx.listModels(currentProvider, ctx.signal);
-      const start = ctx.startModel?.startsWith(`${currentProvider}/`) ? ctx.startModel.slice(currentProvider.length + 1) : undefined;
+      const prefix = `${currentProvider}/`;
+      const start = ctx.startModel?.startsWith(prefix) ? ctx.startModel.slice(prefix.length) : undefined;
       // The current model and the session's first are listed even when the provider does not name them.
       const names = [...new Set([currentModel, start, ...list.models].filter((m): m is string => m !== undefined))];
       names.sort((a, b) => Number(list.models.includes(a)) - Number(list.models.includes(b)));

@@ -102,6 +102,7 @@ describe("a paste without bracketed-paste markers", () => {
     ["hello\r", false],
     ["hello", false],
     ["\r\r", false],
+    ["\rnext", false],
     ["x\x1b[A\ry", false],
   ])("%j is a burst: %p", (chunk, want) => {
     expect(isBurst(chunk)).toBe(want);

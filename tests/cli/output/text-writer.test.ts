@@ -49,6 +49,14 @@ describe("text writer: untrusted text is inert", () => {
     });
   }
 
+  test("a failed call is marked without colour: ✗, and a failed command's exit code", () => {
+    const { err, emit } = writer(false);
+    emit({ type: "tool_end", id: "t1", name: "Bash", is_error: false, summary: "fine" });
+    emit({ type: "tool_end", id: "t2", name: "Bash", is_error: true, summary: "boom", display: { kind: "command", exit_code: 2, lines: 1 } });
+    emit({ type: "tool_end", id: "t3", name: "Read", is_error: true, summary: "no such file" });
+    expect(err.join("").split("\n").slice(0, 3)).toEqual(["  ⎿ fine", "  ⎿ ✗ exit 2 · boom", "  ⎿ ✗ no such file"]);
+  });
+
   test("on a terminal narrower than the limit the rows fit its width", () => {
     const { err, emit } = writer(true, 40, 80);
     emit({ type: "tool_start", id: "t1", name: "Bash", input: { command: "x".repeat(500) } });

@@ -1,0 +1,139 @@
+// `synapse acp`: an Agent Client Protocol agent on stdin/stdout (newline-delimited JSON-RPC through
+// the official SDK), so an editor (Zed, JetBrains, Neovim, Emacs) runs Synapse. stdout carries the
+// protocol and nothing else; logs go to stderr. The SDK answers malformed JSON and unknown methods
+// with JSON-RPC errors; a client that goes away ends the process with every session saved.
+
+import { type AgentContext, PROTOCOL_VERSION, RequestError, agent, methods, ndJsonStream } from "@agentclientprotocol/sdk";
+import type { Config } from "../config/config.ts";
+import { EXIT, SynapseError, UsageError, errorMessage } from "../protocol/errors.ts";
+import { runtime } from "../runtime/runtime.ts";
+import { listSessions } from "../store/sessions-list.ts";
+import { type AcpSession, openAcpSession } from "./acp-session.ts";
+import { createSessionRegistry } from "./session-registry.ts";
+
+export interface AcpOptions {
+  /** The configuration of a session working in `cwd` (flags, env and that folder's project file), checked like -C. */
+  configFor(cwd: string): Config;
+  /** Where sessions are stored. */
+  home: string;
+  version: string;
+}
+
+function parseSetModel(params: unknown): { sessionId: string; modelId: string } {
+  const p = params as { sessionId?: unknown; modelId?: unknown } | null;
+  if (typeof p?.sessionId !== "string" || typeof p.modelId !== "string") {
+    throw RequestError.invalidParams(undefined, "session/set_model needs a sessionId and a modelId (strings)");
+  }
+  return { sessionId: p.sessionId, modelId: p.modelId };
+}
+
+const SIGNAL_CODES: Record<string, number> = { SIGINT: EXIT.interrupted, SIGTERM: 143, SIGHUP: 129 };
+
+/** A protocol error the client can read, for what went wrong opening or running a session. */
+function asRequestError(err: unknown): RequestError {
+  if (err instanceof RequestError) return err;
+  if (err instanceof UsageError) return RequestError.invalidParams(undefined, err.message);
+  return RequestError.internalError(undefined, err instanceof SynapseError ? err.message : errorMessage(err));
+}
+
+const guarded = <T>(work: () => Promise<T>): Promise<T> => work().catch((err) => {
+  throw asRequestError(err);
+});
+
+/** Bytes the SDK writes → the runtime's stdout sink (not process.stdout, which costs start-up time). */
+function stdoutStream(): WritableStream<Uint8Array> {
+  const decoder = new TextDecoder();
+  return new WritableStream({
+    write(chunk) {
+      runtime.stdout.write(decoder.decode(chunk, { stream: true }));
+      return runtime.stdout.flush();
+    },
+  });
+}
+
+export async function runAcp(opts: AcpOptions): Promise<number> {
+  const log = (line: string) => {
+    try {
+      runtime.stderr.write(`synapse acp: ${line}\n`);
+    } catch {
+      // stderr gone too: nothing left to tell.
+    }
+  };
+  const registry = createSessionRegistry(log);
+
+  async function open(client: AgentContext, cwd: string, resume?: { id: string }): Promise<AcpSession> {
+    const session = await openAcpSession({ config: opts.configFor(cwd), client, resume, log });
+    registry.add(session);
+    // After the answer that tells the client the session's id (the SDK writes it when we return).
+    setTimeout(() => session.announce(), 0);
+    return session;
+  }
+
+  const app = agent({ name: "synapse" })
+    .onRequest(methods.agent.initialize, () => ({
+      protocolVersion: PROTOCOL_VERSION,
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: true, embeddedContext: true },
+        sessionCapabilities: { list: {}, resume: {}, close: {} },
+      },
+      agentInfo: { name: "synapse", title: "Synapse", version: opts.version },
+      authMethods: [],
+    }))
+    .onRequest(methods.agent.session.new, ({ params, client }) => guarded(async () => {
+      const session = await open(client, params.cwd);
+      return { sessionId: session.id, modes: session.modes() };
+    }))
+    .onRequest(methods.agent.session.load, ({ params, client }) => guarded(async () => {
+      if (registry.has(params.sessionId)) throw new UsageError(`session ${params.sessionId} is already open here`);
+      const session = await open(client, params.cwd, { id: params.sessionId });
+      await session.replay();
+      return { modes: session.modes() };
+    }))
+    // Like load, without telling the conversation again (the editor still shows it).
+    .onRequest(methods.agent.session.resume, ({ params, client }) => guarded(async () => {
+      if (registry.has(params.sessionId)) throw new UsageError(`session ${params.sessionId} is already open here`);
+      const session = await open(client, params.cwd, { id: params.sessionId });
+      return { modes: session.modes() };
+    }))
+    .onRequest(methods.agent.session.close, ({ params }) => guarded(async () => {
+      await registry.close(params.sessionId);
+      return {};
+    }))
+    .onRequest(methods.agent.session.list, ({ params }) => guarded(async () => {
+      const all = await listSessions(opts.home, log);
+      const sessions = all
+        .filter((s) => !s.state && s.cwd && (!params.cwd || s.cwd === params.cwd))
+        .map((s) => ({ sessionId: s.id, cwd: s.cwd, title: s.title || null, updatedAt: new Date(s.updated).toISOString() }));
+      return { sessions };
+    }))
+    .onRequest(methods.agent.session.prompt, ({ params }) => guarded(() => registry.get(params.sessionId).prompt(params.prompt)))
+    .onRequest(methods.agent.session.setMode, ({ params }) => guarded(async () => {
+      await registry.get(params.sessionId).setMode(params.modeId);
+      return {};
+    }))
+    // Not in the stable protocol yet (the SDK's unstable entry has it): editors that offer a model
+    // picker send it. The same as typing /model <id>.
+    .onRequest("session/set_model", parseSetModel, ({ params }) => guarded(async () => {
+      await registry.get(params.sessionId).setModel(params.modelId);
+      return {};
+    }))
+    .onNotification(methods.agent.session.cancel, ({ params }) => {
+      if (registry.has(params.sessionId)) registry.get(params.sessionId).cancel();
+    });
+
+  const connection = app.connect(ndJsonStream(stdoutStream(), runtime.stdinStream()));
+  let code: number = EXIT.ok;
+  const onSignal = (signal: NodeJS.Signals) => {
+    code = SIGNAL_CODES[signal] ?? EXIT.failed;
+    connection.close();
+  };
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, onSignal);
+  // Whatever ends the process, no shell or child a session started may outlive it.
+  process.on("exit", () => registry.killAllNow());
+  await connection.closed.catch((err) => log(`connection closed: ${errorMessage(err)}`));
+  // The client went away (or stdin ended): every turn stops, every session is saved.
+  await registry.closeAll();
+  await runtime.stderr.flush().catch(() => {});
+  return code;
+}

@@ -1,0 +1,178 @@
+// One ACP session: a Synapse executor opened in the editor's folder, its events streamed to the
+// editor as `session/update`s, its permission questions asked through `session/request_permission`,
+// and a prompt turn's end told as a stop reason. It drives the executor exactly as the headless and
+// interactive paths do: submit, waitFor, interrupt, close.
+
+import { type AgentContext, type ContentBlock, type PromptResponse, RequestError, type SessionModeState, type SessionUpdate, type ToolCallUpdate, methods } from "@agentclientprotocol/sdk";
+import type { Config } from "../config/config.ts";
+import { COMMANDS } from "../executor/command-registry.ts";
+import { type Executor, type ExecutorEvent, createExecutor } from "../executor/executor.ts";
+import { openRuntime } from "../executor/session-runtime.ts";
+import type { ApprovalAnswer, ApprovalRequest } from "../policy/approval.ts";
+import { UsageError, errorMessage } from "../protocol/errors.ts";
+import { createUpdateMapper } from "./event-updates.ts";
+import { modeState, permissionModeOf } from "./modes.ts";
+import { answerFor, permissionOptions } from "./permission-bridge.ts";
+import { composePrompt } from "./prompt-content.ts";
+import { replayUpdates } from "./replay.ts";
+import { turnEnd } from "./stop-reason.ts";
+import { toolKind, toolTitle } from "./tool-kind.ts";
+
+/** How many of a loaded session's newest messages are told again to the editor. */
+export const REPLAY_MESSAGES = 200;
+
+export interface AcpSessionOptions {
+  config: Config;
+  client: AgentContext;
+  resume?: { id: string };
+  log(line: string): void;
+}
+
+export interface AcpSession {
+  readonly id: string;
+  readonly cwd: string;
+  modes(): SessionModeState;
+  prompt(blocks: ContentBlock[]): Promise<PromptResponse>;
+  /** session/cancel: the running turn stops as Esc stops it; a pending permission question is refused. */
+  cancel(): void;
+  setMode(modeId: string): Promise<void>;
+  /** session/set_model: `/model <id>` run through the executor, so it is recorded as /model records it. */
+  setModel(modelId: string): Promise<void>;
+  /** session/load: the stored conversation, told again as updates. */
+  replay(): Promise<void>;
+  /** Announces the slash commands (after the session/new or session/load answer). */
+  announce(): void;
+  close(): Promise<void>;
+  killNow(): void;
+}
+
+export async function openAcpSession(opts: AcpSessionOptions): Promise<AcpSession> {
+  const { config, client, log } = opts;
+  const mapper = createUpdateMapper(config.cwd);
+  let sessionId = "";
+  let sending: Promise<unknown> = Promise.resolve();
+  // In order, one after another; a client gone away only loses the updates.
+  const send = (update: SessionUpdate) => {
+    if (!sessionId) return;
+    const params = { sessionId, update };
+    sending = sending.then(() => client.notify(methods.client.session.update, params)).catch((err) => log(`could not send an update: ${errorMessage(err)}`));
+  };
+  let turn: { id: string; controller: AbortController } | undefined;
+
+  const approve = async (request: ApprovalRequest): Promise<ApprovalAnswer> => {
+    const signal = turn?.controller.signal;
+    if (!signal || signal.aborted) return { no: "the turn was cancelled", stop: true };
+    const toolCallId = mapper.findCall(request.tool, request.input) ?? `permission-${Date.now()}`;
+    const options = permissionOptions(request);
+    const toolCall: ToolCallUpdate = {
+      toolCallId,
+      title: toolTitle(request.tool, request.input),
+      kind: toolKind(request.tool, request.input),
+      status: "pending",
+      rawInput: request.input,
+      content: [{ type: "content", content: { type: "text", text: `Needs permission: ${request.reason}` } }],
+    };
+    await sending;
+    // session/cancel stops waiting at once (the client still answers "cancelled"): a refusal.
+    const answer = await client.request(methods.client.session.requestPermission, { sessionId, toolCall, options }, { cancellationSignal: signal, stopWaitingOnCancel: true }).then(
+      (response) => answerFor(response.outcome, options),
+      (err): ApprovalAnswer => {
+        if (!signal.aborted) log(`permission request failed: ${errorMessage(err)}`);
+        return { no: signal.aborted ? "the turn was cancelled" : "the editor did not answer", stop: true };
+      },
+    );
+    if (answer === "yes" || answer === "always") send({ sessionUpdate: "tool_call_update", toolCallId, status: "in_progress" });
+    return answer;
+  };
+
+  const emit = (event: ExecutorEvent) => {
+    if (event.type === "warning") log(`warning: ${event.message}`);
+    else if (event.type === "command_output" && event.is_error) log(event.lines.join("\n"));
+    // A command run for a protocol method (set_model) answers in that method's result, not as chat.
+    if (event.type === "command_output" && !turn) return;
+    for (const update of mapper.map(event)) send(update);
+  };
+
+  const executor: Executor = await createExecutor({
+    config,
+    resume: opts.resume,
+    open: (sink, resume) => openRuntime({ config, resume, emit: sink, approve }),
+    emit,
+  });
+  sessionId = executor.runtime.sessionId;
+
+  return {
+    id: sessionId,
+    cwd: config.cwd,
+
+    modes: () => modeState(executor.runtime.permissionMode),
+
+    async prompt(blocks) {
+      if (turn) throw RequestError.invalidRequest(undefined, "a prompt is already running in this session");
+      let composed;
+      try {
+        composed = await composePrompt(blocks);
+      } catch (err) {
+        throw RequestError.invalidParams(undefined, errorMessage(err));
+      }
+      const controller = new AbortController();
+      try {
+        const id = executor.submit({ text: composed.text, images: composed.images });
+        turn = { id, controller };
+        const outcome = await executor.waitFor(id);
+        // Every update of the turn goes out before the answer that ends it.
+        await sending;
+        const end = turnEnd(outcome);
+        if ("error" in end) throw RequestError.internalError(undefined, end.error);
+        return { stopReason: end.stopReason };
+      } finally {
+        turn = undefined;
+        await composed.dispose();
+      }
+    },
+
+    cancel() {
+      if (!turn) return;
+      turn.controller.abort();
+      executor.interrupt(turn.id);
+    },
+
+    async setMode(modeId) {
+      let mode;
+      try {
+        mode = permissionModeOf(modeId);
+      } catch (err) {
+        throw RequestError.invalidParams(undefined, err instanceof UsageError ? err.message : errorMessage(err));
+      }
+      executor.runtime.setPermissionMode(mode);
+      send({ sessionUpdate: "current_mode_update", currentModeId: mode });
+      await sending;
+    },
+
+    async setModel(modelId) {
+      if (turn) throw RequestError.invalidRequest(undefined, "a prompt is running in this session");
+      if (!modelId.trim() || /\s/.test(modelId.trim())) throw RequestError.invalidParams(undefined, `not a model name: ${JSON.stringify(modelId)}`);
+      const outcome = await executor.waitFor(executor.submit({ text: `/model ${modelId.trim()}` }));
+      if (outcome.status !== "done") throw RequestError.invalidParams(undefined, outcome.error ?? `could not switch to ${modelId}`);
+    },
+
+    async replay() {
+      for (const update of replayUpdates(executor.runtime.recent(REPLAY_MESSAGES), config.cwd)) send(update);
+      await sending;
+    },
+
+    announce() {
+      const availableCommands = COMMANDS.map((c) => ({ name: c.name, description: c.summary, ...(c.usage ? { input: { hint: c.usage } } : {}) }));
+      send({ sessionUpdate: "available_commands_update", availableCommands });
+    },
+
+    async close() {
+      turn?.controller.abort();
+      executor.interruptAll();
+      await executor.close();
+      await sending;
+    },
+
+    killNow: () => executor.killNow(),
+  };
+}

@@ -1,0 +1,58 @@
+// The user's approvals of project MCP servers: a repository's `.mcp.json` names programs to run,
+// so none starts until the user approved that exact entry for that project. Kept in synapse's own
+// data folder (never in the repository, which could otherwise approve itself), by the project's
+// real path and a hash of the entry as written: a changed entry is a new question.
+
+import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { sha256Hex } from "../runtime/portable.ts";
+
+export const APPROVALS_FILE = "mcp-approvals.json";
+
+type Approvals = Record<string, Record<string, string>>;
+
+/** Same content, same text: keys sorted at every level, so key order in the file does not matter. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+export async function entryHash(name: string, raw: unknown): Promise<string> {
+  return sha256Hex(new TextEncoder().encode(canonicalJson({ name, raw })));
+}
+
+function projectKey(cwd: string): string {
+  try {
+    return realpathSync(cwd);
+  } catch {
+    return cwd;
+  }
+}
+
+function load(home: string): Approvals {
+  try {
+    const parsed = JSON.parse(readFileSync(join(home, APPROVALS_FILE), "utf8"));
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+export async function isApproved(home: string, cwd: string, name: string, raw: unknown): Promise<boolean> {
+  return load(home)[projectKey(cwd)]?.[name] === (await entryHash(name, raw));
+}
+
+/** Remembers the approval (temp file + rename: a crash never leaves half a file). */
+export async function recordApproval(home: string, cwd: string, name: string, raw: unknown): Promise<void> {
+  const all = load(home);
+  const key = projectKey(cwd);
+  all[key] = { ...all[key], [name]: await entryHash(name, raw) };
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const tmp = join(home, `.${APPROVALS_FILE}.${process.pid}.tmp`);
+  writeFileSync(tmp, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
+  renameSync(tmp, join(home, APPROVALS_FILE));
+}

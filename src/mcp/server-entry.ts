@@ -1,0 +1,74 @@
+// One server entry of an MCP configuration, in Claude Code's format: `{command, args, env, cwd}` for
+// a local process, `{type: "http" | "sse", url, headers}` for a remote one. Checked here once, so
+// a bad entry fails that one server with a sentence naming it, never the session.
+
+import * as z from "zod/mini";
+
+export type McpServerEntry =
+  | { type: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+  | { type: "http" | "sse"; url: string; headers: Record<string, string> };
+
+const strings = z.record(z.string(), z.string());
+const stdioShape = z.object({
+  type: z.optional(z.literal("stdio")),
+  command: z.string().check(z.minLength(1)),
+  args: z.optional(z.array(z.string())),
+  env: z.optional(strings),
+  cwd: z.optional(z.string()),
+});
+const remoteShape = z.object({
+  type: z.enum(["http", "streamable-http", "streamableHttp", "sse"]),
+  url: z.string().check(z.minLength(1)),
+  headers: z.optional(strings),
+});
+
+export type EntryCheck = { ok: true; entry: McpServerEntry } | { ok: false; error: string };
+
+/** Checks one entry as written (before `${VAR}` expansion). */
+export function parseServerEntry(raw: unknown): EntryCheck {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { ok: false, error: "an entry must be a JSON object" };
+  const type = (raw as { type?: unknown }).type;
+  if (type === undefined || type === "stdio") {
+    const parsed = z.safeParse(stdioShape, raw);
+    if (!parsed.success) {
+      return { ok: false, error: 'a stdio entry needs "command" (a string), "args" (strings), "env" (string values), "cwd" (a string)' };
+    }
+    const { command, args = [], env = {}, cwd } = parsed.data;
+    return { ok: true, entry: { type: "stdio", command, args, env, ...(cwd !== undefined ? { cwd } : {}) } };
+  }
+  const parsed = z.safeParse(remoteShape, raw);
+  if (!parsed.success) {
+    if (typeof type !== "string" || !["http", "streamable-http", "streamableHttp", "sse"].includes(type)) {
+      return { ok: false, error: `unknown "type" ${JSON.stringify(type)} (stdio, http or sse)` };
+    }
+    return { ok: false, error: `an ${type} entry needs "url" (a string) and "headers" (string values)` };
+  }
+  const { url, headers = {} } = parsed.data;
+  return { ok: true, entry: { type: parsed.data.type === "sse" ? "sse" : "http", url, headers } };
+}
+
+const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/** `${VAR}` and `${VAR:-default}` in one string; names without a value and without a default are listed. */
+export function expandVars(text: string, env: Readonly<Record<string, string | undefined>>, missing: Set<string>): string {
+  return text.replace(VAR, (_whole, name: string, fallback: string | undefined) => {
+    const value = env[name];
+    if (value !== undefined && value !== "") return value;
+    if (fallback !== undefined) return fallback;
+    missing.add(name);
+    return "";
+  });
+}
+
+/** The entry with every string expanded; an error names the variables that have no value. */
+export function expandEntry(entry: McpServerEntry, env: Readonly<Record<string, string | undefined>>): EntryCheck {
+  const missing = new Set<string>();
+  const x = (s: string) => expandVars(s, env, missing);
+  const map = (m: Record<string, string>) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, x(v)]));
+  const expanded: McpServerEntry =
+    entry.type === "stdio"
+      ? { type: "stdio", command: x(entry.command), args: entry.args.map(x), env: map(entry.env), ...(entry.cwd !== undefined ? { cwd: x(entry.cwd) } : {}) }
+      : { type: entry.type, url: x(entry.url), headers: map(entry.headers) };
+  if (missing.size) return { ok: false, error: `missing environment variable${missing.size > 1 ? "s" : ""} ${[...missing].join(", ")}` };
+  return { ok: true, entry: expanded };
+}

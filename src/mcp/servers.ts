@@ -1,0 +1,180 @@
+// A session's MCP servers: which may start (a project's entries only once approved), all started
+// in parallel, their tools offered under `mcp__<server>__<tool>` names, the lists refreshed after a
+// change, and every server ended with the session (or at once, on the way out of the process).
+
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Tool } from "../tools/types.ts";
+import { WATCHDOG_SCRIPT } from "../shell/watchdog.ts";
+import { isApproved, recordApproval } from "./approvals.ts";
+import type { McpConnection, ServerStatus } from "./connection.ts";
+import { mcpTool } from "./mcp-tool.ts";
+import { expandEntry } from "./server-entry.ts";
+import type { ConfiguredServer } from "./sources.ts";
+import { MCP_PREFIX, mcpToolNames, serverPart } from "./tool-names.ts";
+
+export interface McpSessionInput {
+  cwd: string;
+  /** Synapse's data folder (SYNAPSE_HOME): where approvals are remembered. */
+  home: string;
+  /** The scrubbed environment: `${VAR}` expansion and the servers' base environment. */
+  env: Record<string, string>;
+  /** The session folder: the servers' log and the watchdog script go in `mcp/` there. */
+  sessionDir: string;
+  servers: ConfiguredServer[];
+  /** `--allow-project-mcp`: this run starts the project's servers unasked. */
+  allowProject: boolean;
+  /** The user's allow rules: `mcp__<server>` also approves a project server. */
+  allowRules: readonly string[];
+  startTimeoutMs: number;
+  callTimeoutMs: number;
+  maxOutputTokens: number;
+  /** Plan mode: only the tools a server marks read-only (`readOnlyHint`). */
+  readOnlyOnly: boolean;
+  warn(message: string): void;
+}
+
+/** Asks the user whether a project's server may start (the interactive approval prompt). */
+export type AskApproval = (server: ConfiguredServer) => Promise<boolean>;
+
+export interface ServerReport {
+  name: string;
+  scope: ConfiguredServer["scope"];
+  status: ServerStatus;
+  error?: string;
+  tools: string[];
+}
+
+export interface McpServers {
+  /** Resolves once every server that may start has connected or failed; asks about project servers when `ask` is given. */
+  ready(ask?: AskApproval): Promise<void>;
+  reports(): ServerReport[];
+  /** Puts the servers' current tools into `tools` (replacing earlier MCP tools); false when nothing changed. */
+  install(tools: Map<string, Tool>): boolean;
+  /** Fetches lists that changed and installs them; true when the tools changed. */
+  refresh(tools: Map<string, Tool>): Promise<boolean>;
+  close(): Promise<void>;
+  killNow(): void;
+}
+
+export const MCP_LOG = "mcp-servers.log";
+
+export function startMcpServers(input: McpSessionInput): McpServers {
+  const dir = join(input.sessionDir, "mcp");
+  let prepared = false;
+  const prepare = () => {
+    if (prepared) return;
+    prepared = true;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(join(dir, "watchdog.sh"), WATCHDOG_SCRIPT);
+  };
+  const states = new Map<string, { server: ConfiguredServer; connection?: McpConnection; status: ServerStatus; error?: string }>();
+  const connect = async (server: ConfiguredServer): Promise<void> => {
+    const state = states.get(server.name)!;
+    const expanded = server.entry ? expandEntry(server.entry, input.env) : { ok: false as const, error: server.error! };
+    if (!expanded.ok) {
+      state.status = "failed";
+      state.error = expanded.error;
+      input.warn(`MCP server "${server.name}" (${server.origin}) was not started: ${expanded.error}`);
+      return;
+    }
+    prepare();
+    // The SDK loads only in sessions that start a server: a run without MCP pays nothing for it.
+    const { McpConnection } = await import("./connection.ts");
+    const connection = new McpConnection(server.name, expanded.entry, {
+      cwd: input.cwd,
+      env: input.env,
+      logPath: join(dir, MCP_LOG),
+      watchdogPath: join(dir, "watchdog.sh"),
+      startTimeoutMs: input.startTimeoutMs,
+      callTimeoutMs: input.callTimeoutMs,
+      warn: input.warn,
+    });
+    state.connection = connection;
+    await connection.connect();
+    if (connection.status === "failed") input.warn(`MCP server "${server.name}" failed to start: ${connection.error} (log: ${join(dir, MCP_LOG)})`);
+  };
+
+  const approvedByRule = (name: string) => input.allowProject || input.allowRules.includes(`${MCP_PREFIX}${serverPart(name)}`);
+  const waiting: ConfiguredServer[] = [];
+  const started: Promise<void>[] = [];
+  const first = (async () => {
+    const checks = input.servers.map(async (server) => {
+      states.set(server.name, { server, status: "pending" });
+      const approved = server.scope !== "project" || approvedByRule(server.name) || (await isApproved(input.home, input.cwd, server.name, server.raw));
+      if (approved) started.push(connect(server));
+      else {
+        states.get(server.name)!.status = "needs-approval";
+        waiting.push(server);
+      }
+    });
+    await Promise.all(checks);
+    await Promise.all(started);
+  })();
+  let asked: Promise<void> | null = null;
+  const askAll = async (ask: AskApproval) => {
+    for (const server of waiting.splice(0)) {
+      if (await ask(server)) {
+        await recordApproval(input.home, input.cwd, server.name, server.raw).catch((err) => input.warn(`could not remember the approval: ${err}`));
+        await connect(server);
+      }
+    }
+  };
+  let warnedWaiting = false;
+  let installed = "";
+
+  const reports = (): ServerReport[] =>
+    [...states.values()].map((s) => ({
+      name: s.server.name,
+      scope: s.server.scope,
+      status: s.connection?.status ?? s.status,
+      ...((s.connection?.error ?? s.error) ? { error: s.connection?.error ?? s.error } : {}),
+      tools: s.connection?.status === "connected" ? s.connection.tools.map((t) => t.name) : [],
+    }));
+
+  const install = (tools: Map<string, Tool>): boolean => {
+    const taken = new Set([...tools.keys()].filter((k) => !k.startsWith(MCP_PREFIX)));
+    const fresh: Tool[] = [];
+    for (const { connection } of states.values()) {
+      if (!connection || connection.status !== "connected") continue;
+      const offered = connection.tools.filter((t) => !input.readOnlyOnly || t.annotations?.readOnlyHint === true);
+      const names = mcpToolNames(connection.name, offered.map((t) => t.name), taken);
+      offered.forEach((t, i) => fresh.push(mcpTool(names[i]!, connection, t, { maxOutputTokens: input.maxOutputTokens })));
+    }
+    const signature = JSON.stringify(fresh.map((t) => [t.name, t.description, t.inputSchema]));
+    if (signature === installed) return false;
+    installed = signature;
+    for (const name of [...tools.keys()]) if (name.startsWith(MCP_PREFIX)) tools.delete(name);
+    for (const tool of fresh) tools.set(tool.name, tool);
+    return true;
+  };
+
+  return {
+    async ready(ask) {
+      await first;
+      if (ask && waiting.length) await (asked ??= askAll(ask));
+      if (!warnedWaiting && waiting.length) {
+        warnedWaiting = true;
+        const names = waiting.map((s) => `"${s.name}"`).join(", ");
+        input.warn(
+          `MCP server${waiting.length > 1 ? "s" : ""} ${names} of the project's .mcp.json not started: not approved ` +
+            `(approve in an interactive session, or run with --allow-project-mcp or --allow mcp__<server>)`,
+        );
+      }
+    },
+    reports,
+    install,
+    async refresh(tools) {
+      let changed = false;
+      for (const { connection } of states.values()) if (connection && (await connection.refresh())) changed = true;
+      return changed && install(tools);
+    },
+    async close() {
+      await first.catch(() => {});
+      await Promise.all([...states.values()].map((s) => s.connection?.close()));
+    },
+    killNow() {
+      for (const s of states.values()) s.connection?.killNow();
+    },
+  };
+}

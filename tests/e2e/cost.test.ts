@@ -1,0 +1,188 @@
+// Cost through the compiled binary against the fake whose usage reports prompt-cache reads and
+// writes as the API does: json `total_cost_usd` and `stats.cost`, `/cost`, `--max-budget-usd`
+// (exit 1, session saved and resumable), and the cache breakpoints the fake receives (present,
+// never more than 4, one on the compaction record).
+
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { providerEnv, runBinary, tempHome } from "../support/binary.ts";
+import type { RecordedRequest, ScriptedReply } from "../support/fake-llm.ts";
+import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
+
+const serve = fakeLLMPerTest();
+const marks = (value: unknown) => (JSON.stringify(value).match(/"cache_control"/g) ?? []).length;
+
+/** A workspace with a 20 kB file the scripted model reads again and again. */
+function workspace(): string {
+  const dir = mkdtempSync(join(tmpdir(), "synapse-cost-"));
+  writeFileSync(join(dir, "out.txt"), Array.from({ length: 400 }, (_, i) => `line ${String(i).padStart(44, "0")}\n`).join(""));
+  return dir;
+}
+
+/** Reads out.txt `turns` times, then answers. Summary calls (no tools) get a short summary. */
+function reader(turns: number) {
+  let done = 0;
+  return (req: RecordedRequest): ScriptedReply => {
+    if (!req.body.tools) return { text: "SUMMARY: read out.txt several times." };
+    if (done++ < turns) return { toolCalls: [{ name: "Read", input: { path: "out.txt" } }] };
+    return { text: "finished" };
+  };
+}
+
+function env(url: string, home: Record<string, string>, extra: Record<string, string> = {}) {
+  return { ...home, ...providerEnv(url), SYNAPSE_LOOP_LIMIT: "0", ...extra };
+}
+
+describe("dollars in json output", () => {
+  test("total_cost_usd and stats.cost from the cache reads and writes the API reported, at SYNAPSE_PRICE", async () => {
+    const fake = await serve(reader(3));
+    const home = tempHome();
+    const run = await runBinary({
+      args: ["-o", "json", "-y", "-C", workspace(), "read out.txt"],
+      env: env(fake.url, home.env, { SYNAPSE_MODEL: "claude-sonnet-5-5", SYNAPSE_PRICE: "3,15" }),
+    });
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout);
+    const cost = result.stats.cost;
+    const t = fake.cache.totals;
+    // The binary's split is the fake's: every request was billed by it.
+    expect(cost.cache_read_input_tokens).toBe(t.read);
+    expect(cost.cache_creation_input_tokens).toBe(t.write);
+    expect(cost.uncached_input_tokens).toBe(t.uncached);
+    expect(t.read).toBeGreaterThan(0);
+    expect(result.usage.input_tokens).toBe(t.read + t.write + t.uncached);
+    const usd = (t.uncached * 3 + t.write * 3.75 + t.read * 0.3 + cost.output_tokens * 15) / 1e6;
+    expect(result.total_cost_usd).toBeCloseTo(usd, 10);
+    expect(cost.usd).toBe(result.total_cost_usd);
+    expect(cost.cache_hit_rate).toBeCloseTo(t.read / result.usage.input_tokens, 10);
+  });
+
+  test("a model with no price: tokens only, no total_cost_usd", async () => {
+    const fake = await serve(reader(1));
+    const run = await runBinary({
+      args: ["-o", "json", "-y", "-C", workspace(), "read out.txt"],
+      env: env(fake.url, tempHome().env, { SYNAPSE_MODEL: "claude-sonnet-5-5" }),
+    });
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect("total_cost_usd" in result).toBe(false);
+    expect(result.stats.cost.usd).toBeNull();
+    expect(result.stats.cost.cache_creation_input_tokens).toBeGreaterThan(0);
+  });
+
+  test("a bad SYNAPSE_PRICE or --max-budget-usd is a one-line usage error, exit 2", async () => {
+    for (const [args, extra, says] of [
+      [["--max-budget-usd", "ten", "hi"], {}, "--max-budget-usd must be a number of dollars above 0"],
+      [["--max-budget-usd", "0", "hi"], {}, "--max-budget-usd must be a number of dollars above 0"],
+      [["hi"], { SYNAPSE_PRICE: "3" }, "SYNAPSE_PRICE must be"],
+      [["--max-budget-usd", "1", "hi"], { SYNAPSE_MODEL: "claude-unknown" }, "--max-budget-usd needs a price for claude-unknown: set SYNAPSE_PRICE"],
+    ] as const) {
+      const run = await runBinary({ args: [...args], env: { ...tempHome().env, ...providerEnv("http://127.0.0.1:9"), ...extra } });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(says);
+      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    }
+  });
+});
+
+describe("/cost", () => {
+  test("piped: dollars and tokens; a model without a price says how to set one", async () => {
+    const fake = await serve(reader(0));
+    const home = tempHome();
+    const dir = workspace();
+    const base = env(fake.url, home.env, { SYNAPSE_MODEL: "claude-sonnet-5-5" });
+    expect((await runBinary({ args: ["-C", dir, "hello"], env: base })).code).toBe(0);
+    const unpriced = await runBinary({ args: ["-c", "-C", dir], stdin: "/cost", env: base });
+    expect(unpriced.code).toBe(0);
+    expect(unpriced.stdout).toContain('cost:   unknown (no price known for this model: set SYNAPSE_PRICE="input,output"');
+    expect(unpriced.stdout).toContain("input:  0 tokens");
+    const priced = await runBinary({ args: ["-c", "-C", dir], stdin: "/cost", env: { ...base, SYNAPSE_PRICE: "3,15" } });
+    expect(priced.stdout).toContain("cost:   $0.0000");
+  });
+});
+
+describe("--max-budget-usd", () => {
+  test("stops before the request that would pass it: exit 1, session saved, and -c resumes it", async () => {
+    const fake = await serve(reader(1000));
+    const home = tempHome();
+    const dir = workspace();
+    const base = env(fake.url, home.env, { SYNAPSE_MODEL: "claude-sonnet-4-5" });
+    // Each turn adds ~5k tokens of output: a few cents' budget lasts a few turns at Sonnet's price.
+    const run = await runBinary({ args: ["-o", "json", "-y", "--max-budget-usd", "0.05", "-C", dir, "read out.txt forever"], env: base });
+    expect(run.code).toBe(1);
+    const result = JSON.parse(run.stdout);
+    expect(result.subtype).toBe("error_max_budget_usd");
+    expect(result.is_error).toBe(true);
+    expect(result.total_cost_usd).toBeLessThanOrEqual(0.05);
+    expect(result.num_turns).toBeGreaterThan(1);
+    expect(run.stderr).toContain("error: stopped before the next request: it would pass the budget of $0.05");
+    // Exactly as many model requests as turns: the one that would pass was never sent.
+    expect(fake.requests.filter((r) => r.body?.tools).length).toBe(result.num_turns);
+    const before = fake.requests.length;
+    const again = await runBinary({ args: ["-o", "json", "-y", "--max-turns", "1", "-c", "-C", dir, "stop now"], env: base });
+    expect(JSON.parse(again.stdout).session_id).toBe(result.session_id);
+    // The strict fake took the resumed conversation: every tool call has its result.
+    expect(fake.rejected).toEqual([]);
+    const resumed = fake.requests[before]!.body;
+    expect(resumed.messages.length).toBeGreaterThan(2 * result.num_turns);
+  });
+});
+
+describe("cache breakpoints on the wire", () => {
+  test("every request carries some and at most 4; after /compact one sits on the compaction record", async () => {
+    const fake = await serve(reader(4));
+    const home = tempHome();
+    const dir = workspace();
+    const base = env(fake.url, home.env, { SYNAPSE_MODEL: "claude-sonnet-4-5" });
+    expect((await runBinary({ args: ["-y", "-C", dir, "read out.txt"], env: base })).code).toBe(0);
+    const compact = await runBinary({ args: ["-c", "-C", dir], stdin: "/compact", env: base });
+    expect(compact.code).toBe(0);
+    expect((await runBinary({ args: ["-y", "-c", "-C", dir, "and once more"], env: base })).code).toBe(0);
+    expect(fake.rejected).toEqual([]);
+    for (const r of fake.requests) {
+      expect(marks(r.body)).toBeGreaterThan(0);
+      expect(marks(r.body)).toBeLessThanOrEqual(4);
+    }
+    const last = fake.requests.at(-1)!.body;
+    expect(marks(last)).toBe(4);
+    expect(marks(last.tools.at(-1))).toBe(1);
+    expect(marks(last.system)).toBe(1);
+    expect(JSON.stringify(last.messages[0])).toContain("cache_control");
+    expect(JSON.stringify(last.messages.at(-1))).toContain("cache_control");
+  });
+});
+
+describe("condensing that keeps the cache warm", () => {
+  test("prunes come in big steps below the threshold, and between them no earlier message changes", async () => {
+    const turns = 40;
+    const fake = await serve(reader(turns));
+    const home = tempHome();
+    const base = env(fake.url, home.env, { SYNAPSE_MODEL: "claude-sonnet-4-5" });
+    const run = await runBinary({ args: ["-o", "stream-json", "-y", "-C", workspace(), "read out.txt"], env: base, timeoutMs: 60_000 });
+    expect(run.code).toBe(0);
+    const lines = run.stdout.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+    const prunes = lines.filter((l) => l.subtype === "compact_boundary");
+    expect(prunes.length).toBeGreaterThan(0);
+    for (const p of prunes) {
+      expect(p.method).toBe("prune");
+      // Well below the threshold ((200k - 8k) x 80% = 153k), and down to a low-water mark.
+      expect(p.tokens_before).toBeLessThan(100_000);
+      expect(p.tokens_after).toBeLessThan(p.tokens_before / 2);
+    }
+    // Each request's messages begin with the previous request's, byte for byte, except right after a
+    // prune: so the cache is re-written only once per prune.
+    const turnsSent = fake.requests.filter((r) => r.body?.tools).map((r) => r.body.messages.map((m: unknown) => JSON.stringify(m).replace(/,"cache_control":\{"type":"ephemeral"\}/g, "")));
+    let changed = 0;
+    for (let i = 1; i < turnsSent.length; i++) {
+      const before = turnsSent[i - 1]!;
+      if (before.some((m: string, j: number) => turnsSent[i]![j] !== m)) changed++;
+    }
+    expect(changed).toBe(prunes.length);
+    expect(turnsSent.length).toBe(turns + 1);
+    // The system prompt and tools are the same bytes in every request of the session.
+    const heads = new Set(fake.requests.filter((r) => r.body?.tools).map((r) => JSON.stringify([r.body.system, r.body.tools])));
+    expect(heads.size).toBe(1);
+  });
+});
