@@ -23,7 +23,7 @@ const ALLOWED: Record<string, string[]> = {
   agent: [...BASE, "llm", "tools", "shell", "tasks", "store", "policy"],
   mcp: [...BASE, "tools", "shell"],
   executor: [...BASE, "agent", "llm", "tools", "shell", "tasks", "store", "memory", "policy", "sandbox", "mcp"],
-  acp: [...BASE, "executor", "store", "policy"],
+  acp: [...BASE, "executor", "store", "policy", "tools"],
   cli: [...BASE, "executor", "render", "store", "llm", "tasks", "tools", "policy", "sandbox", "mcp", "acp"],
 };
 

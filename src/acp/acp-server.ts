@@ -2,18 +2,32 @@
 // the official SDK), so an editor (Zed, JetBrains, Neovim, Emacs) runs Synapse. stdout carries the
 // protocol and nothing else; logs go to stderr. The SDK answers malformed JSON and unknown methods
 // with JSON-RPC errors; a client that goes away ends the process with every session saved.
+// Logs also go to <SYNAPSE_HOME>/logs/acp.log (log-file.ts).
 
-import { type AgentContext, PROTOCOL_VERSION, RequestError, agent, methods, ndJsonStream } from "@agentclientprotocol/sdk";
+import {
+  type AgentContext,
+  type InitializeResponse,
+  PROTOCOL_VERSION,
+  RequestError,
+  agent,
+  methods,
+  ndJsonStream,
+} from "@agentclientprotocol/sdk";
+import { isAbsolute } from "node:path";
 import type { Config } from "../config/config.ts";
 import { EXIT, SynapseError, UsageError, errorMessage } from "../protocol/errors.ts";
 import { runtime } from "../runtime/runtime.ts";
 import { listSessions } from "../store/sessions-list.ts";
 import { type AcpSession, openAcpSession } from "./acp-session.ts";
+import { createLog } from "./log-file.ts";
 import { createSessionRegistry } from "./session-registry.ts";
 
 export interface AcpOptions {
-  /** The configuration of a session working in `cwd` (flags, env and that folder's project file), checked like -C. */
-  configFor(cwd: string): Config;
+  /**
+   * The configuration of a session working in `cwd` (flags, env and that folder's project file),
+   * with `addDirs` as more --add-dir folders; checked like -C and --add-dir.
+   */
+  configFor(cwd: string, addDirs?: readonly string[]): Config;
   /** Where sessions are stored. */
   home: string;
   version: string;
@@ -25,6 +39,26 @@ function parseSetModel(params: unknown): { sessionId: string; modelId: string } 
     throw RequestError.invalidParams(undefined, "session/set_model needs a sessionId and a modelId (strings)");
   }
   return { sessionId: p.sessionId, modelId: p.modelId };
+}
+
+/** The protocol version the SDK pins, and what Synapse offers. */
+export function initializeResponse(version: string): InitializeResponse {
+  return {
+    protocolVersion: PROTOCOL_VERSION,
+    agentCapabilities: {
+      loadSession: true,
+      promptCapabilities: { image: true, embeddedContext: true },
+      sessionCapabilities: { list: {}, resume: {}, close: {}, additionalDirectories: {} },
+    },
+    agentInfo: { name: "synapse", title: "Synapse", version },
+    authMethods: [],
+  };
+}
+
+/** Where a session works: the editor's folder and, like --add-dir, more folders of the workspace. */
+interface SessionPlace {
+  cwd: string;
+  additionalDirectories?: string[];
 }
 
 const SIGNAL_CODES: Record<string, number> = { SIGINT: EXIT.interrupted, SIGTERM: 143, SIGHUP: 129 };
@@ -52,17 +86,16 @@ function stdoutStream(): WritableStream<Uint8Array> {
 }
 
 export async function runAcp(opts: AcpOptions): Promise<number> {
-  const log = (line: string) => {
-    try {
-      runtime.stderr.write(`synapse acp: ${line}\n`);
-    } catch {
-      // stderr gone too: nothing left to tell.
-    }
-  };
+  const log = createLog(opts.home, (text) => runtime.stderr.write(text));
   const registry = createSessionRegistry(log);
+  let clientFs: { readTextFile?: boolean; writeTextFile?: boolean } | undefined;
 
-  async function open(client: AgentContext, cwd: string, resume?: { id: string }): Promise<AcpSession> {
-    const session = await openAcpSession({ config: opts.configFor(cwd), client, resume, log });
+  async function open(client: AgentContext, at: SessionPlace, resume?: { id: string }): Promise<AcpSession> {
+    // The protocol's paths are absolute: a relative one would silently mean wherever the editor started us.
+    const relative = [at.cwd, ...(at.additionalDirectories ?? [])].find((p) => !isAbsolute(p));
+    if (relative !== undefined) throw new UsageError(`not an absolute path: ${JSON.stringify(relative)}`);
+    const config = opts.configFor(at.cwd, at.additionalDirectories ?? []);
+    const session = await openAcpSession({ config, client, resume, fs: clientFs, log });
     registry.add(session);
     // After the answer that tells the client the session's id (the SDK writes it when we return).
     setTimeout(() => session.announce(), 0);
@@ -70,30 +103,24 @@ export async function runAcp(opts: AcpOptions): Promise<number> {
   }
 
   const app = agent({ name: "synapse" })
-    .onRequest(methods.agent.initialize, () => ({
-      protocolVersion: PROTOCOL_VERSION,
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { image: true, embeddedContext: true },
-        sessionCapabilities: { list: {}, resume: {}, close: {} },
-      },
-      agentInfo: { name: "synapse", title: "Synapse", version: opts.version },
-      authMethods: [],
-    }))
+    .onRequest(methods.agent.initialize, ({ params }) => {
+      clientFs = params.clientCapabilities?.fs;
+      return initializeResponse(opts.version);
+    })
     .onRequest(methods.agent.session.new, ({ params, client }) => guarded(async () => {
-      const session = await open(client, params.cwd);
+      const session = await open(client, params);
       return { sessionId: session.id, modes: session.modes() };
     }))
     .onRequest(methods.agent.session.load, ({ params, client }) => guarded(async () => {
       if (registry.has(params.sessionId)) throw new UsageError(`session ${params.sessionId} is already open here`);
-      const session = await open(client, params.cwd, { id: params.sessionId });
+      const session = await open(client, params, { id: params.sessionId });
       await session.replay();
       return { modes: session.modes() };
     }))
     // Like load, without telling the conversation again (the editor still shows it).
     .onRequest(methods.agent.session.resume, ({ params, client }) => guarded(async () => {
       if (registry.has(params.sessionId)) throw new UsageError(`session ${params.sessionId} is already open here`);
-      const session = await open(client, params.cwd, { id: params.sessionId });
+      const session = await open(client, params, { id: params.sessionId });
       return { modes: session.modes() };
     }))
     .onRequest(methods.agent.session.close, ({ params }) => guarded(async () => {
@@ -104,7 +131,12 @@ export async function runAcp(opts: AcpOptions): Promise<number> {
       const all = await listSessions(opts.home, log);
       const sessions = all
         .filter((s) => !s.state && s.cwd && (!params.cwd || s.cwd === params.cwd))
-        .map((s) => ({ sessionId: s.id, cwd: s.cwd, title: s.title || null, updatedAt: new Date(s.updated).toISOString() }));
+        .map((s) => ({
+          sessionId: s.id,
+          cwd: s.cwd,
+          title: s.title || null,
+          updatedAt: new Date(s.updated).toISOString(),
+        }));
       return { sessions };
     }))
     .onRequest(methods.agent.session.prompt, ({ params }) => guarded(() => registry.get(params.sessionId).prompt(params.prompt)))

@@ -3,17 +3,29 @@
 // and a prompt turn's end told as a stop reason. It drives the executor exactly as the headless and
 // interactive paths do: submit, waitFor, interrupt, close.
 
-import { type AgentContext, type ContentBlock, type PromptResponse, RequestError, type SessionModeState, type SessionUpdate, type ToolCallUpdate, methods } from "@agentclientprotocol/sdk";
+import {
+  type AgentContext,
+  type ContentBlock,
+  type PromptResponse,
+  RequestError,
+  type RequestPermissionRequest,
+  type SendRequestOptions,
+  type SessionModeState,
+  type SessionUpdate,
+  type ToolCallUpdate,
+  methods,
+} from "@agentclientprotocol/sdk";
 import type { Config } from "../config/config.ts";
 import { COMMANDS } from "../executor/command-registry.ts";
 import { type Executor, type ExecutorEvent, createExecutor } from "../executor/executor.ts";
 import { openRuntime } from "../executor/session-runtime.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../policy/approval.ts";
+import type { EditorFiles } from "../tools/editor-files.ts";
 import { UsageError, errorMessage } from "../protocol/errors.ts";
 import { createUpdateMapper } from "./event-updates.ts";
 import { modeState, permissionModeOf } from "./modes.ts";
 import { answerFor, permissionOptions } from "./permission-bridge.ts";
-import { composePrompt } from "./prompt-content.ts";
+import { type ComposedPrompt, composePrompt } from "./prompt-content.ts";
 import { replayUpdates } from "./replay.ts";
 import { turnEnd } from "./stop-reason.ts";
 import { toolKind, toolTitle } from "./tool-kind.ts";
@@ -25,6 +37,8 @@ export interface AcpSessionOptions {
   config: Config;
   client: AgentContext;
   resume?: { id: string };
+  /** What the client offered at initialize: its file methods are used when offered. */
+  fs?: { readTextFile?: boolean; writeTextFile?: boolean };
   log(line: string): void;
 }
 
@@ -46,6 +60,12 @@ export interface AcpSession {
   killNow(): void;
 }
 
+/** The prompt turn running; `id` once its submission is queued. */
+interface Turn {
+  id?: string;
+  controller: AbortController;
+}
+
 export async function openAcpSession(opts: AcpSessionOptions): Promise<AcpSession> {
   const { config, client, log } = opts;
   const mapper = createUpdateMapper(config.cwd);
@@ -55,9 +75,11 @@ export async function openAcpSession(opts: AcpSessionOptions): Promise<AcpSessio
   const send = (update: SessionUpdate) => {
     if (!sessionId) return;
     const params = { sessionId, update };
-    sending = sending.then(() => client.notify(methods.client.session.update, params)).catch((err) => log(`could not send an update: ${errorMessage(err)}`));
+    sending = sending
+      .then(() => client.notify(methods.client.session.update, params))
+      .catch((err) => log(`could not send an update: ${errorMessage(err)}`));
   };
-  let turn: { id: string; controller: AbortController } | undefined;
+  let turn: Turn | undefined;
 
   const approve = async (request: ApprovalRequest): Promise<ApprovalAnswer> => {
     const signal = turn?.controller.signal;
@@ -74,7 +96,9 @@ export async function openAcpSession(opts: AcpSessionOptions): Promise<AcpSessio
     };
     await sending;
     // session/cancel stops waiting at once (the client still answers "cancelled"): a refusal.
-    const answer = await client.request(methods.client.session.requestPermission, { sessionId, toolCall, options }, { cancellationSignal: signal, stopWaitingOnCancel: true }).then(
+    const params: RequestPermissionRequest = { sessionId, toolCall, options };
+    const waiting: SendRequestOptions = { cancellationSignal: signal, stopWaitingOnCancel: true };
+    const answer = await client.request(methods.client.session.requestPermission, params, waiting).then(
       (response) => answerFor(response.outcome, options),
       (err): ApprovalAnswer => {
         if (!signal.aborted) log(`permission request failed: ${errorMessage(err)}`);
@@ -83,6 +107,16 @@ export async function openAcpSession(opts: AcpSessionOptions): Promise<AcpSessio
     );
     if (answer === "yes" || answer === "always") send({ sessionUpdate: "tool_call_update", toolCallId, status: "in_progress" });
     return answer;
+  };
+
+  // Read, Write and Edit see and change the editor's buffers (tools/editor-files.ts).
+  const editorFiles: EditorFiles = {
+    ...(opts.fs?.readTextFile
+      ? { read: async (path: string) => (await client.request(methods.client.fs.readTextFile, { sessionId, path })).content }
+      : {}),
+    ...(opts.fs?.writeTextFile
+      ? { write: async (path: string, content: string) => void (await client.request(methods.client.fs.writeTextFile, { sessionId, path, content })) }
+      : {}),
   };
 
   const emit = (event: ExecutorEvent) => {
@@ -96,7 +130,7 @@ export async function openAcpSession(opts: AcpSessionOptions): Promise<AcpSessio
   const executor: Executor = await createExecutor({
     config,
     resume: opts.resume,
-    open: (sink, resume) => openRuntime({ config, resume, emit: sink, approve }),
+    open: (sink, resume) => openRuntime({ config, resume, emit: sink, approve, editorFiles }),
     emit,
   });
   sessionId = executor.runtime.sessionId;
@@ -109,17 +143,19 @@ export async function openAcpSession(opts: AcpSessionOptions): Promise<AcpSessio
 
     async prompt(blocks) {
       if (turn) throw RequestError.invalidRequest(undefined, "a prompt is already running in this session");
-      let composed;
+      // Set before anything is awaited: a cancel that comes while the prompt is being read counts.
+      const current: Turn = { controller: new AbortController() };
+      turn = current;
+      let composed: ComposedPrompt | undefined;
       try {
-        composed = await composePrompt(blocks);
-      } catch (err) {
-        throw RequestError.invalidParams(undefined, errorMessage(err));
-      }
-      const controller = new AbortController();
-      try {
-        const id = executor.submit({ text: composed.text, images: composed.images });
-        turn = { id, controller };
-        const outcome = await executor.waitFor(id);
+        try {
+          composed = await composePrompt(blocks);
+        } catch (err) {
+          throw RequestError.invalidParams(undefined, errorMessage(err));
+        }
+        if (current.controller.signal.aborted) return { stopReason: "cancelled" };
+        current.id = executor.submit({ text: composed.text, images: composed.images });
+        const outcome = await executor.waitFor(current.id);
         // Every update of the turn goes out before the answer that ends it.
         await sending;
         const end = turnEnd(outcome);
@@ -127,14 +163,14 @@ export async function openAcpSession(opts: AcpSessionOptions): Promise<AcpSessio
         return { stopReason: end.stopReason };
       } finally {
         turn = undefined;
-        await composed.dispose();
+        await composed?.dispose();
       }
     },
 
     cancel() {
       if (!turn) return;
       turn.controller.abort();
-      executor.interrupt(turn.id);
+      if (turn.id) executor.interrupt(turn.id);
     },
 
     async setMode(modeId) {
@@ -151,8 +187,9 @@ export async function openAcpSession(opts: AcpSessionOptions): Promise<AcpSessio
 
     async setModel(modelId) {
       if (turn) throw RequestError.invalidRequest(undefined, "a prompt is running in this session");
-      if (!modelId.trim() || /\s/.test(modelId.trim())) throw RequestError.invalidParams(undefined, `not a model name: ${JSON.stringify(modelId)}`);
-      const outcome = await executor.waitFor(executor.submit({ text: `/model ${modelId.trim()}` }));
+      const name = modelId.trim();
+      if (!name || /\s/.test(name)) throw RequestError.invalidParams(undefined, `not a model name: ${JSON.stringify(modelId)}`);
+      const outcome = await executor.waitFor(executor.submit({ text: `/model ${name}` }));
       if (outcome.status !== "done") throw RequestError.invalidParams(undefined, outcome.error ?? `could not switch to ${modelId}`);
     },
 
@@ -162,7 +199,11 @@ export async function openAcpSession(opts: AcpSessionOptions): Promise<AcpSessio
     },
 
     announce() {
-      const availableCommands = COMMANDS.map((c) => ({ name: c.name, description: c.summary, ...(c.usage ? { input: { hint: c.usage } } : {}) }));
+      const availableCommands = COMMANDS.map((c) => ({
+        name: c.name,
+        description: c.summary,
+        ...(c.usage ? { input: { hint: c.usage } } : {}),
+      }));
       send({ sessionUpdate: "available_commands_update", availableCommands });
     },
 

@@ -26,7 +26,8 @@ export function replayUpdates(messages: readonly Message[], cwd: string): Sessio
           rawInput: block.input,
         });
       } else if (block.type === "tool_result") {
-        const text = typeof block.content === "string" ? block.content : block.content.map((b) => (b.type === "text" ? b.text : "[image]")).join("\n");
+        const parts = typeof block.content === "string" ? [block.content] : block.content.map((b) => (b.type === "text" ? b.text : "[image]"));
+        const text = parts.join("\n");
         updates.push({
           sessionUpdate: "tool_call_update",
           toolCallId: block.tool_use_id,

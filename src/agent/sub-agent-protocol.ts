@@ -8,6 +8,7 @@ import type { Config } from "../config/config.ts";
 import type { AgentEvent, ResultSubtype } from "../protocol/events.ts";
 import { checkMessage } from "../protocol/message-schema.ts";
 import { issuePhrases } from "../protocol/schema-issues.ts";
+import type { JsonSchema } from "../protocol/json-schema.ts";
 import type { RunOutcome } from "../shell/types.ts";
 import type { TaskKind } from "./task-command.ts";
 
@@ -28,6 +29,16 @@ export interface SubAgentInput {
   /** The parent's shell pool, which runs this task's commands, is in the OS sandbox. */
   sandboxed: boolean;
   heapReportMs: number;
+  /** The session's MCP tools this task may call (explore: the read-only ones); run by the main thread. */
+  mcpTools?: McpToolSpec[];
+}
+
+/** An MCP tool as a sub-agent sees it: the worker offers it and sends each call to the main thread. */
+export interface McpToolSpec {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  readOnly: boolean;
 }
 
 // Every subtype, so that a new one cannot be left out of the schema (the type checker says so).
@@ -93,6 +104,8 @@ function build() {
     z.object({ t: z.literal("event"), event: z.pipe(event, z.transform((e) => e as unknown as AgentEvent)) }),
     z.object({ t: z.literal("shell"), id, request: shellRequest }),
     z.object({ t: z.literal("shell-abort"), id }),
+    z.object({ t: z.literal("mcp"), id, name: z.string(), input: z.record(z.string(), z.unknown()) }),
+    z.object({ t: z.literal("mcp-abort"), id }),
   ]);
 
   const runOutcome = z.object({
@@ -110,6 +123,8 @@ function build() {
     z.object({ t: z.literal("abort") }),
     z.object({ t: z.literal("shell-done"), id, outcome: runOutcome }),
     z.object({ t: z.literal("shell-error"), id, message: z.string() }),
+    z.object({ t: z.literal("mcp-done"), id, text: z.string(), isError: z.boolean() }),
+    z.object({ t: z.literal("mcp-error"), id, message: z.string() }),
   ]);
   return { subAgentOutput, shellRequest, fromWorker, toWorker };
 }

@@ -12,6 +12,7 @@ import { toolsFor } from "../tools/registry.ts";
 import { buildPolicy, policyForSubAgent } from "../policy/policy.ts";
 import { runAgent } from "./runner.ts";
 import { runtime } from "../runtime/runtime.ts";
+import { remoteMcpTools } from "./remote-mcp-tools.ts";
 import { type FromWorker, readToWorker, type SubAgentInput, type SubAgentOutput, type ToWorker } from "./sub-agent-protocol.ts";
 
 /** A ShellPool whose commands run in the main thread's pool; the pool's lifetime is the main thread's. */
@@ -32,7 +33,7 @@ function remoteShell(post: (m: FromWorker) => void, port: MessagePort): ShellPoo
       }
       return;
     }
-    if (m.t === "abort") return;
+    if (m.t !== "shell-done" && m.t !== "shell-error") return;
     const waiter = pending.get(m.id);
     if (!waiter) return;
     pending.delete(m.id);
@@ -120,7 +121,7 @@ async function run(
       config: { ...config, maxBudgetUsd: undefined },
       provider,
       store,
-      tools: toolsFor(kind),
+      tools: new Map([...toolsFor(kind), ...remoteMcpTools(input.mcpTools ?? [], post, input.port)]),
       // The parent's mode and rules; explore stays read-only whatever the mode. No approver: a
       // sub-agent cannot ask, so what would ask is refused and the model is told why.
       services: { shell: remoteShell(post, input.port), saveImage: (bytes, mediaType) => store.saveImage(bytes, mediaType), permissions: policyForSubAgent(buildPolicy(config, { sandboxed: input.sandboxed }), input.kind === "explore" ? "explore" : "general"), granted: [...input.granted] },

@@ -2,6 +2,8 @@
 // shell commands from the session's one shell pool, re-emits its events for the writers, and turns
 // every way a task can end (answer, API error, crash, timeout, heap cap, interrupt) into one result.
 
+import { mcpSpecs, mcpToolsFor, runMcpCall } from "./mcp-calls.ts";
+import type { Tool } from "../tools/types.ts";
 import type { Config, PermissionMode } from "../config/config.ts";
 import { errorMessage } from "../protocol/errors.ts";
 import type { EventSink } from "../protocol/events.ts";
@@ -52,6 +54,8 @@ export interface SubAgentsOptions {
   granted?(): readonly string[];
   /** The session's permission mode now (Shift+Tab may have switched it); a sub-agent starts in it. */
   permissionMode?(): PermissionMode;
+  /** The session's MCP tools now; a sub-agent's calls of them come here (mcp-calls.ts). */
+  mcpTools?(): ReadonlyMap<string, Tool>;
 }
 
 const SUB_AGENT_NOTE = [
@@ -106,17 +110,21 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
       const commands = new Map<number, AbortController>();
       const permissionMode = opts.permissionMode?.() ?? config.permissionMode;
       const tools = toolsFor(spec.kind === "explore" ? "explore" : permissionMode === "plan" ? "plan" : "main");
+      // Explore tasks get only the tools their servers mark read-only.
+      const mcp = mcpToolsFor(opts.mcpTools?.(), spec.kind === "explore");
+      const mcpCalls = new Map<number, AbortController>();
       const input: SubAgentInput = {
         taskId,
         kind: spec.kind,
         prompt: spec.prompt,
         title: label,
-        systemPrompt: subAgentPrompt(opts.promptEnv, spec, [...tools.keys()]),
+        systemPrompt: subAgentPrompt(opts.promptEnv, spec, [...tools.keys(), ...mcp.keys()]),
         config: { ...config, permissionMode, ...(opts.modelSpec ? { model: opts.modelSpec() } : {}) },
         sessionDir: opts.sessionDir,
         granted: [...(opts.granted?.() ?? [])],
         sandboxed: opts.sandboxed ?? false,
         heapReportMs: opts.heapReportMs ?? 200,
+        mcpTools: mcpSpecs(mcp),
       };
 
       // A malformed message throws here, and the task pool ends the task as crashed.
@@ -148,6 +156,10 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
             .finally(() => commands.delete(m.id));
         } else if (m.t === "shell-abort") {
           commands.get(m.id)?.abort();
+        } else if (m.t === "mcp") {
+          runMcpCall(mcp, m, { config, taskId, signal, calls: mcpCalls }, reply);
+        } else if (m.t === "mcp-abort") {
+          mcpCalls.get(m.id)?.abort();
         }
       };
 
@@ -164,7 +176,7 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
       } catch (err) {
         end = { ok: false as const, reason: "crashed" as const, message: err instanceof Error ? err.message : String(err) };
       }
-      for (const controller of commands.values()) controller.abort();
+      for (const controller of [...commands.values(), ...mcpCalls.values()]) controller.abort();
       shell.releaseTask(taskId);
       tasksRun++;
       // After an interrupt no thread outlives the batch: idle threads would otherwise linger until

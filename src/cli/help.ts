@@ -1,6 +1,8 @@
-// The --help text and version: kept free of imports so both print without loading anything.
+// The --help text and version: kept free of imports (but the version constant) so both print without loading anything.
 
-export const VERSION = "0.1.0";
+import { VERSION } from "../protocol/version.ts";
+
+export { VERSION };
 
 export const HELP_TEXT = `synapse ${VERSION} — a terminal AI coding agent
 
@@ -18,10 +20,9 @@ Usage:
   synapse acp                     serve an editor (Zed, JetBrains, Neovim, Emacs) over the Agent
                                   Client Protocol on stdin/stdout; each session works in the
                                   folder the editor names
-  synapse mcp list | get <name> | remove <name> [--scope user|project]
-  synapse mcp add <name> [--scope user|project] [--transport stdio|http|sse] [-e KEY=val]
-                  [--header 'K: v'] -- <command> [args...]   (http/sse: the URL instead)
-                                  MCP servers (user config, or the project's .mcp.json)
+  synapse mcp list | get <name> | add <name> … -- <command> [args…] | remove <name>
+                                  MCP servers of the user config and the project's .mcp.json
+                                  (synapse mcp alone shows every option)
   synapse --help | --version
 
 Piped stdin is read to its end (use < /dev/null to run without it). With a prompt argument

@@ -54,8 +54,8 @@ async function main(argv: string[]): Promise<number> {
     case "acp": {
       const { checkWorkDirs } = await import("./work-dirs.ts");
       // Each session works in the folder the editor names, read like -C: its project config, its checks.
-      const configFor = (cwd: string) => {
-        const sessionConfig = loadConfig({ ...flags, cwd });
+      const configFor = (cwd: string, addDirs: readonly string[] = []) => {
+        const sessionConfig = loadConfig({ ...flags, cwd, addDir: [...(flags.addDir ?? []), ...addDirs] });
         checkWorkDirs(sessionConfig);
         return sessionConfig;
       };

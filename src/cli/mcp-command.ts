@@ -17,7 +17,8 @@ import { printErr, printOut } from "./output/print.ts";
 
 const USAGE =
   "usage: synapse mcp list | get <name> | remove <name> [--scope user|project] | " +
-  "add <name> [--scope user|project] [--transport stdio|http|sse] [-e KEY=val] [--header 'K: v'] -- <command> [args...]";
+  "add <name> [--scope user|project] [--transport stdio|http|sse] [-e KEY=val] [--header 'K: v'] " +
+  "-- <command> [args...]";
 
 type Scope = "user" | "project";
 
@@ -39,7 +40,8 @@ function scopeOf(value: string | undefined): Scope {
 export function parseAddArgs(words: string[]): AddArgs {
   const dash = words.indexOf("--");
   const before = dash === -1 ? words : words.slice(0, dash);
-  const out: AddArgs = { name: "", transport: "stdio", env: {}, headers: {}, target: dash === -1 ? [] : words.slice(dash + 1) };
+  const target = dash === -1 ? [] : words.slice(dash + 1);
+  const out: AddArgs = { name: "", transport: "stdio", env: {}, headers: {}, target };
   const positionals: string[] = [];
   for (let i = 0; i < before.length; i++) {
     const word = before[i]!;
@@ -51,7 +53,9 @@ export function parseAddArgs(words: string[]): AddArgs {
     if (word === "--scope" || word === "-s") out.scope = scopeOf(value());
     else if (word === "--transport" || word === "-t") {
       const t = value();
-      if (t !== "stdio" && t !== "http" && t !== "sse") throw new UsageError(`--transport must be stdio, http or sse (got "${t}")`);
+      if (t !== "stdio" && t !== "http" && t !== "sse") {
+        throw new UsageError(`--transport must be stdio, http or sse (got "${t}")`);
+      }
       out.transport = t;
     } else if (word === "-e" || word === "--env") {
       const pair = value();
@@ -68,22 +72,29 @@ export function parseAddArgs(words: string[]): AddArgs {
   }
   out.name = positionals.shift() ?? "";
   if (!out.name) throw new UsageError(USAGE);
-  if (!/^[A-Za-z0-9_-]+$/.test(out.name)) throw new UsageError(`a server name may hold only letters, digits, - and _ (got "${out.name}")`);
+  if (!/^[A-Za-z0-9_-]+$/.test(out.name)) {
+    throw new UsageError(`a server name may hold only letters, digits, - and _ (got "${out.name}")`);
+  }
   out.target.unshift(...positionals);
   return out;
 }
 
 /** The entry `add` writes, in Claude Code's format. */
 export function entryOf(args: AddArgs): Record<string, unknown> {
-  if (!args.target.length) throw new UsageError(args.transport === "stdio" ? "mcp add needs the server's command after --" : "mcp add needs the server's URL");
+  if (!args.target.length) {
+    throw new UsageError(`mcp add needs the server's ${args.transport === "stdio" ? "command after --" : "URL"}`);
+  }
   if (args.transport === "stdio") {
     if (Object.keys(args.headers).length) throw new UsageError("--header is for http and sse servers");
     const [command, ...rest] = args.target;
     return { type: "stdio", command, args: rest, env: args.env };
   }
-  if (args.target.length > 1) throw new UsageError(`an ${args.transport} server takes one URL (got ${args.target.length} words)`);
+  if (args.target.length > 1) {
+    throw new UsageError(`an ${args.transport} server takes one URL (got ${args.target.length} words)`);
+  }
   if (Object.keys(args.env).length) throw new UsageError("-e is for stdio servers (an http server gets --header)");
-  return { type: args.transport, url: args.target[0], ...(Object.keys(args.headers).length ? { headers: args.headers } : {}) };
+  const headers = Object.keys(args.headers).length ? { headers: args.headers } : {};
+  return { type: args.transport, url: args.target[0], ...headers };
 }
 
 const paths = (config: Config) => ({ user: userConfigPath(config), project: join(config.cwd, PROJECT_FILE) });
@@ -118,7 +129,8 @@ export async function runMcpCommand(config: Config, words: string[]): Promise<nu
       if (rest.length) throw new UsageError("mcp list takes no arguments");
       const { reports, warnings } = await probe(config);
       for (const w of warnings) await printErr(`synapse: warning: ${inert(w)}\n`);
-      await printOut(reports.length ? reports.map((r) => `${inert(describe(r))}\n`).join("") : "No MCP servers configured.\n");
+      const lines = reports.map((r) => `${inert(describe(r))}\n`).join("");
+      await printOut(lines || "No MCP servers configured.\n");
       return EXIT.ok;
     }
     case "get": {
@@ -131,34 +143,53 @@ export async function runMcpCommand(config: Config, words: string[]): Promise<nu
       await printOut(lines.map((l) => `${inert(l)}\n`).join(""));
       return EXIT.ok;
     }
-    case "add": {
-      const args = parseAddArgs(rest);
-      const entry = entryOf(args);
-      const checked = parseServerEntry(entry);
-      if (!checked.ok) throw new UsageError(checked.error);
-      const scope = args.scope ?? "user";
-      const path = paths(config)[scope];
-      try {
-        writeServer(path, args.name, entry, scope === "user" ? 0o600 : 0o644);
-      } catch (err) {
-        throw new UsageError((err as Error).message);
-      }
-      await printOut(`Added MCP server "${inert(args.name)}" to ${inert(path)}\n`);
+    case "add":
+      await printOut(asUsage(() => add(config, rest)));
       return EXIT.ok;
-    }
-    case "remove": {
-      const args = parseAddArgs(rest);
-      if (args.target.length) throw new UsageError("usage: synapse mcp remove <name> [--scope user|project]");
-      const where = paths(config);
-      const scopes: Scope[] = args.scope ? [args.scope] : (["user", "project"] as Scope[]).filter((s) => Object.hasOwn(readServers(where[s]), args.name));
-      if (scopes.length > 1) throw new UsageError(`"${args.name}" is in both ${where.user} and ${where.project}: name one with --scope`);
-      if (!scopes.length || !removeServer(where[scopes[0]!], args.name, scopes[0] === "user" ? 0o600 : 0o644)) {
-        throw new UsageError(`no MCP server named "${args.name}"${args.scope ? ` in ${where[args.scope]}` : ""}`);
-      }
-      await printOut(`Removed MCP server "${inert(args.name)}" from ${inert(where[scopes[0]!])}\n`);
+    case "remove":
+      await printOut(asUsage(() => remove(config, rest)));
       return EXIT.ok;
-    }
     default:
       throw new UsageError(USAGE);
   }
+}
+
+/** A file that cannot be read or written is the user's to fix: one line, exit 2. */
+function asUsage(work: () => string): string {
+  try {
+    return work();
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError((err as Error).message);
+  }
+}
+
+// The user config may hold tokens (headers, env): only its owner reads it.
+const modeOf = (scope: Scope) => (scope === "user" ? 0o600 : 0o644);
+
+function add(config: Config, words: string[]): string {
+  const args = parseAddArgs(words);
+  const entry = entryOf(args);
+  const checked = parseServerEntry(entry);
+  if (!checked.ok) throw new UsageError(checked.error);
+  const scope = args.scope ?? "user";
+  const path = paths(config)[scope];
+  writeServer(path, args.name, entry, modeOf(scope));
+  return `Added MCP server "${inert(args.name)}" to ${inert(path)}\n`;
+}
+
+function remove(config: Config, words: string[]): string {
+  const args = parseAddArgs(words);
+  if (args.target.length) throw new UsageError("usage: synapse mcp remove <name> [--scope user|project]");
+  const where = paths(config);
+  const named = (s: Scope) => Object.hasOwn(readServers(where[s]), args.name);
+  const scopes: Scope[] = args.scope ? [args.scope] : (["user", "project"] as Scope[]).filter(named);
+  if (scopes.length > 1) {
+    throw new UsageError(`"${args.name}" is in both ${where.user} and ${where.project}: name one with --scope`);
+  }
+  const scope = scopes[0];
+  if (!scope || !removeServer(where[scope], args.name, modeOf(scope))) {
+    throw new UsageError(`no MCP server named "${args.name}"${args.scope ? ` in ${where[args.scope]}` : ""}`);
+  }
+  return `Removed MCP server "${inert(args.name)}" from ${inert(where[scope])}\n`;
 }

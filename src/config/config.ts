@@ -433,7 +433,8 @@ export function resolveConfig(src: ConfigSources): Config {
     },
     mcp: {
       userServers: { ...src.userFile?.mcpServers },
-      configs: [...(flags.mcpConfig ?? [])],
+      // A file is relative to where synapse was started (as a shell user expects), not to -C.
+      configs: (flags.mcpConfig ?? []).map((v) => (v.trim().startsWith("{") ? v : resolvePath(processCwd, v))),
       strict: flags.strictMcpConfig ?? false,
       allowProject: flags.allowProjectMcp ?? false,
       startTimeoutMs: int(env, "SYNAPSE_MCP_TIMEOUT_MS", 30_000, 1),

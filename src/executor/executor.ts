@@ -17,6 +17,7 @@ import { COMMANDS } from "./command-registry.ts";
 import { dispatch } from "./dispatch.ts";
 import type { InputAction } from "./input-action.ts";
 import type { SessionRuntime } from "./session-runtime.ts";
+import { userShellCommand } from "./user-shell.ts";
 import type { CommandContext, SessionFacts, SlashCommand } from "./slash-command.ts";
 
 export interface Compaction {
@@ -67,6 +68,8 @@ export interface SubmitInput {
   text: string;
   /** Image paths attached to a prompt (headless --image). */
   images?: string[];
+  /** `!command` runs in the session's shell (the interactive session's bash mode), not as a prompt. */
+  shellMode?: boolean;
 }
 
 export interface Executor {
@@ -92,6 +95,7 @@ interface Tracked {
   id: string;
   text: string;
   images?: string[];
+  shellMode?: boolean;
   controller: AbortController;
   done: Promise<SubmissionOutcome>;
 }
@@ -234,6 +238,10 @@ export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
       case "ResumeSession":
         await switchSession({ id: action.id });
         return;
+      case "RunShell":
+        await runtime.runShell(action.command, signal);
+        if (signal.aborted) outcome.status = "interrupted";
+        return;
     }
   }
 
@@ -244,7 +252,10 @@ export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
     opts.emit({ type: "submission_start", id: t.id, text: t.text });
     try {
       if (signal.aborted) throw new InterruptedError();
-      const dispatched = await dispatch(t.text, commandContext(signal), t.images);
+      const shellCommand = t.shellMode ? userShellCommand(t.text) : undefined;
+      const dispatched = shellCommand
+        ? { lines: [], actions: [{ kind: "RunShell" as const, command: shellCommand }] }
+        : await dispatch(t.text, commandContext(signal), t.images);
       if (dispatched.lines.length) opts.emit({ type: "command_output", id: t.id, lines: dispatched.lines, is_error: false });
       if (dispatched.error) {
         outcome.status = "failed";
@@ -285,7 +296,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
       if (closed) throw new Error("the executor is closed");
       const id = `s${++counter}`;
       const controller = new AbortController();
-      const t = { id, text: input.text, images: input.images, controller } as Tracked;
+      const t = { id, text: input.text, images: input.images, shellMode: input.shellMode, controller } as Tracked;
       // One at a time, in order: a chained promise, never a timer or a listener left behind.
       t.done = tail.then(() => run(t));
       tail = t.done.catch(() => undefined);

@@ -8,4 +8,6 @@ export type InputAction =
   | { kind: "RunCompact"; focus?: string; keepLast?: number }
   | { kind: "ResetSession" }
   /** `/resume <id>`: continue another session of this directory. */
-  | { kind: "ResumeSession"; id: string };
+  | { kind: "ResumeSession"; id: string }
+  /** `!command` in the interactive session: the user's own shell command (user-shell.ts). */
+  | { kind: "RunShell"; command: string };

@@ -20,10 +20,12 @@ import { createShellPool } from "../shell/shell-pool.ts";
 import { removeAbandonedSessions } from "../store/abandoned-sessions.ts";
 import { openSession } from "../store/session.ts";
 import { resumedModel } from "./resumed-model.ts";
+import { runUserShell } from "./user-shell.ts";
 import { imageMediaType } from "../tools/binary.ts";
 import { type AgentKind, toolsFor } from "../tools/registry.ts";
 import { buildPolicy, redactEvent } from "../policy/policy.ts";
-import type { ApprovalAnswer, ApprovalRequest, Tool } from "../tools/types.ts";
+import { type ApprovalAnswer, type ApprovalRequest, type Tool, toolLimits } from "../tools/types.ts";
+import type { EditorFiles } from "../tools/editor-files.ts";
 import { mcpSessionInput, serversFromConfig } from "../mcp/from-config.ts";
 import { type AskApproval, startMcpServers } from "../mcp/servers.ts";
 
@@ -33,6 +35,8 @@ export interface RuntimeOptions {
   emit: EventSink;
   /** Asks the user about a tool call the policy does not allow by itself (interactive sessions). */
   approve?(request: ApprovalRequest): Promise<ApprovalAnswer>;
+  /** The editor's view of files (`synapse acp` with a client that offers them): the main agent's Read/Write/Edit use it. */
+  editorFiles?: EditorFiles;
 }
 
 export interface SessionRuntime {
@@ -51,6 +55,8 @@ export interface SessionRuntime {
   recent(count: number): readonly Message[];
   attachImage(path: string): Promise<ImageBlock>;
   submit(prompt: ContentBlock[], signal: AbortSignal): Promise<RunResult>;
+  /** `!command`: the user's own command through the Bash tool (same sandbox and gate), its output kept for the model. */
+  runShell(command: string, signal: AbortSignal): Promise<void>;
   /**
    * Condenses the session's context now (`/compact [focus]`): a summary with the focus text added
    * to its prompt. Interrupted (InterruptedError), the session is left exactly as it was.
@@ -155,6 +161,7 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
     modelSpec: () => `${provider.name}/${provider.model}`,
     granted: () => granted,
     permissionMode: () => permissions.mode,
+    mcpTools: () => new Map([...tools].filter(([name]) => name.startsWith("mcp__"))),
   });
   let closed = false;
 
@@ -215,7 +222,12 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
 
     async submit(prompt, signal) {
       const started = Date.now();
-      await mcp.ready(opts.approve ? askProjectServer(opts.approve) : undefined);
+      // An interrupt while servers start goes on at once (runAgent then ends the run as interrupted).
+      const interrupted = new Promise<void>((resolve) => {
+        if (signal.aborted) resolve();
+        signal.addEventListener("abort", () => resolve(), { once: true });
+      });
+      await Promise.race([mcp.ready(opts.approve ? askProjectServer(opts.approve) : undefined), interrupted]);
       mcp.install(tools);
       const mcpServers = mcp.reports().map((r) => ({ name: r.name, status: r.status }));
       emit({
@@ -243,6 +255,7 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
           },
           granted,
           approve: opts.approve,
+          editorFiles: opts.editorFiles,
         },
         systemPrompt,
         prompt,
@@ -294,6 +307,34 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
       if (out.stopReason) result.stop_reason = out.stopReason;
       emit({ type: "result", result });
       return result;
+    },
+
+    async runShell(command, signal) {
+      const message = await runUserShell({
+        command,
+        tools,
+        emit,
+        context: {
+          cwd: config.cwd,
+          signal,
+          taskId: MAIN_TASK,
+          limits: toolLimits(config),
+          services: {
+            shell,
+            get permissions() {
+              return permissions;
+            },
+            granted,
+            approve: opts.approve,
+            editorFiles: opts.editorFiles,
+          },
+          warn: (message) => emit({ type: "warning", message }),
+        },
+      });
+      shell.releaseTask(MAIN_TASK);
+      store.append(message);
+      context.noteAppended(message);
+      await store.flush();
     },
 
     async compact(focus, signal, keepLast) {

@@ -32,7 +32,9 @@ function write(path: string, value: Record<string, unknown>, mode: number): void
 
 function serversIn(file: Record<string, unknown>, path: string): Record<string, unknown> {
   const servers = file.mcpServers ?? {};
-  if (!servers || typeof servers !== "object" || Array.isArray(servers)) throw new Error(`"mcpServers" in ${path} is not an object`);
+  if (!servers || typeof servers !== "object" || Array.isArray(servers)) {
+    throw new Error(`"mcpServers" in ${path} is not an object`);
+  }
   return servers as Record<string, unknown>;
 }
 

@@ -82,23 +82,25 @@ export class McpConnection {
   }
 
   private async open(): Promise<void> {
-    if (this.entry.type === "http") {
+    const entry = this.entry;
+    if (entry.type === "http") {
+      const init = { requestInit: { headers: entry.headers } };
       try {
-        await this.openWith(new StreamableHTTPClientTransport(new URL(this.entry.url), { requestInit: { headers: this.entry.headers } }));
+        await this.openWith(new StreamableHTTPClientTransport(new URL(entry.url), init));
       } catch (err) {
         if (err instanceof Timeout) throw err;
         // Servers that only speak the older HTTP+SSE transport refuse the POST: try that once.
         await this.dispose();
         try {
-          await this.openWith(new SSEClientTransport(new URL(this.entry.url), { requestInit: { headers: this.entry.headers } }));
+          await this.openWith(new SSEClientTransport(new URL(entry.url), init));
         } catch {
           throw err;
         }
       }
-    } else if (this.entry.type === "sse") {
-      await this.openWith(new SSEClientTransport(new URL(this.entry.url), { requestInit: { headers: this.entry.headers } }));
+    } else if (entry.type === "sse") {
+      await this.openWith(new SSEClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers } }));
     } else {
-      await this.openWith(this.stdioTransport(this.entry as Extract<McpServerEntry, { type: "stdio" }>));
+      await this.openWith(this.stdioTransport(entry as Extract<McpServerEntry, { type: "stdio" }>));
     }
   }
 
@@ -169,22 +171,27 @@ export class McpConnection {
    */
   async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
     if (this.crashed) {
-      if (this.restarted) throw new Error(`the MCP server "${this.name}" stopped and was already restarted once this session`);
+      if (this.restarted) throw new Error(`${this.named} stopped and was already restarted once this session`);
       this.restarted = true;
       this.crashed = false;
       await this.dispose();
       await this.connect();
     }
-    if (this.status !== "connected" || !this.client) throw new Error(`the MCP server "${this.name}" is not connected: ${this.error ?? this.status}`);
+    if (this.status !== "connected" || !this.client) {
+      throw new Error(`${this.named} is not connected: ${this.error ?? this.status}`);
+    }
     try {
-      return (await this.client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: this.opts.callTimeoutMs })) as Record<string, unknown>;
+      const options = { signal, timeout: this.opts.callTimeoutMs };
+      const result = await this.client.callTool({ name: tool, arguments: args }, undefined, options);
+      return result as Record<string, unknown>;
     } catch (err) {
       if (signal.aborted) throw err;
       const message = errorMessage(err);
       if (/timed out/i.test(message)) {
-        throw new Error(`the MCP server "${this.name}" did not answer within ${this.opts.callTimeoutMs} ms (SYNAPSE_MCP_TOOL_TIMEOUT_MS)`);
+        const limit = `${this.opts.callTimeoutMs} ms (SYNAPSE_MCP_TOOL_TIMEOUT_MS)`;
+        throw new Error(`${this.named} did not answer within ${limit}`);
       }
-      if (this.crashed) throw new Error(`the MCP server "${this.name}" stopped during the call (${message}); it is restarted on the next call`);
+      if (this.crashed) throw new Error(`${this.named} stopped during the call (${message})`);
       throw err;
     }
   }
@@ -214,6 +221,10 @@ export class McpConnection {
   /** Synchronous, for process exit: the server's process session is killed. */
   killNow(): void {
     if (this.transport instanceof StdioProcessTransport) this.transport.killNow();
+  }
+
+  private get named(): string {
+    return `the MCP server "${this.name}"`;
   }
 
   get pid(): number | undefined {

@@ -15,10 +15,9 @@ export function userConfigPath(config: Config): string {
 export function serversFromConfig(config: Config, warn: (message: string) => void): ConfiguredServer[] {
   const mcp = config.mcp;
   if (!mcp) return [];
-  return configuredServers(
-    { cwd: config.cwd, userServers: mcp.userServers, userOrigin: userConfigPath(config), flagConfigs: mcp.configs, strict: mcp.strict },
-    warn,
-  );
+  const { userServers, configs: flagConfigs, strict } = mcp;
+  const userOrigin = userConfigPath(config);
+  return configuredServers({ cwd: config.cwd, userServers, userOrigin, flagConfigs, strict }, warn);
 }
 
 /** `servers` from serversFromConfig, read before the session opens (a bad --mcp-config stops the run first). */

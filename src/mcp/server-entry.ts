@@ -26,12 +26,15 @@ export type EntryCheck = { ok: true; entry: McpServerEntry } | { ok: false; erro
 
 /** Checks one entry as written (before `${VAR}` expansion). */
 export function parseServerEntry(raw: unknown): EntryCheck {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { ok: false, error: "an entry must be a JSON object" };
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    return { ok: false, error: "an entry must be a JSON object" };
+  }
   const type = (raw as { type?: unknown }).type;
   if (type === undefined || type === "stdio") {
     const parsed = z.safeParse(stdioShape, raw);
     if (!parsed.success) {
-      return { ok: false, error: 'a stdio entry needs "command" (a string), "args" (strings), "env" (string values), "cwd" (a string)' };
+      const needs = '"command" (a string), "args" (strings), "env" (string values), "cwd" (a string)';
+      return { ok: false, error: `a stdio entry needs ${needs}` };
     }
     const { command, args = [], env = {}, cwd } = parsed.data;
     return { ok: true, entry: { type: "stdio", command, args, env, ...(cwd !== undefined ? { cwd } : {}) } };
@@ -50,7 +53,9 @@ export function parseServerEntry(raw: unknown): EntryCheck {
 const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 /** `${VAR}` and `${VAR:-default}` in one string; names without a value and without a default are listed. */
-export function expandVars(text: string, env: Readonly<Record<string, string | undefined>>, missing: Set<string>): string {
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function expandVars(text: string, env: Env, missing: Set<string>): string {
   return text.replace(VAR, (_whole, name: string, fallback: string | undefined) => {
     const value = env[name];
     if (value !== undefined && value !== "") return value;
@@ -61,14 +66,18 @@ export function expandVars(text: string, env: Readonly<Record<string, string | u
 }
 
 /** The entry with every string expanded; an error names the variables that have no value. */
-export function expandEntry(entry: McpServerEntry, env: Readonly<Record<string, string | undefined>>): EntryCheck {
+export function expandEntry(entry: McpServerEntry, env: Env): EntryCheck {
   const missing = new Set<string>();
   const x = (s: string) => expandVars(s, env, missing);
   const map = (m: Record<string, string>) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, x(v)]));
+  const cwd = entry.type === "stdio" && entry.cwd !== undefined ? { cwd: x(entry.cwd) } : {};
   const expanded: McpServerEntry =
     entry.type === "stdio"
-      ? { type: "stdio", command: x(entry.command), args: entry.args.map(x), env: map(entry.env), ...(entry.cwd !== undefined ? { cwd: x(entry.cwd) } : {}) }
+      ? { type: "stdio", command: x(entry.command), args: entry.args.map(x), env: map(entry.env), ...cwd }
       : { type: entry.type, url: x(entry.url), headers: map(entry.headers) };
-  if (missing.size) return { ok: false, error: `missing environment variable${missing.size > 1 ? "s" : ""} ${[...missing].join(", ")}` };
+  if (missing.size) {
+    const names = [...missing].join(", ");
+    return { ok: false, error: `missing environment variable${missing.size > 1 ? "s" : ""} ${names}` };
+  }
   return { ok: true, entry: expanded };
 }

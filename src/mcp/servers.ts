@@ -46,7 +46,7 @@ export interface ServerReport {
 }
 
 export interface McpServers {
-  /** Resolves once every server that may start has connected or failed; asks about project servers when `ask` is given. */
+  /** Once every server that may start has connected or failed; with `ask`, asks about project servers first. */
   ready(ask?: AskApproval): Promise<void>;
   reports(): ServerReport[];
   /** Puts the servers' current tools into `tools` (replacing earlier MCP tools); false when nothing changed. */
@@ -68,7 +68,8 @@ export function startMcpServers(input: McpSessionInput): McpServers {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     writeFileSync(join(dir, "watchdog.sh"), WATCHDOG_SCRIPT);
   };
-  const states = new Map<string, { server: ConfiguredServer; connection?: McpConnection; status: ServerStatus; error?: string }>();
+  type State = { server: ConfiguredServer; connection?: McpConnection; status: ServerStatus; error?: string };
+  const states = new Map<string, State>();
   const connect = async (server: ConfiguredServer): Promise<void> => {
     const state = states.get(server.name)!;
     const expanded = server.entry ? expandEntry(server.entry, input.env) : { ok: false as const, error: server.error! };
@@ -92,16 +93,22 @@ export function startMcpServers(input: McpSessionInput): McpServers {
     });
     state.connection = connection;
     await connection.connect();
-    if (connection.status === "failed") input.warn(`MCP server "${server.name}" failed to start: ${connection.error} (log: ${join(dir, MCP_LOG)})`);
+    if (connection.status === "failed") {
+      input.warn(`MCP server "${server.name}" failed to start: ${connection.error} (log: ${join(dir, MCP_LOG)})`);
+    }
   };
 
-  const approvedByRule = (name: string) => input.allowProject || input.allowRules.includes(`${MCP_PREFIX}${serverPart(name)}`);
+  const approvedByRule = (name: string) =>
+    input.allowProject || input.allowRules.includes(`${MCP_PREFIX}${serverPart(name)}`);
   const waiting: ConfiguredServer[] = [];
   const started: Promise<void>[] = [];
   const first = (async () => {
     const checks = input.servers.map(async (server) => {
       states.set(server.name, { server, status: "pending" });
-      const approved = server.scope !== "project" || approvedByRule(server.name) || (await isApproved(input.home, input.cwd, server.name, server.raw));
+      const approved =
+        server.scope !== "project" ||
+        approvedByRule(server.name) ||
+        (await isApproved(input.home, input.cwd, server.name, server.raw));
       if (approved) started.push(connect(server));
       else {
         states.get(server.name)!.status = "needs-approval";
@@ -115,7 +122,9 @@ export function startMcpServers(input: McpSessionInput): McpServers {
   const askAll = async (ask: AskApproval) => {
     for (const server of waiting.splice(0)) {
       if (await ask(server)) {
-        await recordApproval(input.home, input.cwd, server.name, server.raw).catch((err) => input.warn(`could not remember the approval: ${err}`));
+        await recordApproval(input.home, input.cwd, server.name, server.raw).catch((err) => {
+          input.warn(`could not remember the approval of "${server.name}": ${err}`);
+        });
         await connect(server);
       }
     }
@@ -139,7 +148,8 @@ export function startMcpServers(input: McpSessionInput): McpServers {
       if (!connection || connection.status !== "connected") continue;
       const offered = connection.tools.filter((t) => !input.readOnlyOnly || t.annotations?.readOnlyHint === true);
       const names = mcpToolNames(connection.name, offered.map((t) => t.name), taken);
-      offered.forEach((t, i) => fresh.push(mcpTool(names[i]!, connection, t, { maxOutputTokens: input.maxOutputTokens })));
+      const limits = { maxOutputTokens: input.maxOutputTokens };
+      offered.forEach((t, i) => fresh.push(mcpTool(names[i]!, connection, t, limits)));
     }
     const signature = JSON.stringify(fresh.map((t) => [t.name, t.description, t.inputSchema]));
     if (signature === installed) return false;

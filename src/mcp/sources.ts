@@ -2,7 +2,7 @@
 // project's `.mcp.json` at the workspace root, and `--mcp-config` files or JSON (with
 // `--strict-mcp-config`, only those). A later source wins for a name: user < project < flag.
 
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UsageError } from "../protocol/errors.ts";
 import { type McpServerEntry, parseServerEntry } from "./server-entry.ts";
@@ -31,6 +31,8 @@ export interface McpSourceInput {
 }
 
 export const PROJECT_FILE = ".mcp.json";
+/** A config larger than this is no configuration: refused unread. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -45,7 +47,8 @@ export function serversOf(value: unknown, says: (problem: string) => string): Re
 function entries(servers: Record<string, unknown>, scope: McpScope, origin: string): ConfiguredServer[] {
   return Object.entries(servers).map(([name, raw]) => {
     const checked = parseServerEntry(raw);
-    return checked.ok ? { name, scope, origin, raw, entry: checked.entry } : { name, scope, origin, raw, error: checked.error };
+    const server = { name, scope, origin, raw };
+    return checked.ok ? { ...server, entry: checked.entry } : { ...server, error: checked.error };
   });
 }
 
@@ -54,6 +57,12 @@ function projectServers(cwd: string, warn: (message: string) => void): Configure
   const path = join(cwd, PROJECT_FILE);
   let text: string;
   try {
+    // A repository's .mcp.json may be a FIFO or /dev/zero behind a link: reading it would hang the start.
+    const info = statSync(path);
+    if (!info.isFile() || info.size > MAX_CONFIG_BYTES) {
+      warn(`ignored ${path}: not a regular file of at most ${MAX_CONFIG_BYTES} bytes`);
+      return [];
+    }
     text = readFileSync(path, "utf8");
   } catch {
     return [];
@@ -75,7 +84,8 @@ function flagServers(value: string, cwd: string): ConfiguredServer[] {
     try {
       text = readFileSync(origin, "utf8");
     } catch (err) {
-      throw new UsageError(`--mcp-config: cannot read ${origin}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      throw new UsageError(`--mcp-config: cannot read ${origin}: ${reason}`);
     }
   }
   let parsed: unknown;

@@ -22,7 +22,9 @@ function resourceText(resource: Record<string, unknown>): string {
   const uri = String(resource.uri ?? "");
   const mime = typeof resource.mimeType === "string" ? ` (${resource.mimeType})` : "";
   if (typeof resource.text === "string") return `Resource ${uri}${mime}:\n${resource.text}`;
-  if (typeof resource.blob === "string") return `Resource ${uri}${mime}: binary, ${Math.floor((resource.blob.length * 3) / 4)} bytes (not shown)`;
+  if (typeof resource.blob === "string") {
+    return `Resource ${uri}${mime}: binary, ${Math.floor((resource.blob.length * 3) / 4)} bytes (not shown)`;
+  }
   return `Resource ${uri}${mime}`;
 }
 
@@ -30,10 +32,12 @@ async function imageBlock(item: Item, limits: ResultLimits): Promise<TextBlock |
   const data = typeof item.data === "string" ? item.data : "";
   const bytes = Uint8Array.from(Buffer.from(data, "base64"));
   const mediaType = imageMediaType(bytes);
-  if (!mediaType) return { type: "text", text: `[image of type ${String(item.mimeType)} that is not PNG, JPEG, GIF or WebP: not shown]` };
-  if (!limits.saveImage) return { type: "text", text: `[image (${mediaType}, ${bytes.length} bytes): images cannot be shown here]` };
+  const note = (text: string): TextBlock => ({ type: "text", text });
+  if (!mediaType) return note(`[image of type ${String(item.mimeType)} that is not PNG, JPEG, GIF or WebP: not shown]`);
+  const about = `image (${mediaType}, ${bytes.length} bytes)`;
+  if (!limits.saveImage) return note(`[${about}: images cannot be shown here]`);
   if (bytes.length > limits.maxImageBytes) {
-    return { type: "text", text: `[image (${mediaType}, ${bytes.length} bytes): over the ${limits.maxImageBytes} bytes of images one request may carry]` };
+    return note(`[${about}: over the ${limits.maxImageBytes} bytes of images one request may carry]`);
   }
   return { type: "image", image: await limits.saveImage(bytes, mediaType) };
 }
@@ -74,7 +78,8 @@ function bound(blocks: Array<TextBlock | ImageBlock>, limits: ResultLimits): Arr
     out.push({ type: "text", text });
   }
   if (total > limits.maxChars) {
-    out.push({ type: "text", text: `\n[output cut: ${total} characters, over the limit of ${limits.maxChars} (${limits.limitName})]` });
+    const note = `\n[output cut: ${total} characters, over the limit of ${limits.maxChars} (${limits.limitName})]`;
+    out.push({ type: "text", text: note });
   }
   return out;
 }

@@ -9,12 +9,14 @@ import type { ToolInputSchema } from "../tools/input-schema.ts";
 const TOP_LEVEL_REFUSED = ["$schema", "$id", "oneOf", "anyOf", "allOf", "not", "enum", "const"];
 
 export function apiInputSchema(schema: unknown): JsonSchema {
-  const source = schema && typeof schema === "object" && !Array.isArray(schema) ? (schema as Record<string, unknown>) : {};
+  const isObject = schema && typeof schema === "object" && !Array.isArray(schema);
+  const source = isObject ? (schema as Record<string, unknown>) : {};
   const out: Record<string, unknown> = { ...source, type: "object" };
   for (const key of TOP_LEVEL_REFUSED) delete out[key];
   const props = out.properties;
   if (!props || typeof props !== "object" || Array.isArray(props)) out.properties = {};
-  if (out.required !== undefined && !(Array.isArray(out.required) && out.required.every((r) => typeof r === "string"))) delete out.required;
+  const names = Array.isArray(out.required) && out.required.every((r) => typeof r === "string");
+  if (out.required !== undefined && !names) delete out.required;
   return out as unknown as JsonSchema;
 }
 

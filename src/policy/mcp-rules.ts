@@ -13,7 +13,8 @@ export const isMcpToolName = (name: string): boolean => name.startsWith(MCP_PREF
 export function mcpRuleProblem(source: string): string | null {
   const text = source.trim();
   if (!text.startsWith(MCP_PREFIX)) return null;
-  return RULE_NAME.test(text) ? "" : `invalid permission rule "${source}": expected mcp__<server> or mcp__<server>__<tool>`;
+  if (RULE_NAME.test(text)) return "";
+  return `invalid permission rule "${source}": expected mcp__<server> or mcp__<server>__<tool>`;
 }
 
 function covers(rule: string, tool: string): boolean {

@@ -14,22 +14,32 @@ export interface Frame {
 }
 
 const CLEAR_LINE = "\x1b[2K";
-/** Enough to refill the tallest screen after a resize. */
-const RECENT_LINES = 300;
+/** The committed lines kept to write the transcript again after a change of width. */
+const TRANSCRIPT_LINES = 10_000;
 const CLEAR_DOWN = "\x1b[J";
+/** Clears the terminal's scrollback (xterm's E3; tmux, VTE, iTerm2, kitty, WezTerm know it). */
+const CLEAR_SCROLLBACK = "\x1b[3J";
+// Each write is one synchronized update (mode 2026: the terminal shows it whole, never half drawn)
+// with the cursor hidden while it moves, so it never hops across the screen; terminals that do
+// not know the mode ignore it.
+const BEGIN_UPDATE = "\x1b[?2026h\x1b[?25l";
+const END_UPDATE = "\x1b[?25h\x1b[?2026l";
 
 export class ScreenDiff {
   private shown: string[] = [];
-  /** The newest committed lines, to refill the screen after a resize. */
+  /** The committed lines (the newest TRANSCRIPT_LINES), to write again after a change of width. */
   private recent: string[] = [];
   /** Row of the live region the cursor is on. */
   private cursorRow = 0;
   private shownColumns: number;
 
+  private readonly write: (text: string) => void;
+
   constructor(
-    private readonly write: (text: string) => void,
+    write: (text: string) => void,
     private columns: number,
   ) {
+    this.write = (text) => write(BEGIN_UPDATE + text + END_UPDATE);
     this.shownColumns = columns;
   }
 
@@ -39,7 +49,7 @@ export class ScreenDiff {
     // A tab would move the terminal's cursor to a tab stop the width count cannot see.
     lines = lines.map((l) => (l.includes("\t") ? l.replace(/\t/g, "    ") : l));
     this.recent.push(...lines);
-    if (this.recent.length > RECENT_LINES) this.recent.splice(0, this.recent.length - RECENT_LINES);
+    if (this.recent.length > TRANSCRIPT_LINES) this.recent.splice(0, this.recent.length - TRANSCRIPT_LINES);
     // Row by row, never one clear of the whole screen: tmux (scroll-on-clear) copies a fully
     // cleared screen into its history, which left a stale prompt in the scrollback.
     const oldRows = this.shown.length;
@@ -74,27 +84,48 @@ export class ScreenDiff {
   }
 
   /**
-   * The terminal changed size. Terminals disagree on what a resize does to what is already drawn
-   * (tmux and VTE re-wrap lines, xterm cuts them, some scroll), and a burst of resize events
-   * arrives faster than the output they answer, so no count of rewrapped rows is reliable. The
-   * screen is cleared instead and refilled: the newest committed lines, wrapped to the new width,
-   * then the live region under them.
+   * The terminal changed size. A change of height leaves every row where it was relative to the
+   * cursor (terminals push rows into the scrollback or pull them back, never rewrap), so the live
+   * region is redrawn in place. A change of width is another matter: terminals disagree on what it
+   * does to what is drawn (tmux and VTE rewrap lines and push the overflow into the scrollback,
+   * xterm cuts them), so no count of rows is reliable, and refilling the screen would copy into
+   * the scrollback lines it already holds. The screen and the scrollback are cleared instead and
+   * the transcript written again at the new width, then the live region under it: every line once.
    */
   resize(columns: number, rows: number, frame: Frame): void {
+    const widthChanged = columns !== this.columns;
     this.columns = columns;
     this.shownColumns = columns;
-    const room = Math.max(0, rows - frame.rows.length);
-    const refill: string[] = [];
-    for (let i = this.recent.length - 1; i >= 0 && refill.length < room; i--) {
-      const wrapped = wrapLine(this.recent[i], columns - 1);
-      refill.unshift(...wrapped);
-    }
-    const shown = refill.slice(Math.max(0, refill.length - room));
+    if (!widthChanged) return this.render(frame);
+    const transcript = this.recent.flatMap((l) => wrapLine(l, columns - 1));
     this.shown = [];
     this.cursorRow = 0;
     // Each visible row cleared on its own (not ED 2, which tmux copies into its history).
-    const wipe = `\x1b[H${`${CLEAR_LINE}\x1b[1B`.repeat(rows)}\x1b[H`;
-    this.write(wipe + shown.map((l) => `${l}\x1b[0m\r\n`).join("") + this.draw(frame, 0));
+    const wipe = `\x1b[H${`${CLEAR_LINE}\x1b[1B`.repeat(rows)}\x1b[H${CLEAR_SCROLLBACK}`;
+    this.write(wipe + transcript.map((l) => `${l}\x1b[0m\r\n`).join("") + this.draw(frame, 0));
+  }
+
+  /**
+   * A clean screen with the live region at its top (Ctrl-L, /clear): what is above the region
+   * scrolls into the scrollback, once, and the region's old rows are erased, never copied there.
+   * `rows` − 1 newlines from the region's top row scroll exactly the rows above it away (the first
+   * ones only reach the bottom), whatever row that is.
+   */
+  clearScreen(rows: number, frame: Frame): void {
+    let out = this.toTop() + "\r\n".repeat(Math.max(0, rows - 1));
+    out += `\x1b[H${`${CLEAR_LINE}\x1b[1B`.repeat(rows)}\x1b[H`;
+    this.shown = [];
+    this.cursorRow = 0;
+    this.write(out + this.draw(frame, 0));
+  }
+
+  /** Draws the live region afresh where the cursor is (after the shell had the terminal). */
+  redrawHere(columns: number, frame: Frame): void {
+    this.columns = columns;
+    this.shownColumns = columns;
+    this.shown = [];
+    this.cursorRow = 0;
+    this.write(this.draw(frame, 0));
   }
 
   /** Leaves the region as it is and moves below it (on exit), so the shell prompt starts clean. */

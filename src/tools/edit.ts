@@ -6,11 +6,12 @@ import { dirname } from "node:path";
 import * as z from "zod/mini";
 import description from "./edit.md" with { type: "text" };
 import { isBinary } from "./binary.ts";
-import { fileInTheWay, readRegularFile, requireRegular, writeRegularFile } from "./files.ts";
+import { fileInTheWay, readRegularFile, requireRegular } from "./files.ts";
+import { readTextThrough, writeTextThrough } from "./editor-files.ts";
 import { notFoundMessage, resolveToolPath } from "./paths.ts";
 import { about, defineTool, toolInput } from "./input-schema.ts";
 import { changeDisplay } from "./line-diff.ts";
-import { ToolError } from "./types.ts";
+import { ToolError, type ToolServices } from "./types.ts";
 
 const input = toolInput({
   path: z.string().check(about("File to edit, absolute or relative to the working directory")),
@@ -114,11 +115,11 @@ export function snippet(content: string, at: number, inserted: string): string {
   return shown.join("\n");
 }
 
-async function createFile(path: string, text: string): Promise<string> {
+async function createFile(path: string, text: string, services: ToolServices): Promise<string> {
   const blocker = await fileInTheWay(dirname(path));
   if (blocker) throw new ToolError(`Cannot create ${path}: ${blocker} is not a directory`);
   await mkdir(dirname(path), { recursive: true });
-  await writeRegularFile(path, text, "create");
+  await writeTextThrough(services, path, text, "create");
   return `Created ${path} (${Buffer.byteLength(text)} bytes)`;
 }
 
@@ -146,21 +147,23 @@ export const editTool = defineTool({
 
     const info = await stat(path).catch(() => null);
     if (!info) {
-      if (oldText === "") return { content: await createFile(path, newText), display: changeDisplay(path, "", newText, true) };
+      if (oldText === "") return { content: await createFile(path, newText, ctx.services), display: changeDisplay(path, "", newText, true) };
       throw new ToolError(`${notFoundMessage(path)}\nTo create a file, use Write (or Edit with an empty old_string).`);
     }
     requireRegular("edit", path, info);
-    const content = await readText(path);
+    // Checked on disk (binary, UTF-8) and then taken as the editor holds it, unsaved changes and all.
+    const onDisk = await readText(path);
+    const content = await readTextThrough(ctx.services, path, async () => onDisk);
     if (oldText === "") {
       if (content !== "") {
         throw new ToolError(`old_string is empty but ${path} already has content; give the text to replace, or use Write to replace the whole file.`);
       }
-      await writeRegularFile(path, newText, "edit");
+      await writeTextThrough(ctx.services, path, newText, "edit");
       return { content: `Wrote ${Buffer.byteLength(newText)} bytes into empty file ${path}`, display: changeDisplay(path, "", newText, false) };
     }
 
     const outcome = applyEdit(content, oldText, newText, input.replace_all === true, path);
-    await writeRegularFile(path, outcome.content, "edit");
+    await writeTextThrough(ctx.services, path, outcome.content, "edit");
     const what = outcome.count === 1 ? "1 replacement" : `${outcome.count} replacements (first shown)`;
     return {
       content: `Edited ${path}: ${what}\n${snippet(outcome.content, outcome.at, outcome.inserted)}`,

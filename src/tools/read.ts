@@ -56,7 +56,7 @@ const PENDING_MAX = 1_000_000;
  * Streams the file so a huge log costs memory only for the window asked for; lines after the
  * window are only counted. Invalid UTF-8 decodes to U+FFFD instead of throwing.
  */
-async function readWindow(path: string, offset: number, limit: number, signal: AbortSignal): Promise<Window> {
+async function readWindow(path: string, offset: number, limit: number, signal: AbortSignal, text?: string): Promise<Window> {
   const decoder = new TextDecoder("utf-8");
   const lines: string[] = [];
   let chars = 0;
@@ -96,7 +96,9 @@ async function readWindow(path: string, offset: number, limit: number, signal: A
       pending = pending.slice(0, keep);
     }
   };
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Uint8Array>) {
+  // The editor's buffer when there is one (editor-files.ts), else the file, streamed.
+  const chunks = text !== undefined ? [new TextEncoder().encode(text)] : (createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Uint8Array>);
+  for await (const chunk of chunks) {
     if (signal.aborted) throw new ToolError("Read interrupted");
     consume(decoder.decode(chunk, { stream: true }));
   }
@@ -184,7 +186,9 @@ export const readTool = defineTool({
     if (mediaType) return readImage(path, mediaType, Math.max(info.size, head.length), ctx);
     if (isBinary(head)) throw new ToolError(`Cannot read ${path}: binary file${info.size > 0 ? ` (${info.size} bytes)` : ""}`);
 
-    const { lines, first, total } = await readWindow(path, offset, limit, ctx.signal);
+    const fromEditor = ctx.services.editorFiles?.read;
+    const editorText = fromEditor ? await fromEditor(path) : undefined;
+    const { lines, first, total } = await readWindow(path, offset, limit, ctx.signal, editorText);
     if (lines.length === 0) {
       throw new ToolError(`offset ${offset} is past the end of ${path}, which has ${total} line${total === 1 ? "" : "s"}`);
     }

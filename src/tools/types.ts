@@ -49,6 +49,8 @@ export interface ToolServices {
   granted?: string[];
   /** Asks the user about a call the policy does not allow by itself; absent (headless): denied. */
   approve?(request: ApprovalRequest): Promise<ApprovalAnswer>;
+  /** The user's editor's view of files (`synapse acp`): Read, Write and Edit go through it (editor-files.ts). */
+  editorFiles?: import("./editor-files.ts").EditorFiles;
   /** The engine Grep and Glob use; absent means the process's own (search-engine.ts). */
   searchEngine?(): Promise<import("./search-engine.ts").SearchEngine>;
 }

@@ -5,7 +5,8 @@ import { mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import * as z from "zod/mini";
 import description from "./write.md" with { type: "text" };
-import { errorText, fileInTheWay, readRegularFile, requireRegular, writeRegularFile } from "./files.ts";
+import { errorText, fileInTheWay, readRegularFile, requireRegular } from "./files.ts";
+import { writeTextThrough } from "./editor-files.ts";
 import { isBinary } from "./binary.ts";
 import { changeDisplay } from "./line-diff.ts";
 import { brokenLinkMessage, resolveToolPath } from "./paths.ts";
@@ -46,7 +47,7 @@ export const writeTool = defineTool({
     if (blocker) throw new ToolError(`Cannot write ${path}: ${blocker} is not a directory`);
     try {
       await mkdir(dirname(path), { recursive: true });
-      await writeRegularFile(path, input.content);
+      await writeTextThrough(ctx.services, path, input.content);
     } catch (err) {
       if (err instanceof ToolError) throw err;
       const broken = (err as NodeJS.ErrnoException).code === "ENOENT" ? brokenLinkMessage(path) : null;

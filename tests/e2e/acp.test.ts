@@ -4,11 +4,11 @@
 // load and list of stored sessions, two sessions at once, and bad input that must not crash it.
 
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { type AcpAgentProcess, agentText, initialize, startAcpAgent, toolUpdates } from "../support/acp-client.ts";
-import { providerEnv, tempHome } from "../support/binary.ts";
+import { providerEnv, runBinary, spawnBinary, tempHome } from "../support/binary.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 
 const serve = fakeLLMPerTest();
@@ -120,6 +120,37 @@ describe("synapse acp: a session from initialize to the end of a turn", () => {
   });
 });
 
+test("an answer cut at the output limit ends the prompt with max_tokens", async () => {
+  const { home, ws } = setup();
+  const s = await serve([{ text: "a final answer cut sho", stopReason: "max_tokens" }]);
+  const agent = start({ ...home.env, ...providerEnv(s.url) });
+  await initialize(agent);
+  const { sessionId } = await newSession(agent, ws);
+  expect((await prompt(agent, sessionId, "write a lot")).stopReason).toBe("max_tokens");
+});
+
+test("a second prompt while one runs in the same session is refused; the first goes on", async () => {
+  const { home, ws } = setup();
+  let open!: () => void;
+  const gate = new Promise<void>((r) => (open = r));
+  const s = await serve([{ text: "the one answer", after: gate }]);
+  const agent = start({ ...home.env, ...providerEnv(s.url) });
+  await initialize(agent);
+  const { sessionId } = await newSession(agent, ws);
+  const first = prompt(agent, sessionId, "one");
+  await s.waitForRequests(1);
+  await expect(prompt(agent, sessionId, "two")).rejects.toMatchObject({ code: -32600 });
+  open();
+  expect((await first).stopReason).toBe("end_turn");
+});
+
+test("`synapse acp` takes no arguments: a usage error, exit 2", async () => {
+  const r = await runBinary({ args: ["acp", "extra"] });
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain("acp takes no arguments");
+  expect(r.stdout).toBe("");
+});
+
 describe("synapse acp: permission questions go to the editor", () => {
   const outsideWrite = (outside: string) => [
     { toolCalls: [{ id: "toolu_w", name: "Write", input: { path: join(outside, "out.txt"), content: "written\n" } }] },
@@ -175,6 +206,23 @@ describe("synapse acp: permission questions go to the editor", () => {
   });
 });
 
+test("additionalDirectories widen the workspace like --add-dir: a write there needs no question", async () => {
+  const { home, ws } = setup();
+  const extra = join(home.dir, "shared-lib");
+  mkdirSync(extra);
+  const s = await serve([{ toolCalls: [{ name: "Write", input: { path: join(extra, "y.txt"), content: "y\n" } }] }, { text: "ok" }]);
+  const agent = start({ ...home.env, ...providerEnv(s.url), SYNAPSE_PERMISSION_MODE: "accept-edits" });
+  await initialize(agent);
+  agent.answer = "reject_once";
+  const { sessionId } = await agent.conn.agent.request(acp.methods.agent.session.new, { cwd: ws, additionalDirectories: [extra], mcpServers: [] });
+  expect((await prompt(agent, sessionId, "write there")).stopReason).toBe("end_turn");
+  expect(agent.permissions).toEqual([]);
+  expect(readFileSync(join(extra, "y.txt"), "utf8")).toBe("y\n");
+  await expect(
+    agent.conn.agent.request(acp.methods.agent.session.new, { cwd: ws, additionalDirectories: [join(home.dir, "missing")], mcpServers: [] }),
+  ).rejects.toMatchObject({ code: -32602 });
+});
+
 describe("synapse acp: cancel, load, list, several sessions", () => {
   test("session/cancel mid-stream stops the turn; the prompt answers cancelled", async () => {
     const { home, ws } = setup();
@@ -196,7 +244,7 @@ describe("synapse acp: cancel, load, list, several sessions", () => {
     const { home, ws } = setup();
     const outside = join(home.dir, "elsewhere");
     mkdirSync(outside);
-    const s = await serve([{ toolCalls: [{ name: "Write", input: { path: join(outside, "x.txt"), content: "x" } }] }, { text: "unused" }]);
+    const s = await serve([{ toolCalls: [{ name: "Write", input: { path: join(outside, "x.txt"), content: "x" } }] }, { text: "after the cancel" }]);
     const agent = start({ ...home.env, ...providerEnv(s.url) });
     await initialize(agent);
     const { sessionId } = await newSession(agent, ws);
@@ -207,7 +255,10 @@ describe("synapse acp: cancel, load, list, several sessions", () => {
     await agent.conn.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     expect((await turn).stopReason).toBe("cancelled");
     expect(existsSync(join(outside, "x.txt"))).toBe(false);
-    // Every issued call got a result: the stored turn answers the Write.
+    // Every issued call got a result: the next request (checked by the strict fake) answers the Write.
+    expect((await prompt(agent, sessionId, "go on")).stopReason).toBe("end_turn");
+    expect(s.rejected).toEqual([]);
+    expect(JSON.stringify(s.requests[1]!.body.messages)).toContain("tool_result");
     expect(await agent.end()).toBe(0);
   });
 
@@ -281,19 +332,53 @@ describe("synapse acp: bad input and a client that goes away", () => {
     await expect(agent.conn.agent.request("no/such_method", {})).rejects.toMatchObject({ code: -32601 });
     await expect(agent.conn.agent.request(acp.methods.agent.session.prompt, { sessionId: "nope", prompt: [{ type: "text", text: "x" }] })).rejects.toBeDefined();
     await expect(newSession(agent, join(ws, "missing"))).rejects.toMatchObject({ code: -32602 });
+    // The protocol's paths are absolute: "." (which exists where the agent started) is refused.
+    await expect(newSession(agent, ".")).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("absolute") });
     expect(await agent.end()).toBe(0);
   });
 
-  test("stdout carries only JSON-RPC; logs go to stderr", async () => {
+  test("stdout carries only JSON-RPC lines, warnings and all; logs go to stderr", async () => {
     const { home, ws } = setup();
-    const s = await serve([{ text: "hi" }]);
-    const agent = start({ ...home.env, ...providerEnv(s.url), SYNAPSE_SANDBOX: "full-access" });
-    await initialize(agent);
-    const { sessionId } = await newSession(agent, ws);
-    expect((await prompt(agent, sessionId, "hello")).stopReason).toBe("end_turn");
-    expect(await agent.end()).toBe(0);
-    // The no-sandbox warning went to stderr, not into the protocol stream (the SDK would have choked).
-    expect(await agent.stderr()).toContain("synapse acp:");
+    const s = await serve([{ toolCalls: [{ name: "Bash", input: { command: "echo out-of-band" } }] }, { text: "hi" }]);
+    // Raw pipes, no SDK in between: every byte the agent writes to stdout is looked at.
+    const proc = spawnBinary({ args: ["acp"], stdin: "silent-pipe", env: { ...home.env, ...providerEnv(s.url), SYNAPSE_SANDBOX: "full-access" } });
+    const send = (msg: object) => {
+      proc.stdin!.write(`${JSON.stringify({ jsonrpc: "2.0", ...msg })}\n`);
+      proc.stdin!.flush();
+    };
+    const lines: any[] = [];
+    const reader = (async () => {
+      let buffer = "";
+      for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
+        buffer += new TextDecoder().decode(chunk);
+        let nl;
+        while ((nl = buffer.indexOf("\n")) >= 0) {
+          lines.push(JSON.parse(buffer.slice(0, nl)));
+          buffer = buffer.slice(nl + 1);
+        }
+      }
+      expect(buffer).toBe("");
+    })();
+    const answered = async (id: number) => {
+      while (!lines.some((l) => l.id === id)) await Bun.sleep(10);
+      return lines.find((l) => l.id === id);
+    };
+    send({ id: 1, method: "initialize", params: { protocolVersion: acp.PROTOCOL_VERSION } });
+    await answered(1);
+    send({ id: 2, method: "session/new", params: { cwd: ws, mcpServers: [] } });
+    const sessionId = (await answered(2)).result.sessionId;
+    send({ id: 3, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "go" }] } });
+    expect((await answered(3)).result.stopReason).toBe("end_turn");
+    proc.stdin!.end();
+    expect(await proc.exited).toBe(0);
+    await reader;
+    expect(lines.every((l) => l.jsonrpc === "2.0")).toBe(true);
+    const stderr = await new Response(proc.stderr).text();
+    // The no-sandbox warning went to stderr, not into the protocol stream, and to the log file.
+    expect(stderr).toContain("synapse acp: warning:");
+    const logFile = join(home.env.SYNAPSE_HOME!, "logs", "acp.log");
+    expect(readFileSync(logFile, "utf8")).toContain("synapse acp: warning:");
+    expect(statSync(logFile).mode & 0o077).toBe(0);
   });
 
   test("the client going away mid-turn ends the process with the session saved", async () => {
@@ -310,6 +395,20 @@ describe("synapse acp: bad input and a client that goes away", () => {
     const stored = Bun.spawnSync(["grep", "-r", "keep this prompt", archive]).stdout.toString();
     expect(stored).toContain("keep this prompt");
   });
+});
+
+test("SIGTERM mid-turn ends the process with 143 and the session saved", async () => {
+  const { home, ws } = setup();
+  const s = await serve([{ text: "streaming and then silence", stallAfter: 5 }]);
+  const agent = start({ ...home.env, ...providerEnv(s.url) });
+  await initialize(agent);
+  const { sessionId } = await newSession(agent, ws);
+  void prompt(agent, sessionId, "a prompt to keep").catch(() => {});
+  await agent.waitForUpdate((n) => n.update.sessionUpdate === "agent_message_chunk");
+  agent.proc.kill("SIGTERM");
+  expect(await agent.proc.exited).toBe(143);
+  const stored = Bun.spawnSync(["grep", "-r", "a prompt to keep", join(home.env.SYNAPSE_HOME!, "sessions", sessionId)]).stdout.toString();
+  expect(stored).toContain("a prompt to keep");
 });
 
 describe("synapse acp: prompt content, commands, models", () => {
@@ -352,5 +451,54 @@ describe("synapse acp: prompt content, commands, models", () => {
     expect(s.requests.at(-1)!.body.model).toBe("claude-sonnet-5-5");
     // The command's own lines answered the method: none were sent as chat.
     expect(agentText(agent.updates, sessionId)).toBe("on the new model");
+  });
+});
+
+describe("synapse acp: the editor's files", () => {
+  test("Read sees the editor's unsaved buffer; Edit changes the buffer through the editor, not the disk", async () => {
+    const { home, ws } = setup();
+    const file = join(ws, "app.ts");
+    writeFileSync(file, "const b = 1; // saved\n");
+    const s = await serve([
+      { toolCalls: [{ id: "toolu_r", name: "Read", input: { path: "app.ts" } }] },
+      { toolCalls: [{ id: "toolu_e", name: "Edit", input: { path: "app.ts", old_string: "const b = 2;", new_string: "const b = 3;" } }] },
+      { text: "done" },
+    ]);
+    const agent = start({ ...home.env, ...providerEnv(s.url), SYNAPSE_PERMISSION_MODE: "accept-edits" });
+    await initialize(agent, { fs: true });
+    agent.buffers.set(file, "const b = 2; // unsaved\n");
+    const { sessionId } = await newSession(agent, ws);
+    expect((await prompt(agent, sessionId, "bump b")).stopReason).toBe("end_turn");
+    expect(JSON.stringify(s.requests[1]!.body.messages)).toContain("unsaved");
+    expect(agent.fsCalls.filter((c) => c.method === "write")).toEqual([{ method: "write", path: file, content: "const b = 3; // unsaved\n" }]);
+    expect(readFileSync(file, "utf8")).toBe("const b = 1; // saved\n");
+  });
+
+  test("attack: a Write through a symbolic link is refused before the editor is asked to write", async () => {
+    const { home, ws } = setup();
+    writeFileSync(join(ws, "real.txt"), "real\n");
+    Bun.spawnSync(["ln", "-s", "real.txt", join(ws, "link.txt")]);
+    const s = await serve([{ toolCalls: [{ id: "toolu_w", name: "Write", input: { path: "link.txt", content: "through the link\n" } }] }, { text: "ok" }]);
+    const agent = start({ ...home.env, ...providerEnv(s.url), SYNAPSE_PERMISSION_MODE: "accept-edits" });
+    await initialize(agent, { fs: true });
+    const { sessionId } = await newSession(agent, ws);
+    await prompt(agent, sessionId, "write it");
+    expect(agent.fsCalls.filter((c) => c.method === "write")).toEqual([]);
+    expect(JSON.stringify(s.requests[1]!.body.messages)).toContain("symbolic link");
+    expect(readFileSync(join(ws, "real.txt"), "utf8")).toBe("real\n");
+  });
+
+  test("attack: a Write outside the workspace the user rejects never reaches the editor", async () => {
+    const { home, ws } = setup();
+    const outside = join(home.dir, "elsewhere");
+    mkdirSync(outside);
+    const s = await serve([{ toolCalls: [{ name: "Write", input: { path: join(outside, "x.txt"), content: "x" } }] }, { text: "ok" }]);
+    const agent = start({ ...home.env, ...providerEnv(s.url) });
+    await initialize(agent, { fs: true });
+    agent.answer = "reject_once";
+    const { sessionId } = await newSession(agent, ws);
+    await prompt(agent, sessionId, "write outside");
+    expect(agent.permissions).toHaveLength(1);
+    expect(agent.fsCalls).toEqual([]);
   });
 });

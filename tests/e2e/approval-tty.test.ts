@@ -66,7 +66,8 @@ describe.skipIf(!hasTmux)("approval prompt", () => {
       await t.until((s) => s.includes("% context"), "the status line");
       t.type("edit the notes");
       t.keys("Enter");
-      let s = await t.until((s) => s.includes("Allow Write?"), "the Write prompt");
+      // Enter alone answers only once the question has been up long enough to read ("Enter to choose").
+      let s = await t.until((s) => s.includes("Allow Write?") && s.includes("Enter to choose"), "the Write prompt, ready for Enter");
       expect(s).toContain("outside the workspace");
       expect(s).toContain("+ hello from the model");
       // Offered for exactly this file, and the label says so.

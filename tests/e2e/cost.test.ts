@@ -130,6 +130,24 @@ describe("--max-budget-usd", () => {
   });
 });
 
+describe("--max-budget-usd before the first request", () => {
+  test("a budget the first request would pass: nothing is sent, exit 1, and the session resumes well-formed", async () => {
+    const fake = await serve(reader(1));
+    const home = tempHome();
+    const dir = workspace();
+    const base = env(fake.url, home.env, { SYNAPSE_MODEL: "claude-sonnet-4-5" });
+    const run = await runBinary({ args: ["-o", "json", "--max-budget-usd", "0.000001", "-C", dir, "first prompt"], env: base });
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ subtype: "error_max_budget_usd", num_turns: 0, is_error: true });
+    expect(fake.requests).toHaveLength(0);
+    const again = await runBinary({ args: ["-o", "json", "-y", "-c", "-C", dir, "second prompt"], env: base });
+    expect(again.code).toBe(0);
+    expect(fake.rejected).toEqual([]);
+    const sent = JSON.stringify(fake.requests[0]!.body.messages);
+    expect(sent.indexOf("first prompt")).toBeLessThan(sent.indexOf("second prompt"));
+  });
+});
+
 describe("cache breakpoints on the wire", () => {
   test("every request carries some and at most 4; after /compact one sits on the compaction record", async () => {
     const fake = await serve(reader(4));

@@ -92,7 +92,11 @@ describe.skipIf(!hasTmux)("suspending", () => {
       await until((s) => /Stopped/.test(s), "the shell's job notice");
       server.tmux("send-keys", "-t", name, "-l", "fg");
       server.tmux("send-keys", "-t", name, "Enter");
-      await until((s) => s.split("\n").filter((l) => l.includes("% context")).length >= 1 && s.lastIndexOf("% context") > s.lastIndexOf("Stopped"), "the session drawn again");
+      const back = await until((s) => s.split("\n").filter((l) => l.includes("% context")).length >= 1 && s.lastIndexOf("% context") > s.lastIndexOf("Stopped"), "the session drawn again");
+      // The shell's output from while the session was stopped stays; no stale prompt above it.
+      expect(back).toMatch(/Stopped/);
+      expect(back.split("\n").filter((l) => l.startsWith("› draft kept"))).toHaveLength(1);
+      expect(back.split("\n").filter((l) => l.includes("% context"))).toHaveLength(1);
       server.tmux("send-keys", "-t", name, "-l", " now");
       server.tmux("send-keys", "-t", name, "Enter");
       await until((s) => s.includes("back again"), "the answer after resuming");

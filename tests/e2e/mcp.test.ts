@@ -116,27 +116,36 @@ describe("stdio: server-everything", () => {
   });
 });
 
-describe("Streamable HTTP: server-everything", () => {
-  test("a remote server's tool is called over HTTP", async () => {
-    const port = await freePort();
-    const http = Bun.spawn(["node", EVERYTHING, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdout: "ignore", stderr: "pipe" });
+/** server-everything over HTTP (`streamableHttp` or the older `sse`), listening on a free port. */
+async function httpServer(mode: "streamableHttp" | "sse", ready: string) {
+  const port = await freePort();
+  const proc = Bun.spawn(["node", EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdout: "ignore", stderr: "pipe" });
+  const reader = proc.stderr.getReader();
+  let seen = "";
+  while (!seen.includes(ready)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the HTTP server ended: ${seen}`);
+    seen += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  return { port, stop: async () => void (proc.kill(), await proc.exited) };
+}
+
+describe("remote servers: server-everything", () => {
+  test.each([
+    ["Streamable HTTP", "streamableHttp", "listening", { type: "http", path: "/mcp" }],
+    ["SSE", "sse", "running on port", { type: "sse", path: "/sse" }],
+    ["an http entry for an SSE-only server (the fallback)", "sse", "running on port", { type: "http", path: "/sse" }],
+  ] as const)("%s: a tool is called", async (_name, mode, ready, entry) => {
+    const http = await httpServer(mode, ready);
     try {
-      const reader = http.stderr.getReader();
-      let seen = "";
-      while (!seen.includes("listening")) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`the HTTP server ended: ${seen}`);
-        seen += new TextDecoder().decode(value);
-      }
-      reader.releaseLock();
       const s = await serve([call("mcp__web__get-sum", { a: 2, b: 40 }), { text: "ok" }]);
-      const remote = { type: "http", url: `http://127.0.0.1:${port}/mcp`, headers: { "X-Test": "1" } };
+      const remote = { type: entry.type, url: `http://127.0.0.1:${http.port}${entry.path}`, headers: { "X-Test": "1" } };
       const r = await runBinary({ args: ["--mcp-config", config({ web: remote }), "--allow", "mcp__web", "go"], env: providerEnv(s.url) });
       expect(r.code).toBe(0);
       expect(textOf(lastResults(s, 1)[0]!.content)).toContain("42");
     } finally {
-      http.kill();
-      await http.exited;
+      await http.stop();
     }
   });
 });
@@ -208,6 +217,17 @@ describe("a project's .mcp.json", () => {
     expect(toolNames(s, 1).some((n) => n.startsWith("mcp__"))).toBe(false);
     expect(readFileSync(started, "utf8").trim().split("\n").length).toBe(1);
     expect(r.stderr).toContain("not approved");
+  });
+
+  test("a .mcp.json that is a FIFO does not hang the start: one warning, nothing started", async () => {
+    const home = tempHome();
+    const ws = join(home.dir, "repo");
+    mkdirSync(ws);
+    expect(Bun.spawnSync(["mkfifo", join(ws, ".mcp.json")]).exitCode).toBe(0);
+    const s = await serve([{ text: "ok" }]);
+    const r = await runBinary({ args: ["-C", ws, "go"], env: { ...home.env, ...providerEnv(s.url) } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("not a regular file");
   });
 
   test("the approval is kept in synapse's data folder, never in the repository", async () => {
@@ -298,6 +318,48 @@ describe("misbehaving servers", () => {
     expect(r.code).toBe(0);
     expect(toolNames(s, 0)).not.toContain("mcp__bad__extra");
     expect(toolNames(s, 1)).toContain("mcp__bad__extra");
+  });
+});
+
+describe("sub-agents", () => {
+  const isSub = (r: any) => JSON.stringify(r.body?.system ?? "").includes("You are a sub-agent");
+  /** Main replies in order; a sub-agent's first request calls `tool`, its second answers. */
+  function script(kind: string, tool: string) {
+    let m = 0;
+    const main: ScriptedReply[] = [call("Bash", { command: `task:${kind} -p use-the-server` }), { text: "main done" }];
+    return (req: any): ScriptedReply => {
+      if (!isSub(req)) return main[m++] ?? { text: "over" };
+      return req.body.messages.length === 1 ? call(tool) : { text: "sub done" };
+    };
+  }
+  const bad = config({ bad: { command: "node", args: [MISBEHAVING, "normal"] } });
+
+  test("task:general calls an MCP tool through the main thread, under the session's rules", async () => {
+    const s = await serve(script("general", "mcp__bad__ok"));
+    const r = await runBinary({ args: ["--mcp-config", bad, "--allow", "mcp__bad", "go"], env: providerEnv(s.url) });
+    expect(r.code).toBe(0);
+    const subs = s.requests.filter(isSub);
+    expect(toolNames(s, s.requests.indexOf(subs[0]!))).toContain("mcp__bad__crash");
+    expect(textOf(lastResults(s, s.requests.indexOf(subs[1]!))[0]!.content)).toMatch(/^ok from \d+$/);
+  });
+
+  test("a sub-agent cannot ask: without an allow rule its MCP call is refused", async () => {
+    const s = await serve(script("general", "mcp__bad__ok"));
+    const r = await runBinary({ args: ["--mcp-config", bad, "go"], env: providerEnv(s.url) });
+    expect(r.code).toBe(0);
+    const [result] = lastResults(s, s.requests.indexOf(s.requests.filter(isSub)[1]!));
+    expect(result!.is_error).toBe(true);
+    expect(textOf(result!.content)).toContain("--allow 'mcp__bad__ok'");
+  });
+
+  test("task:explore is offered only the read-only tools", async () => {
+    const s = await serve(script("explore", "mcp__bad__ok"));
+    const r = await runBinary({ args: ["--mcp-config", bad, "--allow", "mcp__bad", "go"], env: providerEnv(s.url) });
+    expect(r.code).toBe(0);
+    const subs = s.requests.filter(isSub);
+    const offered = toolNames(s, s.requests.indexOf(subs[0]!)).filter((n) => n.startsWith("mcp__"));
+    expect(offered).toEqual(["mcp__bad__ok"]);
+    expect(textOf(lastResults(s, s.requests.indexOf(subs[1]!))[0]!.content)).toMatch(/^ok from \d+$/);
   });
 });
 

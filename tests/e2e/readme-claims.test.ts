@@ -143,10 +143,12 @@ describe("the README's samples are what the binary does", () => {
   test("-o json: the sample result has the same fields, stats included, as a real one", async () => {
     const sample = JSON.parse(/`-o json` prints one object at the end:\n\n```json\n([^]*?)```/.exec(README)![1]!);
     const fake = await serve([{ text: "README.md describes it" }]);
-    const r = await runBinary({ args: ["-o", "json", "summarise"], env: providerEnv(fake.url) });
+    // The sample is of a model with a price (total_cost_usd is there only then).
+    const r = await runBinary({ args: ["-o", "json", "summarise"], env: { ...providerEnv(fake.url), SYNAPSE_PRICE: "3,15" } });
     const real = JSON.parse(r.stdout);
     expect(Object.keys(sample).sort()).toEqual(Object.keys(real).sort());
     expect(Object.keys(sample.stats).sort()).toEqual(Object.keys(real.stats).sort());
+    expect(Object.keys(sample.stats.cost).sort()).toEqual(Object.keys(real.stats.cost).sort());
     expect(Object.keys(sample.usage).sort()).toEqual(Object.keys(real.usage).sort());
   });
 

@@ -36,6 +36,8 @@ class Emulator {
         else if (m[2] === "H") {
           this.row = 0;
           this.col = 0;
+        } else if (m[2] === "J" && m[1] === "3") {
+          this.scrolled = [];
         } else if (m[2] === "J" && m[1] === "2") {
           this.lines = this.lines.map(() => "");
         } else if (m[2] === "J") {
@@ -83,8 +85,8 @@ describe("ScreenDiff", () => {
     const before = term.bytes;
     screen.render({ rows: ["a", "b", "> xy", "status"], cursor: { row: 2, col: 4 } });
     expect(term.shown()).toEqual(["a", "b", "> xy", "status"]);
-    // Only from the changed row down: far less than the whole frame again.
-    expect(term.bytes - before).toBeLessThan(30);
+    // Only from the changed row down: far less than the whole frame again (28 bytes open and close the update).
+    expect(term.bytes - before).toBeLessThan(30 + 28);
     screen.render({ rows: ["> ", "status"], cursor: { row: 0, col: 2 } });
     expect(term.shown()).toEqual(["> ", "status"]);
   });
@@ -161,13 +163,66 @@ describe("ScreenDiff tabs", () => {
 });
 
 describe("ScreenDiff resize", () => {
-  test("clears and refills the screen: newest committed lines rewrapped, then the live region", () => {
+  const live = (w: number) => ({ rows: ["─".repeat(w - 1), "> draft", "status"], cursor: { row: 1, col: 7 } });
+
+  test("a new width clears screen and scrollback and writes the transcript again: every line once", () => {
     const term = new Emulator(6);
     const screen = new ScreenDiff(term.write, 20);
-    for (let i = 0; i < 8; i++) screen.commit([`committed line ${i}`], { rows: ["─".repeat(19), "> draft", "status"], cursor: { row: 1, col: 7 } });
-    screen.resize(10, 6, { rows: ["─".repeat(9), "> draft", "status"], cursor: { row: 1, col: 7 } });
-    expect(term.shown()).toEqual(["line 6", "committed", "line 7", "─".repeat(9), "> draft", "status"]);
+    for (let i = 0; i < 8; i++) screen.commit([`committed line ${i}`], live(20));
+    screen.resize(10, 6, live(10));
+    const words = Array.from({ length: 8 }, (_, i) => ["committed", `line ${i}`]).flat();
+    expect(term.all().filter((l) => l !== "")).toEqual([...words, ...live(10).rows]);
     expect([term.row, term.col]).toEqual([4, 7]);
+    // Twice more, as a burst of resize events does: still nothing doubled in the scrollback.
+    screen.resize(14, 6, live(14));
+    screen.resize(10, 6, live(10));
+    expect(term.all().filter((l) => l !== "")).toEqual([...words, ...live(10).rows]);
+  });
+
+  test("a new height alone redraws the live region in place, the scrollback untouched", () => {
+    const term = new Emulator(6);
+    const writes: string[] = [];
+    const screen = new ScreenDiff((s) => {
+      writes.push(s);
+      term.write(s);
+    }, 20);
+    for (let i = 0; i < 8; i++) screen.commit([`line ${i}`], live(20));
+    screen.resize(20, 6, { ...live(20), rows: ["─".repeat(19), "> draft", "status 2"] });
+    expect(term.all().filter((l) => l !== "")).toEqual([...Array.from({ length: 8 }, (_, i) => `line ${i}`), "─".repeat(19), "> draft", "status 2"]);
+    expect(writes.join("")).not.toContain("\x1b[3J");
+  });
+});
+
+describe("ScreenDiff clearScreen (Ctrl-L, /clear)", () => {
+  test("scrolls what is above the live region into the scrollback once; the old live rows are not copied", () => {
+    const term = new Emulator(8);
+    const screen = new ScreenDiff(term.write, 20);
+    const frame = { rows: ["─".repeat(19), "> x", "status"], cursor: { row: 1, col: 3 } };
+    screen.commit(["one", "two"], frame);
+    screen.clearScreen(8, frame);
+    expect(term.scrolled).toEqual(["one", "two"]);
+    expect(term.shown()).toEqual(frame.rows);
+    expect([term.row, term.col]).toEqual([1, 3]);
+    screen.commit(["three"], frame);
+    expect(term.all().filter((l) => l !== "")).toEqual(["one", "two", "three", ...frame.rows]);
+  });
+});
+
+describe("ScreenDiff updates", () => {
+  test("every write is one synchronized update with the cursor hidden while it moves", () => {
+    const writes: string[] = [];
+    const screen = new ScreenDiff((s) => writes.push(s), 20);
+    const frame = { rows: ["> x", "status"], cursor: { row: 0, col: 3 } };
+    screen.render(frame);
+    screen.commit(["line"], frame);
+    screen.render({ ...frame, cursor: { row: 0, col: 2 } });
+    screen.resize(12, 6, frame);
+    screen.clearScreen(6, frame);
+    expect(writes.length).toBe(5);
+    for (const w of writes) {
+      expect(w.startsWith("\x1b[?2026h\x1b[?25l")).toBe(true);
+      expect(w.endsWith("\x1b[?25h\x1b[?2026l")).toBe(true);
+    }
   });
 });
 

@@ -2,6 +2,7 @@
 // records every session/update, answers permission questions with a policy the test picks, and
 // can end the agent's stdin (the editor closed) or write raw bytes (a malformed message).
 
+import { readFileSync } from "node:fs";
 import * as acp from "@agentclientprotocol/sdk";
 import { BINARY, tempHome } from "./binary.ts";
 
@@ -17,6 +18,10 @@ export interface AcpAgentProcess {
   permissions: acp.RequestPermissionRequest[];
   /** What the next permission questions are answered. */
   answer: PermissionAnswer;
+  /** The editor's buffers by absolute path: fs/read_text_file answers from here, else from disk. */
+  buffers: Map<string, string>;
+  /** Every fs/read_text_file and fs/write_text_file the agent sent (writes are kept, not saved). */
+  fsCalls: Array<{ method: "read" | "write"; path: string; content?: string }>;
   /** Resolves with the first update `match` accepts (already received ones count). */
   waitForUpdate(match: (u: acp.SessionNotification) => boolean): Promise<acp.SessionNotification>;
   /** Resolves when a permission question arrives (already asked ones count). */
@@ -49,6 +54,8 @@ export function startAcpAgent(env: Record<string, string>, args: string[] = []):
     updates,
     permissions,
     answer: "allow_once",
+    buffers: new Map(),
+    fsCalls: [],
     waitForUpdate: (match) => until(() => updates.find(match)),
     waitForPermission: () => until(() => permissions[0]),
     stderr: () => new Response(proc.stderr as ReadableStream).text(),
@@ -82,14 +89,25 @@ export function startAcpAgent(env: Record<string, string>, args: string[] = []):
       const option = params.options.find((o) => o.kind === self.answer);
       return { outcome: option ? { outcome: "selected", optionId: option.optionId } : { outcome: "cancelled" } };
     });
+  app
+    .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => {
+      self.fsCalls.push({ method: "read", path: params.path });
+      return { content: self.buffers.get(params.path) ?? readFileSync(params.path, "utf8") };
+    })
+    .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => {
+      self.fsCalls.push({ method: "write", path: params.path, content: params.content });
+      self.buffers.set(params.path, params.content);
+      return {};
+    });
   self.conn = app.connect(acp.ndJsonStream(output, proc.stdout as ReadableStream<Uint8Array>));
   return self;
 }
 
-export async function initialize(agent: AcpAgentProcess): Promise<acp.InitializeResponse> {
+/** `fs`: offer the editor's file methods (answered from `agent.buffers`). */
+export async function initialize(agent: AcpAgentProcess, opts: { fs?: boolean } = {}): Promise<acp.InitializeResponse> {
   return agent.conn.agent.request(acp.methods.agent.initialize, {
     protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+    clientCapabilities: { fs: { readTextFile: Boolean(opts.fs), writeTextFile: Boolean(opts.fs) }, terminal: false },
     clientInfo: { name: "synapse-test", version: "1" },
   });
 }

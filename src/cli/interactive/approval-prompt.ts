@@ -78,6 +78,13 @@ export class ApprovalPrompt {
   /** First preview row shown, and the rows shown at the last render (a page). */
   private scroll = 0;
   private page = 1;
+  /**
+   * Enter alone does not answer until the session says the question has been up long enough to
+   * be read (`armEnter`), unless another key was given to it first: an Enter meant for the draft
+   * or typed a moment too late must not say yes. The hint says "Enter to choose" once it does.
+   */
+  private enterArmed = false;
+  private touched = false;
 
   constructor(
     private readonly request: ApprovalRequest,
@@ -131,13 +138,37 @@ export class ApprovalPrompt {
     const choice = this.state.choice;
     const row = (ch: Choice, i: number) => `${i + 1}. ${label[ch]}`;
     const lines = this.choices.map((ch, i) => (i === choice ? c.cyan(`❯ ${row(ch, i)}`) : `  ${row(ch, i)}`));
-    lines.push(c.dim(`  ↑/↓ or 1-${this.choices.length} (${letters}), Enter to choose; Esc rejects and stops`));
+    const enter = this.enterArmed || this.touched ? ", Enter to choose" : "";
+    lines.push(c.dim(`  ↑/↓ or 1-${this.choices.length} (${letters})${enter}; Esc rejects and stops`));
     return lines;
+  }
+
+  /**
+   * Whether the prompt has a use for `key`. One it has none for (a letter that is no choice, a
+   * word-move) belongs to the draft behind the prompt rather than being lost.
+   */
+  takes(key: Key): boolean {
+    if (key.kind === "esc" || (key.kind === "ctrl" && key.name === "c")) return true;
+    if (key.kind === "page" || key.kind === "enter") return true;
+    if (key.kind === "move") return key.shift === true || ["up", "down", "home", "end"].includes(key.to);
+    if (this.state.mode === "reason") return key.kind === "text" || key.kind === "paste" || key.kind === "backspace";
+    if (key.kind !== "text") return false;
+    const t = key.text.toLowerCase();
+    const letters: Record<string, Choice> = { y: "yes", a: "always", n: "no" };
+    const pick = /^[1-9]$/.test(t) ? this.choices[Number(t) - 1] : letters[t];
+    return pick !== undefined && this.choices.includes(pick);
+  }
+
+  /** The question has been shown long enough: Enter alone may answer it now. */
+  armEnter(): void {
+    this.enterArmed = true;
   }
 
   /** Feeds one key; returns the answer once the user has given one. */
   handle(key: Key): ApprovalAnswer | undefined {
     const s = this.state;
+    if (key.kind === "enter" && !this.enterArmed && !this.touched) return undefined;
+    this.touched = true;
     // Esc and Ctrl-C reject the call and end the turn, as in Claude Code: the model does not try again.
     if (key.kind === "esc" || (key.kind === "ctrl" && key.name === "c")) return { no: "", stop: true };
     if (key.kind === "page" || (key.kind === "move" && key.shift)) {

@@ -21,7 +21,8 @@ import { PromptEditor } from "./prompt-editor.ts";
 import { editPrompt } from "./prompt-keys.ts";
 import { composeFrame } from "./session-frame.ts";
 import { nextMode } from "./safety-status.ts";
-import { TypeAhead } from "./type-ahead.ts";
+import { FRESH_QUESTION_MS, TypeAhead, routeKey } from "./type-ahead.ts";
+import { welcomeLine } from "./welcome.ts";
 import { SessionView } from "./session-view.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;
@@ -57,6 +58,7 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   const editor = new PromptEditor(history.load());
   const typeAhead = new TypeAhead();
   const view = new SessionView(theme, width, config.toolResultSummaryLimit);
+  view.say(theme.dim(fitWidth(welcomeLine(), width())));
   let pendingImages = [...command.images];
   if (pendingImages.length) {
     const names = pendingImages.join(", ").replace(/[\x00-\x1f\x7f]/g, " ");
@@ -86,8 +88,13 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
     const answered = approvals.then(() => new Promise<ApprovalAnswer>((resolve) => {
       // A session on its way out answers no, or its close would wait on the question forever.
       if (exiting || leaving) return resolve({ no: "the session ended" });
-      approval = { prompt: new ApprovalPrompt(request, theme), request, resolve };
+      const prompt = new ApprovalPrompt(request, theme);
+      approval = { prompt, request, resolve };
       paint();
+      setTimeout(() => {
+        prompt.armEnter();
+        if (approval?.prompt === prompt) paint();
+      }, FRESH_QUESTION_MS);
     }));
     approvals = answered;
     return answered;
@@ -131,6 +138,11 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   };
 
   const onEvent = (event: ExecutorEvent) => {
+    // /clear and /resume start on a clean screen (the old conversation scrolled up, not erased).
+    if (event.type === "session_changed") {
+      paint();
+      screen.clearScreen(rows(), frame());
+    }
     const noticeUntil = view.noticeUntil;
     view.handle(event);
     // A new status notice: the frame is drawn again when it is due to go.
@@ -158,12 +170,14 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
     }
     const busy = executor.running() !== undefined || executor.pending() > 0;
     // `--image` files go with the first message for the model (a /command takes none).
+    // `!command` runs in the session's shell (bash mode); its output goes to the model with the next prompt.
+    const shellMode = text.trimStart().startsWith("!");
     let images: string[] | undefined;
-    if (pendingImages.length && !text.trimStart().startsWith("/")) {
+    if (pendingImages.length && !shellMode && !text.trimStart().startsWith("/")) {
       images = pendingImages;
       pendingImages = [];
     }
-    const id = executor.submit({ text, images });
+    const id = executor.submit({ text, images, shellMode });
     if (busy) view.queue(id, text);
     void executor.waitFor(id).then((outcome) => {
       if (outcome.exit) void exit(EXIT.ok);
@@ -250,7 +264,18 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
     // Esc and Ctrl-C always reach the question (they answer no); other keys of a draft still being
     // typed when it appeared go on into the draft until the user pauses.
     const stopKey = key.kind === "esc" || (key.kind === "ctrl" && key.name === "c");
-    if (approval && (stopKey || !typeAhead.continues(now, editor.isEmpty()))) {
+    const route = approval && routeKey({
+      stopKey,
+      questionTakes: approval.prompt.takes(key),
+      continuesDraft: typeAhead.continues(now, editor.isEmpty()),
+    });
+    if (route === "draft") {
+      // Only draft edits: Tab, Ctrl-D and the session's other keys wait for the answer.
+      typeAhead.typed(now);
+      if (editPrompt(editor, key)) paint();
+      return;
+    }
+    if (approval && route === "question") {
       const answer = approval.prompt.handle(key);
       if (answer !== undefined) {
         const { request, resolve } = approval;
@@ -329,8 +354,7 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
             view.expandLast();
             break;
           case "l":
-            out("\x1b[2J\x1b[H");
-            screen.clear();
+            screen.clearScreen(rows(), frame());
             break;
           case "z":
             suspend();
@@ -358,14 +382,16 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   // before kill() returns, so the next lines run on continuing; where no shell does job control
   // (an orphaned process group) the kernel drops the signal and they run at once instead.
   const suspend = () => {
-    screen.finish();
+    // The live region goes (no stale prompt above the shell's job notice) and what the shell
+    // prints while we are stopped stays: on `fg` the region is drawn again below it.
+    screen.clear();
     restoreTerminal();
     process.kill(process.pid, "SIGTSTP");
     if (exiting) return;
     stdin.setRawMode(true);
     stdin.resume();
     out(PASTE_ON);
-    screen.resize(columns(), rows(), frame());
+    screen.redrawHere(columns(), frame());
   };
   stdin.setRawMode(true);
   stdin.setEncoding("utf8");
@@ -377,8 +403,15 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   });
   stdin.resume();
   out(PASTE_ON);
+  // A burst of resize events (a window dragged) is drawn once, at the size it settles on.
+  let resizeTimer: ReturnType<typeof setTimeout> | undefined;
   process.stdout.on("resize", () => {
-    if (!exiting) screen.resize(columns(), rows(), frame());
+    resizeTimer ??= setTimeout(() => {
+      resizeTimer = undefined;
+      if (exiting) return;
+      paint();
+      screen.resize(columns(), rows(), frame());
+    }, PAINT_MS);
   });
   for (const [signal, code] of [["SIGTERM", EXIT.terminated], ["SIGHUP", EXIT.hangup], ["SIGINT", EXIT.interrupted]] as const) {
     process.on(signal, () => void exit(code));

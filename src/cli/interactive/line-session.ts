@@ -15,6 +15,7 @@ import { toolLabel } from "../../render/tool-label.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../../tools/types.ts";
 import type { Command } from "../args.ts";
 import { SessionView } from "./session-view.ts";
+import { welcomeLine } from "./welcome.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;
 
@@ -138,7 +139,7 @@ export async function runLineSession(config: Config, command: RunCommand): Promi
   }
   process.on("exit", () => executor?.killNow());
 
-  out(PROMPT);
+  out(`${welcomeLine()}\n${PROMPT}`);
   executor = await createExecutor({
     config,
     resume: command.resume,

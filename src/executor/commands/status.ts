@@ -1,5 +1,6 @@
 // `/status`: model, session, working directory, context used, memory, shells and tasks.
 
+import { VERSION } from "../../protocol/version.ts";
 import { describeSandbox } from "../../sandbox/types.ts";
 import { type SlashCommand, say } from "../slash-command.ts";
 import { costSummary } from "./cost.ts";
@@ -10,10 +11,11 @@ export function contextPercent(tokens: number, window: number): number {
 
 export const statusCommand: SlashCommand = {
   name: "status",
-  summary: "model, session, cwd, context, memory, shells, tasks",
+  summary: "version, model, session, cwd, context, memory, shells, tasks, permission mode, sandbox",
   run(_args, ctx) {
     const f = ctx.facts();
     return say(
+      `version:  synapse ${VERSION}`,
       `model:    ${f.model}`,
       `session:  ${f.sessionId}`,
       `cwd:      ${f.cwd}`,
@@ -22,6 +24,7 @@ export const statusCommand: SlashCommand = {
       `shells:   ${f.shells.spawned} spawned, ${f.shells.reused} reused, ${f.shells.commandsRun} commands run`,
       `tasks:    ${f.tasksRunning} running`,
       `cost:     ${costSummary(f.usage, f.costUsd)}`,
+      `mode:     ${f.permissionMode ?? "default"} (permission mode; Shift+Tab cycles it in the session)`,
       `sandbox:  ${describeSandbox(f.sandbox)}`,
     );
   },

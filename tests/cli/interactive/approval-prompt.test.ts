@@ -13,8 +13,9 @@ import type { ApprovalAnswer, ApprovalRequest } from "../../../src/tools/types.t
 const bash: ApprovalRequest = { tool: "Bash", input: { command: "rm -rf ~" }, reason: "the command is on the dangerous list", rule: "Bash(rm -rf ~)", exact: true };
 
 /** Feeds the input as a terminal sends typing: one read per key (escape sequences whole). */
-function answer(request: ApprovalRequest, input: string): ApprovalAnswer | undefined {
+function answer(request: ApprovalRequest, input: string, shownLongEnough = true): ApprovalAnswer | undefined {
   const p = new ApprovalPrompt(request);
+  if (shownLongEnough) p.armEnter();
   const d = new KeyDecoder();
   for (const chunk of input.match(/\x1b\[[A-DZ]|\x1b\[[56]~|[^]/g)!) {
     for (const key of d.feed(chunk)) {
@@ -140,5 +141,31 @@ describe("ApprovalPrompt", () => {
     expect(prompt.handle(new KeyDecoder().feed("\x1b[B")[0]!)).toBeUndefined();
     expect(frame().rows).toContain("❯ 2. Yes, and don't ask again for this exact command in this session");
     expect(prompt.handle(new KeyDecoder().feed("\r")[0]!)).toBe("always");
+  });
+});
+
+describe("ApprovalPrompt and a fresh question", () => {
+  test("Enter alone does not answer before the question is armed; after another key, or armed, it does", () => {
+    expect(answer(bash, "\r", false)).toBeUndefined();
+    const wide = { ...bash, exact: false, dangerous: false };
+    expect(answer(wide, "\r", false)).toBeUndefined();
+    expect(answer(wide, "\r", true)).toBe("yes");
+    expect(answer(wide, "\x1b[B\x1b[A\r", false)).toBe("yes"); // moved first: a deliberate Enter
+    const p = new ApprovalPrompt(wide);
+    expect(p.render().join("\n")).not.toContain("Enter to choose");
+    p.armEnter();
+    expect(p.render().join("\n")).toContain("Enter to choose");
+  });
+});
+
+describe("ApprovalPrompt.takes", () => {
+  test("only the keys that answer, move or scroll the question are its own; others belong to the draft", () => {
+    const keys = (s: string) => new KeyDecoder().feed(s);
+    const p = new ApprovalPrompt({ ...bash, exact: false });
+    for (const s of ["y", "n", "1", "2", "\r", "\x1b[A", "\x1b[5~", "\x03"]) expect([s, p.takes(keys(s)[0]!)]).toEqual([s, true]);
+    for (const s of ["e", "x", "a", "3", "\x1b[D", "\x17"]) expect([s, p.takes(keys(s)[0]!)]).toEqual([s, false]);
+    p.handle(keys("n")[0]!);
+    // Typing a reason: every letter is the question's.
+    for (const s of ["e", "x", "\x7f"]) expect(p.takes(keys(s)[0]!)).toBe(true);
   });
 });

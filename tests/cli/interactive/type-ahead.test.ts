@@ -14,3 +14,15 @@ test("keys still arriving in a typing burst belong to the draft; after a pause t
   expect(g.continues(1600, false)).toBe(false); // a 400 ms pause: the user is answering
   expect(g.continues(1300, true)).toBe(false); // an empty draft has nothing to continue
 });
+
+test("routeKey: keys the question has no use for go into the draft; Esc and Ctrl-C always reach it", async () => {
+  const { routeKey } = await import("../../../src/cli/interactive/type-ahead.ts");
+  const base = { stopKey: false, questionTakes: true, continuesDraft: false };
+  const table: [Partial<typeof base>, string][] = [
+    [{}, "question"], // "y" after a pause answers
+    [{ questionTakes: false }, "draft"], // "e", "x": kept for the draft, not dropped
+    [{ continuesDraft: true }, "session"], // a typing burst goes on as if no question were there
+    [{ stopKey: true, continuesDraft: true }, "question"],
+  ];
+  for (const [change, want] of table) expect(routeKey({ ...base, ...change }) as string).toBe(want);
+});

@@ -1,0 +1,34 @@
+// Files as the user's editor holds them, when Synapse runs inside one (`synapse acp` with a client
+// offering fs/read_text_file and fs/write_text_file): Read sees unsaved buffers and Write/Edit land
+// in the editor's undo history. The permission gate has judged the call before any of this runs,
+// and a write still never goes through a symbolic link, as the tools' own writes do not.
+
+import { lstat, readlink } from "node:fs/promises";
+import { requireRegular, writeRegularFile } from "./files.ts";
+import { ToolError, type ToolServices } from "./types.ts";
+
+/** The editor's side of a file (absolute paths); each only when the editor offers it. */
+export interface EditorFiles {
+  read?(path: string): Promise<string>;
+  write?(path: string, text: string): Promise<void>;
+}
+
+/** The file's text as the editor has it, else `fromDisk()`. */
+export async function readTextThrough(services: ToolServices, path: string, fromDisk: () => Promise<string>): Promise<string> {
+  const read = services.editorFiles?.read;
+  return read ? read(path) : fromDisk();
+}
+
+/** Writes through the editor when there is one, else straight to disk (links never followed). */
+export async function writeTextThrough(services: ToolServices, path: string, text: string, verb = "write"): Promise<void> {
+  const write = services.editorFiles?.write;
+  if (!write) return writeRegularFile(path, text, verb);
+  // The editor opens the path as given and would follow a link; O_NOFOLLOW refuses one on disk.
+  const info = await lstat(path).catch(() => null);
+  if (info?.isSymbolicLink()) {
+    const target = await readlink(path).catch(() => "?");
+    throw new ToolError(`Cannot ${verb} ${path}: it is a symbolic link (to ${target}); links are not followed, name the file itself`);
+  }
+  if (info) requireRegular(verb, path, info);
+  await write(path, text);
+}

@@ -1,0 +1,98 @@
+// A project's .mcp.json server in the interactive session, through the compiled binary on a real
+// terminal (tmux): the user is asked before it starts; yes starts it and remembers the approval
+// outside the repository, Esc starts nothing (and, as for any refused approval, ends the turn).
+
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { isApproved } from "../../src/mcp/approvals.ts";
+import { startFakeLLM } from "../support/fake-llm.ts";
+import { BINARY, providerEnv, tempHome } from "../support/binary.ts";
+
+const hasTmux = Bun.which("tmux") !== null;
+const socket = join(mkdtempSync(join(tmpdir(), "synapse-mtmux-")), "sock");
+const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-S", socket, ...args], { stdout: "pipe", stderr: "pipe" });
+const MISBEHAVING = resolve(import.meta.dir, "../support/mcp/misbehaving-server.mjs");
+
+setDefaultTimeout(40_000);
+afterAll(() => {
+  if (hasTmux) tmux("kill-server");
+});
+
+function open(url: string, home: ReturnType<typeof tempHome>, cwd: string) {
+  const name = `m${Math.random().toString(36).slice(2, 8)}`;
+  const env = { ...home.env, ...providerEnv(url), TERM: "xterm-256color" };
+  const exports = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ");
+  tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "40", "-c", cwd, `env ${exports} PATH='${process.env.PATH}' ${BINARY}; echo EXIT=$?; sleep 120`);
+  return {
+    keys: (...keys: string[]) => void tmux("send-keys", "-t", name, ...keys),
+    type: (text: string) => void tmux("send-keys", "-t", name, "-l", text),
+    async until(predicate: (screen: string) => boolean, what: string): Promise<string> {
+      const deadline = Date.now() + 15_000;
+      let screen = "";
+      while (Date.now() < deadline) {
+        screen = tmux("capture-pane", "-p", "-t", name).stdout.toString();
+        if (predicate(screen)) return screen;
+        await Bun.sleep(30);
+      }
+      throw new Error(`never saw ${what}; last screen:\n${screen}`);
+    },
+    close: () => void tmux("kill-session", "-t", name),
+  };
+}
+
+function project() {
+  const home = tempHome();
+  const ws = join(home.dir, "repo");
+  mkdirSync(ws);
+  const started = join(home.dir, "started");
+  const entry = { command: "node", args: [MISBEHAVING, "normal", started] };
+  writeFileSync(join(ws, ".mcp.json"), JSON.stringify({ mcpServers: { proj: entry } }));
+  return { home, ws, started, entry };
+}
+
+describe.skipIf(!hasTmux)("a project's MCP server, interactive", () => {
+  test("asked before the first request: yes starts it and remembers exactly that entry", async () => {
+    const { home, ws, started, entry } = project();
+    const fake = await startFakeLLM([{ text: "Answered." }]);
+    const t = open(fake.url, home, ws);
+    try {
+      await t.until((s) => s.includes("% context"), "the status line");
+      t.type("hello");
+      t.keys("Enter");
+      const s = await t.until((s) => s.includes("mcp__proj"), "the approval prompt");
+      expect(s).toContain("asks to start the MCP server");
+      expect(existsSync(started)).toBe(false);
+      t.keys("Enter"); // 1. Yes
+      await t.until((s) => s.includes("Answered."), "the answer");
+      expect(fake.requests[0]!.body.tools.map((x: any) => x.name)).toContain("mcp__proj__ok");
+      expect(existsSync(started)).toBe(true);
+      expect(await isApproved(home.env.SYNAPSE_HOME!, ws, "proj", entry)).toBe(true);
+    } finally {
+      t.close();
+      await fake.stop();
+    }
+  });
+
+  test("Esc: refused, the turn stops before any request; nothing starts, nothing is remembered", async () => {
+    const { home, ws, started, entry } = project();
+    const fake = await startFakeLLM([{ text: "Answered." }]);
+    const t = open(fake.url, home, ws);
+    try {
+      await t.until((s) => s.includes("% context"), "the status line");
+      t.type("hello");
+      t.keys("Enter");
+      await t.until((s) => s.includes("mcp__proj"), "the approval prompt");
+      t.keys("Escape");
+      await t.until((s) => s.includes("mcp__proj rejected by the user"), "the refusal");
+      expect(fake.requests).toEqual([]);
+      expect(existsSync(started)).toBe(false);
+      expect(await isApproved(home.env.SYNAPSE_HOME!, ws, "proj", entry)).toBe(false);
+      expect(readFileSync(join(ws, ".mcp.json"), "utf8")).toContain("proj");
+    } finally {
+      t.close();
+      await fake.stop();
+    }
+  });
+});
