@@ -30,40 +30,55 @@ const oneOf = (values: readonly string[]): Rule => [
   z.enum(values as [string, ...string[]]),
   (name, value) => `"${name}" must be one of ${values.join(", ")} ${got(value)}`,
 ];
-const flag: Rule = [z.boolean(), (name, value) => `"${name}" must be true or false ${got(value)}`];
-const dollars: Rule = [z.number().check(z.minimum(0)), (name, value) => `"${name}" must be a number of dollars >= 0 ${got(value)}`];
-const rules: Rule = [z.array(z.string()), (name) => `"${name}" must be a list of rule strings`];
+const atMost = (max: number): Rule => [
+  z.number().check(z.maximum(max)),
+  (name, value) => `"${name}" must be at most ${max} ${got(value)}`,
+];
+const flag = (): Rule => [z.boolean(), (name, value) => `"${name}" must be true or false ${got(value)}`];
+const dollars = (): Rule => [
+  z.number().check(z.minimum(0)),
+  (name, value) => `"${name}" must be a number of dollars >= 0 ${got(value)}`,
+];
+const rules = (): Rule => [z.array(z.string()), (name) => `"${name}" must be a list of rule strings`];
+const nonEmpty = (): Rule => [
+  z.string().check(z.refine((s) => s.trim() !== "")),
+  (name, value) => `"${name}" must be a non-empty string ${got(value)}`,
+];
 
-const SETTINGS: Record<keyof FileConfig, Setting> = {
+// Every key of FileConfig (the type checker says when one is missing). Built on first use: a run
+// without config files never pays for the schemas.
+const settings = (): Record<keyof FileConfig, Setting> => ({
   maxTurns: [whole(1)],
-  maxTokens: [whole(1), [z.number().check(z.maximum(MAX_OUTPUT_TOKENS)), (name, v) => `"${name}" must be at most ${MAX_OUTPUT_TOKENS} ${got(v)}`]],
+  maxTokens: [whole(1), atMost(MAX_OUTPUT_TOKENS)],
   maxRetries: [whole(0)],
   loopLimit: [whole(0)],
-  model: [[z.string().check(z.refine((s) => s.trim() !== "")), (name, value) => `"${name}" must be a non-empty string ${got(value)}`]],
+  model: [nonEmpty()],
   permissionMode: [oneOf(PERMISSION_MODES)],
   permissions: {
-    keys: { allow: [rules], deny: [rules] },
+    keys: { allow: [rules()], deny: [rules()] },
     notObject: (name) => `"${name}" must be an object with "allow" and "deny" lists`,
     allowed: "allow or deny",
   },
-  autoCondense: [flag],
+  autoCondense: [flag()],
   sandbox: {
-    keys: { mode: [oneOf(SANDBOX_MODES)], network: [flag] },
+    keys: { mode: [oneOf(SANDBOX_MODES)], network: [flag()] },
     notObject: (name) => `"${name}" must be an object with "mode" and "network"`,
     allowed: "mode or network",
     unknownKeysFirst: true,
   },
   price: {
-    keys: { input: [dollars], output: [dollars], cacheWrite: [dollars], cacheRead: [dollars] },
+    keys: { input: [dollars()], output: [dollars()], cacheWrite: [dollars()], cacheRead: [dollars()] },
     notObject: (name) => `"${name}" must be an object with "input" and "output" (dollars per million tokens)`,
     allowed: "input, output, cacheWrite or cacheRead",
     required: { keys: ["input", "output"], says: (name) => `"${name}" needs both "input" and "output"` },
   },
   // Each server's entry is checked when a session starts it (src/mcp): a bad one fails that server only.
   mcpServers: [[z.record(z.string(), z.unknown()), (name) => `"${name}" must be an object of MCP servers by name`]],
-};
+});
+let built: ReturnType<typeof settings> | undefined;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 function checkRules(name: string, value: unknown, list: Rule[]): void {
   for (const [schema, says] of list) if (!z.safeParse(schema, value).success) throw new Error(says(name, value));
@@ -86,12 +101,15 @@ function checkSection(name: string, value: unknown, section: Section): void {
 /** Checks a parsed config.json; the error's message is the sentence for the user. */
 export function checkFileConfig(value: unknown): FileConfig {
   if (!isObject(value)) throw new Error("not a JSON object");
-  for (const [key, setting] of Object.entries(SETTINGS)) {
+  const table = (built ??= settings());
+  for (const [key, setting] of Object.entries(table)) {
     if (value[key] === undefined) continue;
     if (Array.isArray(setting)) checkRules(key, value[key], setting);
     else checkSection(key, value[key], setting);
   }
-  const unknown = Object.keys(value).filter((k) => !Object.hasOwn(SETTINGS, k));
-  if (unknown.length) throw new Error(`unknown setting${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => `"${k}"`).join(", ")}`);
+  const unknown = Object.keys(value).filter((k) => !Object.hasOwn(table, k));
+  if (unknown.length) {
+    throw new Error(`unknown setting${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => `"${k}"`).join(", ")}`);
+  }
   return value as FileConfig;
 }

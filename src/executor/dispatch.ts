@@ -2,6 +2,7 @@
 // that command. An unknown command is a usage error naming the nearest known one, decided before
 // anything reaches a model.
 
+import { isPromptCommand } from "../mcp/prompt-command.ts";
 import { UsageError } from "../protocol/errors.ts";
 import { COMMANDS, closestCommand, findCommand } from "./command-registry.ts";
 import type { CommandContext, CommandOutcome, SlashCommand } from "./slash-command.ts";
@@ -17,9 +18,12 @@ export function parseSlash(text: string): SlashInput | undefined {
   return m ? { name: m[1], args: (m[2] ?? "").trim() } : undefined;
 }
 
-/** `/word …` is a command; a path such as `/etc/hosts what is this?` is a prompt. */
+/**
+ * `/word …` is a command; a path such as `/etc/hosts what is this?` is a prompt, and so is
+ * `/mcp__server__prompt …`, an MCP server's prompt that the session expands (mcp/prompt-command.ts).
+ */
 export function looksLikeCommand(text: string): boolean {
-  return parseSlash(text) !== undefined;
+  return parseSlash(text) !== undefined && !isPromptCommand(text);
 }
 
 /** The command a text names, or a UsageError (unknown name) — checked before a session opens. */

@@ -229,6 +229,7 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
       });
       await Promise.race([mcp.ready(opts.approve ? askProjectServer(opts.approve) : undefined), interrupted]);
       mcp.install(tools);
+      prompt = await mcp.attachResources(await mcp.expandPrompt(prompt, signal), signal);
       const mcpServers = mcp.reports().map((r) => ({ name: r.name, status: r.status }));
       emit({
         type: "init",

@@ -9,6 +9,7 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { ServerPrompt } from "./prompt-command.ts";
 import { errorMessage } from "../protocol/errors.ts";
 import { trustedBinary } from "../runtime/trusted-path.ts";
 import type { McpServerEntry } from "./server-entry.ts";
@@ -53,6 +54,8 @@ export class McpConnection {
   status: ServerStatus = "pending";
   error?: string;
   tools: ServerTool[] = [];
+  /** Its prompts (slash commands `/mcp__<server>__<prompt>`), listed once at start. */
+  prompts: ServerPrompt[] = [];
   /** The tool list changed on the server and has not been fetched again. */
   stale = false;
   private client: Client | null = null;
@@ -136,6 +139,7 @@ export class McpConnection {
     };
     await client.connect(transport, { timeout: this.opts.startTimeoutMs });
     await this.listTools();
+    if (client.getServerCapabilities()?.prompts) await this.listPrompts();
   }
 
   private async listTools(): Promise<void> {
@@ -150,6 +154,26 @@ export class McpConnection {
     } while (cursor);
     this.tools = tools;
     this.stale = false;
+  }
+
+  private async listPrompts(): Promise<void> {
+    const prompts: ServerPrompt[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.client!.listPrompts(cursor ? { cursor } : undefined, { timeout: this.opts.startTimeoutMs });
+      prompts.push(...page.prompts);
+      cursor = page.nextCursor;
+    } while (cursor);
+    this.prompts = prompts;
+  }
+
+  /** A prompt's messages for these arguments. */
+  async getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<Array<{ role?: unknown; content?: unknown }>> {
+    if (this.status !== "connected" || !this.client) {
+      throw new Error(`${this.named} is not connected: ${this.error ?? this.status}`);
+    }
+    const result = await this.client.getPrompt({ name, arguments: args }, { signal, timeout: this.opts.callTimeoutMs });
+    return result.messages;
   }
 
   /** Fetches the tool list again after the server said it changed; true when it did. */
@@ -194,6 +218,15 @@ export class McpConnection {
       if (this.crashed) throw new Error(`${this.named} stopped during the call (${message})`);
       throw err;
     }
+  }
+
+  /** A resource's contents (`@server:uri` in a prompt); bounded by the call timeout. */
+  async readResource(uri: string, signal: AbortSignal): Promise<unknown[]> {
+    if (this.status !== "connected" || !this.client) {
+      throw new Error(`${this.named} is not connected: ${this.error ?? this.status}`);
+    }
+    const result = await this.client.readResource({ uri }, { signal, timeout: this.opts.callTimeoutMs });
+    return result.contents;
   }
 
   private async dispose(): Promise<void> {

@@ -4,10 +4,16 @@
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { ContentBlock } from "../protocol/message.ts";
+import { errorMessage } from "../protocol/errors.ts";
 import type { Tool } from "../tools/types.ts";
+import { resourceMentions, resourceText } from "./resource-mentions.ts";
+import { parsePromptCommand, promptArguments, promptText } from "./prompt-command.ts";
+import { UsageError } from "../protocol/errors.ts";
 import { WATCHDOG_SCRIPT } from "../shell/watchdog.ts";
 import { isApproved, recordApproval } from "./approvals.ts";
 import type { McpConnection, ServerStatus } from "./connection.ts";
+import type { ServerPrompt } from "./prompt-command.ts";
 import { mcpTool } from "./mcp-tool.ts";
 import { expandEntry } from "./server-entry.ts";
 import type { ConfiguredServer } from "./sources.ts";
@@ -53,6 +59,13 @@ export interface McpServers {
   install(tools: Map<string, Tool>): boolean;
   /** Fetches lists that changed and installs them; true when the tools changed. */
   refresh(tools: Map<string, Tool>): Promise<boolean>;
+  /**
+   * A prompt that is `/mcp__<server>__<prompt> args…` replaced by that server prompt's text; a
+   * UsageError names an unknown prompt or a missing argument.
+   */
+  expandPrompt(prompt: ContentBlock[], signal: AbortSignal): Promise<ContentBlock[]>;
+  /** The prompt with each `@server:uri` resource's contents added as a text block after it. */
+  attachResources(prompt: ContentBlock[], signal: AbortSignal): Promise<ContentBlock[]>;
   close(): Promise<void>;
   killNow(): void;
 }
@@ -178,6 +191,45 @@ export function startMcpServers(input: McpSessionInput): McpServers {
       let changed = false;
       for (const { connection } of states.values()) if (connection && (await connection.refresh())) changed = true;
       return changed && install(tools);
+    },
+    async expandPrompt(prompt, signal) {
+      const first = prompt[0];
+      const parsed = first?.type === "text" ? parsePromptCommand(first.text) : undefined;
+      if (!parsed) return prompt;
+      const byName = new Map<string, { connection: McpConnection; name: string; args: ServerPrompt["arguments"] }>();
+      const taken = new Set<string>();
+      for (const { connection } of states.values()) {
+        if (connection?.status !== "connected") continue;
+        const names = mcpToolNames(connection.name, connection.prompts.map((p) => p.name), taken);
+        connection.prompts.forEach((p, i) => byName.set(names[i]!, { connection, name: p.name, args: p.arguments }));
+      }
+      const found = byName.get(parsed.name);
+      if (!found) {
+        const known = [...byName.keys()].map((n) => `/${n}`).join(", ") || "none";
+        throw new UsageError(`unknown MCP prompt /${parsed.name} (MCP prompts: ${known})`);
+      }
+      const values = promptArguments(found.args ?? [], parsed.args);
+      if (!values.ok) throw new UsageError(`/${parsed.name}: ${values.error}`);
+      const messages = await found.connection.getPrompt(found.name, values.values, signal);
+      return [{ type: "text", text: promptText(messages) }, ...prompt.slice(1)];
+    },
+    async attachResources(prompt, signal) {
+      const connected = new Map<string, McpConnection>();
+      for (const s of states.values()) if (s.connection?.status === "connected") connected.set(s.server.name, s.connection);
+      if (!connected.size) return prompt;
+      const text = prompt.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+      const attached: ContentBlock[] = [];
+      for (const mention of resourceMentions(text, new Set(connected.keys()))) {
+        try {
+          const contents = await connected.get(mention.server)!.readResource(mention.uri, signal);
+          const limit = `SYNAPSE_MAX_MCP_OUTPUT_TOKENS=${input.maxOutputTokens}`;
+          attached.push({ type: "text", text: resourceText(mention, contents, input.maxOutputTokens * 4, limit) });
+        } catch (err) {
+          if (signal.aborted) break;
+          input.warn(`could not attach @${mention.server}:${mention.uri}: ${errorMessage(err)}`);
+        }
+      }
+      return attached.length ? [...prompt, ...attached] : prompt;
     },
     async close() {
       await first.catch(() => {});

@@ -96,7 +96,7 @@ describe.skipIf(!hasTmux)("the screen", () => {
     try {
       t.type("!echo shell-mode-$((40+2))");
       t.keys("Enter");
-      await t.until((s) => /✓ Bash\(echo shell-mode/.test(s) && s.includes("shell-mode-42"), "the command's row and output");
+      await t.until((s) => /● Bash\(echo shell-mode/.test(s) && s.includes("shell-mode-42"), "the command's row and output");
       expect(fake.requests.filter((r) => r.path === "/v1/messages")).toHaveLength(0);
       t.type("what did it print?");
       t.keys("Enter");

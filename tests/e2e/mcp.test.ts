@@ -321,6 +321,37 @@ describe("misbehaving servers", () => {
   });
 });
 
+describe("resources", () => {
+  test("@server:uri in the prompt attaches the resource's contents; an unknown one is one warning", async () => {
+    const s = await serve([{ text: "ok" }]);
+    const prompt = "summarise @every:demo://resource/static/document/features.md. Also @every:demo://nope and @other:x";
+    const r = await runBinary({ args: ["--mcp-config", config({ every: everything() }), prompt], env: providerEnv(s.url) });
+    expect(r.code).toBe(0);
+    const blocks = s.requests[0]!.body.messages[0].content.map((b: any) => b.text);
+    expect(blocks[0]).toBe(prompt);
+    expect(blocks[1]).toStartWith('<resource server="every" uri="demo://resource/static/document/features.md">\n');
+    expect(blocks[1]).toContain("</resource>");
+    expect(blocks.length).toBe(2);
+    expect(r.stderr).toContain("could not attach @every:demo://nope");
+  });
+});
+
+describe("prompts", () => {
+  test("/mcp__server__prompt args is replaced by the server's prompt; an unknown one is a usage error", async () => {
+    const s = await serve([{ text: "ok" }]);
+    const every = config({ every: everything() });
+    const r = await runBinary({ args: ["--mcp-config", every, "/mcp__every__args-prompt Paris Ile de France"], env: providerEnv(s.url) });
+    expect(r.code).toBe(0);
+    expect(s.requests[0]!.body.messages[0].content[0].text).toBe("What's weather in Paris, Ile de France?");
+    const missing = await runBinary({ args: ["--mcp-config", every, "/mcp__every__args-prompt"], env: providerEnv(s.url) });
+    expect(missing.stderr).toContain("missing argument: city");
+    const unknown = await runBinary({ args: ["--mcp-config", every, "/mcp__every__nope"], env: providerEnv(s.url) });
+    expect(unknown.stderr).toContain("unknown MCP prompt /mcp__every__nope");
+    expect(unknown.stderr).toContain("/mcp__every__simple-prompt");
+    expect(s.requests.length).toBe(1);
+  });
+});
+
 describe("sub-agents", () => {
   const isSub = (r: any) => JSON.stringify(r.body?.system ?? "").includes("You are a sub-agent");
   /** Main replies in order; a sub-agent's first request calls `tool`, its second answers. */

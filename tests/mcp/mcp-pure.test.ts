@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { entryOf, parseAddArgs } from "../../src/cli/mcp-command.ts";
 import { canonicalJson, isApproved, recordApproval } from "../../src/mcp/approvals.ts";
 import { expandEntry, expandVars, parseServerEntry } from "../../src/mcp/server-entry.ts";
+import { resourceMentions, resourceText } from "../../src/mcp/resource-mentions.ts";
 import { configuredServers } from "../../src/mcp/sources.ts";
 import { MAX_TOOL_NAME, mcpToolNames } from "../../src/mcp/tool-names.ts";
 import { mcpToolResult } from "../../src/mcp/tool-result.ts";
@@ -181,6 +182,25 @@ describe("sources", () => {
     expect(bad[0]!.error).toContain('needs "command"');
     expect(() => configuredServers({ cwd: dirWith(), userOrigin: "cfg", flagConfigs: ["{x"], strict: false }, () => {})).toThrow("--mcp-config");
     expect(() => configuredServers({ cwd: dirWith(), userOrigin: "cfg", flagConfigs: ["missing.json"], strict: false }, () => {})).toThrow("cannot read");
+  });
+});
+
+describe("resource mentions", () => {
+  test.each([
+    ["read @fs:file:///a.txt, then @fs:file:///b.txt.", [["fs", "file:///a.txt"], ["fs", "file:///b.txt"]]],
+    ["mail@fs:x and @other:y and @fs:x again", [["fs", "x"]]],
+    ["@fs:demo://r/1 @fs:demo://r/1", [["fs", "demo://r/1"]]],
+    ["(@fs:a)", []],
+  ])("%p", (text, expected) => {
+    expect(resourceMentions(text, new Set(["fs"])).map((m) => [m.server, m.uri])).toEqual(expected);
+  });
+
+  test("contents rendered and bounded", () => {
+    const m = { server: "fs", uri: "u" };
+    expect(resourceText(m, [{ text: "hello" }, { blob: "AAAA", mimeType: "image/png" }], 100, "L")).toBe(
+      '<resource server="fs" uri="u">\nhello\n[binary contents (image/png), 3 bytes: not attached]\n</resource>',
+    );
+    expect(resourceText(m, [{ text: "x".repeat(20) }], 5, "L")).toBe('<resource server="fs" uri="u">\nxxxxx\n[cut: 20 characters, over L]\n</resource>');
   });
 });
 
