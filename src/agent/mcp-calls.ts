@@ -4,6 +4,7 @@
 
 import type { Config } from "../config/config.ts";
 import { errorMessage } from "../protocol/errors.ts";
+import type { ImageBlock, TextBlock } from "../protocol/message.ts";
 import { type Tool, toolLimits } from "../tools/types.ts";
 import type { McpToolSpec, ToWorker } from "./sub-agent-protocol.ts";
 
@@ -12,7 +13,10 @@ export function mcpToolsFor(all: ReadonlyMap<string, Tool> | undefined, readOnly
 }
 
 export function mcpSpecs(tools: ReadonlyMap<string, Tool>): McpToolSpec[] {
-  return [...tools.values()].map(({ name, description, inputSchema, readOnly }) => ({ name, description, inputSchema, readOnly }));
+  return [...tools.values()].map((t): McpToolSpec => {
+    const { name, description, inputSchema, readOnly } = t;
+    return { name, description, inputSchema, readOnly };
+  });
 }
 
 interface CallContext {
@@ -41,7 +45,9 @@ export function runMcpCall(
     .then(
       (result) => {
         const { content } = result;
-        const text = typeof content === "string" ? content : content.map((b) => (b.type === "text" ? b.text : "[image]")).join("\n");
+        const asText = (b: TextBlock | ImageBlock) => (b.type === "text" ? b.text : "[image]");
+        const parts = typeof content === "string" ? [content] : content.map(asText);
+        const text = parts.join("\n");
         reply({ t: "mcp-done", id: m.id, text, isError: result.isError === true });
       },
       (err) => reply({ t: "mcp-error", id: m.id, message: errorMessage(err) }),

@@ -64,8 +64,11 @@ export const OPTIONS = {
 } as const;
 
 export function parseCommandLine(argv: string[]): ParsedArgs {
-  // `synapse mcp add NAME -e K=V -- cmd …` has a grammar of its own (Claude Code's).
+  // `synapse [-C dir] mcp add NAME -e K=V -- cmd …` has a grammar of its own (Claude Code's).
   if (argv[0] === "mcp") return { command: { kind: "mcp", args: argv.slice(1) }, flags: {} };
+  if ((argv[0] === "-C" || argv[0] === "--cwd") && argv[2] === "mcp") {
+    return { command: { kind: "mcp", args: argv.slice(3) }, flags: { cwd: argv[1] } };
+  }
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });

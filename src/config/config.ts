@@ -92,6 +92,8 @@ export interface Config {
   color: boolean;
   /** TERM=dumb: the interactive session writes plain lines, never moving the cursor. */
   dumbTerminal: boolean;
+  /** How the interactive session calls the user back (SYNAPSE_NOTIFY), and after how long a turn (SYNAPSE_NOTIFY_AFTER). */
+  notify: { kind: NotifyKind; afterSeconds: number };
   permissionMode: PermissionMode;
   /** Allow and deny rules (flags, then project, then user config); checked in src/policy. */
   permissions: PermissionRules;
@@ -310,6 +312,15 @@ function checkProjectSandbox(project: FileConfig["sandbox"]): void {
   }
 }
 
+export type NotifyKind = "bell" | "osc9" | "osc777" | "off";
+const NOTIFY_KINDS: readonly NotifyKind[] = ["bell", "osc9", "osc777", "off"];
+
+function notifyKind(raw: string | undefined): NotifyKind {
+  if (!raw) return "bell";
+  if (!NOTIFY_KINDS.includes(raw as NotifyKind)) throw new UsageError(`SYNAPSE_NOTIFY must be one of ${NOTIFY_KINDS.join(", ")} (got "${raw}")`);
+  return raw as NotifyKind;
+}
+
 function resolveSandbox(src: ConfigSources): SandboxConfig {
   const { flags, env } = src;
   checkProjectSandbox(src.projectFile?.sandbox);
@@ -373,6 +384,7 @@ export function resolveConfig(src: ConfigSources): Config {
     quiet: flags.quiet ?? false,
     color: !noColor,
     dumbTerminal: env.TERM === "dumb",
+    notify: { kind: notifyKind(env.SYNAPSE_NOTIFY), afterSeconds: int(env, "SYNAPSE_NOTIFY_AFTER", 30, 0, 86_400) },
     permissionMode,
     permissions: {
       allow: [...(flags.allow ?? []), ...(src.userFile?.permissions?.allow ?? [])],

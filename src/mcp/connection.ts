@@ -15,6 +15,8 @@ import { trustedBinary } from "../runtime/trusted-path.ts";
 import type { McpServerEntry } from "./server-entry.ts";
 import { StdioProcessTransport } from "./stdio-transport.ts";
 
+type PromptMessage = { role?: unknown; content?: unknown };
+
 export type ServerStatus = "pending" | "connected" | "failed" | "needs-approval";
 
 /** A tool as the server lists it. */
@@ -160,7 +162,8 @@ export class McpConnection {
     const prompts: ServerPrompt[] = [];
     let cursor: string | undefined;
     do {
-      const page = await this.client!.listPrompts(cursor ? { cursor } : undefined, { timeout: this.opts.startTimeoutMs });
+      const options = { timeout: this.opts.startTimeoutMs };
+      const page = await this.client!.listPrompts(cursor ? { cursor } : undefined, options);
       prompts.push(...page.prompts);
       cursor = page.nextCursor;
     } while (cursor);
@@ -168,7 +171,7 @@ export class McpConnection {
   }
 
   /** A prompt's messages for these arguments. */
-  async getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<Array<{ role?: unknown; content?: unknown }>> {
+  async getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<PromptMessage[]> {
     if (this.status !== "connected" || !this.client) {
       throw new Error(`${this.named} is not connected: ${this.error ?? this.status}`);
     }

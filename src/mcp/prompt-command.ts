@@ -28,7 +28,9 @@ export function parsePromptCommand(text: string): { name: string; args: string }
 }
 
 /** Words in order to the declared arguments; the last one gets the rest of the line. */
-export function promptArguments(declared: readonly PromptArgument[], args: string): { ok: true; values: Record<string, string> } | { ok: false; error: string } {
+type ArgumentCheck = { ok: true; values: Record<string, string> } | { ok: false; error: string };
+
+export function promptArguments(declared: readonly PromptArgument[], args: string): ArgumentCheck {
   const words = args ? args.split(/\s+/) : [];
   const values: Record<string, string> = {};
   declared.forEach((arg, i) => {
@@ -36,8 +38,10 @@ export function promptArguments(declared: readonly PromptArgument[], args: strin
     if (value) values[arg.name] = value;
   });
   const missing = declared.filter((a) => a.required && !values[a.name]).map((a) => a.name);
-  if (missing.length) return { ok: false, error: `missing argument${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}` };
-  if (words.length > declared.length && declared.length === 0) return { ok: false, error: "this prompt takes no arguments" };
+  if (missing.length) {
+    return { ok: false, error: `missing argument${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}` };
+  }
+  if (!declared.length && words.length) return { ok: false, error: "this prompt takes no arguments" };
   return { ok: true, values };
 }
 

@@ -8,19 +8,24 @@ export type McpServerEntry =
   | { type: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
   | { type: "http" | "sse"; url: string; headers: Record<string, string> };
 
-const strings = z.record(z.string(), z.string());
-const stdioShape = z.object({
-  type: z.optional(z.literal("stdio")),
-  command: z.string().check(z.minLength(1)),
-  args: z.optional(z.array(z.string())),
-  env: z.optional(strings),
-  cwd: z.optional(z.string()),
-});
-const remoteShape = z.object({
-  type: z.enum(["http", "streamable-http", "streamableHttp", "sse"]),
-  url: z.string().check(z.minLength(1)),
-  headers: z.optional(strings),
-});
+// Built on first use: a session without MCP servers never builds them.
+let shapes: ReturnType<typeof build> | undefined;
+function build() {
+  const strings = z.record(z.string(), z.string());
+  const stdio = z.object({
+    type: z.optional(z.literal("stdio")),
+    command: z.string().check(z.minLength(1)),
+    args: z.optional(z.array(z.string())),
+    env: z.optional(strings),
+    cwd: z.optional(z.string()),
+  });
+  const remote = z.object({
+    type: z.enum(["http", "streamable-http", "streamableHttp", "sse"]),
+    url: z.string().check(z.minLength(1)),
+    headers: z.optional(strings),
+  });
+  return { stdio, remote };
+}
 
 export type EntryCheck = { ok: true; entry: McpServerEntry } | { ok: false; error: string };
 
@@ -31,7 +36,7 @@ export function parseServerEntry(raw: unknown): EntryCheck {
   }
   const type = (raw as { type?: unknown }).type;
   if (type === undefined || type === "stdio") {
-    const parsed = z.safeParse(stdioShape, raw);
+    const parsed = z.safeParse((shapes ??= build()).stdio, raw);
     if (!parsed.success) {
       const needs = '"command" (a string), "args" (strings), "env" (string values), "cwd" (a string)';
       return { ok: false, error: `a stdio entry needs ${needs}` };
@@ -39,7 +44,7 @@ export function parseServerEntry(raw: unknown): EntryCheck {
     const { command, args = [], env = {}, cwd } = parsed.data;
     return { ok: true, entry: { type: "stdio", command, args, env, ...(cwd !== undefined ? { cwd } : {}) } };
   }
-  const parsed = z.safeParse(remoteShape, raw);
+  const parsed = z.safeParse((shapes ??= build()).remote, raw);
   if (!parsed.success) {
     if (typeof type !== "string" || !["http", "streamable-http", "streamableHttp", "sse"].includes(type)) {
       return { ok: false, error: `unknown "type" ${JSON.stringify(type)} (stdio, http or sse)` };

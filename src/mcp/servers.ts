@@ -83,6 +83,8 @@ export function startMcpServers(input: McpSessionInput): McpServers {
   };
   type State = { server: ConfiguredServer; connection?: McpConnection; status: ServerStatus; error?: string };
   const states = new Map<string, State>();
+  // Set by close(): a server still on its way up is ended as soon as it exists.
+  let closed = false;
   const connect = async (server: ConfiguredServer): Promise<void> => {
     const state = states.get(server.name)!;
     const expanded = server.entry ? expandEntry(server.entry, input.env) : { ok: false as const, error: server.error! };
@@ -105,8 +107,9 @@ export function startMcpServers(input: McpSessionInput): McpServers {
       warn: input.warn,
     });
     state.connection = connection;
+    if (closed) return connection.close();
     await connection.connect();
-    if (connection.status === "failed") {
+    if (connection.status === "failed" && !closed) {
       input.warn(`MCP server "${server.name}" failed to start: ${connection.error} (log: ${join(dir, MCP_LOG)})`);
     }
   };
@@ -215,7 +218,9 @@ export function startMcpServers(input: McpSessionInput): McpServers {
     },
     async attachResources(prompt, signal) {
       const connected = new Map<string, McpConnection>();
-      for (const s of states.values()) if (s.connection?.status === "connected") connected.set(s.server.name, s.connection);
+      for (const { server, connection } of states.values()) {
+        if (connection?.status === "connected") connected.set(server.name, connection);
+      }
       if (!connected.size) return prompt;
       const text = prompt.map((b) => (b.type === "text" ? b.text : "")).join("\n");
       const attached: ContentBlock[] = [];
@@ -232,7 +237,8 @@ export function startMcpServers(input: McpSessionInput): McpServers {
       return attached.length ? [...prompt, ...attached] : prompt;
     },
     async close() {
-      await first.catch(() => {});
+      // Not waiting for servers still starting (up to SYNAPSE_MCP_TIMEOUT_MS): an interrupted start ends now.
+      closed = true;
       await Promise.all([...states.values()].map((s) => s.connection?.close()));
     },
     killNow() {

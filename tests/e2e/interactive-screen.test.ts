@@ -115,4 +115,54 @@ describe.skipIf(!hasTmux)("the screen", () => {
       await fake.stop();
     }
   }, 60_000);
+
+  test("Ctrl-R finds an earlier prompt; Alt-D and Ctrl-Y cut and put back a word", async () => {
+    const fake = await startFakeLLM([{ text: "first done" }, { text: "second done" }]);
+    const t = await server.open(fake.url, { columns: 100, rows: 30 });
+    try {
+      t.type("alpha prompt one");
+      t.keys("Enter");
+      await t.until((s) => s.includes("first done"), "the first answer");
+      t.type("beta prompt two");
+      t.keys("Enter");
+      await t.until((s) => s.includes("second done"), "the second answer");
+      t.keys("C-r");
+      t.type("alp");
+      await t.until((s) => s.includes('reverse search: "alp"') && s.includes("› alpha prompt one"), "the match");
+      t.keys("Enter");
+      await t.until((s) => !s.includes("reverse search") && /› alpha prompt one\s*\n/.test(s), "the match taken into the prompt");
+      t.keys("C-a");
+      t.keys("M-d");
+      await t.until((s) => /› {2}prompt one\s*\n/.test(s), "the first word cut");
+      t.keys("C-e");
+      t.keys("C-y");
+      await t.until((s) => /› {2}prompt onealpha\s*\n/.test(s), "the word put back at the end");
+    } finally {
+      t.close();
+      await fake.stop();
+    }
+  }, 60_000);
+
+  test("the bell rings when a question waits, and when a turn longer than SYNAPSE_NOTIFY_AFTER ends", async () => {
+    const bell = (name: string) => server.tmux("display", "-p", "-t", name, "#{window_bell_flag}").stdout.toString().trim();
+    const fake = await startFakeLLM([{ text: "all done" }]);
+    const asked = await server.open(fake.url);
+    const ended = await server.open(fake.url, { env: { SYNAPSE_NOTIFY_AFTER: "0" } });
+    try {
+      expect(bell(asked.name)).toBe("0");
+      asked.type("!curl -s http://127.0.0.1:9/x | sh");
+      asked.keys("Enter");
+      await asked.until((s) => s.includes("Allow Bash?"), "the question");
+      await asked.until(() => bell(asked.name) === "1", "the bell");
+      expect(bell(ended.name)).toBe("0");
+      ended.type("hello");
+      ended.keys("Enter");
+      await ended.until((s) => s.includes("all done"), "the answer");
+      await ended.until(() => bell(ended.name) === "1", "the bell");
+    } finally {
+      asked.close();
+      ended.close();
+      await fake.stop();
+    }
+  }, 60_000);
 });

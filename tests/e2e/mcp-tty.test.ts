@@ -61,7 +61,7 @@ describe.skipIf(!hasTmux)("a project's MCP server, interactive", () => {
       await t.until((s) => s.includes("% context"), "the status line");
       t.type("hello");
       t.keys("Enter");
-      const s = await t.until((s) => s.includes("mcp__proj"), "the approval prompt");
+      const s = await t.until((s) => s.includes("mcp__proj") && s.includes("Enter to choose"), "the approval prompt, ready for Enter");
       expect(s).toContain("asks to start the MCP server");
       expect(existsSync(started)).toBe(false);
       t.keys("Enter"); // 1. Yes
@@ -83,7 +83,7 @@ describe.skipIf(!hasTmux)("a project's MCP server, interactive", () => {
       await t.until((s) => s.includes("% context"), "the status line");
       t.type("hello");
       t.keys("Enter");
-      await t.until((s) => s.includes("mcp__proj"), "the approval prompt");
+      await t.until((s) => s.includes("mcp__proj") && s.includes("Enter to choose"), "the approval prompt, ready");
       t.keys("Escape");
       await t.until((s) => s.includes("mcp__proj rejected by the user"), "the refusal");
       expect(fake.requests).toEqual([]);

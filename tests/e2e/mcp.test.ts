@@ -292,6 +292,19 @@ describe("misbehaving servers", () => {
     expect(await processesWith(mark)).toEqual([]);
   });
 
+  test("SIGINT while a server is still starting ends the run at once, and the server with it", async () => {
+    const mark = marker();
+    const s = await serve([{ text: "never asked" }]);
+    const slow = { command: "node", args: [MISBEHAVING, "hang-start", "-", mark] };
+    // A start timeout longer than the test's own: only an interrupt that does not wait for it passes.
+    const proc = spawnBinary({ args: ["--mcp-config", config({ slow }), "go"], env: { ...providerEnv(s.url), SYNAPSE_MCP_TIMEOUT_MS: "600000" } });
+    await pollUntil("the server to start", async () => (await processesWith(mark)).length === 1, { seen: () => processesWith(mark) });
+    proc.kill("SIGINT");
+    expect(await proc.exited).toBe(130);
+    expect(s.requests).toEqual([]);
+    await pollUntil("the server to be gone", async () => (await processesWith(mark)).length === 0, { seen: () => processesWith(mark) });
+  });
+
   test("lines on stdout that are not JSON-RPC are skipped", async () => {
     const s = await serve([call("mcp__bad__ok"), { text: "ok" }]);
     const r = await runBinary({ args: ["--mcp-config", config({ bad: misbehaving("garbage") }), "--allow", "mcp__bad", "go"], env: providerEnv(s.url) });

@@ -5,6 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseCommandLine } from "../../src/cli/args.ts";
 import { entryOf, parseAddArgs } from "../../src/cli/mcp-command.ts";
 import { canonicalJson, isApproved, recordApproval } from "../../src/mcp/approvals.ts";
 import { expandEntry, expandVars, parseServerEntry } from "../../src/mcp/server-entry.ts";
@@ -216,6 +217,23 @@ describe("approvals", () => {
     expect(await isApproved(home, a, "t", { command: "c", args: ["1"] })).toBe(false);
     expect(await isApproved(home, b, "s", { command: "c", args: ["1"] })).toBe(false);
     expect(canonicalJson({ b: 1, a: [{ d: 1, c: 2 }] })).toBe('{"a":[{"c":2,"d":1}],"b":1}');
+  });
+});
+
+describe("the command line", () => {
+  test.each([
+    [["mcp", "list"], { kind: "mcp", args: ["list"] }, {}],
+    [["-C", "/p", "mcp", "add", "x", "-e", "A=1", "--", "c"], { kind: "mcp", args: ["add", "x", "-e", "A=1", "--", "c"] }, { cwd: "/p" }],
+    [["--", "mcp", "list"], { kind: "run", prompt: "mcp list", images: [] }, undefined],
+  ])("%p", (argv, command, flags) => {
+    const parsed = parseCommandLine(argv);
+    expect(parsed.command).toEqual(command as never);
+    if (flags) expect(parsed.flags).toEqual(flags);
+  });
+
+  test("--mcp-config repeats; --strict-mcp-config and --allow-project-mcp are flags", () => {
+    const { flags } = parseCommandLine(["--mcp-config", "a.json", "--mcp-config", "{}", "--strict-mcp-config", "--allow-project-mcp", "go"]);
+    expect([flags.mcpConfig, flags.strictMcpConfig, flags.allowProjectMcp]).toEqual([["a.json", "{}"], true, true]);
   });
 });
 

@@ -16,7 +16,9 @@ import type { ApprovalAnswer, ApprovalRequest } from "../../tools/types.ts";
 import { ApprovalPrompt } from "./approval-prompt.ts";
 import { commonPrefix, complete } from "./completion.ts";
 import { HistoryFile } from "./history-file.ts";
-import { type Key, KeyDecoder } from "./key-decoder.ts";
+import { HistorySearch } from "./history-search.ts";
+import { longTurn, notification } from "./notify.ts";
+import { KEYBOARD_OFF, KEYBOARD_ON, type Key, KeyDecoder } from "./key-decoder.ts";
 import { PromptEditor } from "./prompt-editor.ts";
 import { editPrompt } from "./prompt-keys.ts";
 import { composeFrame } from "./session-frame.ts";
@@ -27,8 +29,9 @@ import { SessionView } from "./session-view.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;
 
-const PASTE_ON = "\x1b[?2004h";
-const PASTE_OFF = "\x1b[?2004l";
+// Bracketed paste, and the keyboard modes that tell Shift+Enter from Enter (key-decoder.ts).
+const PASTE_ON = `\x1b[?2004h${KEYBOARD_ON}`;
+const PASTE_OFF = `\x1b[?2004l${KEYBOARD_OFF}`;
 /** How long a first Ctrl-C / Ctrl-D waits for the second press that exits (its hint as long). */
 const DOUBLE_PRESS_MS = 2000;
 const PAINT_MS = 16;
@@ -55,7 +58,10 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   const width = () => columns() - 1;
 
   const history = new HistoryFile(config.home);
-  const editor = new PromptEditor(history.load());
+  // ↑ walks the prompts sent in this directory; Ctrl-R searches those of every directory.
+  const editor = new PromptEditor(history.load(config.cwd));
+  const everywhere = history.load();
+  let search: HistorySearch | undefined;
   const typeAhead = new TypeAhead();
   const view = new SessionView(theme, width, config.toolResultSummaryLimit);
   view.say(theme.dim(fitWidth(welcomeLine(), width())));
@@ -91,6 +97,7 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
       const prompt = new ApprovalPrompt(request, theme);
       approval = { prompt, request, resolve };
       paint();
+      out(notification(config.notify.kind, `synapse: allow ${request.tool}?`));
       setTimeout(() => {
         prompt.armEnter();
         if (approval?.prompt === prompt) paint();
@@ -137,7 +144,13 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
     paintTimer ??= setTimeout(paint, PAINT_MS);
   };
 
+  // When the running submission started: one that took long calls the user back as it ends.
+  let startedAt = 0;
   const onEvent = (event: ExecutorEvent) => {
+    if (event.type === "submission_start") startedAt = Date.now();
+    if (event.type === "submission_end" && !leaving && longTurn(Date.now() - startedAt, config.notify.afterSeconds)) {
+      out(notification(config.notify.kind, `synapse: ${event.outcome.status === "done" ? "finished" : event.outcome.status}`));
+    }
     // /clear and /resume start on a clean screen (the old conversation scrolled up, not erased).
     if (event.type === "session_changed") {
       paint();
@@ -148,7 +161,7 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
     // A new status notice: the frame is drawn again when it is due to go.
     if (view.noticeUntil > noticeUntil) setTimeout(schedule, view.noticeUntil - Date.now() + 1).unref?.();
     // /resume shows where that session left off, as -c does at start (after /clear: nothing).
-    if (event.type === "session_changed" && executor) view.replay(executor.runtime.recent(RESUME_SHOWN));
+    if (event.type === "session_changed" && executor) view.replay(...resumeWindow(executor));
     if (view.busy && !spinTimer) {
       spinTimer = setInterval(() => {
         spin++;
@@ -259,6 +272,33 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
     candidates = c.candidates.length > 1 ? c.candidates.map((x) => x.trim()) : [];
   };
 
+  // Ctrl-R's search takes the keys that shape it; any other key takes the match into the prompt
+  // and then acts as usual (false: go on with the key).
+  const searchKey = (s: HistorySearch, key: Key): boolean => {
+    const show = () => {
+      editor.text = s.match() ?? s.draft;
+      editor.cursor = s.match() === undefined ? editor.text.length : s.matchIndex();
+      hint = s.label();
+    };
+    const end = (text: string) => {
+      search = undefined;
+      hint = undefined;
+      editor.text = text;
+      editor.cursor = text.length;
+    };
+    if (key.kind === "text" || key.kind === "paste") s.type(key.text.replace(/\n/g, " "));
+    else if (key.kind === "backspace") s.backspace();
+    else if (key.kind === "ctrl" && key.name === "r") s.older();
+    else if (key.kind === "esc" || (key.kind === "ctrl" && (key.name === "g" || key.name === "c"))) end(s.draft);
+    else if (key.kind === "enter") end(s.match() ?? s.draft);
+    else {
+      end(s.match() ?? s.draft);
+      return false;
+    }
+    if (search) show();
+    return true;
+  };
+
   const onKey = (key: Key) => {
     const now = Date.now();
     // Esc and Ctrl-C always reach the question (they answer no); other keys of a draft still being
@@ -295,6 +335,10 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
       paint();
       return;
     }
+    if (search && searchKey(search, key)) {
+      paint();
+      return;
+    }
     typeAhead.typed(now);
     if (key.kind !== "ctrl" || (key.name !== "c" && key.name !== "d")) disarm();
     if (key.kind !== "tab") candidates = [];
@@ -313,7 +357,8 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
         const text = editor.take();
         if (!text.trim()) break;
         editor.remember(text);
-        history.append(text);
+        history.append(text, config.cwd);
+        if (everywhere.at(-1) !== text) everywhere.push(text);
         submit(text);
         break;
       }
@@ -352,6 +397,10 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
             break;
           case "o":
             view.expandLast();
+            break;
+          case "r":
+            search = new HistorySearch(everywhere, editor.text);
+            hint = search.label();
             break;
           case "l":
             screen.clearScreen(rows(), frame());
@@ -444,7 +493,7 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
     view.say(theme.bold(theme.red(fitWidth("⚠ bypass mode: every tool call runs without asking (only --deny rules still apply)", width()))));
   }
   if (command.resume) {
-    view.replay(executor.runtime.recent(RESUME_SHOWN));
+    view.replay(...resumeWindow(executor));
     view.say(theme.dim(`  resumed session ${executor.runtime.sessionId}`));
   }
   for (const { id, text } of early.splice(0)) {

@@ -19,7 +19,9 @@ export type Key =
   | { kind: "ctrl"; name: string }
   /** `shift`: Shift+↑/↓, which the prompt takes as ↑/↓ and an approval prompt as a one-row scroll. */
   | { kind: "move"; to: "up" | "down" | "left" | "right" | "home" | "end" | "word-left" | "word-right"; shift?: true }
-  | { kind: "delete-word-back" };
+  | { kind: "delete-word-back" }
+  /** Alt-D: delete the word after the caret. */
+  | { kind: "delete-word-forward" };
 
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
@@ -59,6 +61,7 @@ const CSI_KEYS: Record<string, Key> = {
 const ALT_KEYS: Record<string, Key> = {
   b: { kind: "move", to: "word-left" },
   f: { kind: "move", to: "word-right" },
+  d: { kind: "delete-word-forward" },
   "\r": { kind: "newline" },
   "\n": { kind: "newline" },
   "\x7f": { kind: "delete-word-back" },
@@ -66,6 +69,41 @@ const ALT_KEYS: Record<string, Key> = {
 };
 
 const CSI = /^\x1b(\[[0-9;?]*[ -\/]*[@-~]|O[A-Za-z])/;
+
+/**
+ * A key in the kitty keyboard protocol's form, `CSI code ; modifiers u` (what a terminal sends once
+ * the session asked for it with `CSI > 1 u`, see KEYBOARD_ON): Esc, Ctrl- and Alt-letters, and
+ * the Enter, Tab and Backspace variants that legacy bytes cannot tell apart. Undefined otherwise.
+ */
+export function csiUKey(seq: string): Key | undefined {
+  const m = /^\x1b\[(\d+)(?::\d*)*(?:;(\d+)(?::\d+)?)?u$/.exec(seq);
+  if (!m) return undefined;
+  const code = Number(m[1]);
+  const mods = Math.max(0, Number(m[2] ?? "1") - 1);
+  const shift = (mods & 1) !== 0;
+  const alt = (mods & 2) !== 0;
+  const ctrl = (mods & 4) !== 0;
+  if (code === 27) return { kind: "esc" };
+  if (code === 13) return shift || alt || ctrl ? { kind: "newline" } : { kind: "enter" };
+  if (code === 9) return shift ? { kind: "back-tab" } : { kind: "tab" };
+  if (code === 127 || code === 8) return alt || ctrl ? { kind: "delete-word-back" } : { kind: "backspace" };
+  const ch = String.fromCodePoint(code);
+  // The control keys legacy bytes already meant something else for: Ctrl-J a new line, Ctrl-M
+  // Enter, Ctrl-I Tab, Ctrl-H Backspace.
+  const legacy: Record<string, Key> = { j: { kind: "newline" }, m: { kind: "enter" }, i: { kind: "tab" }, h: { kind: "backspace" } };
+  if (ctrl && /^[a-z]$/i.test(ch)) return legacy[ch.toLowerCase()] ?? { kind: "ctrl", name: ch.toLowerCase() };
+  if (alt) return ALT_KEYS[ch];
+  if (code >= 32 && !ctrl) return { kind: "text", text: shift ? ch.toUpperCase() : ch };
+  return undefined;
+}
+
+/**
+ * Sent at start: kitty's keyboard protocol (flag 1, disambiguate) and xterm's modifyOtherKeys
+ * (level 1), so Shift+Enter arrives as a key of its own; terminals that know neither ignore both.
+ * KEYBOARD_OFF undoes them on exit and suspend.
+ */
+export const KEYBOARD_ON = "\x1b[>1u\x1b[>4;1m";
+export const KEYBOARD_OFF = "\x1b[<u\x1b[>4m";
 
 /** A read that follows a pasted burst this soon is more of the same paste. */
 export const BURST_GAP_MS = 30;
@@ -119,7 +157,7 @@ export class KeyDecoder {
       if (c === "\x1b") {
         const m = CSI.exec(s);
         if (m) {
-          const key = CSI_KEYS[m[0]];
+          const key = CSI_KEYS[m[0]] ?? csiUKey(m[0]);
           if (key) keys.push(key);
           s = s.slice(m[0].length);
           continue;

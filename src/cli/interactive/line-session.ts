@@ -109,7 +109,7 @@ export async function runLineSession(config: Config, command: RunCommand): Promi
     view.handle(event);
     flush();
     if (event.type === "session_changed" && executor) {
-      view.replay(executor.runtime.recent(RESUME_SHOWN));
+      view.replay(...resumeWindow(executor));
       flush();
     }
     if (event.type === "submission_end" && !leaving) setImmediate(() => idle() && !questions.length && out(PROMPT));
@@ -147,7 +147,7 @@ export async function runLineSession(config: Config, command: RunCommand): Promi
     emit: onEvent,
   });
   if (command.resume) {
-    view.replay(executor.runtime.recent(RESUME_SHOWN));
+    view.replay(...resumeWindow(executor));
     view.say(`  resumed session ${executor.runtime.sessionId}`);
     flush();
   }

@@ -29,6 +29,8 @@ export class PromptEditor {
   private width = Number.POSITIVE_INFINITY;
   /** The last paste: a paste that continues it (one burst split over reads) is joined to it. */
   private lastPaste: { from: number; to: number; text: string } | undefined;
+  /** What Ctrl-K, Ctrl-U, Ctrl-W or Alt-D last cut: Ctrl-Y puts it back at the caret. */
+  private killed = "";
 
   constructor(history: readonly string[] = []) {
     this.history = [...history];
@@ -137,21 +139,39 @@ export class PromptEditor {
   killToEnd(): void {
     const nl = this.text.indexOf("\n", this.cursor);
     const end = nl < 0 ? this.text.length : nl === this.cursor ? nl + 1 : nl;
-    this.text = this.text.slice(0, this.cursor) + this.text.slice(end);
+    this.cut(this.cursor, end);
   }
 
   /** Ctrl-U: delete to the start of the line. */
   killToStart(): void {
     const start = this.text.lastIndexOf("\n", this.cursor - 1) + 1;
-    this.text = this.text.slice(0, start) + this.text.slice(this.cursor);
-    this.cursor = start;
+    this.cut(start, this.cursor);
   }
 
   /** Ctrl-W: delete the word before the caret. */
   deleteWordBack(): void {
     const end = this.cursor;
     this.wordLeft();
-    this.text = this.text.slice(0, this.cursor) + this.text.slice(end);
+    this.cut(this.cursor, end);
+  }
+
+  /** Alt-D: delete the word after the caret. */
+  deleteWordForward(): void {
+    const start = this.cursor;
+    this.wordRight();
+    this.cut(start, this.cursor);
+  }
+
+  /** Ctrl-Y: put back what was cut last. */
+  yank(): void {
+    if (this.killed) this.insert(this.killed);
+  }
+
+  /** Removes text[from, to), keeps it for Ctrl-Y (an empty cut keeps the last one), caret at `from`. */
+  private cut(from: number, to: number): void {
+    if (to > from) this.killed = this.text.slice(from, to);
+    this.text = this.text.slice(0, from) + this.text.slice(to);
+    this.cursor = from;
   }
 
   /** ↑: the row above (a wrapped line's rows too), or (on the first row) the previous history entry. */

@@ -25,6 +25,9 @@ export function editPrompt(editor: PromptEditor, key: Key): boolean {
     case "delete-word-back":
       editor.deleteWordBack();
       return true;
+    case "delete-word-forward":
+      editor.deleteWordForward();
+      return true;
     case "move":
       ({ up: () => editor.up(), down: () => editor.down(), left: () => editor.left(), right: () => editor.right(), home: () => editor.lineStart(), end: () => editor.lineEnd(), "word-left": () => editor.wordLeft(), "word-right": () => editor.wordRight() })[key.to]();
       return true;
@@ -50,6 +53,9 @@ export function editPrompt(editor: PromptEditor, key: Key): boolean {
           return true;
         case "w":
           editor.deleteWordBack();
+          return true;
+        case "y":
+          editor.yank();
           return true;
         case "p":
           editor.up();

@@ -52,6 +52,8 @@ export class SessionView {
   private tasks = new Map<string, TaskRow>();
   /** Tool calls whose sub-agent row was shown (task events carry the calling tool call's id). */
   private taskRowShown = new Set<string>();
+  /** A finished sub-agent's result rows, held until the rows of those called before it are out. */
+  private taskResults = new Map<string, string[]>();
   private queued: { id: string; text: string }[] = [];
   /** Queued inputs taken back into the prompt: their skipped submissions show nothing. */
   private withdrawn = new Set<string>();
@@ -124,9 +126,26 @@ export class SessionView {
   }
 
   /** Where a resumed session left off: its newest prompts, answers and tool calls. */
-  replay(messages: readonly Message[]): void {
+  /**
+   * Shows where a resumed session left off: its newest messages, from the last compaction record
+   * on when that is among them (the turns a record keeps are copied after it: shown once), with a
+   * note when older ones exist, and each tool call with how it ended and its result's first line.
+   * `earlier`: how many messages in memory come before `messages`.
+   */
+  replay(messages: readonly Message[], earlier = 0): void {
     const t = this.theme;
     const w = this.width();
+    const record = messages.findLastIndex((m) => m.compaction !== undefined);
+    if (record > 0) messages = messages.slice(record);
+    else if (earlier > 0) this.say(t.dim(`  … ${earlier} earlier message${earlier === 1 ? "" : "s"} not shown`));
+    const results = new Map<string, { text: string; isError: boolean }>();
+    for (const m of messages) {
+      for (const b of m.content) {
+        if (b.type !== "tool_result") continue;
+        const text = typeof b.content === "string" ? b.content : b.content.map((c) => (c.type === "text" ? c.text : "[image]")).join("\n");
+        results.set(b.tool_use_id, { text, isError: b.is_error === true });
+      }
+    }
     for (const m of messages) {
       if (m.compaction) {
         this.say(t.dim("  (earlier messages condensed into a summary)"));
@@ -139,7 +158,10 @@ export class SessionView {
           else if (m.role === "user") this.say("", ...echo(block.text, w, t));
           else this.say(...renderMarkdown(block.text, w, t));
         } else if (block.type === "tool_use") {
-          this.say(t.dim(`${OK_GLYPH} ${fitWidth(toolLabel(block.name, block.input, this.labelLimit), w - 2)}`));
+          const result = results.get(block.id);
+          const glyph = result?.isError ? t.red(FAILED_GLYPH) : OK_GLYPH;
+          this.say(`${glyph} ${t.dim(fitWidth(toolLabel(block.name, block.input, this.labelLimit), w - 2))}`);
+          if (result) this.say(replayedResult(result.text, result.isError, w, t));
         }
       }
     }
@@ -207,8 +229,13 @@ export class SessionView {
           const glyph = event.is_error ? t.red(FAILED_GLYPH) : t.green(OK_GLYPH);
           this.say(`${glyph} ${t.bold(fitWidth(label, w - 2 - note.length))}${event.is_error ? t.red(note) : note}`);
         }
-        this.say(fitWidth(`  ⎿ ${inertLine(event.summary)}`, w).replace(/^(  ⎿ )(.*)$/, (_, a, b) => (event.is_error ? t.red(a + b) : t.dim(a + b))));
-        if (!event.is_error && event.display?.kind === "diff") this.say(...diffRows(event.display, w, t));
+        const result = [fitWidth(`  ⎿ ${inertLine(event.summary)}`, w).replace(/^(  ⎿ )(.*)$/, (_, a, b) => (event.is_error ? t.red(a + b) : t.dim(a + b)))];
+        if (!event.is_error && event.display?.kind === "diff") result.push(...diffRows(event.display, w, t));
+        if (!shownAsTask || !this.tasks.has(event.id)) this.say(...result);
+        else {
+          this.taskResults.set(event.id, result);
+          this.flushTasks(false);
+        }
         break;
       }
       case "user": {
@@ -228,13 +255,10 @@ export class SessionView {
       case "task_progress":
         applyTaskEvent(this.tasks, event);
         break;
-      case "task_end": {
+      case "task_end":
         applyTaskEvent(this.tasks, event);
-        const row = this.tasks.get(event.id);
-        if (row) this.say(renderTaskRow(row, { colors: t, labelLimit: this.labelLimit, columns: w, frame: 0 }).text);
-        this.tasks.delete(event.id);
+        this.flushTasks(false);
         break;
-      }
       case "warning":
         this.say(...wrapText(`warning: ${inert(event.message)}`, w).map((l) => t.yellow(l)));
         break;
@@ -262,6 +286,7 @@ export class SessionView {
       case "result": {
         const r = event.result;
         this.flushStream();
+        this.flushTasks(true);
         if (r.error) this.say(t.red(`error: ${inertLine(r.error)}`));
         else if (r.subtype === "error_during_execution") this.say(...wrapText(`error: ${inert(r.result)}`, w).map((l) => t.red(l)));
         else if (r.subtype === "error_max_turns") this.say(t.red(`error: reached the maximum number of turns (${r.num_turns})`));
@@ -299,9 +324,34 @@ export class SessionView {
     return rows.length > maxRows ? rows.slice(rows.length - maxRows) : rows;
   }
 
+  /**
+   * Finished sub-agents go to the scrollback in the order they were called, each row with its
+   * result under it: one that finished early waits (its row drawn done, live) for those before it.
+   * `all`: the turn is over, whatever is left goes as it is.
+   */
+  private flushTasks(all: boolean): void {
+    const style = { colors: this.theme, labelLimit: this.labelLimit, columns: this.width(), frame: 0 };
+    for (const [id, row] of this.tasks) {
+      const result = this.taskResults.get(id);
+      const finished = row.state === "done" || row.state === "failed";
+      if (!all && (!finished || !result)) break;
+      this.say(renderTaskRow(row, style).text, ...(result ?? []));
+      this.tasks.delete(id);
+      this.taskResults.delete(id);
+    }
+  }
+
   private flushStream(): void {
     this.say(...this.md.end());
   }
+}
+
+/** A replayed call's result in one row: its first line, and how many more there were. */
+function replayedResult(text: string, isError: boolean, width: number, t: Theme): string {
+  const lines = text.replace(/\n$/, "").split("\n");
+  const more = lines.length > 1 ? ` … (${lines.length} lines)` : "";
+  const row = fitWidth(`  ⎿ ${inertLine(lines[0] ?? "")}${more}`, width);
+  return isError ? t.red(row) : t.dim(row);
 }
 
 function echo(text: string, width: number, t: Theme): string[] {

@@ -118,3 +118,25 @@ describe("a paste without bracketed-paste markers", () => {
     expect(e.text).toBe("[pasted 3 lines]");
   });
 });
+
+describe("kitty keyboard protocol keys", () => {
+  test("CSI u keys decode as the legacy ones; Shift/Alt/Ctrl+Enter are a new line", async () => {
+    const { KeyDecoder: Decoder, csiUKey } = await import("../../../src/cli/interactive/key-decoder.ts");
+    const table: [string, unknown][] = [
+      ["\x1b[27u", { kind: "esc" }],
+      ["\x1b[13u", { kind: "enter" }],
+      ["\x1b[13;2u", { kind: "newline" }],
+      ["\x1b[13;3u", { kind: "newline" }],
+      ["\x1b[99;5u", { kind: "ctrl", name: "c" }],
+      ["\x1b[100;5u", { kind: "ctrl", name: "d" }],
+      ["\x1b[106;5u", { kind: "newline" }],
+      ["\x1b[9;2u", { kind: "back-tab" }],
+      ["\x1b[127;3u", { kind: "delete-word-back" }],
+      ["\x1b[100;3u", { kind: "delete-word-forward" }],
+      ["\x1b[98;3u", { kind: "move", to: "word-left" }],
+      ["\x1b[97;2u", { kind: "text", text: "A" }],
+    ];
+    for (const [seq, want] of table) expect([JSON.stringify(seq), new Decoder().feed(seq)]).toEqual([JSON.stringify(seq), [want]]);
+    expect(csiUKey("\x1b[1;5D")).toBeUndefined();
+  });
+});

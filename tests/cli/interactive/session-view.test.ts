@@ -119,3 +119,25 @@ describe("SessionView", () => {
     expect(rows.at(-1)).toContain("working…");
   });
 });
+
+describe("sub-agent rows", () => {
+  test("finished sub-agents reach the scrollback in call order, each with its result under it", () => {
+    const v = view();
+    v.handle({ type: "submission_start", id: "s1", text: "go" });
+    for (const id of ["a", "b"]) {
+      v.handle({ type: "tool_start", id, name: "Bash", input: { command: `task:explore --prompt ${id}` } });
+      v.handle({ type: "task_start", id, kind: "task:explore", description: `look ${id}` });
+      v.handle({ type: "task_progress", id, state: "running", tool_calls: 0 });
+    }
+    v.takeCommitted();
+    // b finishes first: nothing goes to the scrollback yet, its row shows done in the live region.
+    v.handle({ type: "task_end", id: "b", is_error: false, duration_ms: 100, tool_calls: 1, summary: "b found" });
+    v.handle({ type: "tool_end", id: "b", name: "Bash", is_error: false, summary: "b found" });
+    expect(v.takeCommitted()).toEqual([]);
+    expect(v.liveRows(0, 20).map(stripAnsi).some((r) => r.startsWith("✓ task:explore look b"))).toBe(true);
+    v.handle({ type: "task_end", id: "a", is_error: false, duration_ms: 200, tool_calls: 2, summary: "a found" });
+    v.handle({ type: "tool_end", id: "a", name: "Bash", is_error: false, summary: "a found" });
+    const out = v.takeCommitted().map(stripAnsi);
+    expect(out.map((l) => l.replace(/ · .*/, ""))).toEqual(["✓ task:explore look a", "  ⎿ a found", "✓ task:explore look b", "  ⎿ b found"]);
+  });
+});
