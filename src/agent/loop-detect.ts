@@ -5,6 +5,7 @@
 
 import type { ContentBlock, ToolUseBlock } from "../protocol/message.ts";
 import { withNote } from "./output-limit.ts";
+import { canonicalJson } from "../text/canonical-json.ts";
 
 export type LoopVerdict = { kind: "ok" } | { kind: "warn"; note: string } | { kind: "stop"; reason: string };
 
@@ -17,16 +18,6 @@ export const TEXT_LOOP_MAX_PERIOD = 1000;
 
 const OK: LoopVerdict = { kind: "ok" };
 
-/** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same input. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value && typeof value === "object") {
-    const keys = Object.keys(value).sort();
-    const entry = (k: string) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`;
-    return `{${keys.map(entry).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
 
 /**
  * The length of the piece `text` ends repeating (at least TEXT_REPEATS times over at least

@@ -6,21 +6,12 @@
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sha256Hex } from "../runtime/portable.ts";
+import { canonicalJson } from "../text/canonical-json.ts";
 
 export const APPROVALS_FILE = "mcp-approvals.json";
 
 type Approvals = Record<string, Record<string, string>>;
 
-/** Same content, same text: keys sorted at every level, so key order in the file does not matter. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value && typeof value === "object") {
-    const keys = Object.keys(value).sort();
-    const item = (k: string) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`;
-    return `{${keys.map(item).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
 
 export async function entryHash(name: string, raw: unknown): Promise<string> {
   return sha256Hex(new TextEncoder().encode(canonicalJson({ name, raw })));

@@ -2,8 +2,7 @@
 // must be fully known before it runs (no `$`, no `~+`/`~-`/`~user`, no braces) and a glob is
 // expanded here, as bash would, so every file it can reach is judged by its real path.
 
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { expandGlobPath } from "./glob-expand.ts";
 import { wordPath } from "./input-paths.ts";
 import { isProtectedPath, settingsKind } from "./protected-paths.ts";
 import { globRegExp } from "./rule.ts";
@@ -61,36 +60,8 @@ export function wordPaths(w: Word, ctx: PathContext): { paths: string[] } | { pr
   }
   // Bracket classes are not read by globRegExp: a match it missed could be a link out.
   if (segments.some((s) => s.includes("["))) return { problem: `${w.raw} is a glob with a bracket class` };
-  const found = expand(segments);
+  // Hidden names only by a segment that starts with a dot, and those were refused above.
+  const found = expandGlobPath(path, false, MAX_MATCHES);
   if (!found) return { problem: `${w.raw} matches too many files to check` };
   return { paths: [path, ...found] };
-}
-
-/** The existing paths a glob's segments match (hidden names only by a segment that starts with a dot). */
-function expand(segments: string[]): string[] | null {
-  let found = ["/"];
-  let budget = MAX_MATCHES;
-  for (const seg of segments) {
-    const next: string[] = [];
-    const re = GLOB.test(seg) ? globRegExp(seg) : null;
-    for (const dir of found) {
-      if (!re) {
-        next.push(join(dir, seg));
-        continue;
-      }
-      let names: string[] = [];
-      try {
-        names = readdirSync(dir);
-      } catch {
-        continue;
-      }
-      for (const n of names) {
-        if (n.startsWith(".") || !re.test(n)) continue;
-        if (--budget < 0) return null;
-        next.push(join(dir, n));
-      }
-    }
-    found = next;
-  }
-  return found;
 }

@@ -1,10 +1,9 @@
 // Paths whose change or reading reaches past the file: secrets (`.env`, `~/.ssh` …), the settings
 // that make later commands run something else, and files shared through hard links.
 
-import { readdirSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
+import { expandGlobPath } from "./glob-expand.ts";
 import { homeExpanded, wordPath } from "./input-paths.ts";
-import { globRegExp } from "./rule.ts";
 import type { Word } from "./shell-parse.ts";
 import { isWithin, realPathOf } from "./workspace.ts";
 
@@ -48,6 +47,9 @@ export function sharedFile(path: string): string {
   return `${path} has other hard links, which may be outside the workspace (writing it changes them all)`;
 }
 
+/** Matches of one glob looked at before the word is taken as naming a protected file. */
+const MAX_GLOB_MATCHES = 1000;
+
 /**
  * The protected file a word names: as written, after `$HOME`, or through a glob bash would expand.
  * A glob can only reach one through a segment that starts with a dot, under the home folder's dot
@@ -63,38 +65,11 @@ export function protectedIn(w: Word, cwd: string, home: string, dotglob: boolean
   if (isProtectedPath(path, home, ownDirs)) return w.raw;
   if (!/[*?[]/.test(text)) return null;
   if (!dotglob && !/(^|\/)\.[^/]*[*?[]/.test(path) && !path.startsWith(`${home.replace(/\/$/, "")}/.`)) return null;
-  const hit = expandGlob(path, dotglob).find((p) => isProtectedPath(p, home, ownDirs));
+  // Too many matches to look at each: one of them could be protected.
+  const matches = expandGlobPath(path, dotglob, MAX_GLOB_MATCHES);
+  if (!matches) return `${w.raw} (matches too many files to check)`;
+  const hit = matches.find((p) => isProtectedPath(p, home, ownDirs));
   return hit ? `${w.raw} (${hit})` : null;
-}
-
-/** The existing paths a bash glob matches (dot files only by a pattern that starts with a dot), at most 1,000 tried. */
-function expandGlob(path: string, dotglob: boolean): string[] {
-  const segments = path.split("/").slice(1);
-  let found = ["/"];
-  let budget = 1000;
-  for (const seg of segments) {
-    const next: string[] = [];
-    const re = /[*?[]/.test(seg) ? globRegExp(seg) : null;
-    for (const dir of found) {
-      if (!re) {
-        next.push(join(dir, seg));
-        continue;
-      }
-      let names: string[] = [];
-      try {
-        names = readdirSync(dir);
-      } catch {
-        continue;
-      }
-      for (const n of names) {
-        if (--budget < 0) return next;
-        if ((n.startsWith(".") && !seg.startsWith(".") && !dotglob) || !re.test(n)) continue;
-        next.push(join(dir, n));
-      }
-    }
-    found = next;
-  }
-  return found;
 }
 
 /**

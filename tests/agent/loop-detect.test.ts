@@ -1,6 +1,7 @@
 // Runaway loop detection: table-driven over call sequences and texts.
 import { describe, expect, test } from "bun:test";
-import { LoopDetector, TEXT_LOOP_MIN_CHARS, canonicalJson, noteLoops, repeatedTailPeriod } from "../../src/agent/loop-detect.ts";
+import { LoopDetector, TEXT_LOOP_MIN_CHARS, noteLoops, repeatedTailPeriod } from "../../src/agent/loop-detect.ts";
+import { canonicalJson } from "../../src/text/canonical-json.ts";
 import type { ToolUseBlock } from "../../src/protocol/message.ts";
 
 let n = 0;

@@ -25,7 +25,7 @@ import { composeFrame } from "./session-frame.ts";
 import { nextMode } from "./safety-status.ts";
 import { FRESH_QUESTION_MS, TypeAhead, routeKey } from "./type-ahead.ts";
 import { welcomeLine } from "./welcome.ts";
-import { SessionView } from "./session-view.ts";
+import { SessionView, resumeWindow } from "./session-view.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;
 
@@ -38,8 +38,6 @@ const PAINT_MS = 16;
 const SPIN_MS = 100;
 /** How long exit waits for an interrupted turn to end before leaving anyway. */
 const EXIT_WAIT_MS = 1500;
-/** Messages shown from a resumed session, to see where it left off. */
-const RESUME_SHOWN = 8;
 
 export async function runInteractive(config: Config, command: RunCommand): Promise<number> {
   // A terminal that cannot move its cursor gets plain lines instead of a redrawn screen.

@@ -14,13 +14,12 @@ import { makeTheme } from "../../render/theme.ts";
 import { toolLabel } from "../../render/tool-label.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../../tools/types.ts";
 import type { Command } from "../args.ts";
-import { SessionView } from "./session-view.ts";
+import { SessionView, resumeWindow } from "./session-view.ts";
 import { welcomeLine } from "./welcome.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;
 
 const PROMPT = "› ";
-const RESUME_SHOWN = 8;
 
 /** The question for a call the policy does not allow by itself, on one line, and how to answer. */
 export function approvalQuestion(request: ApprovalRequest, limit: number): string {

@@ -346,6 +346,18 @@ export class SessionView {
   }
 }
 
+/** Messages shown from a resumed session, to see where it left off. */
+const RESUME_SHOWN = 8;
+
+/** A resumed session's newest messages, and how many in memory come before them (for `replay`). */
+export function resumeWindow(executor: {
+  runtime: { recent(count: number): readonly Message[] };
+  facts(): { messagesInMemory: number };
+}): [readonly Message[], number] {
+  const shown = executor.runtime.recent(RESUME_SHOWN);
+  return [shown, Math.max(0, executor.facts().messagesInMemory - shown.length)];
+}
+
 /** A replayed call's result in one row: its first line, and how many more there were. */
 function replayedResult(text: string, isError: boolean, width: number, t: Theme): string {
   const lines = text.replace(/\n$/, "").split("\n");

@@ -141,3 +141,29 @@ describe("sub-agent rows", () => {
     expect(out.map((l) => l.replace(/ · .*/, ""))).toEqual(["✓ task:explore look a", "  ⎿ a found", "✓ task:explore look b", "  ⎿ b found"]);
   });
 });
+
+describe("replay of a resumed session", () => {
+  const msg = (role: "user" | "assistant", content: any[], extra: object = {}) => ({ id: Math.random().toString(36), role, content, ts: 0, ...extra }) as any;
+  test("from the last compaction record on (kept turns once), tool calls with how they ended", () => {
+    const v = view();
+    const kept = [msg("user", [{ type: "text", text: "kept prompt" }]), msg("assistant", [{ type: "text", text: "kept answer" }])];
+    const record = msg("user", [{ type: "text", text: "summary" }], { compaction: { trigger: "manual" } });
+    const tail = [
+      msg("assistant", [{ type: "tool_use", id: "c1", name: "Bash", input: { command: "make" } }, { type: "tool_use", id: "c2", name: "Bash", input: { command: "ls" } }]),
+      msg("user", [{ type: "tool_result", tool_use_id: "c1", content: "make: *** no rule\nexit 2", is_error: true }, { type: "tool_result", tool_use_id: "c2", content: "a\nb\nc" }]),
+    ];
+    v.replay([...kept, record, ...kept, ...tail], 12);
+    const out = v.takeCommitted().map(stripAnsi).filter((l) => l !== "");
+    expect(out.filter((l) => l.includes("kept prompt"))).toHaveLength(1);
+    expect(out.some((l) => l.includes("earlier messages not shown"))).toBe(false);
+    expect(out).toContain("✗ Bash(make)");
+    expect(out).toContain("  ⎿ make: *** no rule … (2 lines)");
+    expect(out).toContain("● Bash(ls)");
+    expect(out).toContain("  ⎿ a … (3 lines)");
+  });
+  test("without a record among them, says that older messages exist", () => {
+    const v = view();
+    v.replay([msg("user", [{ type: "text", text: "hi" }])], 30);
+    expect(v.takeCommitted().map(stripAnsi)[0]).toBe("  … 30 earlier messages not shown");
+  });
+});
