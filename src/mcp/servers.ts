@@ -73,20 +73,62 @@ export interface McpServers {
 export const MCP_LOG = "mcp-servers.log";
 
 export function startMcpServers(input: McpSessionInput): McpServers {
-  const dir = join(input.sessionDir, "mcp");
-  let prepared = false;
-  const prepare = () => {
-    if (prepared) return;
-    prepared = true;
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(join(dir, "watchdog.sh"), WATCHDOG_SCRIPT);
-  };
-  type State = { server: ConfiguredServer; connection?: McpConnection; status: ServerStatus; error?: string };
-  const states = new Map<string, State>();
-  // Set by close(): a server still on its way up is ended as soon as it exists.
-  let closed = false;
-  const connect = async (server: ConfiguredServer): Promise<void> => {
-    const state = states.get(server.name)!;
+  return new McpServerSet(input);
+}
+
+type State = { server: ConfiguredServer; connection?: McpConnection; status: ServerStatus; error?: string };
+
+/** One session's servers: each method one job; `states` is the only shared record. */
+class McpServerSet implements McpServers {
+  private readonly dir: string;
+  private prepared = false;
+  private readonly states = new Map<string, State>();
+  /** Set by close(): a server still on its way up is ended as soon as it exists. */
+  private closed = false;
+  /** Project servers not yet approved, in the order configured. */
+  private readonly waiting: ConfiguredServer[] = [];
+  private readonly first: Promise<void>;
+  private asked: Promise<void> | null = null;
+  private warnedWaiting = false;
+  /** The tool list last installed, to tell whether a refresh changed anything. */
+  private installed = "";
+
+  constructor(private readonly input: McpSessionInput) {
+    this.dir = join(input.sessionDir, "mcp");
+    this.first = this.startApproved();
+  }
+
+  private prepare(): void {
+    if (this.prepared) return;
+    this.prepared = true;
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    writeFileSync(join(this.dir, "watchdog.sh"), WATCHDOG_SCRIPT);
+  }
+
+  private async startApproved(): Promise<void> {
+    const started: Promise<void>[] = [];
+    const checks = this.input.servers.map(async (server) => {
+      this.states.set(server.name, { server, status: "pending" });
+      if (await this.approved(server)) started.push(this.connect(server));
+      else {
+        this.states.get(server.name)!.status = "needs-approval";
+        this.waiting.push(server);
+      }
+    });
+    await Promise.all(checks);
+    await Promise.all(started);
+  }
+
+  private async approved(server: ConfiguredServer): Promise<boolean> {
+    const { input } = this;
+    if (server.scope !== "project") return true;
+    if (input.allowProject || input.allowRules.includes(`${MCP_PREFIX}${serverPart(server.name)}`)) return true;
+    return isApproved(input.home, input.cwd, server.name, server.raw);
+  }
+
+  private async connect(server: ConfiguredServer): Promise<void> {
+    const { input, dir } = this;
+    const state = this.states.get(server.name)!;
     const expanded = server.entry ? expandEntry(server.entry, input.env) : { ok: false as const, error: server.error! };
     if (!expanded.ok) {
       state.status = "failed";
@@ -94,7 +136,7 @@ export function startMcpServers(input: McpSessionInput): McpServers {
       input.warn(`MCP server "${server.name}" (${server.origin}) was not started: ${expanded.error}`);
       return;
     }
-    prepare();
+    this.prepare();
     // The SDK loads only in sessions that start a server: a run without MCP pays nothing for it.
     const { McpConnection } = await import("./connection.ts");
     const connection = new McpConnection(server.name, expanded.entry, {
@@ -107,142 +149,121 @@ export function startMcpServers(input: McpSessionInput): McpServers {
       warn: input.warn,
     });
     state.connection = connection;
-    if (closed) return connection.close();
+    if (this.closed) return connection.close();
     await connection.connect();
-    if (connection.status === "failed" && !closed) {
+    if (connection.status === "failed" && !this.closed) {
       input.warn(`MCP server "${server.name}" failed to start: ${connection.error} (log: ${join(dir, MCP_LOG)})`);
     }
-  };
+  }
 
-  const approvedByRule = (name: string) =>
-    input.allowProject || input.allowRules.includes(`${MCP_PREFIX}${serverPart(name)}`);
-  const waiting: ConfiguredServer[] = [];
-  const started: Promise<void>[] = [];
-  const first = (async () => {
-    const checks = input.servers.map(async (server) => {
-      states.set(server.name, { server, status: "pending" });
-      const approved =
-        server.scope !== "project" ||
-        approvedByRule(server.name) ||
-        (await isApproved(input.home, input.cwd, server.name, server.raw));
-      if (approved) started.push(connect(server));
-      else {
-        states.get(server.name)!.status = "needs-approval";
-        waiting.push(server);
-      }
-    });
-    await Promise.all(checks);
-    await Promise.all(started);
-  })();
-  let asked: Promise<void> | null = null;
-  const askAll = async (ask: AskApproval) => {
-    for (const server of waiting.splice(0)) {
-      if (await ask(server)) {
-        await recordApproval(input.home, input.cwd, server.name, server.raw).catch((err) => {
-          input.warn(`could not remember the approval of "${server.name}": ${err}`);
-        });
-        await connect(server);
-      }
+  private async askAll(ask: AskApproval): Promise<void> {
+    for (const server of this.waiting.splice(0)) {
+      if (!(await ask(server))) continue;
+      await recordApproval(this.input.home, this.input.cwd, server.name, server.raw).catch((err) => {
+        this.input.warn(`could not remember the approval of "${server.name}": ${err}`);
+      });
+      await this.connect(server);
     }
-  };
-  let warnedWaiting = false;
-  let installed = "";
+  }
 
-  const reports = (): ServerReport[] =>
-    [...states.values()].map((s) => ({
+  private connected(): McpConnection[] {
+    return [...this.states.values()].flatMap((s) => (s.connection?.status === "connected" ? [s.connection] : []));
+  }
+
+  async ready(ask?: AskApproval): Promise<void> {
+    await this.first;
+    const { waiting } = this;
+    if (ask && waiting.length) await (this.asked ??= this.askAll(ask));
+    if (this.warnedWaiting || !waiting.length) return;
+    this.warnedWaiting = true;
+    const names = waiting.map((s) => `"${s.name}"`).join(", ");
+    this.input.warn(
+      `MCP server${waiting.length > 1 ? "s" : ""} ${names} of the project's .mcp.json not started: not approved ` +
+        `(approve in an interactive session, or run with --allow-project-mcp or --allow mcp__<server>)`,
+    );
+  }
+
+  reports(): ServerReport[] {
+    return [...this.states.values()].map((s) => ({
       name: s.server.name,
       scope: s.server.scope,
       status: s.connection?.status ?? s.status,
       ...((s.connection?.error ?? s.error) ? { error: s.connection?.error ?? s.error } : {}),
       tools: s.connection?.status === "connected" ? s.connection.tools.map((t) => t.name) : [],
     }));
+  }
 
-  const install = (tools: Map<string, Tool>): boolean => {
+  install(tools: Map<string, Tool>): boolean {
+    const { input } = this;
     const taken = new Set([...tools.keys()].filter((k) => !k.startsWith(MCP_PREFIX)));
     const fresh: Tool[] = [];
-    for (const { connection } of states.values()) {
-      if (!connection || connection.status !== "connected") continue;
+    for (const connection of this.connected()) {
       const offered = connection.tools.filter((t) => !input.readOnlyOnly || t.annotations?.readOnlyHint === true);
       const names = mcpToolNames(connection.name, offered.map((t) => t.name), taken);
       const limits = { maxOutputTokens: input.maxOutputTokens };
       offered.forEach((t, i) => fresh.push(mcpTool(names[i]!, connection, t, limits)));
     }
     const signature = JSON.stringify(fresh.map((t) => [t.name, t.description, t.inputSchema]));
-    if (signature === installed) return false;
-    installed = signature;
+    if (signature === this.installed) return false;
+    this.installed = signature;
     for (const name of [...tools.keys()]) if (name.startsWith(MCP_PREFIX)) tools.delete(name);
     for (const tool of fresh) tools.set(tool.name, tool);
     return true;
-  };
+  }
 
-  return {
-    async ready(ask) {
-      await first;
-      if (ask && waiting.length) await (asked ??= askAll(ask));
-      if (!warnedWaiting && waiting.length) {
-        warnedWaiting = true;
-        const names = waiting.map((s) => `"${s.name}"`).join(", ");
-        input.warn(
-          `MCP server${waiting.length > 1 ? "s" : ""} ${names} of the project's .mcp.json not started: not approved ` +
-            `(approve in an interactive session, or run with --allow-project-mcp or --allow mcp__<server>)`,
-        );
+  async refresh(tools: Map<string, Tool>): Promise<boolean> {
+    let changed = false;
+    for (const { connection } of this.states.values()) if (connection && (await connection.refresh())) changed = true;
+    return changed && this.install(tools);
+  }
+
+  async expandPrompt(prompt: ContentBlock[], signal: AbortSignal): Promise<ContentBlock[]> {
+    const first = prompt[0];
+    const parsed = first?.type === "text" ? parsePromptCommand(first.text) : undefined;
+    if (!parsed) return prompt;
+    const byName = new Map<string, { connection: McpConnection; name: string; args: ServerPrompt["arguments"] }>();
+    const taken = new Set<string>();
+    for (const connection of this.connected()) {
+      const names = mcpToolNames(connection.name, connection.prompts.map((p) => p.name), taken);
+      connection.prompts.forEach((p, i) => byName.set(names[i]!, { connection, name: p.name, args: p.arguments }));
+    }
+    const found = byName.get(parsed.name);
+    if (!found) {
+      const known = [...byName.keys()].map((n) => `/${n}`).join(", ") || "none";
+      throw new UsageError(`unknown MCP prompt /${parsed.name} (MCP prompts: ${known})`);
+    }
+    const values = promptArguments(found.args ?? [], parsed.args);
+    if (!values.ok) throw new UsageError(`/${parsed.name}: ${values.error}`);
+    const messages = await found.connection.getPrompt(found.name, values.values, signal);
+    return [{ type: "text", text: promptText(messages) }, ...prompt.slice(1)];
+  }
+
+  async attachResources(prompt: ContentBlock[], signal: AbortSignal): Promise<ContentBlock[]> {
+    const { input } = this;
+    const connected = new Map(this.connected().map((c) => [c.name, c]));
+    if (!connected.size) return prompt;
+    const text = prompt.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+    const attached: ContentBlock[] = [];
+    for (const mention of resourceMentions(text, new Set(connected.keys()))) {
+      try {
+        const contents = await connected.get(mention.server)!.readResource(mention.uri, signal);
+        const limit = `SYNAPSE_MAX_MCP_OUTPUT_TOKENS=${input.maxOutputTokens}`;
+        attached.push({ type: "text", text: resourceText(mention, contents, input.maxOutputTokens * 4, limit) });
+      } catch (err) {
+        if (signal.aborted) break;
+        input.warn(`could not attach @${mention.server}:${mention.uri}: ${errorMessage(err)}`);
       }
-    },
-    reports,
-    install,
-    async refresh(tools) {
-      let changed = false;
-      for (const { connection } of states.values()) if (connection && (await connection.refresh())) changed = true;
-      return changed && install(tools);
-    },
-    async expandPrompt(prompt, signal) {
-      const first = prompt[0];
-      const parsed = first?.type === "text" ? parsePromptCommand(first.text) : undefined;
-      if (!parsed) return prompt;
-      const byName = new Map<string, { connection: McpConnection; name: string; args: ServerPrompt["arguments"] }>();
-      const taken = new Set<string>();
-      for (const { connection } of states.values()) {
-        if (connection?.status !== "connected") continue;
-        const names = mcpToolNames(connection.name, connection.prompts.map((p) => p.name), taken);
-        connection.prompts.forEach((p, i) => byName.set(names[i]!, { connection, name: p.name, args: p.arguments }));
-      }
-      const found = byName.get(parsed.name);
-      if (!found) {
-        const known = [...byName.keys()].map((n) => `/${n}`).join(", ") || "none";
-        throw new UsageError(`unknown MCP prompt /${parsed.name} (MCP prompts: ${known})`);
-      }
-      const values = promptArguments(found.args ?? [], parsed.args);
-      if (!values.ok) throw new UsageError(`/${parsed.name}: ${values.error}`);
-      const messages = await found.connection.getPrompt(found.name, values.values, signal);
-      return [{ type: "text", text: promptText(messages) }, ...prompt.slice(1)];
-    },
-    async attachResources(prompt, signal) {
-      const connected = new Map<string, McpConnection>();
-      for (const { server, connection } of states.values()) {
-        if (connection?.status === "connected") connected.set(server.name, connection);
-      }
-      if (!connected.size) return prompt;
-      const text = prompt.map((b) => (b.type === "text" ? b.text : "")).join("\n");
-      const attached: ContentBlock[] = [];
-      for (const mention of resourceMentions(text, new Set(connected.keys()))) {
-        try {
-          const contents = await connected.get(mention.server)!.readResource(mention.uri, signal);
-          const limit = `SYNAPSE_MAX_MCP_OUTPUT_TOKENS=${input.maxOutputTokens}`;
-          attached.push({ type: "text", text: resourceText(mention, contents, input.maxOutputTokens * 4, limit) });
-        } catch (err) {
-          if (signal.aborted) break;
-          input.warn(`could not attach @${mention.server}:${mention.uri}: ${errorMessage(err)}`);
-        }
-      }
-      return attached.length ? [...prompt, ...attached] : prompt;
-    },
-    async close() {
-      // Not waiting for servers still starting (up to SYNAPSE_MCP_TIMEOUT_MS): an interrupted start ends now.
-      closed = true;
-      await Promise.all([...states.values()].map((s) => s.connection?.close()));
-    },
-    killNow() {
-      for (const s of states.values()) s.connection?.killNow();
-    },
-  };
+    }
+    return attached.length ? [...prompt, ...attached] : prompt;
+  }
+
+  async close(): Promise<void> {
+    // Not waiting for servers still starting (up to SYNAPSE_MCP_TIMEOUT_MS): an interrupted start ends now.
+    this.closed = true;
+    await Promise.all([...this.states.values()].map((s) => s.connection?.close()));
+  }
+
+  killNow(): void {
+    for (const s of this.states.values()) s.connection?.killNow();
+  }
 }
