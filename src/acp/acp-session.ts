@@ -67,24 +67,67 @@ interface Turn {
 }
 
 export async function openAcpSession(opts: AcpSessionOptions): Promise<AcpSession> {
-  const { config, client, log } = opts;
-  const mapper = createUpdateMapper(config.cwd);
-  let sessionId = "";
-  let sending: Promise<unknown> = Promise.resolve();
-  // In order, one after another; a client gone away only loses the updates.
-  const send = (update: SessionUpdate) => {
-    if (!sessionId) return;
-    const params = { sessionId, update };
-    sending = sending
-      .then(() => client.notify(methods.client.session.update, params))
-      .catch((err) => log(`could not send an update: ${errorMessage(err)}`));
-  };
-  let turn: Turn | undefined;
+  const session = new ExecutorSession(opts);
+  await session.open();
+  return session;
+}
 
-  const approve = async (request: ApprovalRequest): Promise<ApprovalAnswer> => {
-    const signal = turn?.controller.signal;
+/** An AcpSession over one executor: each protocol method one method here. */
+class ExecutorSession implements AcpSession {
+  private readonly mapper: ReturnType<typeof createUpdateMapper>;
+  private sessionId = "";
+  private sending: Promise<unknown> = Promise.resolve();
+  private turn: Turn | undefined;
+  private executor!: Executor;
+
+  constructor(private readonly opts: AcpSessionOptions) {
+    this.mapper = createUpdateMapper(opts.config.cwd);
+  }
+
+  get id(): string {
+    return this.sessionId;
+  }
+
+  get cwd(): string {
+    return this.opts.config.cwd;
+  }
+
+  async open(): Promise<void> {
+    const { config } = this.opts;
+    const approve = (request: ApprovalRequest) => this.approve(request);
+    const editorFiles = this.editorFiles();
+    this.executor = await createExecutor({
+      config,
+      resume: this.opts.resume,
+      open: (sink, resume) => openRuntime({ config, resume, emit: sink, approve, editorFiles }),
+      emit: (event) => this.emit(event),
+    });
+    this.sessionId = this.executor.runtime.sessionId;
+  }
+
+  /** In order, one after another; a client gone away only loses the updates. */
+  private send(update: SessionUpdate): void {
+    if (!this.sessionId) return;
+    const params = { sessionId: this.sessionId, update };
+    this.sending = this.sending
+      .then(() => this.opts.client.notify(methods.client.session.update, params))
+      .catch((err) => this.opts.log(`could not send an update: ${errorMessage(err)}`));
+  }
+
+  private emit(event: ExecutorEvent): void {
+    const { log } = this.opts;
+    if (event.type === "warning") log(`warning: ${event.message}`);
+    else if (event.type === "command_output" && event.is_error) log(event.lines.join("\n"));
+    // A command run for a protocol method (set_model) answers in that method's result, not as chat.
+    if (event.type === "command_output" && !this.turn) return;
+    for (const update of this.mapper.map(event)) this.send(update);
+  }
+
+  private async approve(request: ApprovalRequest): Promise<ApprovalAnswer> {
+    const { client, log } = this.opts;
+    const signal = this.turn?.controller.signal;
     if (!signal || signal.aborted) return { no: "the turn was cancelled", stop: true };
-    const toolCallId = mapper.findCall(request.tool, request.input) ?? `permission-${Date.now()}`;
+    const toolCallId = this.mapper.findCall(request.tool, request.input) ?? `permission-${Date.now()}`;
     const options = permissionOptions(request);
     const toolCall: ToolCallUpdate = {
       toolCallId,
@@ -94,9 +137,9 @@ export async function openAcpSession(opts: AcpSessionOptions): Promise<AcpSessio
       rawInput: request.input,
       content: [{ type: "content", content: { type: "text", text: `Needs permission: ${request.reason}` } }],
     };
-    await sending;
+    await this.sending;
     // session/cancel stops waiting at once (the client still answers "cancelled"): a refusal.
-    const params: RequestPermissionRequest = { sessionId, toolCall, options };
+    const params: RequestPermissionRequest = { sessionId: this.sessionId, toolCall, options };
     const waiting: SendRequestOptions = { cancellationSignal: signal, stopWaitingOnCancel: true };
     const answer = await client.request(methods.client.session.requestPermission, params, waiting).then(
       (response) => answerFor(response.outcome, options),
@@ -105,115 +148,105 @@ export async function openAcpSession(opts: AcpSessionOptions): Promise<AcpSessio
         return { no: signal.aborted ? "the turn was cancelled" : "the editor did not answer", stop: true };
       },
     );
-    if (answer === "yes" || answer === "always") send({ sessionUpdate: "tool_call_update", toolCallId, status: "in_progress" });
+    if (answer === "yes" || answer === "always") this.send({ sessionUpdate: "tool_call_update", toolCallId, status: "in_progress" });
     return answer;
-  };
+  }
 
-  // Read, Write and Edit see and change the editor's buffers (tools/editor-files.ts).
-  const editorFiles: EditorFiles = {
-    ...(opts.fs?.readTextFile
-      ? { read: async (path: string) => (await client.request(methods.client.fs.readTextFile, { sessionId, path })).content }
-      : {}),
-    ...(opts.fs?.writeTextFile
-      ? { write: async (path: string, content: string) => void (await client.request(methods.client.fs.writeTextFile, { sessionId, path, content })) }
-      : {}),
-  };
+  /** Read, Write and Edit see and change the editor's buffers (tools/editor-files.ts). */
+  private editorFiles(): EditorFiles {
+    const { client, fs } = this.opts;
+    const sessionId = () => this.sessionId;
+    return {
+      ...(fs?.readTextFile
+        ? { read: async (path: string) => (await client.request(methods.client.fs.readTextFile, { sessionId: sessionId(), path })).content }
+        : {}),
+      ...(fs?.writeTextFile
+        ? {
+            write: async (path: string, content: string) =>
+              void (await client.request(methods.client.fs.writeTextFile, { sessionId: sessionId(), path, content })),
+          }
+        : {}),
+    };
+  }
 
-  const emit = (event: ExecutorEvent) => {
-    if (event.type === "warning") log(`warning: ${event.message}`);
-    else if (event.type === "command_output" && event.is_error) log(event.lines.join("\n"));
-    // A command run for a protocol method (set_model) answers in that method's result, not as chat.
-    if (event.type === "command_output" && !turn) return;
-    for (const update of mapper.map(event)) send(update);
-  };
+  modes(): SessionModeState {
+    return modeState(this.executor.runtime.permissionMode);
+  }
 
-  const executor: Executor = await createExecutor({
-    config,
-    resume: opts.resume,
-    open: (sink, resume) => openRuntime({ config, resume, emit: sink, approve, editorFiles }),
-    emit,
-  });
-  sessionId = executor.runtime.sessionId;
-
-  return {
-    id: sessionId,
-    cwd: config.cwd,
-
-    modes: () => modeState(executor.runtime.permissionMode),
-
-    async prompt(blocks) {
-      if (turn) throw RequestError.invalidRequest(undefined, "a prompt is already running in this session");
-      // Set before anything is awaited: a cancel that comes while the prompt is being read counts.
-      const current: Turn = { controller: new AbortController() };
-      turn = current;
-      let composed: ComposedPrompt | undefined;
+  async prompt(blocks: ContentBlock[]): Promise<PromptResponse> {
+    if (this.turn) throw RequestError.invalidRequest(undefined, "a prompt is already running in this session");
+    // Set before anything is awaited: a cancel that comes while the prompt is being read counts.
+    const current: Turn = { controller: new AbortController() };
+    this.turn = current;
+    let composed: ComposedPrompt | undefined;
+    try {
       try {
-        try {
-          composed = await composePrompt(blocks);
-        } catch (err) {
-          throw RequestError.invalidParams(undefined, errorMessage(err));
-        }
-        if (current.controller.signal.aborted) return { stopReason: "cancelled" };
-        current.id = executor.submit({ text: composed.text, images: composed.images });
-        const outcome = await executor.waitFor(current.id);
-        // Every update of the turn goes out before the answer that ends it.
-        await sending;
-        const end = turnEnd(outcome);
-        if ("error" in end) throw RequestError.internalError(undefined, end.error);
-        return { stopReason: end.stopReason };
-      } finally {
-        turn = undefined;
-        await composed?.dispose();
-      }
-    },
-
-    cancel() {
-      if (!turn) return;
-      turn.controller.abort();
-      if (turn.id) executor.interrupt(turn.id);
-    },
-
-    async setMode(modeId) {
-      let mode;
-      try {
-        mode = permissionModeOf(modeId);
+        composed = await composePrompt(blocks);
       } catch (err) {
-        throw RequestError.invalidParams(undefined, err instanceof UsageError ? err.message : errorMessage(err));
+        throw RequestError.invalidParams(undefined, errorMessage(err));
       }
-      executor.runtime.setPermissionMode(mode);
-      send({ sessionUpdate: "current_mode_update", currentModeId: mode });
-      await sending;
-    },
+      if (current.controller.signal.aborted) return { stopReason: "cancelled" };
+      current.id = this.executor.submit({ text: composed.text, images: composed.images });
+      const outcome = await this.executor.waitFor(current.id);
+      // Every update of the turn goes out before the answer that ends it.
+      await this.sending;
+      const end = turnEnd(outcome);
+      if ("error" in end) throw RequestError.internalError(undefined, end.error);
+      return { stopReason: end.stopReason };
+    } finally {
+      this.turn = undefined;
+      await composed?.dispose();
+    }
+  }
 
-    async setModel(modelId) {
-      if (turn) throw RequestError.invalidRequest(undefined, "a prompt is running in this session");
-      const name = modelId.trim();
-      if (!name || /\s/.test(name)) throw RequestError.invalidParams(undefined, `not a model name: ${JSON.stringify(modelId)}`);
-      const outcome = await executor.waitFor(executor.submit({ text: `/model ${name}` }));
-      if (outcome.status !== "done") throw RequestError.invalidParams(undefined, outcome.error ?? `could not switch to ${modelId}`);
-    },
+  cancel(): void {
+    if (!this.turn) return;
+    this.turn.controller.abort();
+    if (this.turn.id) this.executor.interrupt(this.turn.id);
+  }
 
-    async replay() {
-      for (const update of replayUpdates(executor.runtime.recent(REPLAY_MESSAGES), config.cwd)) send(update);
-      await sending;
-    },
+  async setMode(modeId: string): Promise<void> {
+    let mode;
+    try {
+      mode = permissionModeOf(modeId);
+    } catch (err) {
+      throw RequestError.invalidParams(undefined, err instanceof UsageError ? err.message : errorMessage(err));
+    }
+    this.executor.runtime.setPermissionMode(mode);
+    this.send({ sessionUpdate: "current_mode_update", currentModeId: mode });
+    await this.sending;
+  }
 
-    announce() {
-      const availableCommands = COMMANDS.map((c) => ({
-        name: c.name,
-        description: c.summary,
-        ...(c.usage ? { input: { hint: c.usage } } : {}),
-      }));
-      send({ sessionUpdate: "available_commands_update", availableCommands });
-    },
+  async setModel(modelId: string): Promise<void> {
+    if (this.turn) throw RequestError.invalidRequest(undefined, "a prompt is running in this session");
+    const name = modelId.trim();
+    if (!name || /\s/.test(name)) throw RequestError.invalidParams(undefined, `not a model name: ${JSON.stringify(modelId)}`);
+    const outcome = await this.executor.waitFor(this.executor.submit({ text: `/model ${name}` }));
+    if (outcome.status !== "done") throw RequestError.invalidParams(undefined, outcome.error ?? `could not switch to ${modelId}`);
+  }
 
-    async close() {
-      turn?.controller.abort();
-      executor.interruptAll();
-      await executor.close();
-      await sending;
-    },
+  async replay(): Promise<void> {
+    for (const update of replayUpdates(this.executor.runtime.recent(REPLAY_MESSAGES), this.opts.config.cwd)) this.send(update);
+    await this.sending;
+  }
 
-    killNow: () => executor.killNow(),
-  };
+  announce(): void {
+    const availableCommands = COMMANDS.map((c) => ({
+      name: c.name,
+      description: c.summary,
+      ...(c.usage ? { input: { hint: c.usage } } : {}),
+    }));
+    this.send({ sessionUpdate: "available_commands_update", availableCommands });
+  }
+
+  async close(): Promise<void> {
+    this.turn?.controller.abort();
+    this.executor.interruptAll();
+    await this.executor.close();
+    await this.sending;
+  }
+
+  killNow(): void {
+    this.executor.killNow();
+  }
 }
