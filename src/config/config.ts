@@ -92,8 +92,10 @@ export interface Config {
   color: boolean;
   /** TERM=dumb: the interactive session writes plain lines, never moving the cursor. */
   dumbTerminal: boolean;
-  /** How the interactive session calls the user back (SYNAPSE_NOTIFY), and after how long a turn (SYNAPSE_NOTIFY_AFTER). */
+  /** How the interactive session calls the user back (SYNAPSE_NOTIFY), after how long a turn (SYNAPSE_NOTIFY_AFTER). */
   notify: { kind: NotifyKind; afterSeconds: number };
+  /** The interactive session's colours (SYNAPSE_THEME, else the terminal's COLORFGBG). */
+  theme: ThemeName;
   permissionMode: PermissionMode;
   /** Allow and deny rules (flags, then project, then user config); checked in src/policy. */
   permissions: PermissionRules;
@@ -317,8 +319,27 @@ const NOTIFY_KINDS: readonly NotifyKind[] = ["bell", "osc9", "osc777", "off"];
 
 function notifyKind(raw: string | undefined): NotifyKind {
   if (!raw) return "bell";
-  if (!NOTIFY_KINDS.includes(raw as NotifyKind)) throw new UsageError(`SYNAPSE_NOTIFY must be one of ${NOTIFY_KINDS.join(", ")} (got "${raw}")`);
+  if (!NOTIFY_KINDS.includes(raw as NotifyKind)) {
+    throw new UsageError(`SYNAPSE_NOTIFY must be one of ${NOTIFY_KINDS.join(", ")} (got "${raw}")`);
+  }
   return raw as NotifyKind;
+}
+
+export type ThemeName = "dark" | "light" | "colour-blind";
+export const THEME_NAMES: readonly ThemeName[] = ["dark", "light", "colour-blind"];
+
+/** The theme a terminal's COLORFGBG ("fg;bg", bg 7 or 15 a light one) suggests; dark when unknown. */
+export function themeFromColorFgBg(value: string | undefined): ThemeName {
+  const bg = Number(value?.split(";").at(-1));
+  return bg === 7 || bg === 15 ? "light" : "dark";
+}
+
+function themeName(raw: string | undefined, colorFgBg: string | undefined): ThemeName {
+  if (!raw) return themeFromColorFgBg(colorFgBg);
+  if (!THEME_NAMES.includes(raw as ThemeName)) {
+    throw new UsageError(`SYNAPSE_THEME must be one of ${THEME_NAMES.join(", ")} (got "${raw}")`);
+  }
+  return raw as ThemeName;
 }
 
 function resolveSandbox(src: ConfigSources): SandboxConfig {
@@ -385,6 +406,7 @@ export function resolveConfig(src: ConfigSources): Config {
     color: !noColor,
     dumbTerminal: env.TERM === "dumb",
     notify: { kind: notifyKind(env.SYNAPSE_NOTIFY), afterSeconds: int(env, "SYNAPSE_NOTIFY_AFTER", 30, 0, 86_400) },
+    theme: themeName(env.SYNAPSE_THEME, env.COLORFGBG),
     permissionMode,
     permissions: {
       allow: [...(flags.allow ?? []), ...(src.userFile?.permissions?.allow ?? [])],

@@ -17,7 +17,7 @@ import { COMMANDS } from "./command-registry.ts";
 import { dispatch } from "./dispatch.ts";
 import type { InputAction } from "./input-action.ts";
 import type { SessionRuntime } from "./session-runtime.ts";
-import { userShellCommand } from "./user-shell.ts";
+import { mentionedPaths, userShellCommand } from "./user-shell.ts";
 import type { CommandContext, SessionFacts, SlashCommand } from "./slash-command.ts";
 
 export interface Compaction {
@@ -70,6 +70,8 @@ export interface SubmitInput {
   images?: string[];
   /** `!command` runs in the session's shell (the interactive session's bash mode), not as a prompt. */
   shellMode?: boolean;
+  /** `@path` mentions attach the files' contents, read through Read (the interactive session). */
+  attachMentions?: boolean;
 }
 
 export interface Executor {
@@ -96,6 +98,7 @@ interface Tracked {
   text: string;
   images?: string[];
   shellMode?: boolean;
+  attachMentions?: boolean;
   controller: AbortController;
   done: Promise<SubmissionOutcome>;
 }
@@ -211,6 +214,11 @@ export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
       case "RunAgent": {
         const content: ContentBlock[] = [{ type: "text", text: action.text }];
         for (const path of action.images ?? []) content.push(await runtime.attachImage(path));
+        for (const path of t.attachMentions ? mentionedPaths(action.text) : []) {
+          const file = await runtime.readMention(path, signal);
+          if (signal.aborted) throw new InterruptedError();
+          if (file) content.push({ type: "text", text: file });
+        }
         const result = await runtime.submit(content, signal);
         outcome.result = result;
         if (result.subtype === "interrupted" || signal.aborted) outcome.status = "interrupted";
@@ -296,7 +304,8 @@ export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
       if (closed) throw new Error("the executor is closed");
       const id = `s${++counter}`;
       const controller = new AbortController();
-      const t = { id, text: input.text, images: input.images, shellMode: input.shellMode, controller } as Tracked;
+      const { text, images, shellMode, attachMentions } = input;
+      const t = { id, text, images, shellMode, attachMentions, controller } as Tracked;
       // One at a time, in order: a chained promise, never a timer or a listener left behind.
       t.done = tail.then(() => run(t));
       tail = t.done.catch(() => undefined);

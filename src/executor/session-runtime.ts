@@ -20,7 +20,7 @@ import { createShellPool } from "../shell/shell-pool.ts";
 import { removeAbandonedSessions } from "../store/abandoned-sessions.ts";
 import { openSession } from "../store/session.ts";
 import { resumedModel } from "./resumed-model.ts";
-import { runUserShell } from "./user-shell.ts";
+import { type UserToolInput, mentionBlock, runUserShell, runUserTool } from "./user-shell.ts";
 import { imageMediaType } from "../tools/binary.ts";
 import { type AgentKind, toolsFor } from "../tools/registry.ts";
 import { buildPolicy, redactEvent } from "../policy/policy.ts";
@@ -55,8 +55,10 @@ export interface SessionRuntime {
   recent(count: number): readonly Message[];
   attachImage(path: string): Promise<ImageBlock>;
   submit(prompt: ContentBlock[], signal: AbortSignal): Promise<RunResult>;
-  /** `!command`: the user's own command through the Bash tool (same sandbox and gate), its output kept for the model. */
+  /** `!command`: the user's own command through the Bash tool (same sandbox and gate), output kept for the model. */
   runShell(command: string, signal: AbortSignal): Promise<void>;
+  /** An `@path` mention: the file through Read (its checks, its bounds); undefined when Read refused or failed. */
+  readMention(path: string, signal: AbortSignal): Promise<string | undefined>;
   /**
    * Condenses the session's context now (`/compact [focus]`): a summary with the focus text added
    * to its prompt. Interrupted (InterruptedError), the session is left exactly as it was.
@@ -164,6 +166,27 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
     mcpTools: () => new Map([...tools].filter(([name]) => name.startsWith("mcp__"))),
   });
   let closed = false;
+  // A tool call the user asked for (`!command`, an `@file` mention): the main task's gate and tools.
+  const userToolInput = (signal: AbortSignal): UserToolInput => ({
+    tools,
+    emit,
+    context: {
+      cwd: config.cwd,
+      signal,
+      taskId: MAIN_TASK,
+      limits: toolLimits(config),
+      services: {
+        shell,
+        get permissions() {
+          return permissions;
+        },
+        granted,
+        approve: opts.approve,
+        editorFiles: opts.editorFiles,
+      },
+      warn: (message) => emit({ type: "warning", message }),
+    },
+  });
 
   return {
     sessionId: store.id,
@@ -310,28 +333,14 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
       return result;
     },
 
+    async readMention(path, signal) {
+      const { text, failed } = await runUserTool("Read", { path }, userToolInput(signal));
+      shell.releaseTask(MAIN_TASK);
+      return failed ? undefined : mentionBlock(path, text);
+    },
+
     async runShell(command, signal) {
-      const message = await runUserShell({
-        command,
-        tools,
-        emit,
-        context: {
-          cwd: config.cwd,
-          signal,
-          taskId: MAIN_TASK,
-          limits: toolLimits(config),
-          services: {
-            shell,
-            get permissions() {
-              return permissions;
-            },
-            granted,
-            approve: opts.approve,
-            editorFiles: opts.editorFiles,
-          },
-          warn: (message) => emit({ type: "warning", message }),
-        },
-      });
+      const message = await runUserShell(command, userToolInput(signal));
       shell.releaseTask(MAIN_TASK);
       store.append(message);
       context.noteAppended(message);

@@ -2,6 +2,8 @@
 // the session's shell pool through the Bash tool, so it gets the same OS sandbox and permission
 // gate as a command of the model's (a call the policy would ask about is asked about, not run).
 // Its output joins the conversation as a user message the model reads with the next prompt.
+// `@path` mentions in an interactive prompt go the same way through Read: the file's contents
+// (bounded as Read bounds them, refused where Read would be) go with the prompt.
 
 import { executeToolCall } from "../agent/tool-call.ts";
 import type { EventSink } from "../protocol/events.ts";
@@ -25,25 +27,57 @@ export function userShellCommand(text: string): string | undefined {
   return command ? command : undefined;
 }
 
-export async function runUserShell(input: {
-  command: string;
+export interface UserToolInput {
   tools: ReadonlyMap<string, Tool>;
   context: Omit<ToolContext, "progress">;
   emit: EventSink;
-}): Promise<Message> {
-  const { command, emit } = input;
-  const id = `user-shell-${newMessageId()}`;
-  const call = { type: "tool_use" as const, id, name: "Bash", input: { command } };
-  emit({ type: "tool_start", id, name: "Bash", input: call.input });
+}
+
+/**
+ * One tool call the user asked for (not the model): through the permission gate and the tool as
+ * a model's call would go, shown as a tool row. Its result's text and whether it failed.
+ */
+export async function runUserTool(
+  name: string,
+  toolInput: Record<string, unknown>,
+  input: UserToolInput,
+): Promise<{ text: string; failed: boolean }> {
+  const { emit } = input;
+  const id = `user-${newMessageId()}`;
+  const call = { type: "tool_use" as const, id, name, input: toolInput };
+  emit({ type: "tool_start", id, name, input: toolInput });
   const outcome = await executeToolCall(call, input.tools, {
     ...input.context,
-    progress: (chunk) => emit({ type: "tool_progress", id, name: "Bash", text: chunk.toWellFormed() }),
+    progress: (chunk) => emit({ type: "tool_progress", id, name, text: chunk.toWellFormed() }),
   });
-  if (outcome.denied) emit({ type: "permission_denied", id, name: "Bash", reason: outcome.denied.reason, allow_with: outcome.denied.allowWith });
+  const denied = outcome.denied;
+  if (denied) emit({ type: "permission_denied", id, name, reason: denied.reason, allow_with: denied.allowWith });
   const display = outcome.display ? { display: outcome.display } : {};
   const failed = Boolean(outcome.block.is_error);
-  emit({ type: "tool_end", id, name: "Bash", is_error: failed, summary: outcome.summary, ...display });
+  emit({ type: "tool_end", id, name, is_error: failed, summary: outcome.summary, ...display });
   const content = outcome.block.content;
-  const output = typeof content === "string" ? content : content.map((b) => (b.type === "text" ? b.text : "[image]")).join("\n");
-  return userShellMessage(command, output, failed);
+  const parts = typeof content === "string" ? [content] : content.map((b) => (b.type === "text" ? b.text : "[image]"));
+  return { text: parts.join("\n"), failed };
+}
+
+export async function runUserShell(command: string, input: UserToolInput): Promise<Message> {
+  const { text, failed } = await runUserTool("Bash", { command }, input);
+  return userShellMessage(command, text, failed);
+}
+
+/** The files a prompt mentions (`@src/a.ts`, `@"my docs/b.md"`), each once, at most MAX_MENTIONS. */
+export function mentionedPaths(text: string): string[] {
+  const paths = new Set<string>();
+  for (const m of text.matchAll(/(?:^|\s)@(?:"([^"\n]+)"|([^\s"@]+))/g)) {
+    const path = (m[1] ?? m[2] ?? "").replace(/[,.;:!?)]+$/, "");
+    if (path) paths.add(path);
+  }
+  return [...paths].slice(0, MAX_MENTIONS);
+}
+
+export const MAX_MENTIONS = 10;
+
+/** A mentioned file's contents as Read gave them, for the prompt. */
+export function mentionBlock(path: string, text: string): string {
+  return `<file path=${JSON.stringify(path)} mentioned="true">\n${text}\n</file>`;
 }

@@ -3,6 +3,9 @@
 // no copy of the prompt or status line there.
 
 import { afterAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempHome } from "../support/binary.ts";
 import { startFakeLLM } from "../support/fake-llm.ts";
 import { hasTmux, tmuxServer } from "../support/tmux-term.ts";
 
@@ -162,6 +165,73 @@ describe.skipIf(!hasTmux)("the screen", () => {
     } finally {
       asked.close();
       ended.close();
+      await fake.stop();
+    }
+  }, 60_000);
+
+  test("typing / lists the commands with their summaries, filtered as you type; ↓ and Enter run one", async () => {
+    const fake = await startFakeLLM([]);
+    const t = await server.open(fake.url, { columns: 100, rows: 30 });
+    try {
+      t.type("/");
+      let s = await t.until((s) => s.includes("/help") && s.includes("list the commands") && s.includes("/status"), "the list");
+      t.type("co");
+      s = await t.until((s) => s.includes("/compact") && !s.includes("list the commands"), "the filtered list");
+      expect(s).toContain("/cost");
+      t.keys("Down");
+      await t.until((s) => /❯ \/cost/.test(s), "the second row picked");
+      t.keys("Enter");
+      await t.until((s) => s.includes("› /cost") && !s.includes("❯"), "/cost run");
+      expect(fake.requests.filter((r) => r.path === "/v1/messages")).toHaveLength(0);
+    } finally {
+      t.close();
+      await fake.stop();
+    }
+  }, 60_000);
+
+  test("/theme light switches the session's colours to the light palette; an unknown one is refused", async () => {
+    const fake = await startFakeLLM([]);
+    const t = await server.open(fake.url, { columns: 100, rows: 30 });
+    const coloured = () => server.tmux("capture-pane", "-p", "-e", "-t", t.name).stdout.toString();
+    try {
+      expect(coloured()).not.toContain("38;5;30m");
+      t.type("/theme light");
+      t.keys("Enter");
+      await t.until((s) => s.includes("theme: light"), "the switch");
+      // The prompt's marker is drawn in the light theme's cyan now.
+      await t.until(() => coloured().includes("38;5;30m"), "the light colours");
+      t.type("/theme purple");
+      t.keys("Enter");
+      await t.until((s) => s.includes("unknown theme purple"), "the refusal");
+      expect(fake.requests.filter((r) => r.path === "/v1/messages")).toHaveLength(0);
+    } finally {
+      t.close();
+      await fake.stop();
+    }
+  }, 60_000);
+
+  test("an @file mention attaches the file's contents through Read; a secrets file is not sent", async () => {
+    const fake = await startFakeLLM([{ text: "read it" }]);
+    const home = tempHome();
+    writeFileSync(join(home.dir, "notes.txt"), "kumquat-line-1\nkumquat-line-2\n");
+    writeFileSync(join(home.dir, ".env"), "API_TOKEN=sk-secret-value-123\n");
+    const t = await server.open(fake.url, { home });
+    try {
+      t.type("summarise @notes.txt and @.env");
+      t.keys("Enter");
+      // Read asks about a secrets file, as it would for the model: "no" leaves it out, the prompt goes on.
+      await t.until((s) => s.includes("Allow Read?") && s.includes(".env"), "the question about .env");
+      t.type("n");
+      await t.until((s) => s.includes("Why not?"), "the reason field");
+      t.keys("Enter");
+      await t.until((s) => s.includes("read it"), "the answer");
+      expect(t.screen()).toMatch(/● Read\(notes\.txt\)/);
+      const posts = fake.requests.filter((r) => r.path === "/v1/messages");
+      const sent = JSON.stringify(posts.map((p) => p.body.messages));
+      expect(sent).toContain("kumquat-line-2");
+      expect(sent).not.toContain("sk-secret-value-123");
+    } finally {
+      t.close();
       await fake.stop();
     }
   }, 60_000);

@@ -25,3 +25,10 @@ test("the model is told what the user ran and what it printed, failures marked",
   const failed = (userShellMessage("false", "exit 1", true).content[0] as { text: string }).text;
   expect(failed).toContain('<bash-output failed="true">exit 1</bash-output>');
 });
+
+test("@mentions: plain and quoted paths, each once, trailing punctuation left out; e-mail addresses are no mention", async () => {
+  const { mentionedPaths } = await import("../../src/executor/user-shell.ts");
+  expect(mentionedPaths('read @src/a.ts, then @"my docs/b.md" and @src/a.ts.')).toEqual(["src/a.ts", "my docs/b.md"]);
+  expect(mentionedPaths("mail me@example.com")).toEqual([]);
+  expect(mentionedPaths("@ alone")).toEqual([]);
+});

@@ -51,7 +51,9 @@ export class HistoryFile {
       try {
         const value = JSON.parse(raw);
         if (typeof value === "string") entries.push({ text: value });
-        else if (typeof value?.text === "string") entries.push({ text: value.text, cwd: typeof value.cwd === "string" ? value.cwd : undefined });
+        else if (typeof value?.text === "string") {
+          entries.push({ text: value.text, cwd: typeof value.cwd === "string" ? value.cwd : undefined });
+        }
       } catch {
         // A torn last line (a crash mid-append) is skipped.
       }

@@ -46,7 +46,8 @@ export class HistorySearch {
 
   /** What the hint line says. */
   label(): string {
-    return `reverse search: ${JSON.stringify(this.query)}${this.failed ? " (no match)" : ""} · Enter to take it, Esc to cancel, Ctrl-R for older`;
+    const miss = this.failed ? " (no match)" : "";
+    return `reverse search: ${JSON.stringify(this.query)}${miss} · Enter to take it, Esc to cancel, Ctrl-R for older`;
   }
 
   private find(from: number): void {

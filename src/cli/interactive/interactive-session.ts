@@ -4,13 +4,15 @@
 
 import { writeSync } from "node:fs";
 import type { Config } from "../../config/config.ts";
-import { commandNames } from "../../executor/command-registry.ts";
+import { COMMANDS, commandNames } from "../../executor/command-registry.ts";
 import { type Executor, type ExecutorEvent, createExecutor } from "../../executor/executor.ts";
 import { openRuntime } from "../../executor/session-runtime.ts";
 import { EXIT, errorMessage } from "../../protocol/errors.ts";
 import { ScreenDiff, type Frame } from "../../render/screen-diff.ts";
 import { fitWidth } from "../../render/text-width.ts";
 import { makeTheme } from "../../render/theme.ts";
+import { inertLine } from "../../render/inert.ts";
+import { THEME_NAMES, type ThemeName } from "../../config/config.ts";
 import type { Command } from "../args.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../../tools/types.ts";
 import { ApprovalPrompt } from "./approval-prompt.ts";
@@ -18,6 +20,7 @@ import { commonPrefix, complete } from "./completion.ts";
 import { HistoryFile } from "./history-file.ts";
 import { HistorySearch } from "./history-search.ts";
 import { longTurn, notification } from "./notify.ts";
+import { menuRows, slashMenu } from "./slash-menu.ts";
 import { KEYBOARD_OFF, KEYBOARD_ON, type Key, KeyDecoder } from "./key-decoder.ts";
 import { PromptEditor } from "./prompt-editor.ts";
 import { editPrompt } from "./prompt-keys.ts";
@@ -28,6 +31,8 @@ import { welcomeLine } from "./welcome.ts";
 import { SessionView, resumeWindow } from "./session-view.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;
+
+const THEME_COMMAND = { name: "theme", summary: "the session's colours: dark, light or colour-blind" };
 
 // Bracketed paste, and the keyboard modes that tell Shift+Enter from Enter (key-decoder.ts).
 const PASTE_ON = `\x1b[?2004h${KEYBOARD_ON}`;
@@ -42,7 +47,9 @@ const EXIT_WAIT_MS = 1500;
 export async function runInteractive(config: Config, command: RunCommand): Promise<number> {
   // A terminal that cannot move its cursor gets plain lines instead of a redrawn screen.
   if (config.dumbTerminal) return (await import("./line-session.ts")).runLineSession(config, command);
-  const theme = makeTheme(config.color);
+  // One object, changed in place by /theme: the view and prompts hold it.
+  const theme = makeTheme(config.color, config.theme);
+  let themeName = config.theme;
   const out = (text: string) => {
     try {
       writeSync(1, text);
@@ -123,11 +130,17 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   };
   const armedFor = (key: "c" | "d") => armed?.key === key && Date.now() - armed.at < DOUBLE_PRESS_MS;
 
-  const frame = (): Frame =>
-    composeFrame({
+  // The command list while a `/name` is typed, and its picked row.
+  let menuPick = 0;
+  const menu = () => (approval || search ? [] : slashMenu(editor.text, [...COMMANDS, THEME_COMMAND]));
+  const frame = (): Frame => {
+    const items = menu();
+    return composeFrame({
       theme, width: width(), rows: rows(), editor, view, spin, candidates, hint,
+      menu: items.length ? menuRows(items, Math.min(menuPick, items.length - 1)) : undefined,
       facts: executor?.facts(), approval: approval?.prompt, startMode: config.permissionMode,
     });
+  };
 
   const paint = () => {
     if (paintTimer) clearTimeout(paintTimer);
@@ -147,7 +160,8 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   const onEvent = (event: ExecutorEvent) => {
     if (event.type === "submission_start") startedAt = Date.now();
     if (event.type === "submission_end" && !leaving && longTurn(Date.now() - startedAt, config.notify.afterSeconds)) {
-      out(notification(config.notify.kind, `synapse: ${event.outcome.status === "done" ? "finished" : event.outcome.status}`));
+      const status = event.outcome.status;
+      out(notification(config.notify.kind, `synapse: ${status === "done" ? "finished" : status}`));
     }
     // /clear and /resume start on a clean screen (the old conversation scrolled up, not erased).
     if (event.type === "session_changed") {
@@ -173,6 +187,19 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   };
 
   const submit = (text: string) => {
+    // `/theme`: the session's colours, a matter of this terminal only (the executor never sees it).
+    const themeArg = /^\s*\/theme(?:\s+(\S*))?\s*$/.exec(text);
+    if (themeArg) {
+      const name = themeArg[1] || undefined;
+      if (name && !THEME_NAMES.includes(name as ThemeName)) {
+        view.say(theme.red(fitWidth(`unknown theme ${inertLine(name)}: one of ${THEME_NAMES.join(", ")}`, width())));
+      } else {
+        if (name) Object.assign(theme, makeTheme(config.color, name as ThemeName));
+        themeName = (name as ThemeName | undefined) ?? themeName;
+        view.say(theme.dim(fitWidth(`  theme: ${themeName} (${THEME_NAMES.join(", ")}; SYNAPSE_THEME sets it for every session)`, width())));
+      }
+      return;
+    }
     if (!executor) {
       const id = `early-${early.length}`;
       early.push({ id, text });
@@ -188,7 +215,7 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
       images = pendingImages;
       pendingImages = [];
     }
-    const id = executor.submit({ text, images, shellMode });
+    const id = executor.submit({ text, images, shellMode, attachMentions: true });
     if (busy) view.queue(id, text);
     void executor.waitFor(id).then((outcome) => {
       if (outcome.exit) void exit(EXIT.ok);
@@ -340,7 +367,25 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
     typeAhead.typed(now);
     if (key.kind !== "ctrl" || (key.name !== "c" && key.name !== "d")) disarm();
     if (key.kind !== "tab") candidates = [];
+    const items = menu();
+    if (items.length && key.kind === "move" && (key.to === "up" || key.to === "down")) {
+      menuPick = (Math.min(menuPick, items.length - 1) + (key.to === "up" ? items.length - 1 : 1)) % items.length;
+      paint();
+      return;
+    }
+    if (items.length && (key.kind === "tab" || key.kind === "enter")) {
+      // Tab takes the picked command into the prompt (to add its arguments); Enter runs it.
+      const name = items[Math.min(menuPick, items.length - 1)]!.name;
+      menuPick = 0;
+      editor.text = key.kind === "tab" ? `/${name} ` : `/${name}`;
+      editor.cursor = editor.text.length;
+      if (key.kind === "tab") {
+        paint();
+        return;
+      }
+    }
     if (editPrompt(editor, key)) {
+      menuPick = 0;
       paint();
       return;
     }

@@ -23,6 +23,8 @@ export interface FrameParts {
   view: SessionView;
   spin: number;
   candidates: string[];
+  /** The command list under a `/name` being typed (slash-menu.ts), rows already made. */
+  menu?: string[];
   hint: string | undefined;
   /** Undefined until the session has opened. */
   facts: SessionFacts | undefined;
@@ -44,6 +46,7 @@ export function composeFrame(p: FrameParts): Frame {
     caretRow -= start;
   }
   const extra: string[] = [];
+  for (const row of p.menu ?? []) extra.push((row.startsWith("❯") ? theme.cyan : theme.dim)(fitWidth(row, w)));
   if (p.candidates.length) extra.push(theme.dim(fitWidth(p.candidates.join("  "), w)));
   if (p.hint) extra.push(theme.yellow(fitWidth(p.hint, w)));
   const facts = p.facts;

@@ -142,7 +142,8 @@ export class SessionView {
     for (const m of messages) {
       for (const b of m.content) {
         if (b.type !== "tool_result") continue;
-        const text = typeof b.content === "string" ? b.content : b.content.map((c) => (c.type === "text" ? c.text : "[image]")).join("\n");
+        const parts = typeof b.content === "string" ? [b.content] : b.content.map((c) => (c.type === "text" ? c.text : "[image]"));
+        const text = parts.join("\n");
         results.set(b.tool_use_id, { text, isError: b.is_error === true });
       }
     }
@@ -229,7 +230,8 @@ export class SessionView {
           const glyph = event.is_error ? t.red(FAILED_GLYPH) : t.green(OK_GLYPH);
           this.say(`${glyph} ${t.bold(fitWidth(label, w - 2 - note.length))}${event.is_error ? t.red(note) : note}`);
         }
-        const result = [fitWidth(`  ⎿ ${inertLine(event.summary)}`, w).replace(/^(  ⎿ )(.*)$/, (_, a, b) => (event.is_error ? t.red(a + b) : t.dim(a + b)))];
+        const summary = fitWidth(`  ⎿ ${inertLine(event.summary)}`, w);
+        const result = [event.is_error ? t.red(summary) : t.dim(summary)];
         if (!event.is_error && event.display?.kind === "diff") result.push(...diffRows(event.display, w, t));
         if (!shownAsTask || !this.tasks.has(event.id)) this.say(...result);
         else {

@@ -28,7 +28,9 @@ export const FRESH_QUESTION_MS = 400;
  * Where a key goes while a question waits: to the question, into the draft behind it (a key the
  * question has no use for), or to the session as usual (a typing burst, whose Enter sends its draft).
  */
-export function routeKey(k: { stopKey: boolean; questionTakes: boolean; continuesDraft: boolean }): "question" | "draft" | "session" {
+export function routeKey(k: {
+  stopKey: boolean; questionTakes: boolean; continuesDraft: boolean;
+}): "question" | "draft" | "session" {
   if (k.stopKey) return "question";
   if (k.continuesDraft) return "session";
   return k.questionTakes ? "question" : "draft";

@@ -130,3 +130,22 @@ describe("MarkdownStream", () => {
     expect(md.live().length).toBe(1);
   });
 });
+
+describe("completion of @paths: many files, spaces, fuzzy", () => {
+  test("every candidate counts for the common prefix (none cut at 50); spaces quoted; letters in order match", () => {
+    const dir = mkdtempSync(join(tmpdir(), "synapse-complete-"));
+    mkdirSync(join(dir, "many"));
+    for (let i = 0; i < 60; i++) writeFileSync(join(dir, "many", `file${String(i).padStart(2, "0")}.txt`), "");
+    writeFileSync(join(dir, "many", "zeta.txt"), "");
+    const many = complete("@many/", 6, dir, [])!;
+    expect(many.candidates).toHaveLength(61);
+    // Cut at 50 the prefix would have been "@many/file": wrong, zeta.txt is there too.
+    expect(commonPrefix(many.candidates)).toBe("@many/");
+    mkdirSync(join(dir, "my docs"));
+    writeFileSync(join(dir, "my docs", "read me.md"), "");
+    expect(complete("@my", 3, dir, [])!.candidates).toEqual(['@"my docs/']);
+    const inside = complete('@"my docs/re', 12, dir, [])!;
+    expect(inside).toEqual({ from: 0, to: 12, candidates: ['@"my docs/read me.md" '] });
+    expect(complete("@many/zt", 8, dir, [])!.candidates).toEqual(["@many/zeta.txt "]);
+  });
+});

@@ -1,0 +1,27 @@
+// The command list under a `/name` being typed.
+
+import { expect, test } from "bun:test";
+import { menuRows, slashMenu } from "../../../src/cli/interactive/slash-menu.ts";
+
+const commands = [
+  { name: "help", aliases: ["?"], summary: "list the commands" },
+  { name: "clear", aliases: ["new"], summary: "start a new session" },
+  { name: "compact", summary: "condense the conversation" },
+  { name: "cost", summary: "dollars and tokens" },
+];
+
+test("filters by name or alias as you type; nothing once a space follows or the name is whole", () => {
+  const names = (draft: string) => slashMenu(draft, commands).map((c) => c.name);
+  expect(names("/")).toEqual(["help", "clear", "compact", "cost"]);
+  expect(names("/c")).toEqual(["clear", "compact", "cost"]);
+  expect(names("/co")).toEqual(["compact", "cost"]);
+  expect(names("/ne")).toEqual(["clear"]);
+  expect(names("/cost")).toEqual([]);
+  expect(names("/compact ")).toEqual([]);
+  expect(names("/etc/hosts")).toEqual([]);
+  expect(names("hello /c")).toEqual([]);
+});
+
+test("rows: the picked one marked, summaries in a column", () => {
+  expect(menuRows(slashMenu("/co", commands), 1)).toEqual(["  /compact  condense the conversation", "❯ /cost     dollars and tokens"]);
+});
