@@ -13,6 +13,7 @@ import { isProtectedPath, settingsKind, sharedFile } from "./protected-paths.ts"
 import { parseRule, RuleError } from "./rule.ts";
 import { pathRuleMatches } from "./rule-match.ts";
 import { hardLinks, insideWorkspace } from "./workspace.ts";
+import { ownDirs } from "../config/own-dirs.ts";
 
 export { isProtectedPath } from "./protected-paths.ts";
 export { redactEvent, redactSecrets } from "./secret-redaction.ts";
@@ -60,6 +61,7 @@ export interface PolicySource {
   /** Where sessions and history live (SYNAPSE_HOME) and the user config folder, when known. */
   home?: string;
   configDir?: string;
+  cacheDir?: string;
   /** The environment commands get, for its PATH. */
   shell?: { env: Readonly<Record<string, string>> };
 }
@@ -96,14 +98,6 @@ export function buildPolicy(config: PolicySource, options: string | PolicyOption
     ownDirs: ownDirs(config, home),
     searchPath: (config.shell?.env.PATH ?? "/usr/local/bin:/usr/bin:/bin").split(":"),
   };
-}
-
-/** Synapse's own folders: the user config folder (also its default place) and SYNAPSE_HOME. */
-function ownDirs(config: PolicySource, home: string): string[] {
-  const dirs = new Set([resolve(home, ".config/synapse"), resolve(home, ".local/share/synapse")]);
-  if (config.configDir) dirs.add(resolve(config.configDir));
-  if (config.home) dirs.add(resolve(config.home));
-  return [...dirs];
 }
 
 /** What a sub-agent of this kind runs under: the parent's policy, read-only for `explore`. */

@@ -3,12 +3,12 @@
 
 import { mkdirSync } from "node:fs";
 import { homedir } from "node:os";
-import { resolve } from "node:path";
 import type { Config } from "../config/config.ts";
 import { sandboxEnvironment } from "./environment.ts";
 import type { SandboxProfile } from "./profile.ts";
 import { collectProfile } from "./profile-paths.ts";
 import type { SandboxState } from "./types.ts";
+import { ownDirs } from "../config/own-dirs.ts";
 
 export interface SandboxPlan {
   bwrap: string;
@@ -17,23 +17,17 @@ export interface SandboxPlan {
   env: Readonly<Record<string, string>>;
 }
 
-type PlanSource = Pick<Config, "cwd" | "addDirs" | "home" | "configDir" | "shell">;
-
-/** Synapse's own folders: sessions and history (SYNAPSE_HOME), the user config, and their defaults. */
-export function ownDirs(config: Pick<Config, "home" | "configDir">, home = homedir()): string[] {
-  const dirs = [resolve(home, ".config/synapse"), resolve(home, ".local/share/synapse"), config.home];
-  if (config.configDir) dirs.push(config.configDir);
-  return [...new Set(dirs.map((d) => resolve(d)))];
-}
+type PlanSource = Pick<Config, "cwd" | "addDirs" | "home" | "configDir" | "shell"> & { cacheDir?: string };
 
 /**
- * Undefined when commands run unconfined. The effective config folder and SYNAPSE_HOME are made
- * first if missing: only an existing folder can be hidden, and a command in a workspace that holds
- * them (cwd = home) could otherwise create a config.json that loosens every later run.
+ * Undefined when commands run unconfined. The effective config folder, SYNAPSE_HOME and the cache
+ * are made first if missing: only an existing folder can be hidden, and a command in a workspace
+ * that holds them (cwd = home) could otherwise create a config.json that loosens every later run,
+ * or plant the `rg` that synapse runs, unconfined, on the next.
  */
 export function sandboxPlan(config: PlanSource, state: SandboxState, home = homedir()): SandboxPlan | undefined {
   if (state.kind !== "bwrap") return undefined;
-  for (const dir of [config.configDir, config.home]) {
+  for (const dir of [config.configDir, config.home, config.cacheDir]) {
     try {
       if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
     } catch {

@@ -173,6 +173,19 @@ describe("synapse's own files and links", () => {
     }
   });
 
+  test("its ripgrep cache too (synapse runs what is there, unconfined), even with the home folder as the workspace", () => {
+    const cacheDir = join(home, "cache", "synapse");
+    const rg = join(cacheDir, "rg-0123abcd");
+    const p = buildPolicy(
+      { cwd: home, permissionMode: "default", permissions: { allow: [], deny: [] }, addDirs: [], secrets: [], home: synapseHome, configDir, cacheDir },
+      { home, sandboxed: true },
+    );
+    for (const path of [rg, join(home, ".cache", "synapse", "rg-0123abcd")]) {
+      expect(decide(p, { tool: "Write", input: { path, content: "#!/bin/sh\n" }, cwd: home }).kind).toBe("ask");
+      expect(decide(p, { tool: "Bash", input: { command: `cp /bin/sh ${path}` }, cwd: home }).kind).toBe("ask");
+    }
+  });
+
   test("a dangling link is judged by where it points: writing it would create that file", () => {
     expect(insideWorkspace(join(ws, "ak"), [ws])).toBe(false);
     expect(decide(policy(), { tool: "Write", input: { path: "ak", content: "ssh-rsa AAAA" }, cwd: ws }).kind).toBe("ask");

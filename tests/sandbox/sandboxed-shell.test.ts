@@ -4,14 +4,18 @@
 // background jobs killed as wholes, checked in the host's process table).
 
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { trustedBinary } from "../../src/runtime/trusted-path.ts";
 import { INIT_SCRIPT } from "../../src/shell/shell-script.ts";
 import { WATCHDOG_SCRIPT } from "../../src/shell/watchdog.ts";
 import { survivors, until } from "../shell/support.ts";
-import { BASHRC, CANARY, HAVE_BWRAP, NEEDS_BWRAP, sandboxHarness, type SandboxHarness } from "./support.ts";
+import { sandboxPlan } from "../../src/sandbox/plan.ts";
+import { sandboxState } from "../../src/sandbox/probe.ts";
+import { createShellPool } from "../../src/shell/shell-pool.ts";
+import { TEST_CONFIG } from "../shell/support.ts";
+import { BASHRC, CANARY, HAVE_BWRAP, NEEDS_BWRAP, sandboxHarness, type SandboxHarness, testBase } from "./support.ts";
 
 let h: SandboxHarness | undefined;
 afterEach(async () => {
@@ -86,6 +90,23 @@ describe("what a sandboxed command cannot do", () => {
     } finally {
       // Not awaited: Bun's close waits on the connection an unprotected run would have made.
       server.close();
+    }
+  });
+
+  it("plant the ripgrep synapse runs unconfined, even when the workspace is the home folder", async () => {
+    const dir = realpathSync(mkdtempSync(join(testBase(), "synapse-sandbox-cache-")));
+    const cacheDir = join(dir, ".cache", "synapse");
+    const state = await sandboxState({ mode: "workspace-write", network: false, bwrapPath: process.env.SYNAPSE_BWRAP || undefined });
+    const config = { ...TEST_CONFIG, env: { PATH: "/usr/bin:/bin", HOME: dir } };
+    const plan = sandboxPlan({ cwd: dir, addDirs: [], home: join(dir, "data"), configDir: join(dir, "cfg"), cacheDir, shell: config }, state, dir);
+    const pool = createShellPool(config, plan);
+    try {
+      const r = await pool.run({ command: `echo planted > ${cacheDir}/rg-0123; echo done`, cwd: dir, taskId: "main", timeoutMs: 10_000 });
+      expect(r.output).toContain("done");
+      expect(existsSync(join(cacheDir, "rg-0123"))).toBe(false);
+    } finally {
+      await pool.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
