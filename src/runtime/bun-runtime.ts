@@ -2,6 +2,7 @@
 // for start-up cost (process.stdout costs ~8 ms in a compiled binary) and speed.
 
 import type { ChildProcess, Runtime, SpawnOptions } from "./runtime.ts";
+import { SYSTEM_PATH } from "./trusted-path.ts";
 
 const notPiped = {
   write() {
@@ -49,7 +50,7 @@ export function bunRuntime(): Runtime {
       };
     },
     spawnSync(argv) {
-      const r = Bun.spawnSync(argv, { stdout: "pipe", stderr: "ignore" });
+      const r = Bun.spawnSync(argv, { stdout: "pipe", stderr: "ignore", env: { PATH: SYSTEM_PATH } });
       return { exitCode: r.exitCode, stdout: r.stdout };
     },
     stdout: sink(() => (stdout ??= Bun.stdout.writer())),

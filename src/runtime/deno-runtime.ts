@@ -2,6 +2,7 @@
 // writes to stdout/stderr, node:v8 for heap figures, node:path for globs.
 
 import type { ChildProcess, Runtime, SpawnOptions, StdioMode } from "./runtime.ts";
+import { SYSTEM_PATH } from "./trusted-path.ts";
 
 // Node's modules are fetched when used, not imported: this file is bundled into the Bun binary
 // too, where importing node:fs and node:path up front would add ~6 ms to every start.
@@ -107,7 +108,8 @@ export function denoRuntime(): Runtime {
     },
     spawnSync(argv) {
       const [command, ...args] = argv;
-      const r = new (denoApi().Command)(command!, { args, stdin: "null", stdout: "piped", stderr: "null" }).outputSync();
+      const options = { args, stdin: "null", stdout: "piped", stderr: "null", clearEnv: true, env: { PATH: SYSTEM_PATH } } as const;
+      const r = new (denoApi().Command)(command!, options).outputSync();
       return { exitCode: r.code, stdout: r.stdout };
     },
     stdout: sink(() => denoApi().stdout),

@@ -43,8 +43,12 @@ export interface StdioSink {
 export interface Runtime {
   readonly name: "bun" | "deno";
   spawn(argv: string[], options?: SpawnOptions): ChildProcess;
-  /** Runs to the end and returns its exit status and stdout (stderr is dropped). */
+  /**
+   * Runs to the end and returns its exit status and stdout (stderr is dropped). The child gets no
+   * environment but a system PATH: what synapse runs this way for itself never needs the keys.
+   */
   spawnSync(argv: string[]): { exitCode: number; stdout: Uint8Array };
+
   readonly stdout: StdioSink;
   readonly stderr: StdioSink;
   stdinStream(): ReadableStream<Uint8Array>;

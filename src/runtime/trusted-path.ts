@@ -8,6 +8,8 @@ import { resolve, sep } from "node:path";
 import { which } from "./portable.ts";
 
 export const SYSTEM_PATH_DIRS: readonly string[] = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"];
+/** The same folders as a PATH value, for helpers run with no environment of synapse's. */
+export const SYSTEM_PATH = SYSTEM_PATH_DIRS.join(":");
 
 /** The folders searched, in order: the system's, then the caller's PATH entries that are absolute and not under `cwd`. */
 export function trustedPathDirs(pathValue: string | undefined, cwd: string): string[] {

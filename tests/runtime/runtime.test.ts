@@ -6,6 +6,7 @@ import { bunRuntime } from "../../src/runtime/bun-runtime.ts";
 import { denoRuntime } from "../../src/runtime/deno-runtime.ts";
 import { sha256Hex, sleep, which } from "../../src/runtime/portable.ts";
 import { runtime } from "../../src/runtime/runtime.ts";
+import { SYSTEM_PATH } from "../../src/runtime/trusted-path.ts";
 
 test("under Bun the Bun implementation is picked", () => {
   expect(runtime.name).toBe("bun");
@@ -39,6 +40,16 @@ describe("spawn", () => {
 
   test("spawnSync returns status and stdout", () => {
     expect(runtime.spawnSync(["bash", "-c", "printf ok; exit 4"])).toEqual({ exitCode: 4, stdout: new TextEncoder().encode("ok") as any });
+  });
+
+  test("spawnSync gives the child no environment of synapse's (a key included), only a system PATH", () => {
+    process.env.SYNAPSE_TEST_SECRET = "sk-canary-2b7e";
+    try {
+      const env = new TextDecoder().decode(runtime.spawnSync(["/usr/bin/env"]).stdout).trim().split("\n");
+      expect(env).toEqual([`PATH=${SYSTEM_PATH}`]);
+    } finally {
+      delete process.env.SYNAPSE_TEST_SECRET;
+    }
   });
 });
 
