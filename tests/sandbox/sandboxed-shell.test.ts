@@ -225,6 +225,16 @@ describe("what still works inside", () => {
     expect((await h.run('echo "$VIRTUAL_ENV"; greet')).output).toBe("/venv\nhi\n");
   });
 
+  it("a daemon that left the shell's session (setsid) still ends with the pool", async () => {
+    h = await sandboxHarness();
+    const m = marker();
+    await h.run(`setsid sleep ${m} >/dev/null 2>&1 < /dev/null & disown; echo ok`);
+    expect(await until(() => survivors(m).length === 1)).toBe(true);
+    await h.cleanup();
+    h = undefined;
+    expect(await until(() => survivors(m).length === 0)).toBe(true);
+  });
+
   it("killAllNow leaves no sandboxed process behind", async () => {
     h = await sandboxHarness();
     const m = marker();
