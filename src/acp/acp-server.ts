@@ -7,6 +7,7 @@
 import {
   type AgentContext,
   type InitializeResponse,
+  type McpServer,
   PROTOCOL_VERSION,
   RequestError,
   agent,
@@ -15,6 +16,7 @@ import {
 } from "@agentclientprotocol/sdk";
 import { isAbsolute } from "node:path";
 import type { Config } from "../config/config.ts";
+import { withEditorMcpServers } from "./editor-mcp-servers.ts";
 import { EXIT, SynapseError, UsageError, errorMessage } from "../protocol/errors.ts";
 import { runtime } from "../runtime/runtime.ts";
 import { listSessions } from "../store/sessions-list.ts";
@@ -48,6 +50,8 @@ export function initializeResponse(version: string): InitializeResponse {
     agentCapabilities: {
       loadSession: true,
       promptCapabilities: { image: true, embeddedContext: true },
+      // The editor's MCP servers of `session/new`: stdio always; Streamable HTTP (SSE as its fallback).
+      mcpCapabilities: { http: true },
       sessionCapabilities: { list: {}, resume: {}, close: {}, additionalDirectories: {} },
     },
     agentInfo: { name: "synapse", title: "Synapse", version },
@@ -59,6 +63,8 @@ export function initializeResponse(version: string): InitializeResponse {
 interface SessionPlace {
   cwd: string;
   additionalDirectories?: string[];
+  /** The MCP servers the editor chose for this session (started as --mcp-config ones). */
+  mcpServers?: McpServer[];
 }
 
 const SIGNAL_CODES: Record<string, number> = { SIGINT: EXIT.interrupted, SIGTERM: 143, SIGHUP: 129 };
@@ -94,7 +100,7 @@ export async function runAcp(opts: AcpOptions): Promise<number> {
     // The protocol's paths are absolute: a relative one would silently mean wherever the editor started us.
     const relative = [at.cwd, ...(at.additionalDirectories ?? [])].find((p) => !isAbsolute(p));
     if (relative !== undefined) throw new UsageError(`not an absolute path: ${JSON.stringify(relative)}`);
-    const config = opts.configFor(at.cwd, at.additionalDirectories ?? []);
+    const config = withEditorMcpServers(opts.configFor(at.cwd, at.additionalDirectories ?? []), at.mcpServers);
     const session = await openAcpSession({ config, client, resume, fs: clientFs, log });
     registry.add(session);
     // After the answer that tells the client the session's id (the SDK writes it when we return).

@@ -81,7 +81,7 @@ class ExecutorSession implements AcpSession {
   private executor!: Executor;
 
   constructor(private readonly opts: AcpSessionOptions) {
-    this.mapper = createUpdateMapper(opts.config.cwd);
+    this.mapper = createUpdateMapper(opts.config.cwd, { late: (update) => this.send(update) });
   }
 
   get id(): string {

@@ -2,7 +2,7 @@
 // as a `tool_call` the editor can show and follow, then its `tool_call_update`s (live output, the
 // result, a real diff for Write/Edit). One mapper per session: it remembers the calls still open.
 
-import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
+import type { SessionUpdate, ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk";
 import type { ExecutorEvent } from "../executor/executor.ts";
 import type { ToolResultBlock } from "../protocol/message.ts";
 import type { ToolDisplay } from "../protocol/tool-display.ts";
@@ -10,6 +10,30 @@ import { toolKind, toolLocations, toolTitle } from "./tool-kind.ts";
 
 /** Live output and results beyond this are cut (the tail kept): the editor shows a preview. */
 export const CONTENT_LIMIT = 64 * 1024;
+/** Live output keeps only its last lines: each update resends all of it, so it must stay small. */
+export const LIVE_LINES = 200;
+/** At most one live-output update per call this often: a chatty command must not flood the editor. */
+export const LIVE_INTERVAL_MS = 100;
+
+/** Time for the live-output throttle; tests pass a manual one. */
+export interface LiveClock {
+  now(): number;
+  later(fn: () => void, ms: number): () => void;
+}
+
+const realClock: LiveClock = {
+  now: () => Date.now(),
+  later(fn, ms) {
+    const timer = setTimeout(fn, ms);
+    return () => clearTimeout(timer);
+  },
+};
+
+export interface UpdateMapperOptions {
+  /** Where a live-output update held back by the throttle goes when its time comes. */
+  late?: (update: SessionUpdate) => void;
+  clock?: LiveClock;
+}
 
 interface OpenCall {
   name: string;
@@ -17,6 +41,9 @@ interface OpenCall {
   output: string;
   /** A diff was sent: the result text must not replace it. */
   diff: boolean;
+  /** When live output was last sent, and the cancel of a held-back update, if one waits. */
+  sentAt: number;
+  pending?: () => void;
 }
 
 export interface UpdateMapper {
@@ -26,8 +53,21 @@ export interface UpdateMapper {
 }
 
 const text = (t: string): ToolCallContent => ({ type: "content", content: { type: "text", text: t } });
+const callUpdate = (toolCallId: string, status: ToolCallStatus, content: ToolCallContent[]): SessionUpdate =>
+  ({ sessionUpdate: "tool_call_update", toolCallId, status, content });
+const chunk = (kind: "agent_message_chunk" | "agent_thought_chunk", t: string): SessionUpdate =>
+  ({ sessionUpdate: kind, content: { type: "text", text: t } });
 
 const tail = (t: string) => (t.length > CONTENT_LIMIT ? `…${t.slice(t.length - CONTENT_LIMIT)}` : t);
+
+/** The last `LIVE_LINES` lines within `CONTENT_LIMIT`, a "…" line first when some were cut. */
+export function liveTail(t: string): string {
+  const lines = t.split("\n");
+  // "a\nb\n" splits into ["a", "b", ""]: the empty last piece is not a line.
+  const count = t.endsWith("\n") ? lines.length - 1 : lines.length;
+  if (count <= LIVE_LINES) return tail(t);
+  return tail(`…\n${lines.slice(count - LIVE_LINES).join("\n")}`);
+}
 
 /** The changed regions of a Write/Edit, each as old/new text an editor diffs itself. */
 export function diffContent(display: Extract<ToolDisplay, { kind: "diff" }>): ToolCallContent[] {
@@ -48,18 +88,49 @@ function resultText(block: ToolResultBlock): string {
   return block.content.map((b) => (b.type === "text" ? b.text : "[image]")).join("\n");
 }
 
-export function createUpdateMapper(cwd: string): UpdateMapper {
+export function createUpdateMapper(cwd: string, opts: UpdateMapperOptions = {}): UpdateMapper {
   const open = new Map<string, OpenCall>();
   const stableInput = (input: unknown) => JSON.stringify(input ?? null);
+  const clock = opts.clock ?? realClock;
+  const liveUpdate = (id: string, call: OpenCall) => callUpdate(id, "in_progress", [text(call.output)]);
+
+  /** Sent now if the last one is old enough; else held back, and what came meanwhile goes with it. */
+  function progress(event: Extract<ExecutorEvent, { type: "tool_progress" }>): SessionUpdate[] {
+    const call = open.get(event.id);
+    if (!call) return [];
+    call.output = liveTail(call.output + event.text);
+    if (call.pending) return [];
+    const wait = call.sentAt + LIVE_INTERVAL_MS - clock.now();
+    if (wait <= 0 || !opts.late) {
+      call.sentAt = clock.now();
+      return [liveUpdate(event.id, call)];
+    }
+    const late = opts.late;
+    call.pending = clock.later(() => {
+      call.pending = undefined;
+      if (open.get(event.id) !== call) return;
+      call.sentAt = clock.now();
+      late(liveUpdate(event.id, call));
+    }, wait);
+    return [];
+  }
+
+  /** The call's end supersedes its live output: a held-back update must not follow "completed". */
+  function settle(id: string): void {
+    const call = open.get(id);
+    call?.pending?.();
+    if (call) call.pending = undefined;
+  }
 
   function toolEnd(event: Extract<ExecutorEvent, { type: "tool_end" }>): SessionUpdate[] {
+    settle(event.id);
     const call = open.get(event.id);
     const status = event.is_error ? "failed" : "completed";
     if (event.display?.kind === "diff") {
       if (call) call.diff = true;
-      return [{ sessionUpdate: "tool_call_update", toolCallId: event.id, status, content: diffContent(event.display) }];
+      return [callUpdate(event.id, status, diffContent(event.display))];
     }
-    return [{ sessionUpdate: "tool_call_update", toolCallId: event.id, status, content: [text(event.summary)] }];
+    return [callUpdate(event.id, status, [text(event.summary)])];
   }
 
   /** The results the model gets back: the full text replaces the one-line summary. */
@@ -68,11 +139,12 @@ export function createUpdateMapper(cwd: string): UpdateMapper {
     const updates: SessionUpdate[] = [];
     for (const block of event.message.content) {
       if (block.type !== "tool_result" || !open.has(block.tool_use_id)) continue;
+      settle(block.tool_use_id);
       const call = open.get(block.tool_use_id)!;
       open.delete(block.tool_use_id);
       if (call.diff) continue;
       const status = block.is_error ? "failed" : "completed";
-      updates.push({ sessionUpdate: "tool_call_update", toolCallId: block.tool_use_id, status, content: [text(tail(resultText(block)))] });
+      updates.push(callUpdate(block.tool_use_id, status, [text(tail(resultText(block)))]));
     }
     return updates;
   }
@@ -84,9 +156,9 @@ export function createUpdateMapper(cwd: string): UpdateMapper {
           return [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.text } }];
         case "turn_retry":
           // The partial answer already shown cannot be taken back: say why it starts again.
-          return [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: `(retrying: ${event.reason})\n` } }];
+          return [chunk("agent_thought_chunk", `(retrying: ${event.reason})\n`)];
         case "tool_start": {
-          open.set(event.id, { name: event.name, input: event.input, output: "", diff: false });
+          open.set(event.id, { name: event.name, input: event.input, output: "", diff: false, sentAt: -Infinity });
           return [{
             sessionUpdate: "tool_call",
             toolCallId: event.id,
@@ -97,20 +169,17 @@ export function createUpdateMapper(cwd: string): UpdateMapper {
             rawInput: event.input,
           }];
         }
-        case "tool_progress": {
-          const call = open.get(event.id);
-          if (!call) return [];
-          call.output = tail(call.output + event.text);
-          return [{ sessionUpdate: "tool_call_update", toolCallId: event.id, status: "in_progress", content: [text(call.output)] }];
-        }
+        case "tool_progress":
+          return progress(event);
         case "tool_end":
           return toolEnd(event);
         case "permission_denied":
-          return [{ sessionUpdate: "tool_call_update", toolCallId: event.id, status: "failed", content: [text(`Permission denied: ${event.reason}`)] }];
+          settle(event.id);
+          return [callUpdate(event.id, "failed", [text(`Permission denied: ${event.reason}`)])];
         case "user":
           return results(event);
         case "command_output":
-          return event.lines.length ? [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${event.lines.join("\n")}\n` } }] : [];
+          return event.lines.length ? [chunk("agent_message_chunk", `${event.lines.join("\n")}\n`)] : [];
         default:
           return [];
       }

@@ -3,6 +3,7 @@
 // every way a task can end (answer, API error, crash, timeout, heap cap, interrupt) into one result.
 
 import { mcpSpecs, mcpToolsFor, runMcpCall } from "./mcp-calls.ts";
+import { redactInput } from "./redact-input.ts";
 import type { Tool } from "../tools/types.ts";
 import type { Config, PermissionMode } from "../config/config.ts";
 import { errorMessage } from "../protocol/errors.ts";
@@ -133,7 +134,11 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
         if (m.t === "event") {
           const e = m.event;
           if (e.type === "assistant" || e.type === "user") emit({ ...e, parent_tool_use_id: call.id });
-          else if (e.type === "tool_start") emit({ type: "task_progress", id: call.id, state: "running", tool_calls: ++toolCalls });
+          else if (e.type === "tool_start") {
+            // The row shows the call being made: its input may quote a secret the model was given.
+            const tool = { name: e.name, input: redactInput(e.input, config.secrets) };
+            emit({ type: "task_progress", id: call.id, state: "running", tool_calls: ++toolCalls, tool });
+          }
           else if (e.type === "warning") emit({ type: "warning", message: `task ${label.slice(0, 40)}: ${e.message}` });
           // The user learns what a sub-agent was refused, and which flag would allow it.
           else if (e.type === "permission_denied") emit({ ...e, reason: `in task ${label.slice(0, 40)}: ${e.reason}` });

@@ -6,6 +6,7 @@ import { compactCommand } from "./commands/compact.ts";
 import { costCommand } from "./commands/cost.ts";
 import { exitCommand } from "./commands/exit.ts";
 import { helpCommand } from "./commands/help.ts";
+import { mcpCommand } from "./commands/mcp.ts";
 import { modelCommand } from "./commands/model.ts";
 import { resumeCommand } from "./commands/resume.ts";
 import { statusCommand } from "./commands/status.ts";
@@ -19,6 +20,7 @@ export const COMMANDS: readonly SlashCommand[] = [
   resumeCommand,
   costCommand,
   statusCommand,
+  mcpCommand,
   exitCommand,
 ];
 

@@ -18,7 +18,7 @@ import { dispatch } from "./dispatch.ts";
 import type { InputAction } from "./input-action.ts";
 import type { SessionRuntime } from "./session-runtime.ts";
 import { mentionedPaths, userShellCommand } from "./user-shell.ts";
-import type { CommandContext, SessionFacts, SlashCommand } from "./slash-command.ts";
+import type { Choices, CommandContext, SessionFacts, SlashCommand } from "./slash-command.ts";
 
 export interface Compaction {
   tokensBefore: number;
@@ -49,7 +49,8 @@ export interface SubmissionOutcome {
 export type ExecutorEvent =
   | AgentEvent
   | { type: "submission_start"; id: string; text: string }
-  | { type: "command_output"; id: string; lines: string[]; is_error: boolean }
+  /** `choices`: the same list to pick from (the interactive session opens a picker instead of the lines). */
+  | { type: "command_output"; id: string; lines: string[]; is_error: boolean; choices?: Choices }
   | { type: "model_changed"; model: string }
   | { type: "session_changed"; session_id: string; previous: string }
   | { type: "compacted"; id: string; tokens_before: number; tokens_after: number }
@@ -177,6 +178,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
     listModels: (provider, s) => listModels(provider, provider === "anthropic" ? opts.config.anthropic : opts.config.openai, s),
     listSessions: async () => (await listSessions(opts.config.home)).filter((s) => s.cwd === opts.config.cwd),
     commands: () => commands,
+    mcpServers: () => runtime.mcpServers(signal),
     startModel,
     signal,
   });
@@ -264,7 +266,11 @@ export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
       const dispatched = shellCommand
         ? { lines: [], actions: [{ kind: "RunShell" as const, command: shellCommand }] }
         : await dispatch(t.text, commandContext(signal), t.images);
-      if (dispatched.lines.length) opts.emit({ type: "command_output", id: t.id, lines: dispatched.lines, is_error: false });
+      if (dispatched.lines.length) {
+        const choices = "choices" in dispatched ? dispatched.choices : undefined;
+        const output = { type: "command_output" as const, id: t.id, lines: dispatched.lines, is_error: false };
+        opts.emit(choices ? { ...output, choices } : output);
+      }
       if (dispatched.error) {
         outcome.status = "failed";
         outcome.error = dispatched.error;

@@ -27,7 +27,7 @@ import { buildPolicy, redactEvent } from "../policy/policy.ts";
 import { type ApprovalAnswer, type ApprovalRequest, type Tool, toolLimits } from "../tools/types.ts";
 import type { EditorFiles } from "../tools/editor-files.ts";
 import { mcpSessionInput, serversFromConfig } from "../mcp/from-config.ts";
-import { type AskApproval, startMcpServers } from "../mcp/servers.ts";
+import { type AskApproval, type ServerReport, startMcpServers } from "../mcp/servers.ts";
 
 export interface RuntimeOptions {
   config: Config;
@@ -51,6 +51,10 @@ export interface SessionRuntime {
   setPermissionMode(mode: PermissionMode): void;
   /** Counters for `/status`. */
   facts(): RuntimeFacts;
+  /** The MCP servers (`/mcp`), once those that start unasked have connected or failed (or `signal` fired). */
+  mcpServers(signal: AbortSignal): Promise<ServerReport[]>;
+  /** `/mcp__<server>__<prompt>` names of the prompts of the servers connected so far (/help, completion). */
+  mcpPromptCommands(): string[];
   /** The newest messages in memory (a resumed session shows where it left off). */
   recent(count: number): readonly Message[];
   attachImage(path: string): Promise<ImageBlock>;
@@ -222,6 +226,19 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
         sandbox,
         permissionMode: permissions.mode,
       };
+    },
+
+    mcpPromptCommands() {
+      return mcp.reports().flatMap((r) => r.prompts);
+    },
+
+    async mcpServers(signal) {
+      const stopped = new Promise<void>((resolve) => {
+        if (signal.aborted) resolve();
+        signal.addEventListener("abort", () => resolve(), { once: true });
+      });
+      await Promise.race([mcp.settled(), stopped]);
+      return mcp.reports();
     },
 
     async attachImage(path) {

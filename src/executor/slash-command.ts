@@ -7,6 +7,7 @@ import type { ListedSession } from "../store/types.ts";
 import type { SandboxState } from "../sandbox/types.ts";
 import type { PermissionMode } from "../config/config.ts";
 import type { InputAction } from "./input-action.ts";
+import type { ServerReport } from "../mcp/servers.ts";
 
 export interface CommandOutcome {
   /** Text for the user (stdout headless, the transcript in the session). */
@@ -16,6 +17,15 @@ export interface CommandOutcome {
   error?: string;
   /** `/exit`: end the session after this submission. */
   exit?: boolean;
+  /** A list to choose from (`/model`, `/resume`): the interactive session opens a picker instead of the lines. */
+  choices?: Choices;
+}
+
+/** What a picker offers: choosing `value` submits `/<command> <value>`. */
+export interface Choices {
+  command: string;
+  title: string;
+  items: { value: string; label: string; current?: boolean }[];
 }
 
 export interface SessionFacts {
@@ -46,6 +56,8 @@ export interface CommandContext {
   /** Sessions of this working directory, newest first. */
   listSessions(): Promise<ListedSession[]>;
   commands(): readonly SlashCommand[];
+  /** The session's MCP servers, once those that start unasked have connected or failed (absent: none). */
+  mcpServers?(): Promise<ServerReport[]>;
   /** `provider/model` the session started on: /model can switch back to it though no list names it. */
   startModel?: string;
   signal: AbortSignal;

@@ -49,11 +49,15 @@ export interface ServerReport {
   status: ServerStatus;
   error?: string;
   tools: string[];
+  /** Its prompts as the slash commands that run them: `mcp__<server>__<prompt>` (no leading slash). */
+  prompts: string[];
 }
 
 export interface McpServers {
   /** Once every server that may start has connected or failed; with `ask`, asks about project servers first. */
   ready(ask?: AskApproval): Promise<void>;
+  /** Once every server started without asking has connected or failed (no question, no warning). */
+  settled(): Promise<void>;
   reports(): ServerReport[];
   /** Puts the servers' current tools into `tools` (replacing earlier MCP tools); false when nothing changed. */
   install(tools: Map<string, Tool>): boolean;
@@ -76,6 +80,7 @@ export function startMcpServers(input: McpSessionInput): McpServers {
   return new McpServerSet(input);
 }
 
+type PromptCommand = { connection: McpConnection; name: string; args: ServerPrompt["arguments"] };
 type State = { server: ConfiguredServer; connection?: McpConnection; status: ServerStatus; error?: string };
 
 /** One session's servers: each method one job; `states` is the only shared record. */
@@ -183,14 +188,31 @@ class McpServerSet implements McpServers {
     );
   }
 
+  settled(): Promise<void> {
+    return this.first;
+  }
+
   reports(): ServerReport[] {
+    const prompts = this.promptCommands();
     return [...this.states.values()].map((s) => ({
       name: s.server.name,
       scope: s.server.scope,
       status: s.connection?.status ?? s.status,
       ...((s.connection?.error ?? s.error) ? { error: s.connection?.error ?? s.error } : {}),
       tools: s.connection?.status === "connected" ? s.connection.tools.map((t) => t.name) : [],
+      prompts: [...prompts].flatMap(([name, p]) => (p.connection === s.connection ? [name] : [])),
     }));
+  }
+
+  /** Every connected server's prompts by their slash-command names, made unique as tool names are. */
+  private promptCommands(): Map<string, PromptCommand> {
+    const byName = new Map<string, PromptCommand>();
+    const taken = new Set<string>();
+    for (const connection of this.connected()) {
+      const names = mcpToolNames(connection.name, connection.prompts.map((p) => p.name), taken);
+      connection.prompts.forEach((p, i) => byName.set(names[i]!, { connection, name: p.name, args: p.arguments }));
+    }
+    return byName;
   }
 
   install(tools: Map<string, Tool>): boolean {
@@ -221,12 +243,7 @@ class McpServerSet implements McpServers {
     const first = prompt[0];
     const parsed = first?.type === "text" ? parsePromptCommand(first.text) : undefined;
     if (!parsed) return prompt;
-    const byName = new Map<string, { connection: McpConnection; name: string; args: ServerPrompt["arguments"] }>();
-    const taken = new Set<string>();
-    for (const connection of this.connected()) {
-      const names = mcpToolNames(connection.name, connection.prompts.map((p) => p.name), taken);
-      connection.prompts.forEach((p, i) => byName.set(names[i]!, { connection, name: p.name, args: p.arguments }));
-    }
+    const byName = this.promptCommands();
     const found = byName.get(parsed.name);
     if (!found) {
       const known = [...byName.keys()].map((n) => `/${n}`).join(", ") || "none";

@@ -86,8 +86,11 @@ export type AgentEvent =
   | { type: "user"; message: Message; parent_tool_use_id?: string }
   /** A sub-agent was asked for (it may wait in the queue); `id` is the calling tool call's id. */
   | { type: "task_start"; id: string; kind: string; description: string }
-  /** A sub-agent left the queue, or made another tool call. */
-  | { type: "task_progress"; id: string; state: "running"; tool_calls: number }
+  /**
+   * A sub-agent left the queue, or made another tool call: `tool` is the call it is making (its
+   * input with the session's secret values already redacted; still untrusted text to render inert).
+   */
+  | { type: "task_progress"; id: string; state: "running"; tool_calls: number; tool?: { name: string; input: unknown } }
   | { type: "task_end"; id: string; is_error: boolean; duration_ms: number; tool_calls: number; summary: string }
   | { type: "warning"; message: string }
   /** A summary or window condense begins: `messages` to be condensed, the last `keep_turns` whole turns kept. */

@@ -7,6 +7,10 @@ import type { AgentEvent } from "../protocol/events.ts";
 import { codePointCount } from "../text/code-point.ts";
 import type { Colors } from "./colors.ts";
 import { inertLine } from "./inert.ts";
+import { toolLabel } from "./tool-label.ts";
+
+/** Most characters of a running task's current call (`Read(src/x.ts)`): the description keeps the rest. */
+const CURRENT_TOOL_LIMIT = 40;
 
 export type TaskRowState = "queued" | "running" | "done" | "failed";
 
@@ -18,6 +22,8 @@ export interface TaskRow {
   label: string;
   state: TaskRowState;
   toolCalls: number;
+  /** The call a running task is making (input already redacted; rendered inert by toolLabel). */
+  tool?: { name: string; input: unknown };
   durationMs?: number;
 }
 
@@ -45,6 +51,7 @@ export function applyTaskEvent(rows: Map<string, TaskRow>, event: TaskEvent): vo
   if (event.type === "task_progress") {
     if (row.state === "queued") row.state = "running";
     row.toolCalls = Math.max(row.toolCalls, event.tool_calls);
+    if (event.tool) row.tool = event.tool;
   } else {
     row.state = event.is_error ? "failed" : "done";
     row.toolCalls = event.tool_calls;
@@ -65,7 +72,10 @@ function cut(text: string, max: number): string {
 function suffix(row: TaskRow): string {
   const calls = `${row.toolCalls} tool call${row.toolCalls === 1 ? "" : "s"}`;
   if (row.state === "queued") return " (queued)";
-  if (row.state === "running") return row.toolCalls ? ` · ${calls}` : "";
+  if (row.state === "running") {
+    if (!row.tool) return row.toolCalls ? ` · ${calls}` : "";
+    return ` · ${toolLabel(row.tool.name, row.tool.input, CURRENT_TOOL_LIMIT)} · ${calls}`;
+  }
   return ` · ${formatDuration(row.durationMs ?? 0)} · ${calls}`;
 }
 

@@ -4,7 +4,9 @@
 
 import { describe, expect, test } from "bun:test";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import { createUpdateMapper, diffContent } from "../../src/acp/event-updates.ts";
+import {
+  LIVE_INTERVAL_MS, LIVE_LINES, type LiveClock, createUpdateMapper, diffContent, liveTail,
+} from "../../src/acp/event-updates.ts";
 import { modeState, permissionModeOf } from "../../src/acp/modes.ts";
 import { answerFor, permissionOptions } from "../../src/acp/permission-bridge.ts";
 import { promptText } from "../../src/acp/prompt-content.ts";
@@ -76,6 +78,69 @@ describe("events → session updates", () => {
       ] },
     });
     expect(results).toEqual([{ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed", content: [{ type: "content", content: { type: "text", text: "a\nb\nc\n" } }] }]);
+  });
+
+  /** A clock the test moves by hand: held-back updates fire only when it says so. */
+  function manualClock() {
+    let t = 1000;
+    const timers: Array<{ at: number; fn: () => void; live: boolean }> = [];
+    const clock: LiveClock = {
+      now: () => t,
+      later(fn, ms) {
+        const timer = { at: t + ms, fn, live: true };
+        timers.push(timer);
+        return () => (timer.live = false);
+      },
+    };
+    const advance = (ms: number) => {
+      t += ms;
+      for (const timer of timers.splice(0)) {
+        if (timer.live && timer.at <= t) timer.fn();
+        else if (timer.live) timers.push(timer);
+      }
+    };
+    return { clock, advance, pending: () => timers.filter((x) => x.live).length };
+  }
+  const liveText = (u: unknown) => (u as { content: Array<{ content: { text: string } }> }).content[0]!.content.text;
+
+  test("live output is throttled: the first chunk at once, the rest together when the interval is up", () => {
+    const { clock, advance, pending } = manualClock();
+    const late: unknown[] = [];
+    const m = createUpdateMapper("/ws", { clock, late: (u) => late.push(u) });
+    m.map({ type: "tool_start", id: "t", name: "Bash", input: { command: "make" } });
+    expect(liveText(m.map({ type: "tool_progress", id: "t", name: "Bash", text: "a\n" })[0])).toBe("a\n");
+    expect(m.map({ type: "tool_progress", id: "t", name: "Bash", text: "b\n" })).toEqual([]);
+    expect(m.map({ type: "tool_progress", id: "t", name: "Bash", text: "c\n" })).toEqual([]);
+    expect(late).toEqual([]);
+    advance(LIVE_INTERVAL_MS);
+    expect(late).toHaveLength(1);
+    expect(late[0]).toMatchObject({ toolCallId: "t", status: "in_progress" });
+    expect(liveText(late[0])).toBe("a\nb\nc\n");
+    // Quiet for longer than the interval: the next chunk goes at once again.
+    advance(LIVE_INTERVAL_MS);
+    expect(liveText(m.map({ type: "tool_progress", id: "t", name: "Bash", text: "d\n" })[0])).toBe("a\nb\nc\nd\n");
+    // Held back, then the call ends: the held update is dropped, never sent after "completed".
+    m.map({ type: "tool_progress", id: "t", name: "Bash", text: "e\n" });
+    expect(pending()).toBe(1);
+    expect(m.map({ type: "tool_end", id: "t", name: "Bash", is_error: false, summary: "done" })[0]).toMatchObject({ status: "completed" });
+    expect(pending()).toBe(0);
+    advance(LIVE_INTERVAL_MS * 5);
+    expect(late).toHaveLength(1);
+  });
+
+  test("live output keeps only its last lines, marked as cut", () => {
+    const many = Array.from({ length: LIVE_LINES + 50 }, (_, i) => `line ${i}`).join("\n") + "\n";
+    const kept = liveTail(many);
+    expect(kept.startsWith("…\nline 50\n")).toBe(true);
+    expect(kept.endsWith(`line ${LIVE_LINES + 49}\n`)).toBe(true);
+    expect(kept.split("\n")).toHaveLength(LIVE_LINES + 2);
+    expect(liveTail("a\nb")).toBe("a\nb");
+    // Cutting again keeps the bound: the marker line is not stacked.
+    expect(liveTail(kept + "one more\n").split("\n")).toHaveLength(LIVE_LINES + 2);
+    const m = createUpdateMapper("/ws");
+    m.map({ type: "tool_start", id: "t", name: "Bash", input: { command: "seq" } });
+    const [u] = m.map({ type: "tool_progress", id: "t", name: "Bash", text: many });
+    expect(liveText(u)).toBe(kept);
   });
 
   test("the permission question finds its call by tool and input, else the newest call of that tool", () => {

@@ -110,6 +110,33 @@ describe("synapse acp: a session from initialize to the end of a turn", () => {
     expect(JSON.stringify(calls.at(-1)!.content)).toContain("hello-from-shell");
   });
 
+  test("with the editor's terminal offered, a command still runs in Synapse's shell; its output streams live", async () => {
+    const { home, ws } = setup();
+    const gate = join(ws, "gate");
+    Bun.spawnSync(["mkfifo", gate]);
+    const command = `echo live-first; cat ${gate}; echo live-last`;
+    const s = await serve([{ toolCalls: [{ id: "toolu_live", name: "Bash", input: { command } }] }, { text: "ok" }]);
+    const agent = start({ ...home.env, ...providerEnv(s.url) });
+    await initialize(agent, { terminal: true });
+    const { sessionId } = await newSession(agent, ws);
+    const done = prompt(agent, sessionId, "run it");
+    const ofCall = (n: acp.SessionNotification) => n.update.sessionUpdate === "tool_call_update" && n.update.toolCallId === "toolu_live";
+    // The command blocks on the fifo: this update can only come while it still runs.
+    const live = await agent.waitForUpdate((n) => ofCall(n) && JSON.stringify(n.update).includes("live-first"));
+    expect(live.update).toMatchObject({ status: "in_progress" });
+    expect(agent.updates.filter(ofCall).some((n) => (n.update as acp.ToolCallUpdate).status === "completed")).toBe(false);
+    const release = Bun.spawn(["sh", "-c", `echo go > ${gate}`]);
+    expect((await done).stopReason).toBe("end_turn");
+    await release.exited;
+    // Synapse never handed the command to the editor: the sandbox and permission rules applied.
+    expect(agent.terminalCreates).toEqual([]);
+    const updates = agent.updates.filter(ofCall).map((n) => n.update as acp.ToolCallUpdate);
+    const end = updates.findIndex((u) => u.status === "completed");
+    expect(end).toBeGreaterThan(-1);
+    expect(updates.slice(end).every((u) => u.status === "completed")).toBe(true);
+    expect(JSON.stringify(updates.at(-1)!.content)).toContain("live-last");
+  });
+
   test("max turns ends the prompt with max_turn_requests", async () => {
     const { home, ws } = setup();
     const s = await serve([{ toolCalls: [{ name: "Bash", input: { command: "echo one" } }] }, { text: "never asked" }]);

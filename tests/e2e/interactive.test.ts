@@ -178,8 +178,9 @@ describe.skipIf(!hasTmux)("interactive session", () => {
       await t.until((s) => s.includes("switched to session"));
       t.type("/resume");
       t.keys("Enter");
-      await t.until((s) => s.includes("Recent sessions") && s.includes(first), "the session list");
-      t.type(`/resume ${first.slice(0, 17)}`);
+      await t.until((s) => s.includes("Recent sessions") && s.includes(first), "the session picker");
+      // Typed text filters the picker; Enter switches to the one left picked.
+      t.type(first.slice(0, 17));
       t.keys("Enter");
       await t.until((s) => s.includes(`switched to session ${first}`), "the switch back");
       t.type("and now");

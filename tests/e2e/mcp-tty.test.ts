@@ -14,17 +14,18 @@ const hasTmux = Bun.which("tmux") !== null;
 const socket = join(mkdtempSync(join(tmpdir(), "synapse-mtmux-")), "sock");
 const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-S", socket, ...args], { stdout: "pipe", stderr: "pipe" });
 const MISBEHAVING = resolve(import.meta.dir, "../support/mcp/misbehaving-server.mjs");
+const EVERYTHING = resolve(import.meta.dir, "../../node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 
 setDefaultTimeout(40_000);
 afterAll(() => {
   if (hasTmux) tmux("kill-server");
 });
 
-function open(url: string, home: ReturnType<typeof tempHome>, cwd: string) {
+function open(url: string, home: ReturnType<typeof tempHome>, cwd: string, args = "") {
   const name = `m${Math.random().toString(36).slice(2, 8)}`;
   const env = { ...home.env, ...providerEnv(url), TERM: "xterm-256color" };
   const exports = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ");
-  tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "40", "-c", cwd, `env ${exports} PATH='${process.env.PATH}' ${BINARY}; echo EXIT=$?; sleep 120`);
+  tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "40", "-c", cwd, `env ${exports} PATH='${process.env.PATH}' ${BINARY} ${args}; echo EXIT=$?; sleep 120`);
   return {
     keys: (...keys: string[]) => void tmux("send-keys", "-t", name, ...keys),
     type: (text: string) => void tmux("send-keys", "-t", name, "-l", text),
@@ -90,6 +91,39 @@ describe.skipIf(!hasTmux)("a project's MCP server, interactive", () => {
       expect(existsSync(started)).toBe(false);
       expect(await isApproved(home.env.SYNAPSE_HOME!, ws, "proj", entry)).toBe(false);
       expect(readFileSync(join(ws, ".mcp.json"), "utf8")).toContain("proj");
+    } finally {
+      t.close();
+      await fake.stop();
+    }
+  });
+});
+
+describe.skipIf(!hasTmux)("an MCP server's tools and prompts, interactive", () => {
+  test("\"don't ask again\" for one tool; Tab completes its prompts; /mcp shows the server", async () => {
+    const home = tempHome();
+    const echo = (message: string) => ({ toolCalls: [{ name: "mcp__every__echo", input: { message } }] });
+    const fake = await startFakeLLM([echo("one"), echo("two"), { text: "Echoed twice." }]);
+    const config = JSON.stringify({ mcpServers: { every: { command: "node", args: [EVERYTHING, "stdio"] } } });
+    const t = open(fake.url, home, home.dir, `--mcp-config '${config}'`);
+    try {
+      await t.until((s) => s.includes("% context"), "the status line");
+      t.type("echo please");
+      t.keys("Enter");
+      const s = await t.until((s) => s.includes("mcp__every__echo") && s.includes("Enter to choose"), "the approval prompt");
+      expect(s).toContain("2. Yes, and don't ask again for mcp__every__echo (this tool) in this session");
+      t.keys("Down");
+      t.keys("Enter");
+      await t.until((s) => s.includes("Echoed twice."), "the answer, the second call not asked about");
+      expect(fake.requests.length).toBe(3);
+      expect(JSON.stringify(fake.requests[2]!.body.messages.at(-1))).toContain("Echo: two");
+      t.type("/mcp__every__simp");
+      t.keys("Tab");
+      await t.until((s) => s.includes("/mcp__every__simple-prompt"), "the prompt completed");
+      t.keys("C-u");
+      t.type("/mcp");
+      t.keys("Enter");
+      const shown = await t.until((s) => s.includes("every (flag): connected"), "/mcp");
+      expect(shown).toContain("prompts: /mcp__every__");
     } finally {
       t.close();
       await fake.stop();

@@ -365,6 +365,22 @@ describe("prompts", () => {
   });
 });
 
+describe("/mcp", () => {
+  test("echo /mcp | synapse shows each server's state, tools and prompts; /help lists the prompts", async () => {
+    const s = await serve([]);
+    const servers = config({ every: everything(), gone: { command: "/nonexistent/mcp-server" } });
+    const r = await runBinary({ stdin: "/mcp\n", args: ["--mcp-config", servers], env: providerEnv(s.url) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("every (flag): connected");
+    expect(r.stdout).toMatch(/\d+ tools: .*\becho\b/);
+    expect(r.stdout).toContain("/mcp__every__simple-prompt");
+    expect(r.stdout).toMatch(/gone \(flag\): failed: .+/);
+    const help = await runBinary({ stdin: "/help\n", args: ["--mcp-config", config({ every: everything() })], env: providerEnv(s.url) });
+    expect(help.stdout).toContain("/mcp__every__args-prompt");
+    expect(s.requests.length).toBe(0);
+  });
+});
+
 describe("sub-agents", () => {
   const isSub = (r: any) => JSON.stringify(r.body?.system ?? "").includes("You are a sub-agent");
   /** Main replies in order; a sub-agent's first request calls `tool`, its second answers. */

@@ -8,6 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { grantIsExact, ruleIsExact } from "../../src/policy/exact-grant.ts";
 import { buildPolicy, decide } from "../../src/policy/policy.ts";
+import { checkPermission } from "../../src/policy/gate.ts";
+import type { ApprovalAnswer, ApprovalRequest } from "../../src/tools/types.ts";
 
 describe("ruleIsExact", () => {
   test.each([
@@ -22,6 +24,9 @@ describe("ruleIsExact", () => {
     ["Read(/etc/{passwd,shadow})", false],
     ["Write", false],
     ["not a rule((", false],
+    ["mcp__every__echo", true],
+    ["mcp__every", false],
+    ["mcp__every__echo(x)", false],
   ] as const)("%s → %p", (rule, exact) => expect(ruleIsExact(rule)).toBe(exact));
 });
 
@@ -52,6 +57,19 @@ describe("grantIsExact against the policy", () => {
 
   test("a rule for one part of a command line would still leave the call asking", () => {
     expect(ask("Bash", { command: "make && make install" })).toBe(false);
+  });
+
+  test("an MCP tool: offered, and what is granted is exactly that tool (the server's others still ask)", async () => {
+    expect(ask("mcp__every__echo", { message: "hi" })).toBe(true);
+    const granted: string[] = [];
+    const asked: ApprovalRequest[] = [];
+    const approve = async (r: ApprovalRequest): Promise<ApprovalAnswer> => (asked.push(r), "always");
+    const services = { permissions: policy, granted, approve };
+    expect(await checkPermission("mcp__every__echo", {}, ws, services)).toEqual({ ok: true });
+    expect(asked[0]).toMatchObject({ rule: "mcp__every__echo", exact: true });
+    expect(granted).toEqual(["mcp__every__echo"]);
+    expect(decide(policy, { tool: "mcp__every__echo", input: {}, cwd: ws }, granted).kind).toBe("allow");
+    expect(decide(policy, { tool: "mcp__every__add", input: {}, cwd: ws }, granted).kind).toBe("ask");
   });
 
   test("a command the parser cannot name word for word gets a wildcard rule: not offered", () => {

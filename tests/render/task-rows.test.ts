@@ -12,6 +12,10 @@ describe("renderTaskRow", () => {
     [row(), 0, "◐ task:explore find the parser"],
     [row(), 1, "◓ task:explore find the parser"],
     [row({ toolCalls: 3 }), 2, "◑ task:explore find the parser · 3 tool calls"],
+    [row({ toolCalls: 2, tool: { name: "Read", input: { path: "src/x.ts" } } }), 0, "◐ task:explore find the parser · Read(src/x.ts) · 2 tool calls"],
+    [row({ toolCalls: 1, tool: { name: "Bash", input: { command: "npm test" } } }), 0, "◐ task:explore find the parser · Bash(npm test) · 1 tool call"],
+    // Only a running row names its current call; the finished row gives the count alone.
+    [row({ state: "done", durationMs: 500, toolCalls: 1, tool: { name: "Bash", input: { command: "ls" } } }), 0, "✓ task:explore find the parser · 0.5s · 1 tool call"],
     [row({ state: "queued" }), 0, "○ task:explore find the parser (queued)"],
     [row({ state: "done", durationMs: 1234, toolCalls: 1 }), 0, "✓ task:explore find the parser · 1.2s · 1 tool call"],
     [row({ state: "failed", durationMs: 61_000, toolCalls: 0 }), 0, "✗ task:explore find the parser · 61s · 0 tool calls"],
@@ -43,6 +47,11 @@ describe("renderTaskRow", () => {
     const emoji = renderTaskRow(row({ label: "😀".repeat(30) }), style({ labelLimit: 10 })).text;
     expect(emoji.isWellFormed()).toBe(true);
     expect(emoji).toEndWith(`${"😀".repeat(9)}…`);
+    // The current call's input is the sub-agent model's too: inert, one line, cut.
+    const call = renderTaskRow(row({ tool: { name: "Bash", input: { command: `a\x1b[2J\nb${"z".repeat(100)}` } } }), style()).text;
+    expect(call).not.toContain("\x1b");
+    expect(call).toContain("Bash(a␛[2J ⏎ bzz");
+    expect(call).toMatch(/z…\) · 0 tool calls$/);
   });
 });
 

@@ -22,6 +22,8 @@ export interface AcpAgentProcess {
   buffers: Map<string, string>;
   /** Every fs/read_text_file and fs/write_text_file the agent sent (writes are kept, not saved). */
   fsCalls: Array<{ method: "read" | "write"; path: string; content?: string }>;
+  /** Every terminal/create the agent sent (answered with an error: Synapse must never send one). */
+  terminalCreates: acp.CreateTerminalRequest[];
   /** Resolves with the first update `match` accepts (already received ones count). */
   waitForUpdate(match: (u: acp.SessionNotification) => boolean): Promise<acp.SessionNotification>;
   /** Resolves when a permission question arrives (already asked ones count). */
@@ -56,6 +58,7 @@ export function startAcpAgent(env: Record<string, string>, args: string[] = []):
     answer: "allow_once",
     buffers: new Map(),
     fsCalls: [],
+    terminalCreates: [],
     waitForUpdate: (match) => until(() => updates.find(match)),
     waitForPermission: () => until(() => permissions[0]),
     stderr: () => new Response(proc.stderr as ReadableStream).text(),
@@ -98,16 +101,20 @@ export function startAcpAgent(env: Record<string, string>, args: string[] = []):
       self.fsCalls.push({ method: "write", path: params.path, content: params.content });
       self.buffers.set(params.path, params.content);
       return {};
+    })
+    .onRequest(acp.methods.client.terminal.create, ({ params }) => {
+      self.terminalCreates.push(params);
+      throw new Error("this test client runs no commands");
     });
   self.conn = app.connect(acp.ndJsonStream(output, proc.stdout as ReadableStream<Uint8Array>));
   return self;
 }
 
-/** `fs`: offer the editor's file methods (answered from `agent.buffers`). */
-export async function initialize(agent: AcpAgentProcess, opts: { fs?: boolean } = {}): Promise<acp.InitializeResponse> {
+/** `fs`: offer the editor's file methods (answered from `agent.buffers`); `terminal`: offer terminals. */
+export async function initialize(agent: AcpAgentProcess, opts: { fs?: boolean; terminal?: boolean } = {}): Promise<acp.InitializeResponse> {
   return agent.conn.agent.request(acp.methods.agent.initialize, {
     protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: { fs: { readTextFile: Boolean(opts.fs), writeTextFile: Boolean(opts.fs) }, terminal: false },
+    clientCapabilities: { fs: { readTextFile: Boolean(opts.fs), writeTextFile: Boolean(opts.fs) }, terminal: Boolean(opts.terminal) },
     clientInfo: { name: "synapse-test", version: "1" },
   });
 }

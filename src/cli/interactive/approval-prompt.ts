@@ -67,6 +67,9 @@ type State = { mode: "menu"; choice: number } | { mode: "reason"; text: string }
 
 /** What "don't ask again" covers, said in words: the rule is exact (see policy/exact-grant.ts). */
 export function grantLabel(request: ApprovalRequest): string {
+  if (request.tool.startsWith("mcp__")) {
+    return `Yes, and don't ask again for ${inertLine(request.rule)} (this tool) in this session`;
+  }
   const m = /^(\w+)\(([^]*)\)$/.exec(request.rule);
   if (request.tool === "Bash" || !m) return "Yes, and don't ask again for this exact command in this session";
   return `Yes, and don't ask again for ${m[1]} of ${inertLine(m[2]!)} (that file only) in this session`;

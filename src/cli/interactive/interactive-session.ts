@@ -21,6 +21,7 @@ import { HistoryFile } from "./history-file.ts";
 import { HistorySearch } from "./history-search.ts";
 import { longTurn, notification } from "./notify.ts";
 import { menuRows, slashMenu } from "./slash-menu.ts";
+import { type PickerState, openPicker, pickerKey, pickerRows } from "./list-picker.ts";
 import { KEYBOARD_OFF, KEYBOARD_ON, type Key, KeyDecoder } from "./key-decoder.ts";
 import { PromptEditor } from "./prompt-editor.ts";
 import { editPrompt } from "./prompt-keys.ts";
@@ -67,6 +68,8 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   const editor = new PromptEditor(history.load(config.cwd));
   const everywhere = history.load();
   let search: HistorySearch | undefined;
+  // `/model` or `/resume` with no argument: the list to choose from, while it is open.
+  let picker: PickerState | undefined;
   const typeAhead = new TypeAhead();
   const view = new SessionView(theme, width, config.toolResultSummaryLimit);
   view.say(theme.dim(fitWidth(welcomeLine(), width())));
@@ -132,12 +135,14 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
 
   // The command list while a `/name` is typed, and its picked row.
   let menuPick = 0;
-  const menu = () => (approval || search ? [] : slashMenu(editor.text, [...COMMANDS, THEME_COMMAND]));
+  const menu = () => (approval || search || picker ? [] : slashMenu(editor.text, [...COMMANDS, THEME_COMMAND]));
   const frame = (): Frame => {
     const items = menu();
     return composeFrame({
       theme, width: width(), rows: rows(), editor, view, spin, candidates, hint,
-      menu: items.length ? menuRows(items, Math.min(menuPick, items.length - 1)) : undefined,
+      menu: picker
+        ? pickerRows(picker)
+        : items.length ? menuRows(items, Math.min(menuPick, items.length - 1)) : undefined,
       facts: executor?.facts(), approval: approval?.prompt, startMode: config.permissionMode,
     });
   };
@@ -169,7 +174,9 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
       screen.clearScreen(rows(), frame());
     }
     const noticeUntil = view.noticeUntil;
-    view.handle(event);
+    // A list to choose from opens the picker instead of being printed (headless prints it).
+    if (event.type === "command_output" && event.choices?.items.length) picker = openPicker(event.choices);
+    else view.handle(event);
     // A new status notice: the frame is drawn again when it is due to go.
     if (view.noticeUntil > noticeUntil) setTimeout(schedule, view.noticeUntil - Date.now() + 1).unref?.();
     // /resume shows where that session left off, as -c does at start (after /clear: nothing).
@@ -284,7 +291,8 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   };
 
   const tabComplete = () => {
-    const c = complete(editor.text, editor.cursor, config.cwd, names);
+    const prompts = executor?.runtime.mcpPromptCommands() ?? [];
+    const c = complete(editor.text, editor.cursor, config.cwd, prompts.length ? [...names, ...prompts] : names);
     if (!c || !c.candidates.length) {
       candidates = [];
       return;
@@ -357,6 +365,14 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
         if (stop) interruptTurn();
         resolve(answer);
       }
+      paint();
+      return;
+    }
+    if (picker) {
+      const { command } = picker.choices;
+      const outcome = pickerKey(picker, key);
+      picker = outcome.kind === "open" ? outcome.state : undefined;
+      if (outcome.kind === "chosen") submit(`/${command} ${outcome.value}`);
       paint();
       return;
     }

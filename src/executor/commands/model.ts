@@ -31,7 +31,9 @@ export const modelCommand: SlashCommand = {
       names.sort((a, b) => Number(list.models.includes(a)) - Number(list.models.includes(b)));
       const lines = names.map((m) => `${m === currentModel ? "* " : "  "}${m}`);
       const note = list.source === "fallback" ? [`(built-in list: ${list.reason})`] : [];
-      return say(`Models (${currentProvider}):`, ...lines, ...note);
+      const items = names.map((m) => ({ value: `${currentProvider}/${m}`, label: m, current: m === currentModel }));
+      const choices = { command: "model", title: `Models (${currentProvider})`, items };
+      return { ...say(`Models (${currentProvider}):`, ...lines, ...note), choices };
     }
     const { provider, model } = splitSpec(wanted, currentProvider);
     if (!model) return fail(`/model needs a model name after ${provider}/`);

@@ -1,6 +1,7 @@
 // `/resume` lists recent sessions of this directory; `/resume <id>` (or a unique prefix) switches
 // to one of them.
 
+import type { ListedSession } from "../../store/types.ts";
 import { type SlashCommand, act, fail, say } from "../slash-command.ts";
 
 const SHOWN = 10;
@@ -15,12 +16,15 @@ export const resumeCommand: SlashCommand = {
     const wanted = args.trim();
     if (!wanted) {
       if (!sessions.length) return say("no earlier sessions in this directory");
-      const rows = sessions.slice(0, SHOWN).map((s) => {
+      const row = (s: ListedSession) => {
         const when = new Date(s.updated).toISOString().slice(0, 16).replace("T", " ");
-        const mark = s.id === current ? "* " : "  ";
-        return `${mark}${s.id}  ${when}  ${s.messages} msgs  ${s.title.replace(/\s+/g, " ").slice(0, 50)}`;
-      });
-      return say("Recent sessions (/resume <id> to switch):", ...rows);
+        return `${s.id}  ${when}  ${s.messages} msgs  ${s.title.replace(/\s+/g, " ").slice(0, 50)}`;
+      };
+      const rows = sessions.slice(0, SHOWN).map((s) => `${s.id === current ? "* " : "  "}${row(s)}`);
+      // The picker offers every session (it filters and scrolls); the printed list the newest.
+      const items = sessions.map((s) => ({ value: s.id, label: row(s), current: s.id === current }));
+      const choices = { command: "resume", title: "Recent sessions", items };
+      return { ...say("Recent sessions (/resume <id> to switch):", ...rows), choices };
     }
     const matches = sessions.filter((s) => s.id === wanted || s.id.startsWith(wanted));
     if (matches.length === 0) return fail(`no session ${wanted} in this directory (/resume lists them)`);

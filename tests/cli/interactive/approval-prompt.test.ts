@@ -36,6 +36,12 @@ describe("ApprovalPrompt", () => {
       .toBe("Yes, and don't ask again for Write of /tmp/o/notes.txt (that file only) in this session");
   });
 
+  test("an MCP tool's \"don't ask again\" names the tool it covers", () => {
+    const mcp: ApprovalRequest = { tool: "mcp__every__echo", input: { message: "hi" }, reason: "r", rule: "mcp__every__echo", exact: true };
+    expect(new ApprovalPrompt(mcp).render().join("\n"))
+      .toContain("2. Yes, and don't ask again for mcp__every__echo (this tool) in this session");
+  });
+
   test("\"don't ask again\" is not offered for a rule that would not cover exactly this call", () => {
     const wide = { ...bash, rule: "Bash(curl *)", exact: false };
     const text = new ApprovalPrompt(wide).render().join("\n");
