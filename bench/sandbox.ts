@@ -7,29 +7,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { commandEnvironment, SECRET_ENV_NAMES } from "../src/config/command-env.ts";
-import type { ShellConfig } from "../src/config/config.ts";
 import { sandboxPlan } from "../src/sandbox/plan.ts";
 import { sandboxState } from "../src/sandbox/probe.ts";
 import { createShellPool, type PoolSandbox } from "../src/shell/shell-pool.ts";
 import { startFakeLLM } from "../tests/support/fake-llm.ts";
 import { BINARY, providerEnv, tempHome } from "../tests/support/binary.ts";
 import { measure } from "./measure.ts";
-
-const CONFIG: ShellConfig = {
-  poolMax: 8,
-  idleMax: 2,
-  idleMs: 60_000,
-  maxCd: 5,
-  commandTimeoutMs: 120_000,
-  maxCommandTimeoutMs: 600_000,
-  killGraceMs: 2_000,
-  outputMaxLines: 500,
-  outputMaxChars: 30_000,
-  env: commandEnvironment(process.env, SECRET_ENV_NAMES),
-  hiddenEnv: SECRET_ENV_NAMES,
-  hiddenSet: [],
-};
+import { CONFIG } from "./shell.ts";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 

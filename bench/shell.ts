@@ -15,7 +15,7 @@ export interface ShellBenchResult {
   bigOutput: { mb: number; seconds: number; baselineRssMb: number; peakRssMb: number; outputChars: number };
 }
 
-const CONFIG: ShellConfig = {
+export const CONFIG: ShellConfig = {
   poolMax: 8,
   idleMax: 2,
   idleMs: 60_000,

@@ -30,6 +30,7 @@ import { nextMode } from "./safety-status.ts";
 import { FRESH_QUESTION_MS, TypeAhead, routeKey } from "./type-ahead.ts";
 import { welcomeLine } from "./welcome.ts";
 import { SessionView, resumeWindow } from "./session-view.ts";
+import { closeSession, exitCodeAfter } from "./session-exit.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;
 
@@ -253,17 +254,9 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
     restoreTerminal();
     let line = "";
     if (executor) {
-      const id = executor.runtime.sessionId;
-      // A session that never got a message leaves nothing on disk: nothing to resume.
-      const empty = executor.facts().messagesInMemory === 0;
-      executor.interruptAll();
-      try {
-        await executor.close();
-        line = empty ? "" : `session ${id} saved · resume it with: synapse -r ${id}\n`;
-      } catch (err) {
-        line = `synapse: could not save session ${id}: ${errorMessage(err)}\n`;
-        code = EXIT.failed;
-      }
+      const closed = await closeSession(executor);
+      line = closed.line;
+      code = exitCodeAfter(code, closed);
     }
     out(line);
     finish(code);

@@ -8,7 +8,7 @@ import { createInterface } from "node:readline";
 import type { Config } from "../../config/config.ts";
 import { type Executor, type ExecutorEvent, createExecutor } from "../../executor/executor.ts";
 import { openRuntime } from "../../executor/session-runtime.ts";
-import { EXIT, errorMessage } from "../../protocol/errors.ts";
+import { EXIT } from "../../protocol/errors.ts";
 import { inertLine } from "../../render/inert.ts";
 import { makeTheme } from "../../render/theme.ts";
 import { toolLabel } from "../../render/tool-label.ts";
@@ -16,6 +16,7 @@ import type { ApprovalAnswer, ApprovalRequest } from "../../tools/types.ts";
 import type { Command } from "../args.ts";
 import { SessionView, resumeWindow } from "./session-view.ts";
 import { welcomeLine } from "./welcome.ts";
+import { closeSession, exitCodeAfter } from "./session-exit.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;
 
@@ -88,16 +89,9 @@ export async function runLineSession(config: Config, command: RunCommand): Promi
     input.close();
     let line = "";
     if (executor) {
-      const id = executor.runtime.sessionId;
-      const empty = executor.facts().messagesInMemory === 0;
-      executor.interruptAll();
-      try {
-        await executor.close();
-        line = empty ? "" : `session ${id} saved · resume it with: synapse -r ${id}\n`;
-      } catch (err) {
-        line = `synapse: could not save session ${id}: ${errorMessage(err)}\n`;
-        code = EXIT.failed;
-      }
+      const closed = await closeSession(executor);
+      line = closed.line;
+      code = exitCodeAfter(code, closed);
     }
     flush();
     out(`\n${line}`);
