@@ -4,7 +4,7 @@
 import type { Config } from "../config/config.ts";
 import { streamWithRetry } from "../llm/retry.ts";
 import { addUsage } from "../llm/pricing.ts";
-import type { Provider, ToolSpec } from "../llm/types.ts";
+import type { AssistantTurn, ModelRequest, Provider, ToolSpec } from "../llm/types.ts";
 import { InterruptedError, ProviderError, errorMessage } from "../protocol/errors.ts";
 import type { EventSink, ResultSubtype } from "../protocol/events.ts";
 import { type ContentBlock, FAILED_PROMPT, INTERRUPTED_NOTE, INTERRUPTED_PROMPT, type Message, type ToolUseBlock, type Usage, newMessageId, textOf } from "../protocol/message.ts";
@@ -63,17 +63,7 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
   // This turn's streamed text: kept, marked, when the user interrupts the stream.
   let partial = "";
 
-  // A full disk must not end the run: the messages stay in memory and the next flush retries.
-  const reported = new Set<string>();
-  const flush = async () => {
-    try {
-      await store.flush();
-    } catch (err) {
-      const message = errorMessage(err);
-      if (!reported.has(message)) emit({ type: "warning", message });
-      reported.add(message);
-    }
-  };
+  const flush = flusher(store, emit);
 
   const context = input.context ?? new ContextManager({ config, provider, store, system: input.systemPrompt, tools: specs, emit });
   const budget = Budget.of(config, provider, context.summaryUsage);
@@ -109,35 +99,14 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
       const turn = await context.ask(signal, (messages) => {
         // Checked with the context as it will be sent (condensed first, when due).
         if (budget?.wouldPass(context.tokensOf(messages), usage, context.summaryUsage)) throw new BudgetStop();
-        return streamWithRetry(
-          provider,
-          {
-            model: provider.model,
-            system: input.systemPrompt,
-            messages,
-            tools: specs,
-            maxTokens: config.maxTokens,
-            signal,
-            cacheKey: store.id,
-            loadImage: (ref) => store.loadImage(ref),
+        return streamTurn(input, messages, specs, {
+          onText: (text) => {
+            partial += text;
           },
-          {
-            onText: (text) => {
-              partial += text;
-              emit({ type: "text_delta", text });
-            },
+          onRetry: () => {
+            partial = "";
           },
-          {
-            maxRetries: config.maxRetries,
-            baseMs: config.retryBaseMs,
-            maxMs: config.retryMaxMs,
-            idleTimeoutMs: config.streamIdleMs,
-            onRetry: (info) => {
-              partial = "";
-              emit({ type: "turn_retry", attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason });
-            },
-          },
-        );
+        });
       });
       budget?.noteSent(turn.usage.input_tokens);
       // Each request leaves its size in garbage copies (JSON, wire objects); once a few megabytes
@@ -146,15 +115,7 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
       if (context.garbageDue(imageBytes(context.lastSent), COLLECT_AFTER_BYTES)) runtime.gc();
       partial = "";
       addUsage(usage, turn.usage);
-      const assistant: Message = {
-        id: newMessageId(),
-        role: "assistant",
-        // A model's JSON can carry a lone surrogate escape; sent back, the API would reject it.
-        content: turn.content.map((b) => (b.type === "text" ? { ...b, text: b.text.toWellFormed() } : b)),
-        ts: Date.now(),
-        usage: turn.usage,
-        stop_reason: turn.stopReason,
-      };
+      const assistant = assistantMessage(turn);
       store.append(assistant);
       answered = true;
       emit({ type: "assistant", message: assistant });
@@ -174,47 +135,20 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
       if (loop.stop) {
         // Every call still gets a result, so the session resumes as a well-formed conversation.
         const notRun = `Not run: synapse stopped a loop (${loop.stop}).`;
-        const content = calls.map((c): ContentBlock => ({ type: "tool_result", tool_use_id: c.id, content: notRun, is_error: true }));
-        const user: Message = { id: newMessageId(), role: "user", content, ts: Date.now() };
-        store.append(user);
-        emit({ type: "user", message: user });
+        appendResults(input, calls.map((c): ContentBlock => ({ type: "tool_result", tool_use_id: c.id, content: notRun, is_error: true })));
         await flush();
         return { subtype: "error_during_execution", result: `stopped a loop: ${loop.stop}`, numTurns, usage };
       }
 
-      const results = await runToolCalls({
-        calls,
-        tools,
-        signal,
-        emit,
-        tasks: input.tasks,
-        context: (call) => ({
-          cwd: config.cwd,
-          signal,
-          taskId: input.taskId,
-          limits: toolLimits(config),
-          services: input.services,
-          progress: (chunk) => emit({ type: "tool_progress", id: call.id, name: call.name, text: chunk.toWellFormed() }),
-          warn: (message) => emit({ type: "warning", message }),
-        }),
-      });
+      const results = await runToolCalls({ calls, tools, signal, emit, tasks: input.tasks, context: (call) => toolContext(input, call) });
       const noted = noteLoops(results, loop.notes);
-      const content = cut ? noteCutCalls(calls, noted, outputLimitNote(config.maxTokens), (c) => c.raw_input !== undefined) : noted;
-      const user: Message = { id: newMessageId(), role: "user", content, ts: Date.now() };
-      store.append(user);
-      emit({ type: "user", message: user });
+      appendResults(input, cut ? noteCutCalls(calls, noted, outputLimitNote(config.maxTokens), (c) => c.raw_input !== undefined) : noted);
       await flush();
     }
   } catch (err) {
     if (err instanceof InterruptedError || signal.aborted) {
       if (partial.trim()) {
-        const cut: Message = {
-          id: newMessageId(),
-          role: "assistant",
-          content: [{ type: "text", text: `${partial.toWellFormed()}${INTERRUPTED_NOTE}` }],
-          ts: Date.now(),
-          stop_reason: "interrupted",
-        };
+        const cut = interruptedAnswer(partial);
         store.append(cut);
         emit({ type: "assistant", message: cut });
         lastText = partial;
@@ -236,4 +170,91 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
     }
     return { subtype: "error_during_execution", result: `Internal error: ${errorMessage(err)}`, numTurns, usage };
   }
+}
+
+
+/** One model turn, streamed with retries: `onText` sees each piece, `onRetry` an attempt started again. */
+function streamTurn(input: RunInput, messages: Message[], tools: ToolSpec[], hooks: { onText(text: string): void; onRetry(): void }) {
+  const { config, provider, store, signal, emit } = input;
+  const request: ModelRequest = {
+    model: provider.model,
+    system: input.systemPrompt,
+    messages,
+    tools,
+    maxTokens: config.maxTokens,
+    signal,
+    cacheKey: store.id,
+    loadImage: (ref) => store.loadImage(ref),
+  };
+  const onText = (text: string) => {
+    hooks.onText(text);
+    emit({ type: "text_delta", text });
+  };
+  return streamWithRetry(provider, request, { onText }, {
+    maxRetries: config.maxRetries,
+    baseMs: config.retryBaseMs,
+    maxMs: config.retryMaxMs,
+    idleTimeoutMs: config.streamIdleMs,
+    onRetry: (info) => {
+      hooks.onRetry();
+      emit({ type: "turn_retry", attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason });
+    },
+  });
+}
+
+/** What a tool call of this run gets: its folder, limits, services and where its live output goes. */
+function toolContext(input: RunInput, call: ToolUseBlock) {
+  const { config, signal, emit } = input;
+  return {
+    cwd: config.cwd,
+    signal,
+    taskId: input.taskId,
+    limits: toolLimits(config),
+    services: input.services,
+    progress: (chunk: string) => emit({ type: "tool_progress", id: call.id, name: call.name, text: chunk.toWellFormed() }),
+    warn: (message: string) => emit({ type: "warning", message }),
+  };
+}
+
+/** The user message carrying a turn's tool results, stored and announced. */
+function appendResults(input: RunInput, content: ContentBlock[]): void {
+  const user: Message = { id: newMessageId(), role: "user", content, ts: Date.now() };
+  input.store.append(user);
+  input.emit({ type: "user", message: user });
+}
+
+/** The answer streamed so far, kept and marked, when the user interrupts it. */
+function interruptedAnswer(partial: string): Message {
+  const text = `${partial.toWellFormed()}${INTERRUPTED_NOTE}`;
+  return { id: newMessageId(), role: "assistant", content: [{ type: "text", text }], ts: Date.now(), stop_reason: "interrupted" };
+}
+
+/** The model's turn as a stored message. */
+function assistantMessage(turn: AssistantTurn): Message {
+  return {
+    id: newMessageId(),
+    role: "assistant",
+    // A model's JSON can carry a lone surrogate escape; sent back, the API would reject it.
+    content: turn.content.map((b) => (b.type === "text" ? { ...b, text: b.text.toWellFormed() } : b)),
+    ts: Date.now(),
+    usage: turn.usage,
+    stop_reason: turn.stopReason,
+  };
+}
+
+/**
+ * Writes the store out. A full disk must not end the run: the messages stay in memory and the
+ * next flush retries; each distinct failure is warned about once.
+ */
+function flusher(store: SessionStore, emit: EventSink): () => Promise<void> {
+  const reported = new Set<string>();
+  return async () => {
+    try {
+      await store.flush();
+    } catch (err) {
+      const message = errorMessage(err);
+      if (!reported.has(message)) emit({ type: "warning", message });
+      reported.add(message);
+    }
+  };
 }
