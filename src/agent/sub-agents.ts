@@ -7,7 +7,7 @@ import { redactInput } from "./redact-input.ts";
 import type { Tool } from "../tools/types.ts";
 import type { Config, PermissionMode } from "../config/config.ts";
 import { errorMessage } from "../protocol/errors.ts";
-import type { EventSink } from "../protocol/events.ts";
+import type { AgentEvent, EventSink } from "../protocol/events.ts";
 import type { ToolResultBlock } from "../protocol/message.ts";
 import type { ShellPool } from "../shell/types.ts";
 import { type TaskEnd, type TaskPool, createTaskPool } from "../tasks/task-pool.ts";
@@ -132,17 +132,8 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
       const onMessage = (raw: unknown, reply: (m: ToWorker) => void) => {
         const m = readFromWorker(raw);
         if (m.t === "event") {
-          const e = m.event;
-          if (e.type === "assistant" || e.type === "user") emit({ ...e, parent_tool_use_id: call.id });
-          else if (e.type === "tool_start") {
-            // The row shows the call being made: its input may quote a secret the model was given.
-            const tool = { name: e.name, input: redactInput(e.input, config.secrets) };
-            emit({ type: "task_progress", id: call.id, state: "running", tool_calls: ++toolCalls, tool });
-          }
-          else if (e.type === "warning") emit({ type: "warning", message: `task ${label.slice(0, 40)}: ${e.message}` });
-          // The user learns what a sub-agent was refused, and which flag would allow it.
-          else if (e.type === "permission_denied") emit({ ...e, reason: `in task ${label.slice(0, 40)}: ${e.reason}` });
-          else if (e.type === "turn_retry") emit({ type: "warning", message: `task ${label.slice(0, 40)}: retrying the model request (attempt ${e.attempt}): ${e.reason}` });
+          if (m.event.type === "tool_start") toolCalls++;
+          relayEvent(m.event, { callId: call.id, label, toolCalls, secrets: config.secrets }, emit);
         } else if (m.t === "shell") {
           const controller = new AbortController();
           commands.set(m.id, controller);
@@ -188,30 +179,8 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
       // their idle timeout. The next task starts a fresh pool.
       if (--active === 0 && signal.aborted) await launcher.close();
 
-      let text: string;
-      let isError = true;
-      let out: SubAgentOutput | undefined;
-      let failed = end.ok ? undefined : end;
-      if (end.ok) {
-        try {
-          out = readSubAgentOutput(end.value);
-        } catch (err) {
-          failed = { ok: false, reason: "crashed", message: errorMessage(err) };
-        }
-      }
-      if (out) {
-        toolCalls = Math.max(toolCalls, out.toolCalls);
-        if (out.subtype === "success") {
-          text = out.result.trim() ? out.result : "(the sub-agent gave no answer)";
-          isError = false;
-        } else if (out.subtype === "interrupted") text = "Interrupted by the user.";
-        else if (out.subtype === "error_max_turns") text = `The sub-agent stopped at the turn limit. Its last words: ${out.result}`;
-        else if (out.subtype === "error_max_tokens") text = `The sub-agent's answer was cut at the output limit; what it wrote: ${out.result}`;
-        else text = `The sub-agent failed: ${out.result}`;
-      } else if (failed?.reason === "interrupted") text = "Interrupted by the user.";
-      else if (failed?.reason === "timeout") text = `The sub-agent ${failed.message} (SYNAPSE_TASK_TIMEOUT_MS) and was stopped.`;
-      else if (failed?.reason === "out_of_memory") text = `The sub-agent ran ${failed.message} (SYNAPSE_TASK_MAX_HEAP_MB) and was stopped.`;
-      else text = `The sub-agent crashed: ${failed?.message}`;
+      const { text, isError, toolCalls: counted } = taskOutcome(end, toolCalls);
+      toolCalls = counted;
 
       const block: ToolResultBlock = { type: "tool_result", tool_use_id: call.id, content: text.toWellFormed() };
       if (isError) block.is_error = true;
@@ -227,4 +196,47 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
     },
   };
   return launcher;
+}
+
+/** A sub-agent's event as the main thread shows it: its turns under the calling tool, its calls as the row's progress. */
+function relayEvent(e: AgentEvent, task: { callId: string; label: string; toolCalls: number; secrets: readonly string[] }, emit: EventSink): void {
+  const who = `task ${task.label.slice(0, 40)}`;
+  if (e.type === "assistant" || e.type === "user") emit({ ...e, parent_tool_use_id: task.callId });
+  else if (e.type === "tool_start") {
+    // The row shows the call being made: its input may quote a secret the model was given.
+    const tool = { name: e.name, input: redactInput(e.input, task.secrets) };
+    emit({ type: "task_progress", id: task.callId, state: "running", tool_calls: task.toolCalls, tool });
+  } else if (e.type === "warning") emit({ type: "warning", message: `${who}: ${e.message}` });
+  // The user learns what a sub-agent was refused, and which flag would allow it.
+  else if (e.type === "permission_denied") emit({ ...e, reason: `in ${who}: ${e.reason}` });
+  else if (e.type === "turn_retry") emit({ type: "warning", message: `${who}: retrying the model request (attempt ${e.attempt}): ${e.reason}` });
+}
+
+/** The tool result a task's end makes: the sub-agent's answer, or why there is none. */
+function taskOutcome(end: TaskEnd<unknown>, seenCalls: number): { text: string; isError: boolean; toolCalls: number } {
+  let out: SubAgentOutput | undefined;
+  let failed = end.ok ? undefined : end;
+  if (end.ok) {
+    try {
+      out = readSubAgentOutput(end.value);
+    } catch (err) {
+      failed = { ok: false, reason: "crashed", message: errorMessage(err) };
+    }
+  }
+  if (out) {
+    const toolCalls = Math.max(seenCalls, out.toolCalls);
+    if (out.subtype === "success") {
+      return { text: out.result.trim() ? out.result : "(the sub-agent gave no answer)", isError: false, toolCalls };
+    }
+    let text = `The sub-agent failed: ${out.result}`;
+    if (out.subtype === "interrupted") text = "Interrupted by the user.";
+    else if (out.subtype === "error_max_turns") text = `The sub-agent stopped at the turn limit. Its last words: ${out.result}`;
+    else if (out.subtype === "error_max_tokens") text = `The sub-agent's answer was cut at the output limit; what it wrote: ${out.result}`;
+    return { text, isError: true, toolCalls };
+  }
+  let text = `The sub-agent crashed: ${failed?.message}`;
+  if (failed?.reason === "interrupted") text = "Interrupted by the user.";
+  else if (failed?.reason === "timeout") text = `The sub-agent ${failed.message} (SYNAPSE_TASK_TIMEOUT_MS) and was stopped.`;
+  else if (failed?.reason === "out_of_memory") text = `The sub-agent ran ${failed.message} (SYNAPSE_TASK_MAX_HEAP_MB) and was stopped.`;
+  return { text, isError: true, toolCalls: seenCalls };
 }
