@@ -219,37 +219,12 @@ export class SessionView {
         if (tool) tool.output = (tool.output + event.text).slice(-4096);
         break;
       }
-      case "tool_end": {
-        const tool = this.tools.get(event.id);
-        this.tools.delete(event.id);
-        const label = tool?.label ?? event.name;
-        const shownAsTask = this.taskRowShown.delete(event.id);
-        this.labels.set(event.id, label);
-        if (!shownAsTask) {
-          const note = exitNote(event.display);
-          const glyph = event.is_error ? t.red(FAILED_GLYPH) : t.green(OK_GLYPH);
-          this.say(`${glyph} ${t.bold(fitWidth(label, w - 2 - note.length))}${event.is_error ? t.red(note) : note}`);
-        }
-        const summary = fitWidth(`  ⎿ ${inertLine(event.summary)}`, w);
-        const result = [event.is_error ? t.red(summary) : t.dim(summary)];
-        if (!event.is_error && event.display?.kind === "diff") result.push(...diffRows(event.display, w, t));
-        if (!shownAsTask || !this.tasks.has(event.id)) this.say(...result);
-        else {
-          this.taskResults.set(event.id, result);
-          this.flushTasks(false);
-        }
+      case "tool_end":
+        this.toolEnded(event, w);
         break;
-      }
-      case "user": {
-        if (event.parent_tool_use_id) break;
-        for (const b of event.message.content) {
-          if (b.type !== "tool_result") continue;
-          const text = typeof b.content === "string" ? b.content : b.content.map((c) => (c.type === "text" ? c.text : "[image]")).join("\n");
-          this.lastResult = { label: this.labels.get(b.tool_use_id) ?? "tool", text };
-        }
-        this.labels.clear();
+      case "user":
+        if (!event.parent_tool_use_id) this.resultsArrived(event.message);
         break;
-      }
       case "task_start":
         this.taskRowShown.add(event.id);
         applyTaskEvent(this.tasks, event);
@@ -293,9 +268,42 @@ export class SessionView {
         else if (r.subtype === "error_during_execution") this.say(...wrapText(`error: ${inert(r.result)}`, w).map((l) => t.red(l)));
         else if (r.subtype === "error_max_turns") this.say(t.red(`error: reached the maximum number of turns (${r.num_turns})`));
         else if (r.subtype === "error_max_tokens") this.say(t.red("error: the answer was cut at the output limit"));
+        else if (r.subtype === "error_max_budget_usd") this.say(...wrapText(`error: ${inert(r.result)}`, w).map((l) => t.red(l)));
         break;
       }
     }
+  }
+
+  private toolEnded(event: Extract<ExecutorEvent, { type: "tool_end" }>, w: number): void {
+    const t = this.theme;
+    const tool = this.tools.get(event.id);
+    this.tools.delete(event.id);
+    const label = tool?.label ?? event.name;
+    const shownAsTask = this.taskRowShown.delete(event.id);
+    this.labels.set(event.id, label);
+    if (!shownAsTask) {
+      const note = exitNote(event.display);
+      const glyph = event.is_error ? t.red(FAILED_GLYPH) : t.green(OK_GLYPH);
+      this.say(`${glyph} ${t.bold(fitWidth(label, w - 2 - note.length))}${event.is_error ? t.red(note) : note}`);
+    }
+    const summary = fitWidth(`  ⎿ ${inertLine(event.summary)}`, w);
+    const result = [event.is_error ? t.red(summary) : t.dim(summary)];
+    if (!event.is_error && event.display?.kind === "diff") result.push(...diffRows(event.display, w, t));
+    if (!shownAsTask || !this.tasks.has(event.id)) this.say(...result);
+    else {
+      this.taskResults.set(event.id, result);
+      this.flushTasks(false);
+    }
+  }
+
+  /** The results of the main agent's calls: the newest is what Ctrl-O shows whole. */
+  private resultsArrived(message: Message): void {
+    for (const b of message.content) {
+      if (b.type !== "tool_result") continue;
+      const text = typeof b.content === "string" ? b.content : b.content.map((c) => (c.type === "text" ? c.text : "[image]")).join("\n");
+      this.lastResult = { label: this.labels.get(b.tool_use_id) ?? "tool", text };
+    }
+    this.labels.clear();
   }
 
   /** The live rows, newest state, at most `maxRows` of them. */

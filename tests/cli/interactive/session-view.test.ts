@@ -9,6 +9,16 @@ import { lineDiff } from "../../../src/tools/line-diff.ts";
 const view = () => new SessionView(makeTheme(false), () => 80, 80);
 
 describe("SessionView", () => {
+  test("a run stopped by --max-budget-usd says why, as the other error endings do", () => {
+    const v = view();
+    const result = {
+      type: "result", subtype: "error_max_budget_usd", is_error: true, result: "stopped: the next request would pass the $0.01 budget",
+      session_id: "s", num_turns: 1, duration_ms: 1, usage: { input_tokens: 1, output_tokens: 1 },
+    };
+    v.handle({ type: "result", result } as never);
+    expect(v.takeCommitted().map(stripAnsi)).toEqual(["error: stopped: the next request would pass the $0.01 budget"]);
+  });
+
   test("a call the user refused in the approval prompt is not reported a second time as 'not allowed'", () => {
     const v = view();
     v.handle({ type: "permission_denied", id: "t1", name: "Write", reason: "the user said no" });
