@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeLLM } from "../support/fake-llm.ts";
 import { BINARY, providerEnv, tempHome } from "../support/binary.ts";
-import { hasTmux, tmuxServer } from "../support/tmux-term.ts";
+import { hasTmux, screenWaiter, tmuxServer } from "../support/tmux-term.ts";
 
 setDefaultTimeout(60_000);
 const { tmux, open, stop } = tmuxServer();
@@ -138,16 +138,7 @@ describe.skipIf(!hasTmux)("issue 18 on a terminal", () => {
     tmux("new-session", "-d", "-s", "dumb", "-x", "80", "-y", "30", "-c", home.dir, `env ${exports} PATH='${process.env.PATH}' ${BINARY} -y; echo EXIT=$?; sleep 120`);
     tmux("pipe-pane", "-o", "-t", "dumb", `cat >> ${raw}`);
     const screen = () => tmux("capture-pane", "-p", "-t", "dumb").stdout.toString();
-    const until = async (predicate: (s: string) => boolean, what: string) => {
-      const deadline = Date.now() + 20_000;
-      let s = "";
-      while (Date.now() < deadline) {
-        s = screen();
-        if (predicate(s)) return s;
-        await Bun.sleep(30);
-      }
-      throw new Error(`never saw ${what}; last screen:\n${s}`);
-    };
+    const until = screenWaiter(screen, 20_000);
     try {
       await until((s) => s.includes("›"), "the prompt");
       tmux("send-keys", "-t", "dumb", "-l", "hello");

@@ -19,6 +19,23 @@ export interface TmuxTerm {
   close(): void;
 }
 
+/**
+ * Waits until the screen satisfies `predicate` (polled: tmux tells no one when a pane changes);
+ * the deadline only bounds a failing test, which then shows the last screen.
+ */
+export function screenWaiter(screen: () => string, timeoutMs: number) {
+  return async (predicate: (screen: string) => boolean, what = "the expected screen"): Promise<string> => {
+    const deadline = Date.now() + timeoutMs;
+    let s = "";
+    while (Date.now() < deadline) {
+      s = screen();
+      if (predicate(s)) return s;
+      await Bun.sleep(30);
+    }
+    throw new Error(`never saw ${what}; last screen:\n${s}`);
+  };
+}
+
 /** One tmux server per test file; call stop() in afterAll. */
 export function tmuxServer() {
   const socket = join(mkdtempSync(join(tmpdir(), "synapse-tmux-")), "sock");
@@ -38,16 +55,7 @@ export function tmuxServer() {
       const started = tmux("new-session", "-d", "-s", name, "-x", String(opts.columns ?? 100), "-y", String(opts.rows ?? 30), "-c", home.dir, `env ${exports} PATH='${process.env.PATH}' sh -c 'echo PID=$$; exec ${BINARY} ${(opts.args ?? []).join(" ")}'; echo EXIT=$?; sleep 120`);
       if (started.exitCode !== 0) throw new Error(`tmux new-session failed: ${started.stderr.toString()}`);
       const screen = () => tmux("capture-pane", "-p", "-t", name).stdout.toString();
-      const until = async (predicate: (screen: string) => boolean, what = "the expected screen") => {
-        const deadline = Date.now() + 15_000;
-        let s = "";
-        while (Date.now() < deadline) {
-          s = screen();
-          if (predicate(s)) return s;
-          await Bun.sleep(30);
-        }
-        throw new Error(`never saw ${what}; last screen:\n${s}`);
-      };
+      const until = screenWaiter(screen, 15_000);
       const first = await until((s) => s.includes("% context"), "the status line");
       return {
         name,
