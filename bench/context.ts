@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { BINARY, providerEnv, tempHome } from "../tests/support/binary.ts";
 import { type RecordedRequest, type ScriptedReply, startFakeLLM } from "../tests/support/fake-llm.ts";
 import { promptTokens } from "../tests/support/fake-llm-validate.ts";
-import { buildContext } from "../src/agent/context.ts";
+import { buildContext } from "../src/context/context.ts";
 import { AnthropicBodyBuilder } from "../src/llm/anthropic-body.ts";
 import { toAnthropicParams } from "../src/llm/anthropic-wire.ts";
 import type { ModelRequest } from "../src/llm/types.ts";

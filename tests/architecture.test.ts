@@ -20,9 +20,10 @@ const ALLOWED: Record<string, string[]> = {
   llm: BASE,
   render: BASE,
   tools: [...BASE, "shell", "tasks", "policy"],
-  agent: [...BASE, "llm", "tools", "shell", "tasks", "store", "policy"],
+  context: [...BASE, "llm", "store"],
+  agent: [...BASE, "context", "llm", "tools", "shell", "tasks", "store", "policy"],
   mcp: [...BASE, "tools", "shell"],
-  executor: [...BASE, "agent", "llm", "tools", "shell", "tasks", "store", "memory", "policy", "sandbox", "mcp"],
+  executor: [...BASE, "agent", "context", "llm", "tools", "shell", "tasks", "store", "memory", "policy", "sandbox", "mcp"],
   acp: [...BASE, "executor", "store", "policy", "tools"],
   cli: [...BASE, "executor", "render", "store", "llm", "tasks", "tools", "policy", "sandbox", "mcp", "acp"],
 };

@@ -8,10 +8,10 @@ import type { AssistantTurn, ModelRequest, Provider, ToolSpec } from "../llm/typ
 import { InterruptedError, ProviderError, errorMessage } from "../protocol/errors.ts";
 import type { EventSink, ResultSubtype } from "../protocol/events.ts";
 import { type ContentBlock, FAILED_PROMPT, INTERRUPTED_NOTE, INTERRUPTED_PROMPT, type Message, type ToolUseBlock, type Usage, newMessageId, textOf } from "../protocol/message.ts";
-import { imageBytes } from "./image-context.ts";
+import { imageBytes } from "../context/image-context.ts";
 import type { SessionStore } from "../store/types.ts";
 import { type Tool, type ToolServices, toolLimits } from "../tools/types.ts";
-import { ContextManager } from "./condense.ts";
+import { ContextManager } from "../context/condense.ts";
 import { LoopDetector, noteLoops } from "./loop-detect.ts";
 import { OUTPUT_LIMIT_STOP, hitOutputLimit, noteCutCalls, outputLimitNote, outputLimitWarning } from "./output-limit.ts";
 import type { TaskLauncher } from "./sub-agents.ts";

@@ -45,7 +45,7 @@ export interface StoreConfig {
   contextMaxImageBytes: number;
 }
 
-/** Keeping the model's context within its window (agent/condense.ts). */
+/** Keeping the model's context within its window (context/condense.ts). */
 export interface ContextConfig {
   /** SYNAPSE_CONTEXT_WINDOW: the model's window in tokens; undefined uses the known-models table. */
   window?: number;

@@ -3,7 +3,7 @@
 // AbortController, so an interrupt cancels exactly that work; `waitFor` resolves when all of a
 // submission's work is done. Nothing is kept for a finished submission.
 
-import { contextWindowFor } from "../agent/model-windows.ts";
+import { contextWindowFor } from "../context/model-windows.ts";
 import type { Config } from "../config/config.ts";
 import { RESUME_SCAN, lastContextTokens } from "./resumed-context.ts";
 import { listModels } from "../llm/model-list.ts";

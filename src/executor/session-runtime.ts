@@ -2,7 +2,7 @@
 // provider — and one submission run through the agent. Closing it leaves nothing behind.
 
 import { readFile, stat } from "node:fs/promises";
-import { type CompactOutcome, ContextManager } from "../agent/condense.ts";
+import { type CompactOutcome, ContextManager } from "../context/condense.ts";
 import { runAgent } from "../agent/runner.ts";
 import { createSubAgents } from "../agent/sub-agents.ts";
 import { findInstructions, renderSystemPrompt } from "../agent/system-prompt.ts";

@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ImageRef, Message } from "../../src/protocol/message.ts";
-import { countImages, imageBytes, selectImagesForContext } from "../../src/agent/image-context.ts";
+import { countImages, imageBytes, selectImagesForContext } from "../../src/context/image-context.ts";
 import { openSession } from "../../src/store/session.ts";
 import { removeTempHomes, storeConfig, tempHome } from "./helpers.ts";
 

@@ -1,6 +1,6 @@
 // Building request context from a window whose edges may be cut mid-exchange.
 import { describe, expect, test } from "bun:test";
-import { buildContext } from "../../src/agent/context.ts";
+import { buildContext } from "../../src/context/context.ts";
 import type { ContentBlock, Message } from "../../src/protocol/message.ts";
 
 let n = 0;

@@ -1,7 +1,7 @@
 // Pruning keeps the newest tool outputs (by tokens), replaces older large ones with a one-line note
 // naming the call, and leaves small outputs and everything else alone.
 import { describe, expect, test } from "bun:test";
-import { pruneGap, prunedSavings, selectPrune } from "../../src/agent/prune.ts";
+import { pruneGap, prunedSavings, selectPrune } from "../../src/context/prune.ts";
 import type { ContentBlock, Message } from "../../src/protocol/message.ts";
 
 let n = 0;

@@ -1,8 +1,8 @@
 // Token estimates: characters / CHARS_PER_TOKEN, images by their fixed cost, cached per message;
 // and the model-windows table with its override.
 import { describe, expect, test } from "bun:test";
-import { DEFAULT_CONTEXT_WINDOW, contextWindowFor } from "../../src/agent/model-windows.ts";
-import { CHARS_PER_TOKEN, IMAGE_TOKENS, estimateMessageTokens, estimateTextTokens, estimateTokens } from "../../src/agent/token-estimate.ts";
+import { DEFAULT_CONTEXT_WINDOW, contextWindowFor } from "../../src/context/model-windows.ts";
+import { CHARS_PER_TOKEN, IMAGE_TOKENS, estimateMessageTokens, estimateTextTokens, estimateTokens } from "../../src/context/token-estimate.ts";
 import type { ContentBlock, Message } from "../../src/protocol/message.ts";
 
 const msg = (...content: ContentBlock[]): Message => ({ id: "m", role: "user", content, ts: 0 });

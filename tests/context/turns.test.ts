@@ -1,6 +1,6 @@
 // Turn grouping never separates a tool call from its result; tailStart cuts between whole turns.
 import { describe, expect, test } from "bun:test";
-import { groupTurns, tailStart } from "../../src/agent/turns.ts";
+import { groupTurns, tailStart } from "../../src/context/turns.ts";
 import type { ContentBlock, Message } from "../../src/protocol/message.ts";
 
 let n = 0;
