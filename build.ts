@@ -27,7 +27,10 @@ writeFileSync(
 const workers = readdirSync(join(root, "workers")).filter((f) => f.endsWith(".ts"));
 for (const file of workers) {
   const target = rel(join(stage, "workers"), join(root, "workers", file));
-  writeFileSync(join(stage, "workers", file), `export * from ${JSON.stringify(target)};\nexport { default } from ${JSON.stringify(target)};\n`);
+  writeFileSync(
+    join(stage, "workers", file),
+    `export * from ${JSON.stringify(target)};\nexport { default } from ${JSON.stringify(target)};\n`,
+  );
 }
 
 // ripgrep ships inside the binary: src/tools/ripgrep-asset.ts (which finds rg in node_modules when
@@ -39,14 +42,19 @@ const rgFile = join(root, "node_modules", "@vscode", `ripgrep-${process.platform
 const ripgrepAssetModule = existsSync(rgFile)
   ? `import rg from ${JSON.stringify(rgFile)} with { type: "file" };\nexport const ripgrepAsset = { path: rg, embedded: true };\n`
   : `export const ripgrepAsset = null;\n`;
-if (!existsSync(rgFile)) console.warn(`warning: ${relative(root, rgFile)} not found; the binary will search without ripgrep`);
+if (!existsSync(rgFile))
+  console.warn(`warning: ${relative(root, rgFile)} not found; the binary will search without ripgrep`);
 
 // The tools' JSON Schemas, generated here once rather than by every run (src/tools/prebuilt-schemas.ts).
 const { ALL_TOOLS } = await import("./src/tools/registry.ts");
 const prebuiltSchemasModule = `export const prebuiltSchemas = ${JSON.stringify(Object.fromEntries(ALL_TOOLS.map((t) => [t.name, t.inputSchema])))};\n`;
 
 const result = await Bun.build({
-  entrypoints: [join(stage, "main.ts"), join(stage, "entry", "worker.ts"), ...workers.map((f) => join(stage, "workers", f))],
+  entrypoints: [
+    join(stage, "main.ts"),
+    join(stage, "entry", "worker.ts"),
+    ...workers.map((f) => join(stage, "workers", f)),
+  ],
   root: stage,
   // Nothing from the directory synapse starts in may configure it: a cloned repository's bunfig.toml
   // (a `preload` runs code inside the binary, key in process.env) or .env (ANTHROPIC_BASE_URL, HTTP_PROXY,
@@ -69,13 +77,19 @@ const result = await Bun.build({
     {
       name: "embed-ripgrep",
       setup(build) {
-        build.onLoad({ filter: /[\\/]src[\\/]tools[\\/]ripgrep-asset\.ts$/ }, () => ({ contents: ripgrepAssetModule, loader: "ts" }));
+        build.onLoad({ filter: /[\\/]src[\\/]tools[\\/]ripgrep-asset\.ts$/ }, () => ({
+          contents: ripgrepAssetModule,
+          loader: "ts",
+        }));
       },
     },
     {
       name: "prebuilt-tool-schemas",
       setup(build) {
-        build.onLoad({ filter: /[\\/]src[\\/]tools[\\/]prebuilt-schemas\.ts$/ }, () => ({ contents: prebuiltSchemasModule, loader: "ts" }));
+        build.onLoad({ filter: /[\\/]src[\\/]tools[\\/]prebuilt-schemas\.ts$/ }, () => ({
+          contents: prebuiltSchemasModule,
+          loader: "ts",
+        }));
       },
     },
   ],

@@ -13,7 +13,9 @@ import { median } from "./measure.ts";
 const RUNS = 10;
 
 const rssMb = (pid: number) => {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"))!;
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("VmRSS:"))!;
   return Math.round(Number(line.split(/\s+/)[1]) / 1024);
 };
 
@@ -31,15 +33,22 @@ export async function main() {
     initMs.push(performance.now() - started);
     const dirs = [0, 1, 2, 3, 4].map((n) => join(home.dir, `p${n}`));
     for (const d of dirs) mkdirSync(d);
-    const { sessionId } = await agent.conn.agent.request(acp.methods.agent.session.new, { cwd: dirs[0]!, mcpServers: [] });
+    const { sessionId } = await agent.conn.agent.request(acp.methods.agent.session.new, {
+      cwd: dirs[0]!,
+      mcpServers: [],
+    });
     const sent = performance.now();
-    const turn = agent.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "hi" }] });
+    const turn = agent.conn.agent.request(acp.methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "hi" }],
+    });
     await agent.waitForUpdate((n) => n.update.sessionUpdate === "agent_message_chunk");
     chunkMs.push(performance.now() - sent);
     await turn;
     if (i === 0) {
       rssOne = rssMb(agent.proc.pid);
-      for (const d of dirs.slice(1)) await agent.conn.agent.request(acp.methods.agent.session.new, { cwd: d, mcpServers: [] });
+      for (const d of dirs.slice(1))
+        await agent.conn.agent.request(acp.methods.agent.session.new, { cwd: d, mcpServers: [] });
       rssFive = rssMb(agent.proc.pid);
     }
     await agent.end();

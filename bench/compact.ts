@@ -41,7 +41,14 @@ function build(home: string, sessions: number): string[] {
   const ids: string[] = [];
   for (let i = 0; i < sessions; i++) {
     const id = `20260101-0000${String(i % 100).padStart(2, "0")}-${String(i).padStart(6, "0")}`;
-    writeSession(home, { id, cwd: "/bench", segments: SEGMENTS, turnsPerSegment: SEGMENT_TURNS, outputChars: 16_000, compactionIn: [SEGMENTS - 1] });
+    writeSession(home, {
+      id,
+      cwd: "/bench",
+      segments: SEGMENTS,
+      turnsPerSegment: SEGMENT_TURNS,
+      outputChars: 16_000,
+      compactionIn: [SEGMENTS - 1],
+    });
     ids.push(id);
   }
   return ids;
@@ -50,13 +57,18 @@ function build(home: string, sessions: number): string[] {
 async function run(home: string, ids: string[]) {
   const before = new Map<string, string>();
   for (const id of ids) before.set(id, await digest(join(home, "sessions", id)));
-  const measured = await measure([BINARY, "compact", "--all", "-o", "json"], { env: { SYNAPSE_HOME: home, HOME: home } });
+  const measured = await measure([BINARY, "compact", "--all", "-o", "json"], {
+    env: { SYNAPSE_HOME: home, HOME: home },
+  });
   if (measured.code !== 0) throw new Error(`synapse compact exited ${measured.code}: ${measured.stderr}`);
   const report = JSON.parse(measured.stdout);
-  if (report.total.failed !== 0 || report.total.compacted !== ids.length) throw new Error(`unexpected report: ${JSON.stringify(report.total)}`);
-  if (report.total.segments_compressed !== ids.length * (SEGMENTS - 1)) throw new Error(`compressed ${report.total.segments_compressed} segments`);
+  if (report.total.failed !== 0 || report.total.compacted !== ids.length)
+    throw new Error(`unexpected report: ${JSON.stringify(report.total)}`);
+  if (report.total.segments_compressed !== ids.length * (SEGMENTS - 1))
+    throw new Error(`compressed ${report.total.segments_compressed} segments`);
   for (const id of ids) {
-    if ((await digest(join(home, "sessions", id))) !== before.get(id)) throw new Error(`session ${id} reads differently after compact`);
+    if ((await digest(join(home, "sessions", id))) !== before.get(id))
+      throw new Error(`session ${id} reads differently after compact`);
   }
   return { measured, report };
 }

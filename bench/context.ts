@@ -50,9 +50,17 @@ async function session(turns: number, dir: string) {
   const server = await startFakeLLM(script, { contextWindow: WINDOW, recordBodies: false });
   const home = tempHome();
   // SYNAPSE_* and BUN_JSC_* variables set for the bench reach the binary (window sizes, JIT tiers).
-  const own = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("SYNAPSE_") || k.startsWith("BUN_JSC_"))) as Record<string, string>;
+  const own = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => k.startsWith("SYNAPSE_") || k.startsWith("BUN_JSC_")),
+  ) as Record<string, string>;
   // The same call hundreds of times is the workload here, not a runaway loop: detection off.
-  const env = { SYNAPSE_MODEL: "claude-sonnet-4-5", SYNAPSE_LOOP_LIMIT: "0", ...own, ...home.env, ...providerEnv(server.url) };
+  const env = {
+    SYNAPSE_MODEL: "claude-sonnet-4-5",
+    SYNAPSE_LOOP_LIMIT: "0",
+    ...own,
+    ...home.env,
+    ...providerEnv(server.url),
+  };
   // stream-json, so each turn's tool call can be timed apart: its `tool_use` line is written as the
   // call starts and its `user` line once the result is in. Both reach us through the same pipe, so
   // their difference is the tool's run (the Bash tool: bash runs `cat`, output collected).
@@ -68,12 +76,26 @@ async function session(turns: number, dir: string) {
       if (type) lines.push({ type, at });
     }
   };
-  const run = await measure([BINARY, "-o", "stream-json", "--max-turns", String(turns + 10), "-C", dir, "TASK-bench: cat out.txt until told to stop"], { env, onStdout });
+  const run = await measure(
+    [
+      BINARY,
+      "-o",
+      "stream-json",
+      "--max-turns",
+      String(turns + 10),
+      "-C",
+      dir,
+      "TASK-bench: cat out.txt until told to stop",
+    ],
+    { env, onStdout },
+  );
   await server.stop();
   const result = JSON.parse(run.stdout.slice(run.stdout.lastIndexOf('\n{"type":"result"') + 1) || "{}");
   // Checked before any figure is printed: the run finished, and the strict fake refused nothing.
-  if (result.subtype !== "success" || result.num_turns !== turns + 1) throw new Error(`session failed: ${run.stdout.slice(0, 300)} ${run.stderr.slice(0, 300)}`);
-  if (server.rejected.length) throw new Error(`malformed or too-long requests: ${JSON.stringify(server.rejected.slice(0, 3))}`);
+  if (result.subtype !== "success" || result.num_turns !== turns + 1)
+    throw new Error(`session failed: ${run.stdout.slice(0, 300)} ${run.stderr.slice(0, 300)}`);
+  if (server.rejected.length)
+    throw new Error(`malformed or too-long requests: ${JSON.stringify(server.rejected.slice(0, 3))}`);
   if (lostTask) throw new Error(`${lostTask} requests did not start with the task`);
   // Client time between turns: a turn's request after the previous turn's response ended (no
   // summary call in between), tool time (one `cat`) included.
@@ -82,7 +104,8 @@ async function session(turns: number, dir: string) {
   // millisecond, so lines are paired by count, not by arrival).
   const starts = lines.filter((l) => l.type === "tool_use").map((l) => l.at);
   const ends = lines.filter((l) => l.type === "user").map((l) => l.at);
-  if (starts.length !== turns || ends.length !== turns) throw new Error(`expected ${turns} tool calls, saw ${starts.length} starts and ${ends.length} results`);
+  if (starts.length !== turns || ends.length !== turns)
+    throw new Error(`expected ${turns} tool calls, saw ${starts.length} starts and ${ends.length} results`);
   const gaps: number[] = [];
   const ownTime: number[] = [];
   let turnRequests = 0;
@@ -108,15 +131,30 @@ async function buildCost(out: string): Promise<void> {
     const w: Message[] = [{ id: "t", role: "user", content: [{ type: "text", text: "task" }], ts: 0 }];
     const builder = new AnthropicBodyBuilder();
     const req = (messages: Message[]): ModelRequest => ({
-      model: "m", system: "system", messages, tools: [], maxTokens: 10, signal: new AbortController().signal,
+      model: "m",
+      system: "system",
+      messages,
+      tools: [],
+      maxTokens: 10,
+      signal: new AbortController().signal,
       loadImage: async () => ({ mediaType: "image/png", base64: "" }),
     });
     let ours = 0;
     let full = 0;
     const rounds = 40;
     for (let i = 0; i < turns + rounds; i++) {
-      w.push({ id: `a${i}`, role: "assistant", content: [{ type: "tool_use", id: `c${i}`, name: "Bash", input: { command: "cat out.txt" } }], ts: 0 });
-      w.push({ id: `u${i}`, role: "user", content: [{ type: "tool_result", tool_use_id: `c${i}`, content: `${i}${out}` }], ts: 0 });
+      w.push({
+        id: `a${i}`,
+        role: "assistant",
+        content: [{ type: "tool_use", id: `c${i}`, name: "Bash", input: { command: "cat out.txt" } }],
+        ts: 0,
+      });
+      w.push({
+        id: `u${i}`,
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: `c${i}`, content: `${i}${out}` }],
+        ts: 0,
+      });
       const window = [w[0]!, ...w.slice(-2 * turns)];
       let t = performance.now();
       const { body } = await builder.build(req(buildContext(window, { task: w[0] })), "m");
@@ -130,20 +168,29 @@ async function buildCost(out: string): Promise<void> {
         full += theirs;
       }
     }
-    console.log(`  request build at ${turns} turns in context (${((turns * out.length) / 1024).toFixed(0)} kB): ${(ours / rounds).toFixed(2)} ms (whole request serialised again: ${(full / rounds).toFixed(2)} ms; same bytes)`);
+    console.log(
+      `  request build at ${turns} turns in context (${((turns * out.length) / 1024).toFixed(0)} kB): ${(ours / rounds).toFixed(2)} ms (whole request serialised again: ${(full / rounds).toFixed(2)} ms; same bytes)`,
+    );
   }
 }
 
 export async function main(turns = 1200) {
   const dir = mkdtempSync(join(tmpdir(), "synapse-ctx-bench-"));
   // 20 kB of distinct lines.
-  writeFileSync(join(dir, "out.txt"), Array.from({ length: 400 }, (_, i) => `line ${String(i).padStart(44, "0")}\n`).join(""));
+  writeFileSync(
+    join(dir, "out.txt"),
+    Array.from({ length: 400 }, (_, i) => `line ${String(i).padStart(44, "0")}\n`).join(""),
+  );
   const out = Array.from({ length: 400 }, (_, i) => `line ${String(i).padStart(44, "0")}\n`).join("");
   await buildCost(out);
   const short = await session(100, dir);
   const long = await session(turns, dir);
-  console.log(`every request well-formed and within ${WINDOW / 1000}k tokens (strict fake): ${short.requests} + ${long.requests} requests`);
-  console.log(`100 turns:   ${(short.run.wallMs / 1000).toFixed(1)} s, peak RSS ${short.run.peakRssMb.toFixed(0)} MiB, ${short.result.stats.compactions} condenses, ${short.summaryCalls} summary calls`);
+  console.log(
+    `every request well-formed and within ${WINDOW / 1000}k tokens (strict fake): ${short.requests} + ${long.requests} requests`,
+  );
+  console.log(
+    `100 turns:   ${(short.run.wallMs / 1000).toFixed(1)} s, peak RSS ${short.run.peakRssMb.toFixed(0)} MiB, ${short.result.stats.compactions} condenses, ${short.summaryCalls} summary calls`,
+  );
   console.log(
     `${turns} turns: ${(long.run.wallMs / 1000).toFixed(1)} s, peak RSS ${long.run.peakRssMb.toFixed(0)} MiB (${(long.run.peakRssMb / short.run.peakRssMb).toFixed(2)}x the 100-turn run; aim 1.1x)`,
   );
@@ -154,7 +201,9 @@ export async function main(turns = 1200) {
   const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
   const figures = (v: number[]) =>
     `median first 100 ${median(v.slice(0, 100)).toFixed(1)} ms, last 100 ${median(v.slice(-100)).toFixed(1)} ms, all ${median(v).toFixed(1)} ms, p90 ${p90(v).toFixed(1)} ms, mean ${mean(v).toFixed(1)} ms`;
-  console.log(`  time between turns (response end → next request's headers), one \`cat\` tool call included: ${figures(long.gaps)}`);
+  console.log(
+    `  time between turns (response end → next request's headers), one \`cat\` tool call included: ${figures(long.gaps)}`,
+  );
   console.log(`  the client's own part (the same, less the tool call's run): ${figures(long.own)} (aim: at most 5 ms)`);
 }
 

@@ -20,7 +20,10 @@ const PRICE = { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 };
 export async function main(turns = 600, binary = BINARY) {
   const dir = mkdtempSync(join(tmpdir(), "synapse-cost-"));
   // 20 kB of distinct lines.
-  writeFileSync(join(dir, "out.txt"), Array.from({ length: 400 }, (_, i) => `line ${String(i).padStart(44, "0")}\n`).join(""));
+  writeFileSync(
+    join(dir, "out.txt"),
+    Array.from({ length: 400 }, (_, i) => `line ${String(i).padStart(44, "0")}\n`).join(""),
+  );
   let toolTurns = 0;
   let summaryCalls = 0;
   let lostTask = 0;
@@ -50,19 +53,33 @@ export async function main(turns = 600, binary = BINARY) {
     ...home.env,
     ...providerEnv(server.url),
   };
-  const args = [binary, "-o", "json", "-y", "--max-turns", String(turns + 10), "-C", dir, "TASK-bench: cat out.txt until told to stop"];
+  const args = [
+    binary,
+    "-o",
+    "json",
+    "-y",
+    "--max-turns",
+    String(turns + 10),
+    "-C",
+    dir,
+    "TASK-bench: cat out.txt until told to stop",
+  ];
   const run = await measure(args, { env });
   await server.stop();
   const result = JSON.parse(run.stdout.trim() || "{}");
   // Checked before any figure is printed.
-  if (result.subtype !== "success" || result.num_turns !== turns + 1) throw new Error(`session failed: ${run.stdout.slice(0, 300)} ${run.stderr.slice(0, 300)}`);
+  if (result.subtype !== "success" || result.num_turns !== turns + 1)
+    throw new Error(`session failed: ${run.stdout.slice(0, 300)} ${run.stderr.slice(0, 300)}`);
   if (toolTurns !== turns) throw new Error(`${toolTurns} of ${turns} tool turns were done`);
-  if (server.rejected.length) throw new Error(`malformed or too-long requests: ${JSON.stringify(server.rejected.slice(0, 3))}`);
+  if (server.rejected.length)
+    throw new Error(`malformed or too-long requests: ${JSON.stringify(server.rejected.slice(0, 3))}`);
   if (lostTask) throw new Error(`${lostTask} requests did not carry the task`);
   const c = server.cache.totals;
   const input = c.uncached + c.read + c.write;
   const billed = c.uncached + 1.25 * c.write + 0.1 * c.read;
-  const usd = (c.uncached * PRICE.input + c.write * PRICE.cacheWrite + c.read * PRICE.cacheRead + outputTokens * PRICE.output) / 1e6;
+  const usd =
+    (c.uncached * PRICE.input + c.write * PRICE.cacheWrite + c.read * PRICE.cacheRead + outputTokens * PRICE.output) /
+    1e6;
   return {
     binary,
     turns,
@@ -84,8 +101,12 @@ export async function main(turns = 600, binary = BINARY) {
 if (import.meta.main) {
   const r = await main(Number(process.argv[2] ?? 600), process.argv[3] ?? BINARY);
   const m = (n: number) => `${(n / 1e6).toFixed(2)}M`;
-  console.log(`binary ${r.binary}: ${r.turns} turns done with the task in every request; ${r.requests} requests, ${r.summaryCalls} summary calls`);
-  console.log(`input ${m(r.inputTokens)} tokens: ${m(r.cacheRead)} cache reads, ${m(r.cacheWrite)} writes, ${m(r.uncached)} uncached`);
+  console.log(
+    `binary ${r.binary}: ${r.turns} turns done with the task in every request; ${r.requests} requests, ${r.summaryCalls} summary calls`,
+  );
+  console.log(
+    `input ${m(r.inputTokens)} tokens: ${m(r.cacheRead)} cache reads, ${m(r.cacheWrite)} writes, ${m(r.uncached)} uncached`,
+  );
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   console.log(`billed input ${m(r.billedInput)} tokens; $${r.usd.toFixed(2)} at Sonnet prices; ${r.wallMs} ms`);
   console.log(`cache hit rate ${pct(r.hitRate)} of all input, ${pct(r.repeatHitRate)} of input sent before`);

@@ -49,7 +49,10 @@ function openPty(env: Record<string, string>, cwd: string, program = BINARY): Pt
       if (out.indexOf(text, from) >= 0) return Promise.resolve(performance.now());
       return new Promise((resolve, reject) => {
         waiters.push({ text, from, resolve });
-        setTimeout(() => reject(new Error(`never saw ${JSON.stringify(text)}; tail: ${JSON.stringify(out.slice(-300))}`)), timeoutMs).unref();
+        setTimeout(
+          () => reject(new Error(`never saw ${JSON.stringify(text)}; tail: ${JSON.stringify(out.slice(-300))}`)),
+          timeoutMs,
+        ).unref();
       });
     },
     send(text) {
@@ -57,7 +60,10 @@ function openPty(env: Record<string, string>, cwd: string, program = BINARY): Pt
       (proc.stdin as import("bun").FileSink).flush();
     },
     synapsePid() {
-      const children = Bun.spawnSync(["pgrep", "-P", String(proc.pid)]).stdout.toString().trim().split("\n");
+      const children = Bun.spawnSync(["pgrep", "-P", String(proc.pid)])
+        .stdout.toString()
+        .trim()
+        .split("\n");
       return Number(children[0]);
     },
     async close() {
@@ -71,10 +77,13 @@ const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/
 
 export async function main() {
   // The answer names the turn it answers, so a condense's summary request does not shift the count.
-  const fake = await startFakeLLM((req) => {
-    const last = JSON.stringify(req.body.messages.at(-1));
-    return { text: `answer to ${/turn (\d+)/.exec(last)?.[1] ?? "?"} done` };
-  }, { models: [{ id: "claude-sonnet-5-5" }] });
+  const fake = await startFakeLLM(
+    (req) => {
+      const last = JSON.stringify(req.body.messages.at(-1));
+      return { text: `answer to ${/turn (\d+)/.exec(last)?.[1] ?? "?"} done` };
+    },
+    { models: [{ id: "claude-sonnet-5-5" }] },
+  );
   const env = providerEnv(fake.url);
 
   // 1. Start-up, and what `script` and stty alone take before any program runs (subtracted below).
@@ -97,7 +106,9 @@ export async function main() {
   }
 
   // 2. Keystroke → echo while an answer streams fast (one SSE event per ms, ~4 chars each).
-  const streaming = await startFakeLLM([{ text: "lorem ipsum dolor sit amet ".repeat(3000), chunkDelayMs: 1 }], { models: [{ id: "claude-sonnet-5-5" }] });
+  const streaming = await startFakeLLM([{ text: "lorem ipsum dolor sit amet ".repeat(3000), chunkDelayMs: 1 }], {
+    models: [{ id: "claude-sonnet-5-5" }],
+  });
   const home = tempHome();
   // No colour here only so the prompt row can be matched as plain text ("› QX…").
   const pty = openPty({ ...home.env, ...providerEnv(streaming.url), NO_COLOR: "1" }, home.dir);
@@ -140,9 +151,13 @@ export async function main() {
 
   const base = median(baseline);
   console.log(`pty harness alone (script + stty + printf): median ${base.toFixed(1)} ms`);
-  console.log(`exec → first frame (prompt usable): median ${(median(firstFrame) - base).toFixed(1)} ms over ${RUNS} (${median(firstFrame).toFixed(1)} ms with the harness)`);
+  console.log(
+    `exec → first frame (prompt usable): median ${(median(firstFrame) - base).toFixed(1)} ms over ${RUNS} (${median(firstFrame).toFixed(1)} ms with the harness)`,
+  );
   console.log(`exec → session ready (status line):  median ${(median(ready) - base).toFixed(1)} ms`);
-  console.log(`keystroke → echo while streaming:    median ${median(latencies).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms (${latencies.length} keys; answer streamed: ${streamed})`);
+  console.log(
+    `keystroke → echo while streaming:    median ${median(latencies).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms (${latencies.length} keys; answer streamed: ${streamed})`,
+  );
   console.log(`RSS idle ${idle.toFixed(1)} MB; after ${turnsSent} turns ${after.toFixed(1)} MB`);
 }
 

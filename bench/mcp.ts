@@ -10,10 +10,20 @@ import { median } from "./measure.ts";
 
 const EVERYTHING = resolve(import.meta.dir, "../node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const QUICK = resolve(import.meta.dir, "../tests/support/mcp/misbehaving-server.mjs");
-const servers = (n: number) => JSON.stringify({ mcpServers: Object.fromEntries(Array.from({ length: n }, (_, i) => [`s${i}`, { command: "node", args: [EVERYTHING, "stdio"] }])) });
+const servers = (n: number) =>
+  JSON.stringify({
+    mcpServers: Object.fromEntries(
+      Array.from({ length: n }, (_, i) => [`s${i}`, { command: "node", args: [EVERYTHING, "stdio"] }]),
+    ),
+  });
 
 function spawn(args: string[], env: Record<string, string>) {
-  return Bun.spawn([BINARY, ...args], { env: { PATH: process.env.PATH!, ...env }, stdout: "ignore", stderr: "pipe", stdin: "ignore" });
+  return Bun.spawn([BINARY, ...args], {
+    env: { PATH: process.env.PATH!, ...env },
+    stdout: "ignore",
+    stderr: "pipe",
+    stdin: "ignore",
+  });
 }
 
 /** Milliseconds from spawn to the first request's arrival; the request must offer every server's tools. */
@@ -37,21 +47,28 @@ async function callGaps(kind: "mcp" | "read", calls = 30): Promise<number[]> {
   const fake = await startFakeLLM((): ScriptedReply => {
     n++;
     if (n > calls) return { text: "done" };
-    return kind === "mcp" ? { toolCalls: [{ name: "mcp__q__ok", input: {} }] } : { toolCalls: [{ name: "Read", input: { path: "note.txt" } }] };
+    return kind === "mcp"
+      ? { toolCalls: [{ name: "mcp__q__ok", input: {} }] }
+      : { toolCalls: [{ name: "Read", input: { path: "note.txt" } }] };
   });
   const home = tempHome();
   writeFileSync(join(home.dir, "note.txt"), "a note\n");
   const cfg = JSON.stringify({ mcpServers: { q: { command: "node", args: [QUICK, "normal"] } } });
   const proc = Bun.spawn([BINARY, "--mcp-config", cfg, "--allow", "mcp__q", "go"], {
     // The same call 30 times is a loop to synapse: detection off for the measurement.
-    cwd: home.dir, env: { PATH: process.env.PATH!, ...home.env, ...providerEnv(fake.url), SYNAPSE_LOOP_LIMIT: "0" }, stdout: "ignore", stderr: "pipe", stdin: "ignore",
+    cwd: home.dir,
+    env: { PATH: process.env.PATH!, ...home.env, ...providerEnv(fake.url), SYNAPSE_LOOP_LIMIT: "0" },
+    stdout: "ignore",
+    stderr: "pipe",
+    stdin: "ignore",
   });
   if ((await proc.exited) !== 0) throw new Error(await new Response(proc.stderr).text());
   const reqs: RecordedRequest[] = fake.requests;
   for (const r of reqs.slice(1)) {
     const result = r.body.messages.at(-1).content[0];
     const text = typeof result.content === "string" ? result.content : JSON.stringify(result.content);
-    if (result.is_error || !(kind === "mcp" ? /^ok from \d+$/.test(text) : text.includes("a note"))) throw new Error(`a failed call: ${text}`);
+    if (result.is_error || !(kind === "mcp" ? /^ok from \d+$/.test(text) : text.includes("a note")))
+      throw new Error(`a failed call: ${text}`);
   }
   await fake.stop();
   return reqs.slice(1).map((r, i) => (r.arrivedAt ?? 0) - (reqs[i]!.endedAt ?? 0));
@@ -73,7 +90,9 @@ async function rssWith(n: number): Promise<number> {
 async function serverHandshake(): Promise<number> {
   const started = performance.now();
   const proc = Bun.spawn(["node", EVERYTHING, "stdio"], { stdin: "pipe", stdout: "pipe", stderr: "ignore" });
-  proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "b", version: "1" } } })}\n`);
+  proc.stdin.write(
+    `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "b", version: "1" } } })}\n`,
+  );
   proc.stdin.flush();
   let seen = "";
   for await (const chunk of proc.stdout) {
@@ -93,9 +112,15 @@ console.log(`server-everything alone, spawn → initialize answer: median ${medi
 for (const n of [0, 1, 3]) {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) times.push(await firstRequest(n));
-  console.log(`start → first request, ${n} stdio server${n === 1 ? "" : "s"}: median ${median(times).toFixed(0)} ms (${runs} runs)`);
+  console.log(
+    `start → first request, ${n} stdio server${n === 1 ? "" : "s"}: median ${median(times).toFixed(0)} ms (${runs} runs)`,
+  );
 }
 const mcp = median(await callGaps("mcp"));
 const read = median(await callGaps("read"));
-console.log(`one tool call, reply → next request: MCP ${mcp.toFixed(1)} ms, Read ${read.toFixed(1)} ms (median of 30; the MCP server answers at once)`);
-console.log(`synapse RSS: ${(await rssWith(0)).toFixed(0)} MB with no server, ${(await rssWith(3)).toFixed(0)} MB with 3 connected (servers' own memory not counted)`);
+console.log(
+  `one tool call, reply → next request: MCP ${mcp.toFixed(1)} ms, Read ${read.toFixed(1)} ms (median of 30; the MCP server answers at once)`,
+);
+console.log(
+  `synapse RSS: ${(await rssWith(0)).toFixed(0)} MB with no server, ${(await rssWith(3)).toFixed(0)} MB with 3 connected (servers' own memory not counted)`,
+);

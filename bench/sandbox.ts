@@ -17,9 +17,15 @@ import { CONFIG } from "./shell.ts";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function checked(pool: ReturnType<typeof createShellPool>, cwd: string, command: string, want: string): Promise<void> {
+async function checked(
+  pool: ReturnType<typeof createShellPool>,
+  cwd: string,
+  command: string,
+  want: string,
+): Promise<void> {
   const r = await pool.run({ command, cwd, taskId: "bench", timeoutMs: 10_000 });
-  if (r.output !== want) throw new Error(`${command} answered ${JSON.stringify(r.output)}, not ${JSON.stringify(want)}`);
+  if (r.output !== want)
+    throw new Error(`${command} answered ${JSON.stringify(r.output)}, not ${JSON.stringify(want)}`);
 }
 
 /** Milliseconds from a new pool to its first command's answer, median of `n`. */
@@ -56,12 +62,19 @@ async function turnMs(n: number, cwd: string, args: string[]): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < n; i++) {
     const token = `tok${i}x${Math.random().toString(36).slice(2, 8)}`;
-    const server = await startFakeLLM([{ toolCalls: [{ name: "Bash", input: { command: `echo ${token}` } }] }, { text: "done" }]);
-    const run = await measure([BINARY, "-o", "json", ...args, "-C", cwd, "go"], { env: { ...tempHome().env, ...providerEnv(server.url) } });
+    const server = await startFakeLLM([
+      { toolCalls: [{ name: "Bash", input: { command: `echo ${token}` } }] },
+      { text: "done" },
+    ]);
+    const run = await measure([BINARY, "-o", "json", ...args, "-C", cwd, "go"], {
+      env: { ...tempHome().env, ...providerEnv(server.url) },
+    });
     await server.stop();
     const last = JSON.stringify(server.requests.at(-1)?.body.messages.at(-1)?.content ?? "");
     if (run.code !== 0 || !last.includes(`${token}\\n`) || last.includes("Permission denied")) {
-      throw new Error(`the turn did not run the command: exit ${run.code}, ${last.slice(0, 200)} ${run.stderr.slice(0, 200)}`);
+      throw new Error(
+        `the turn did not run the command: exit ${run.code}, ${last.slice(0, 200)} ${run.stderr.slice(0, 200)}`,
+      );
     }
     times.push(run.wallMs);
   }
@@ -76,18 +89,27 @@ export async function main(commands = 1000): Promise<void> {
   }
   const cwd = mkdtempSync(join(tmpdir(), "synapse-bench-sandbox-"));
   try {
-    const plan = sandboxPlan({ cwd, addDirs: [], home: join(cwd, ".synapse-home"), configDir: join(cwd, ".synapse-config"), shell: CONFIG }, state);
+    const plan = sandboxPlan(
+      { cwd, addDirs: [], home: join(cwd, ".synapse-home"), configDir: join(cwd, ".synapse-config"), shell: CONFIG },
+      state,
+    );
     const plain = await startMs(20, cwd);
     const boxed = await startMs(20, cwd, plan);
-    console.log(`shell start to first answer (median of 20): sandboxed ${boxed.toFixed(2)} ms, plain ${plain.toFixed(2)} ms`);
+    console.log(
+      `shell start to first answer (median of 20): sandboxed ${boxed.toFixed(2)} ms, plain ${plain.toFixed(2)} ms`,
+    );
     for (const command of ["true", "echo hi"]) {
       const p = await perCommandMs(commands, cwd, command);
       const b = await perCommandMs(commands, cwd, command, plan);
-      console.log(`  ${command.padEnd(8)} per command in a warm shell (${commands} runs): sandboxed ${b.toFixed(3)} ms, plain ${p.toFixed(3)} ms`);
+      console.log(
+        `  ${command.padEnd(8)} per command in a warm shell (${commands} runs): sandboxed ${b.toFixed(3)} ms, plain ${p.toFixed(3)} ms`,
+      );
     }
     const on = await turnMs(10, cwd, []);
     const off = await turnMs(10, cwd, ["--sandbox", "full-access", "--allow", "Bash"]);
-    console.log(`one turn end to end, binary (median of 10): sandbox on ${on.toFixed(1)} ms, off (full-access) ${off.toFixed(1)} ms`);
+    console.log(
+      `one turn end to end, binary (median of 10): sandbox on ${on.toFixed(1)} ms, off (full-access) ${off.toFixed(1)} ms`,
+    );
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }

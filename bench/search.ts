@@ -25,12 +25,34 @@ function prng(seed: number): () => number {
 
 function generateTree(root: string, files: number): { bytes: number; needles: number; dts: number } {
   const rand = prng(42);
-  const words = ["const", "let", "function", "return", "import", "export", "value", "result", "buffer", "stream", "handler", "options", "config", "index", "length", "promise", "await", "async", "string", "number"];
+  const words = [
+    "const",
+    "let",
+    "function",
+    "return",
+    "import",
+    "export",
+    "value",
+    "result",
+    "buffer",
+    "stream",
+    "handler",
+    "options",
+    "config",
+    "index",
+    "length",
+    "promise",
+    "await",
+    "async",
+    "string",
+    "number",
+  ];
   const lines: string[] = [];
   for (let i = 0; i < 4000; i++) {
     let line = "  ".repeat(Math.floor(rand() * 4));
     const n = 3 + Math.floor(rand() * 12);
-    for (let j = 0; j < n; j++) line += words[Math.floor(rand() * words.length)] + (rand() < 0.2 ? `${i}_${j}` : "") + (j < n - 1 ? " " : ";");
+    for (let j = 0; j < n; j++)
+      line += words[Math.floor(rand() * words.length)] + (rand() < 0.2 ? `${i}_${j}` : "") + (j < n - 1 ? " " : ";");
     lines.push(line);
   }
   let bytes = 0;
@@ -50,7 +72,11 @@ function generateTree(root: string, files: number): { bytes: number; needles: nu
       size += line.length + 1;
     }
     if (i % NEEDLE_EVERY === 7) {
-      parts.splice(Math.floor(parts.length / 2), 0, `  const digest = createHash("sha256").update(data${i}).digest("hex");`);
+      parts.splice(
+        Math.floor(parts.length / 2),
+        0,
+        `  const digest = createHash("sha256").update(data${i}).digest("hex");`,
+      );
       needles++;
     }
     const isDts = i % 5 === 0;
@@ -83,7 +109,11 @@ async function binaryCall(binary: string, cwd: string, name: string, input: unkn
   return { result: String(block.content), toolMs: second!.receivedAt - first!.finishedAt!, peakRssMb: r.peakRssMb };
 }
 
-const sorted = (text: string) => text.split("\n").filter((l) => l && !l.startsWith("(")).sort();
+const sorted = (text: string) =>
+  text
+    .split("\n")
+    .filter((l) => l && !l.startsWith("("))
+    .sort();
 const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
 
 export async function main(files = Number(process.argv[2] ?? 50_000)) {
@@ -95,7 +125,9 @@ export async function main(files = Number(process.argv[2] ?? 50_000)) {
     const t0 = performance.now();
     const treeDir = join(root, "tree");
     const tree = generateTree(treeDir, files);
-    console.log(`tree: ${files} files, ${(tree.bytes / 1e6).toFixed(0)} MB, ${tree.needles} with the needle, ${tree.dts} .d.ts (${((performance.now() - t0) / 1000).toFixed(1)} s to write)`);
+    console.log(
+      `tree: ${files} files, ${(tree.bytes / 1e6).toFixed(0)} MB, ${tree.needles} with the needle, ${tree.dts} .d.ts (${((performance.now() - t0) / 1000).toFixed(1)} s to write)`,
+    );
     // A private copy, alone in its folder: no node_modules beside it, and no rebuild mid-bench.
     const binary = join(root, "bin", "synapse");
     mkdirSync(join(root, "bin"));
@@ -132,11 +164,16 @@ export async function main(files = Number(process.argv[2] ?? 50_000)) {
     // the cap, so time and memory stay small; checked line by line against the files.
     const flood = await binaryCall(binary, treeDir, "Grep", { pattern: "return", output_mode: "content" });
     const floodLines = flood.result.split("\n");
-    if (floodLines.length !== 201 || !floodLines.slice(0, 200).every((l) => /^\/.+:\d+:.*return/.test(l)) || !floodLines[200]!.startsWith("(truncated")) {
+    if (
+      floodLines.length !== 201 ||
+      !floodLines.slice(0, 200).every((l) => /^\/.+:\d+:.*return/.test(l)) ||
+      !floodLines[200]!.startsWith("(truncated")
+    ) {
       throw new Error(`Grep return: unexpected result ${flood.result.slice(0, 300)}`);
     }
     const floodRuns = [flood];
-    for (let i = 1; i < RUNS; i++) floodRuns.push(await binaryCall(binary, treeDir, "Grep", { pattern: "return", output_mode: "content" }));
+    for (let i = 1; i < RUNS; i++)
+      floodRuns.push(await binaryCall(binary, treeDir, "Grep", { pattern: "return", output_mode: "content" }));
     console.log(
       `Grep return (content, matches everywhere, cut at 200): Synapse ${fmt(median(floodRuns.map((r) => r.toolMs)))}, peak RSS ${Math.max(...floodRuns.map((r) => r.peakRssMb)).toFixed(0)} MiB`,
     );
@@ -148,12 +185,19 @@ export async function main(files = Number(process.argv[2] ?? 50_000)) {
       if (c.tool === "Glob") {
         const all = sorted(direct.out);
         const note = /showing (\d+) of (\d+) files/.exec(ours.result);
-        if (!note || Number(note[2]) !== all.length) throw new Error(`Glob total differs from rg's ${all.length}: ${ours.result.slice(-200)}`);
-        const newest = all.map((p) => ({ p, t: statSync(p).mtimeMs })).sort((a, b) => b.t - a.t || (a.p < b.p ? -1 : 1)).slice(0, 100);
+        if (!note || Number(note[2]) !== all.length)
+          throw new Error(`Glob total differs from rg's ${all.length}: ${ours.result.slice(-200)}`);
+        const newest = all
+          .map((p) => ({ p, t: statSync(p).mtimeMs }))
+          .sort((a, b) => b.t - a.t || (a.p < b.p ? -1 : 1))
+          .slice(0, 100);
         const shown = ours.result.split("\n").filter((l) => !l.startsWith("("));
-        if (shown.some((p, i) => statSync(p).mtimeMs !== newest[i]!.t)) throw new Error("Glob's newest 100 differ from rg's listing");
+        if (shown.some((p, i) => statSync(p).mtimeMs !== newest[i]!.t))
+          throw new Error("Glob's newest 100 differ from rg's listing");
       } else if (JSON.stringify(sorted(direct.out)) !== JSON.stringify(sorted(ours.result))) {
-        throw new Error(`${c.label}: results differ from rg's\n${ours.result.slice(0, 500)}\n---\n${direct.out.slice(0, 500)}`);
+        throw new Error(
+          `${c.label}: results differ from rg's\n${ours.result.slice(0, 500)}\n---\n${direct.out.slice(0, 500)}`,
+        );
       }
       const rgMs: number[] = [];
       const toolMs: number[] = [];

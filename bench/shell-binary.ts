@@ -18,8 +18,12 @@ async function run(lines: number) {
 export async function main() {
   const small = await run(20_000);
   const big = await run(2_000_000);
-  console.log(`binary, one command printing   2 MB: peak RSS ${small.peakRssMb.toFixed(0)} MiB, ${(small.wallMs / 1000).toFixed(2)} s`);
-  console.log(`binary, one command printing 200 MB: peak RSS ${big.peakRssMb.toFixed(0)} MiB, ${(big.wallMs / 1000).toFixed(2)} s`);
+  console.log(
+    `binary, one command printing   2 MB: peak RSS ${small.peakRssMb.toFixed(0)} MiB, ${(small.wallMs / 1000).toFixed(2)} s`,
+  );
+  console.log(
+    `binary, one command printing 200 MB: peak RSS ${big.peakRssMb.toFixed(0)} MiB, ${(big.wallMs / 1000).toFixed(2)} s`,
+  );
 }
 
 if (import.meta.main) await main();

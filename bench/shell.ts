@@ -49,17 +49,23 @@ async function perCommand(n: number, run: () => Promise<unknown>): Promise<numbe
 export async function main(commands = 1000): Promise<ShellBenchResult> {
   const cwd = mkdtempSync(join(tmpdir(), "synapse-bench-shell-"));
   const pool = createShellPool(CONFIG);
-  const result: ShellBenchResult = { overheadMs: {}, bigOutput: { mb: 200, seconds: 0, baselineRssMb: 0, peakRssMb: 0, outputChars: 0 } };
+  const result: ShellBenchResult = {
+    overheadMs: {},
+    bigOutput: { mb: 200, seconds: 0, baselineRssMb: 0, peakRssMb: 0, outputChars: 0 },
+  };
   try {
     // Checked before timing: the pooled shell must give what bash -c gives.
     const check = await pool.run({ command: "echo hi; false", cwd, taskId: "bench", timeoutMs: 10_000 });
-    if (check.output.trim() !== "hi" || check.exitCode !== 1) throw new Error(`pooled shell answered wrongly: ${JSON.stringify(check)}`);
+    if (check.output.trim() !== "hi" || check.exitCode !== 1)
+      throw new Error(`pooled shell answered wrongly: ${JSON.stringify(check)}`);
     console.log(`per-command time, ${commands} pooled / ${commands / 4} fresh runs each`);
     for (const command of ["true", "echo hi"]) {
       const pooled = await perCommand(commands, () => pool.run({ command, cwd, taskId: "bench", timeoutMs: 10_000 }));
       const fresh = await perCommand(commands / 4, () => freshBash(command, cwd));
       result.overheadMs[command] = { pool: round(pooled), bashC: round(fresh), ratio: round(fresh / pooled, 1) };
-      console.log(`  ${command.padEnd(8)} pool ${pooled.toFixed(3)} ms   bash -c ${fresh.toFixed(3)} ms   ${(fresh / pooled).toFixed(1)}x less`);
+      console.log(
+        `  ${command.padEnd(8)} pool ${pooled.toFixed(3)} ms   bash -c ${fresh.toFixed(3)} ms   ${(fresh / pooled).toFixed(1)}x less`,
+      );
     }
 
     Bun.gc(true);

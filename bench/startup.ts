@@ -41,8 +41,12 @@ export async function main() {
   const help = await timeCommand([BINARY, "--help"]);
   console.log(`startup (median of ${RUNS}):`);
   console.log(`  trivial compiled Bun binary  ${base.wallMs.toFixed(1)} ms  ${base.rssMb.toFixed(0)} MiB`);
-  console.log(`  synapse --version            ${version.wallMs.toFixed(1)} ms  ${version.rssMb.toFixed(0)} MiB  (${(version.wallMs / base.wallMs).toFixed(2)}x)`);
-  console.log(`  synapse --help               ${help.wallMs.toFixed(1)} ms  ${help.rssMb.toFixed(0)} MiB  (${(help.wallMs / base.wallMs).toFixed(2)}x)`);
+  console.log(
+    `  synapse --version            ${version.wallMs.toFixed(1)} ms  ${version.rssMb.toFixed(0)} MiB  (${(version.wallMs / base.wallMs).toFixed(2)}x)`,
+  );
+  console.log(
+    `  synapse --help               ${help.wallMs.toFixed(1)} ms  ${help.rssMb.toFixed(0)} MiB  (${(help.wallMs / base.wallMs).toFixed(2)}x)`,
+  );
 
   const server = await startFakeLLM(() => ({ text: "Hello! How can I help?" }));
   const env = { ...tempHome().env, ...providerEnv(server.url) };
@@ -53,7 +57,12 @@ export async function main() {
     const before = server.requests.length;
     const t0 = Date.now();
     const p0 = performance.now();
-    const proc = Bun.spawn([BINARY], { env: { PATH: process.env.PATH!, ...env }, stdin: new TextEncoder().encode("hi"), stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([BINARY], {
+      env: { PATH: process.env.PATH!, ...env },
+      stdin: new TextEncoder().encode("hi"),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     await new Response(proc.stdout).text();
     await proc.exited;
     walls.push(performance.now() - p0);
@@ -62,7 +71,9 @@ export async function main() {
   rss.push((await measure([BINARY], { env, stdin: "hi" })).peakRssMb);
   await server.stop();
   console.log(`one-turn piped run ("hi" → answer), median of ${RUNS}:`);
-  console.log(`  wall ${median(walls).toFixed(1)} ms, peak RSS ${median(rss).toFixed(0)} MiB, first request after ${median(firstRequest).toFixed(0)} ms`);
+  console.log(
+    `  wall ${median(walls).toFixed(1)} ms, peak RSS ${median(rss).toFixed(0)} MiB, first request after ${median(firstRequest).toFixed(0)} ms`,
+  );
 }
 
 if (import.meta.main) await main();

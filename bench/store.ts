@@ -20,7 +20,14 @@ export interface StoreBenchResult {
   readAllPerSecond: number;
 }
 
-const DEFAULTS: StoreConfig = { maxMessages: 400, maxBytes: 8 * 1024 * 1024, flushMs: 200, rotateBytes: 64 * 1024 * 1024, contextMaxImages: 5, contextMaxImageBytes: 16 << 20 };
+const DEFAULTS: StoreConfig = {
+  maxMessages: 400,
+  maxBytes: 8 * 1024 * 1024,
+  flushMs: 200,
+  rotateBytes: 64 * 1024 * 1024,
+  contextMaxImages: 5,
+  contextMaxImageBytes: 16 << 20,
+};
 const TURN = 1_000;
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
@@ -45,7 +52,13 @@ export async function main(count = 1_000_000): Promise<StoreBenchResult> {
     peakRss = Math.max(peakRss, usage.rss);
   };
   try {
-    const { store } = await openSession({ home, cwd: home, model: "bench", config: DEFAULTS, onWarning: (m) => console.error(m) });
+    const { store } = await openSession({
+      home,
+      cwd: home,
+      model: "bench",
+      config: DEFAULTS,
+      onWarning: (m) => console.error(m),
+    });
     const start = performance.now();
     for (let i = 0; i < count; i++) {
       store.append(message(i, filler));
@@ -80,9 +93,15 @@ export async function main(count = 1_000_000): Promise<StoreBenchResult> {
       peakRssMb: mb(peakRss),
       readAllPerSecond: Math.round(read / readSeconds),
     };
-    console.log(`store: appended ${count.toLocaleString()} messages (~1 kB) in ${result.seconds} s = ${result.messagesPerSecond.toLocaleString()} msg/s`);
-    console.log(`store: archive ${result.archiveMb} MB in ${segments} segment(s); readAll ${result.readAllPerSecond.toLocaleString()} msg/s`);
-    console.log(`store: heap first ${result.heapMb.first} MB, peak ${result.heapMb.peak} MB, last ${result.heapMb.last} MB (${samples.length} samples); peak RSS ${result.peakRssMb} MB`);
+    console.log(
+      `store: appended ${count.toLocaleString()} messages (~1 kB) in ${result.seconds} s = ${result.messagesPerSecond.toLocaleString()} msg/s`,
+    );
+    console.log(
+      `store: archive ${result.archiveMb} MB in ${segments} segment(s); readAll ${result.readAllPerSecond.toLocaleString()} msg/s`,
+    );
+    console.log(
+      `store: heap first ${result.heapMb.first} MB, peak ${result.heapMb.peak} MB, last ${result.heapMb.last} MB (${samples.length} samples); peak RSS ${result.peakRssMb} MB`,
+    );
     return result;
   } finally {
     rmSync(home, { recursive: true, force: true });

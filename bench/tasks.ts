@@ -10,17 +10,28 @@ import { measure, median } from "./measure.ts";
 
 const isSub = (r: RecordedRequest) => JSON.stringify(r.body?.system ?? "").includes("You are a sub-agent");
 const promptOf = (r: RecordedRequest) => r.body.messages[0].content.map((b: any) => b.text ?? "").join("");
-const taskCall = (id: string, prompt: string, kind = "explore") => ({ id, name: "Bash", input: { command: `task:${kind} -p ${prompt}` } });
+const taskCall = (id: string, prompt: string, kind = "explore") => ({
+  id,
+  name: "Bash",
+  input: { command: `task:${kind} -p ${prompt}` },
+});
 
 /** Tool results the main agent got back in its request `req` (checked before any figure is printed). */
 function resultsOf(req: RecordedRequest): Array<{ text: string; error: boolean }> {
   const last = req.body.messages.at(-1);
-  return last.content.filter((b: any) => b.type === "tool_result").map((b: any) => ({ text: String(b.content), error: b.is_error === true }));
+  return last.content
+    .filter((b: any) => b.type === "tool_result")
+    .map((b: any) => ({ text: String(b.content), error: b.is_error === true }));
 }
 
 /** Runs the binary with stream-json, timestamping each line as it arrives. */
 async function runTimed(args: string[], env: Record<string, string>) {
-  const proc = Bun.spawn([BINARY, ...args], { env: { PATH: process.env.PATH!, ...env }, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  const proc = Bun.spawn([BINARY, ...args], {
+    env: { PATH: process.env.PATH!, ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+    stdin: "ignore",
+  });
   const lines: Array<{ at: number; value: any }> = [];
   let rest = "";
   const decoder = new TextDecoder();
@@ -47,7 +58,9 @@ async function gaps(variant: Variant, tasks = 20): Promise<number[]> {
   let main = 0;
   const server = await startFakeLLM((req): ScriptedReply => {
     if (isSub(req)) {
-      return variant === "general" && req.body.messages.length === 1 ? { toolCalls: [{ name: "Bash", input: { command: "echo port-ok" } }] } : { text: `done ${promptOf(req)}` };
+      return variant === "general" && req.body.messages.length === 1
+        ? { toolCalls: [{ name: "Bash", input: { command: "echo port-ok" } }] }
+        : { text: `done ${promptOf(req)}` };
     }
     main++;
     if (main > tasks) return { text: "finished" };
@@ -58,7 +71,10 @@ async function gaps(variant: Variant, tasks = 20): Promise<number[]> {
   });
   const home = tempHome();
   writeFileSync(join(home.dir, "note.txt"), "a note\n");
-  await runTimed(["-o", "stream-json", "--max-turns", String(tasks + 2), "-C", home.dir, "go"], { ...home.env, ...providerEnv(server.url) });
+  await runTimed(["-o", "stream-json", "--max-turns", String(tasks + 2), "-C", home.dir, "go"], {
+    ...home.env,
+    ...providerEnv(server.url),
+  });
   await server.stop();
   const mains = server.requests.filter((r) => !isSub(r));
   const out: number[] = [];
@@ -67,11 +83,16 @@ async function gaps(variant: Variant, tasks = 20): Promise<number[]> {
     if (variant === "explore" || variant === "general") {
       if (r.error || r.text !== `done o${i}`) throw new Error(`task o${i} answered ${JSON.stringify(r)}`);
       if (variant === "general") {
-        const second = server.requests.find((q) => isSub(q) && promptOf(q) === `o${i}` && q.body.messages.length === 3)!;
-        if (!JSON.stringify(second.body.messages.at(-1)).includes("port-ok")) throw new Error(`task o${i}: its command's output did not come back`);
+        const second = server.requests.find(
+          (q) => isSub(q) && promptOf(q) === `o${i}` && q.body.messages.length === 3,
+        )!;
+        if (!JSON.stringify(second.body.messages.at(-1)).includes("port-ok"))
+          throw new Error(`task o${i}: its command's output did not come back`);
       }
     } else if (r.error) throw new Error(`${variant} failed: ${r.text}`);
-    const model = server.requests.filter((q) => isSub(q) && promptOf(q) === `o${i}`).reduce((sum, q) => sum + (q.finishedAt! - q.receivedAt), 0);
+    const model = server.requests
+      .filter((q) => isSub(q) && promptOf(q) === `o${i}`)
+      .reduce((sum, q) => sum + (q.finishedAt! - q.receivedAt), 0);
     out.push(mains[i].receivedAt - mains[i - 1].finishedAt! - model);
   }
   return out;
@@ -83,7 +104,9 @@ async function overhead() {
   const bash = await gaps("bash");
   const general = await gaps("general");
   const line = (what: string, task: number[], base: number[], baseName: string) =>
-    console.log(`  ${what}: first ${task[0].toFixed(1)} ms (thread start), median ${median(task).toFixed(1)} ms a turn against ${median(base).toFixed(1)} ms for a ${baseName} call: +${(median(task) - median(base)).toFixed(1)} ms per task`);
+    console.log(
+      `  ${what}: first ${task[0].toFixed(1)} ms (thread start), median ${median(task).toFixed(1)} ms a turn against ${median(base).toFixed(1)} ms for a ${baseName} call: +${(median(task) - median(base)).toFixed(1)} ms per task`,
+    );
   console.log("overhead per task (20 in a row, one per turn, fake answers at once, sub-agent model time taken out):");
   line("task:explore answering at once", explore, read, "Read");
   line("task:general running one command over the port", general, bash, "Bash");
@@ -93,15 +116,24 @@ async function slidingWall() {
   let main = 0;
   const server = await startFakeLLM((req): ScriptedReply => {
     if (isSub(req)) return { text: `answer ${promptOf(req)}`, delayMs: 500 };
-    return main++ === 0 ? { toolCalls: Array.from({ length: 10 }, (_, i) => taskCall(`toolu_w${i}`, `w${i}`)) } : { text: "ok" };
+    return main++ === 0
+      ? { toolCalls: Array.from({ length: 10 }, (_, i) => taskCall(`toolu_w${i}`, `w${i}`)) }
+      : { text: "ok" };
   });
-  const lines = await runTimed(["-o", "stream-json", "go"], { ...tempHome().env, ...providerEnv(server.url), SYNAPSE_MAX_PARALLEL_TASKS: "5" });
+  const lines = await runTimed(["-o", "stream-json", "go"], {
+    ...tempHome().env,
+    ...providerEnv(server.url),
+    SYNAPSE_MAX_PARALLEL_TASKS: "5",
+  });
   await server.stop();
   const got = resultsOf(server.requests.filter((r) => !isSub(r))[1]);
-  if (got.length !== 10 || got.some((r, i) => r.error || r.text !== `answer w${i}`)) throw new Error(`wrong results ${JSON.stringify(got)}`);
+  if (got.length !== 10 || got.some((r, i) => r.error || r.text !== `answer w${i}`))
+    throw new Error(`wrong results ${JSON.stringify(got)}`);
   const first = lines.find((l) => l.value.subtype === "task_start")!.at;
   const last = Math.max(...lines.filter((l) => l.value.subtype === "task_end").map((l) => l.at));
-  console.log(`10 tasks of 500 ms, 5 slots: ${(last - first).toFixed(0)} ms (ideal 1000 ms; at most ${server.maxInFlight} requests in flight)`);
+  console.log(
+    `10 tasks of 500 ms, 5 slots: ${(last - first).toFixed(0)} ms (ideal 1000 ms; at most ${server.maxInFlight} requests in flight)`,
+  );
 }
 
 async function rss() {
@@ -110,15 +142,20 @@ async function rss() {
     let main = 0;
     const server = await startFakeLLM((req): ScriptedReply => {
       if (isSub(req)) return { text: `answer ${promptOf(req)}`, delayMs: 1000 };
-      return main++ === 0 ? { toolCalls: Array.from({ length: n }, (_, i) => taskCall(`toolu_m${i}`, `m${i}`)) } : { text: "ok" };
+      return main++ === 0
+        ? { toolCalls: Array.from({ length: n }, (_, i) => taskCall(`toolu_m${i}`, `m${i}`)) }
+        : { text: "ok" };
     });
     const run = await measure([BINARY, "-o", "json", "go"], { env: { ...tempHome().env, ...providerEnv(server.url) } });
     await server.stop();
     const result = JSON.parse(run.stdout);
-    if (run.code !== 0 || result.stats.tasks_run !== n || server.maxInFlight !== n) throw new Error(`run with ${n} tasks: ${run.stdout} ${run.stderr}`);
+    if (run.code !== 0 || result.stats.tasks_run !== n || server.maxInFlight !== n)
+      throw new Error(`run with ${n} tasks: ${run.stdout} ${run.stderr}`);
     out.push(run.peakRssMb);
   }
-  console.log(`peak RSS: 1 task running ${out[0].toFixed(0)} MiB, 5 at once ${out[1].toFixed(0)} MiB (+${((out[1] - out[0]) / 4).toFixed(1)} MiB per extra task)`);
+  console.log(
+    `peak RSS: 1 task running ${out[0].toFixed(0)} MiB, 5 at once ${out[1].toFixed(0)} MiB (+${((out[1] - out[0]) / 4).toFixed(1)} MiB per extra task)`,
+  );
 }
 
 export async function main() {

@@ -23,7 +23,20 @@ const ALLOWED: Record<string, string[]> = {
   context: [...BASE, "llm", "store"],
   agent: [...BASE, "context", "llm", "tools", "shell", "tasks", "store", "policy"],
   mcp: [...BASE, "tools", "shell"],
-  executor: [...BASE, "agent", "context", "llm", "tools", "shell", "tasks", "store", "memory", "policy", "sandbox", "mcp"],
+  executor: [
+    ...BASE,
+    "agent",
+    "context",
+    "llm",
+    "tools",
+    "shell",
+    "tasks",
+    "store",
+    "memory",
+    "policy",
+    "sandbox",
+    "mcp",
+  ],
   acp: [...BASE, "executor", "store", "policy", "tools"],
   cli: [...BASE, "executor", "render", "store", "llm", "tasks", "tools", "policy", "sandbox", "mcp", "acp"],
 };
@@ -65,12 +78,19 @@ test("imports only point down the layers", () => {
 });
 
 test("the allowed imports are the ones docs/ARCHITECTURE.md draws", () => {
-  const sorted = (r: Record<string, string[]>) => Object.fromEntries(Object.keys(r).sort().map((k) => [k, [...r[k]!].sort()]));
+  const sorted = (r: Record<string, string[]>) =>
+    Object.fromEntries(
+      Object.keys(r)
+        .sort()
+        .map((k) => [k, [...r[k]!].sort()]),
+    );
   expect(sorted(documentedLayers())).toEqual(sorted(ALLOWED));
 });
 
 test("every src folder has a rule", () => {
-  const folders = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  const folders = readdirSync(SRC, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
   expect(folders.filter((f) => !(f in ALLOWED))).toEqual([]);
 });
 

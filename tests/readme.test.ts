@@ -27,10 +27,16 @@ test("every variable src/config reads is in the README", () => {
 
 test("the README's selection rule for a local model with both providers set is what the code does", () => {
   // The issue's case: ANTHROPIC_API_KEY, OPENAI_BASE_URL and -m llama3 go to the local server.
-  const picked = resolveSelection({ model: "llama3", anthropic: { apiKey: "k" }, openai: { baseUrl: "http://localhost:11434/v1" } });
+  const picked = resolveSelection({
+    model: "llama3",
+    anthropic: { apiKey: "k" },
+    openai: { baseUrl: "http://localhost:11434/v1" },
+  });
   expect(picked.provider).toBe("openai");
   const flat = README.replace(/\s+/g, " ");
-  expect(flat).toContain("goes to the OpenAI-compatible server when `OPENAI_BASE_URL` is set (even if `ANTHROPIC_API_KEY` is set too)");
+  expect(flat).toContain(
+    "goes to the OpenAI-compatible server when `OPENAI_BASE_URL` is set (even if `ANTHROPIC_API_KEY` is set too)",
+  );
   expect(flat).not.toContain("otherwise whichever key is set, Anthropic first");
   // And the base URL forms each SDK expects.
   expect(README).toContain("export OPENAI_BASE_URL=http://localhost:11434/v1");
@@ -50,19 +56,31 @@ function section(heading: string): string {
 /** A markdown table's rows (after the header and the rule) as cells, from the first table in `text`. */
 function tableRows(text: string): string[][] {
   const rows = text.split("\n").filter((l) => l.startsWith("|"));
-  return rows.slice(2).map((r) => r.slice(1, -1).split(/(?<!\\)\|/).map((c) => c.trim()));
+  return rows.slice(2).map((r) =>
+    r
+      .slice(1, -1)
+      .split(/(?<!\\)\|/)
+      .map((c) => c.trim()),
+  );
 }
 
 const longFlags = (text: string) => new Set([...text.matchAll(/(?<![\w-])--([a-z][a-z-]*[a-z])/g)].map((m) => m[1]!));
 /** `-x, --name` pairs as written in an option list. */
-const shortPairs = (text: string) => new Map([...text.matchAll(/(?<![\w-])-([A-Za-z]), --([a-z][a-z-]*)/g)].map((m) => [m[1]!, m[2]!] as const));
+const shortPairs = (text: string) =>
+  new Map([...text.matchAll(/(?<![\w-])-([A-Za-z]), --([a-z][a-z-]*)/g)].map((m) => [m[1]!, m[2]!] as const));
 const sorted = (s: Iterable<string>) => [...s].sort();
 
 const HELP = Bun.spawnSync([join(ROOT, "dist", "synapse"), "--help"], { stdout: "pipe" }).stdout.toString();
 const USAGE = section("## Usage");
 /** The usage block and the option table: where the README documents the command line. */
-const README_FLAGS = USAGE.slice(0, USAGE.indexOf("### Exit codes") === -1 ? undefined : USAGE.indexOf("### Exit codes"));
-const README_OPTION_TEXT = [/```\n([^]*?)```/.exec(README_FLAGS)![1]!, ...README_FLAGS.split("\n").filter((l) => l.startsWith("| `-"))].join("\n");
+const README_FLAGS = USAGE.slice(
+  0,
+  USAGE.indexOf("### Exit codes") === -1 ? undefined : USAGE.indexOf("### Exit codes"),
+);
+const README_OPTION_TEXT = [
+  /```\n([^]*?)```/.exec(README_FLAGS)![1]!,
+  ...README_FLAGS.split("\n").filter((l) => l.startsWith("| `-")),
+].join("\n");
 
 describe("the command line: args.ts, --help and the README's usage and option table agree", () => {
   const parsed = Object.entries(OPTIONS) as Array<[string, { short?: string }]>;
@@ -72,10 +90,14 @@ describe("the command line: args.ts, --help and the README's usage and option ta
     const known = new Set(parsed.map(([name]) => name));
     const help = longFlags(HELP);
     const readme = longFlags(README_OPTION_TEXT);
-    expect({ missingFromHelp: sorted([...known].filter((f) => !help.has(f))), unknownInHelp: sorted([...help].filter((f) => !known.has(f))) })
-      .toEqual({ missingFromHelp: [], unknownInHelp: [] });
-    expect({ missingFromReadme: sorted([...known].filter((f) => !readme.has(f))), unknownInReadme: sorted([...readme].filter((f) => !known.has(f))) })
-      .toEqual({ missingFromReadme: [], unknownInReadme: [] });
+    expect({
+      missingFromHelp: sorted([...known].filter((f) => !help.has(f))),
+      unknownInHelp: sorted([...help].filter((f) => !known.has(f))),
+    }).toEqual({ missingFromHelp: [], unknownInHelp: [] });
+    expect({
+      missingFromReadme: sorted([...known].filter((f) => !readme.has(f))),
+      unknownInReadme: sorted([...readme].filter((f) => !known.has(f))),
+    }).toEqual({ missingFromReadme: [], unknownInReadme: [] });
   });
 
   test("each short flag stands for the same long flag in args.ts, --help and the README", () => {
@@ -102,9 +124,16 @@ describe("exit codes: the README's table, --help and src/protocol/errors.ts agre
 
 describe("environment variables: the README's table and what src/config reads agree", () => {
   const dir = join(ROOT, "src", "config");
-  const sources = readdirSync(dir).filter((f) => f.endsWith(".ts")).map((f) => readFileSync(join(dir, f), "utf8")).join("\n");
+  const sources = readdirSync(dir)
+    .filter((f) => f.endsWith(".ts"))
+    .map((f) => readFileSync(join(dir, f), "utf8"))
+    .join("\n");
   /** Names src/config reads: `env.NAME`, `env["NAME"]`, or a reader helper given `(env, "NAME", …)`. */
-  const read = new Set([...sources.matchAll(/\benv(?:\.|\[\s*")([A-Z][A-Z0-9_]+)|\w+\(env,\s*"([A-Z][A-Z0-9_]+)"/g)].map((m) => m[1] ?? m[2]!));
+  const read = new Set(
+    [...sources.matchAll(/\benv(?:\.|\[\s*")([A-Z][A-Z0-9_]+)|\w+\(env,\s*"([A-Z][A-Z0-9_]+)"/g)].map(
+      (m) => m[1] ?? m[2]!,
+    ),
+  );
   const rows = tableRows(section("## Environment variables"));
   /** Each row's names (one row may hold two: `A`, `B`) with its default cell split the same way. */
   const table = new Map<string, string>();
@@ -117,15 +146,20 @@ describe("environment variables: the README's table and what src/config reads ag
   test("every SYNAPSE_* variable src/config reads has a row, and every row names a variable it reads", () => {
     expect(read.size).toBeGreaterThan(30);
     const synapse = [...read].filter((n) => n.startsWith("SYNAPSE_"));
-    expect({ undocumented: sorted(synapse.filter((n) => !table.has(n))), notRead: sorted([...table.keys()].filter((n) => !read.has(n))) })
-      .toEqual({ undocumented: [], notRead: [] });
+    expect({
+      undocumented: sorted(synapse.filter((n) => !table.has(n))),
+      notRead: sorted([...table.keys()].filter((n) => !read.has(n))),
+    }).toEqual({ undocumented: [], notRead: [] });
   });
 
   test("a numeric default in the table is the default the code uses", () => {
     // `int(env, "NAME", 8 * 1024 * 1024, …)`: the default as the code writes it, evaluated.
     const defaults = new Map<string, number>();
     for (const m of sources.matchAll(/\w+\(env,\s*"([A-Z][A-Z0-9_]+)",\s*(?:file\.\w+\s*\?\?\s*)?([\d_ *]+)[,)]/g)) {
-      defaults.set(m[1]!, m[2]!.split("*").reduce((product, factor) => product * Number(factor.trim().replaceAll("_", "")), 1));
+      defaults.set(
+        m[1]!,
+        m[2]!.split("*").reduce((product, factor) => product * Number(factor.trim().replaceAll("_", "")), 1),
+      );
     }
     expect(defaults.size).toBeGreaterThan(20);
     const differing = [...defaults]
@@ -139,8 +173,13 @@ describe("environment variables: the README's table and what src/config reads ag
 test("commands the README gives need nothing but `npm install`: bun and deno through npx, bench files that exist", () => {
   // A bare `bun …` or `deno …` needs a global install; `npx` runs the devDependency's binary.
   const bareCommands = (text: string) =>
-    [...text.matchAll(/(?:^|[`(])((?:npx )?(?:bun|deno) (?:bench\/[^\s`]+|run )[^`\n]*)/gm)].map((m) => m[1]!).filter((c) => !c.startsWith("npx "));
-  expect(bareCommands("see `bun bench/shell.ts` and\ndeno run -A x.ts")).toEqual(["bun bench/shell.ts", "deno run -A x.ts"]);
+    [...text.matchAll(/(?:^|[`(])((?:npx )?(?:bun|deno) (?:bench\/[^\s`]+|run )[^`\n]*)/gm)]
+      .map((m) => m[1]!)
+      .filter((c) => !c.startsWith("npx "));
+  expect(bareCommands("see `bun bench/shell.ts` and\ndeno run -A x.ts")).toEqual([
+    "bun bench/shell.ts",
+    "deno run -A x.ts",
+  ]);
   expect(bareCommands(README)).toEqual([]);
   const benches = [...README.matchAll(/npx bun (bench\/[\w-]+\.ts)/g)].map((m) => m[1]!);
   expect(benches.length).toBeGreaterThan(3);

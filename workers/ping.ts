@@ -3,7 +3,10 @@
 // `done` last), just as a sub-agent's worker does.
 import type { MessagePort } from "node:worker_threads";
 
-export default async function ping(input: { n: number; port: MessagePort }): Promise<{ pong: number; thread: boolean }> {
+export default async function ping(input: {
+  n: number;
+  port: MessagePort;
+}): Promise<{ pong: number; thread: boolean }> {
   const { isMainThread } = require("node:worker_threads");
   const { port } = input;
   port.postMessage({ t: "started" });

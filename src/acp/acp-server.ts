@@ -76,9 +76,10 @@ function asRequestError(err: unknown): RequestError {
   return RequestError.internalError(undefined, err instanceof SynapseError ? err.message : errorMessage(err));
 }
 
-const guarded = <T>(work: () => Promise<T>): Promise<T> => work().catch((err) => {
-  throw asRequestError(err);
-});
+const guarded = <T>(work: () => Promise<T>): Promise<T> =>
+  work().catch((err) => {
+    throw asRequestError(err);
+  });
 
 /** Bytes the SDK writes → the runtime's stdout sink (not process.stdout, which costs start-up time). */
 function stdoutStream(): WritableStream<Uint8Array> {
@@ -113,49 +114,65 @@ export async function runAcp(opts: AcpOptions): Promise<number> {
       clientFs = params.clientCapabilities?.fs;
       return initializeResponse(opts.version);
     })
-    .onRequest(methods.agent.session.new, ({ params, client }) => guarded(async () => {
-      const session = await open(client, params);
-      return { sessionId: session.id, modes: session.modes() };
-    }))
-    .onRequest(methods.agent.session.load, ({ params, client }) => guarded(async () => {
-      if (registry.has(params.sessionId)) throw new UsageError(`session ${params.sessionId} is already open here`);
-      const session = await open(client, params, { id: params.sessionId });
-      await session.replay();
-      return { modes: session.modes() };
-    }))
+    .onRequest(methods.agent.session.new, ({ params, client }) =>
+      guarded(async () => {
+        const session = await open(client, params);
+        return { sessionId: session.id, modes: session.modes() };
+      }),
+    )
+    .onRequest(methods.agent.session.load, ({ params, client }) =>
+      guarded(async () => {
+        if (registry.has(params.sessionId)) throw new UsageError(`session ${params.sessionId} is already open here`);
+        const session = await open(client, params, { id: params.sessionId });
+        await session.replay();
+        return { modes: session.modes() };
+      }),
+    )
     // Like load, without telling the conversation again (the editor still shows it).
-    .onRequest(methods.agent.session.resume, ({ params, client }) => guarded(async () => {
-      if (registry.has(params.sessionId)) throw new UsageError(`session ${params.sessionId} is already open here`);
-      const session = await open(client, params, { id: params.sessionId });
-      return { modes: session.modes() };
-    }))
-    .onRequest(methods.agent.session.close, ({ params }) => guarded(async () => {
-      await registry.close(params.sessionId);
-      return {};
-    }))
-    .onRequest(methods.agent.session.list, ({ params }) => guarded(async () => {
-      const all = await listSessions(opts.home, log);
-      const sessions = all
-        .filter((s) => !s.state && s.cwd && (!params.cwd || s.cwd === params.cwd))
-        .map((s) => ({
-          sessionId: s.id,
-          cwd: s.cwd,
-          title: s.title || null,
-          updatedAt: new Date(s.updated).toISOString(),
-        }));
-      return { sessions };
-    }))
-    .onRequest(methods.agent.session.prompt, ({ params }) => guarded(() => registry.get(params.sessionId).prompt(params.prompt)))
-    .onRequest(methods.agent.session.setMode, ({ params }) => guarded(async () => {
-      await registry.get(params.sessionId).setMode(params.modeId);
-      return {};
-    }))
+    .onRequest(methods.agent.session.resume, ({ params, client }) =>
+      guarded(async () => {
+        if (registry.has(params.sessionId)) throw new UsageError(`session ${params.sessionId} is already open here`);
+        const session = await open(client, params, { id: params.sessionId });
+        return { modes: session.modes() };
+      }),
+    )
+    .onRequest(methods.agent.session.close, ({ params }) =>
+      guarded(async () => {
+        await registry.close(params.sessionId);
+        return {};
+      }),
+    )
+    .onRequest(methods.agent.session.list, ({ params }) =>
+      guarded(async () => {
+        const all = await listSessions(opts.home, log);
+        const sessions = all
+          .filter((s) => !s.state && s.cwd && (!params.cwd || s.cwd === params.cwd))
+          .map((s) => ({
+            sessionId: s.id,
+            cwd: s.cwd,
+            title: s.title || null,
+            updatedAt: new Date(s.updated).toISOString(),
+          }));
+        return { sessions };
+      }),
+    )
+    .onRequest(methods.agent.session.prompt, ({ params }) =>
+      guarded(() => registry.get(params.sessionId).prompt(params.prompt)),
+    )
+    .onRequest(methods.agent.session.setMode, ({ params }) =>
+      guarded(async () => {
+        await registry.get(params.sessionId).setMode(params.modeId);
+        return {};
+      }),
+    )
     // Not in the stable protocol yet (the SDK's unstable entry has it): editors that offer a model
     // picker send it. The same as typing /model <id>.
-    .onRequest("session/set_model", parseSetModel, ({ params }) => guarded(async () => {
-      await registry.get(params.sessionId).setModel(params.modelId);
-      return {};
-    }))
+    .onRequest("session/set_model", parseSetModel, ({ params }) =>
+      guarded(async () => {
+        await registry.get(params.sessionId).setModel(params.modelId);
+        return {};
+      }),
+    )
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       if (registry.has(params.sessionId)) registry.get(params.sessionId).cancel();
     });

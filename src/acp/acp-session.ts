@@ -148,7 +148,8 @@ class ExecutorSession implements AcpSession {
         return { no: signal.aborted ? "the turn was cancelled" : "the editor did not answer", stop: true };
       },
     );
-    if (answer === "yes" || answer === "always") this.send({ sessionUpdate: "tool_call_update", toolCallId, status: "in_progress" });
+    if (answer === "yes" || answer === "always")
+      this.send({ sessionUpdate: "tool_call_update", toolCallId, status: "in_progress" });
     return answer;
   }
 
@@ -158,7 +159,10 @@ class ExecutorSession implements AcpSession {
     const sessionId = () => this.sessionId;
     return {
       ...(fs?.readTextFile
-        ? { read: async (path: string) => (await client.request(methods.client.fs.readTextFile, { sessionId: sessionId(), path })).content }
+        ? {
+            read: async (path: string) =>
+              (await client.request(methods.client.fs.readTextFile, { sessionId: sessionId(), path })).content,
+          }
         : {}),
       ...(fs?.writeTextFile
         ? {
@@ -220,13 +224,16 @@ class ExecutorSession implements AcpSession {
   async setModel(modelId: string): Promise<void> {
     if (this.turn) throw RequestError.invalidRequest(undefined, "a prompt is running in this session");
     const name = modelId.trim();
-    if (!name || /\s/.test(name)) throw RequestError.invalidParams(undefined, `not a model name: ${JSON.stringify(modelId)}`);
+    if (!name || /\s/.test(name))
+      throw RequestError.invalidParams(undefined, `not a model name: ${JSON.stringify(modelId)}`);
     const outcome = await this.executor.waitFor(this.executor.submit({ text: `/model ${name}` }));
-    if (outcome.status !== "done") throw RequestError.invalidParams(undefined, outcome.error ?? `could not switch to ${modelId}`);
+    if (outcome.status !== "done")
+      throw RequestError.invalidParams(undefined, outcome.error ?? `could not switch to ${modelId}`);
   }
 
   async replay(): Promise<void> {
-    for (const update of replayUpdates(this.executor.runtime.recent(REPLAY_MESSAGES), this.opts.config.cwd)) this.send(update);
+    for (const update of replayUpdates(this.executor.runtime.recent(REPLAY_MESSAGES), this.opts.config.cwd))
+      this.send(update);
     await this.sending;
   }
 

@@ -53,10 +53,16 @@ export interface UpdateMapper {
 }
 
 const text = (t: string): ToolCallContent => ({ type: "content", content: { type: "text", text: t } });
-const callUpdate = (toolCallId: string, status: ToolCallStatus, content: ToolCallContent[]): SessionUpdate =>
-  ({ sessionUpdate: "tool_call_update", toolCallId, status, content });
-const chunk = (kind: "agent_message_chunk" | "agent_thought_chunk", t: string): SessionUpdate =>
-  ({ sessionUpdate: kind, content: { type: "text", text: t } });
+const callUpdate = (toolCallId: string, status: ToolCallStatus, content: ToolCallContent[]): SessionUpdate => ({
+  sessionUpdate: "tool_call_update",
+  toolCallId,
+  status,
+  content,
+});
+const chunk = (kind: "agent_message_chunk" | "agent_thought_chunk", t: string): SessionUpdate => ({
+  sessionUpdate: kind,
+  content: { type: "text", text: t },
+});
 
 const tail = (t: string) => (t.length > CONTENT_LIMIT ? `…${t.slice(t.length - CONTENT_LIMIT)}` : t);
 
@@ -78,8 +84,14 @@ export function diffContent(display: Extract<ToolDisplay, { kind: "diff" }>): To
   return display.hunks.map((h) => ({
     type: "diff" as const,
     path: display.path,
-    oldText: h.lines.filter((l) => l.op !== "+").map((l) => l.text).join("\n"),
-    newText: h.lines.filter((l) => l.op !== "-").map((l) => l.text).join("\n"),
+    oldText: h.lines
+      .filter((l) => l.op !== "+")
+      .map((l) => l.text)
+      .join("\n"),
+    newText: h.lines
+      .filter((l) => l.op !== "-")
+      .map((l) => l.text)
+      .join("\n"),
   }));
 }
 
@@ -159,15 +171,17 @@ export function createUpdateMapper(cwd: string, opts: UpdateMapperOptions = {}):
           return [chunk("agent_thought_chunk", `(retrying: ${event.reason})\n`)];
         case "tool_start": {
           open.set(event.id, { name: event.name, input: event.input, output: "", diff: false, sentAt: -Infinity });
-          return [{
-            sessionUpdate: "tool_call",
-            toolCallId: event.id,
-            title: toolTitle(event.name, event.input),
-            kind: toolKind(event.name, event.input),
-            status: "pending",
-            locations: toolLocations(event.name, event.input, cwd),
-            rawInput: event.input,
-          }];
+          return [
+            {
+              sessionUpdate: "tool_call",
+              toolCallId: event.id,
+              title: toolTitle(event.name, event.input),
+              kind: toolKind(event.name, event.input),
+              status: "pending",
+              locations: toolLocations(event.name, event.input, cwd),
+              rawInput: event.input,
+            },
+          ];
         }
         case "tool_progress":
           return progress(event);

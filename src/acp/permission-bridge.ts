@@ -12,7 +12,12 @@ export const REJECT = "reject_once";
 /** "Always" only when the rule covers exactly this call: a rule not offered is never granted. */
 export function permissionOptions(request: ApprovalRequest): PermissionOption[] {
   const options: PermissionOption[] = [{ optionId: ALLOW_ONCE, name: "Allow once", kind: "allow_once" }];
-  if (request.exact) options.push({ optionId: ALLOW_ALWAYS, name: `Always allow ${request.rule} in this session`, kind: "allow_always" });
+  if (request.exact)
+    options.push({
+      optionId: ALLOW_ALWAYS,
+      name: `Always allow ${request.rule} in this session`,
+      kind: "allow_always",
+    });
   options.push({ optionId: REJECT, name: "Reject", kind: "reject_once" });
   return options;
 }

@@ -15,7 +15,12 @@ export interface ComposedPrompt {
   dispose(): Promise<void>;
 }
 
-const IMAGE_EXTENSIONS: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp" };
+const IMAGE_EXTENSIONS: Record<string, string> = {
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/gif": "gif",
+  "image/webp": "webp",
+};
 
 /** The text part of a prompt, pure: embedded resources tagged with their URI, links named. */
 export function promptText(blocks: readonly ContentBlock[]): string {
@@ -53,5 +58,9 @@ export async function composePrompt(blocks: readonly ContentBlock[]): Promise<Co
     await rm(dir, { recursive: true, force: true });
     throw err;
   }
-  return { text: text.trim() ? text : "(see the attached image)", images: paths, dispose: () => rm(dir, { recursive: true, force: true }) };
+  return {
+    text: text.trim() ? text : "(see the attached image)",
+    images: paths,
+    dispose: () => rm(dir, { recursive: true, force: true }),
+  };
 }

@@ -26,7 +26,10 @@ export function replayUpdates(messages: readonly Message[], cwd: string): Sessio
           rawInput: block.input,
         });
       } else if (block.type === "tool_result") {
-        const parts = typeof block.content === "string" ? [block.content] : block.content.map((b) => (b.type === "text" ? b.text : "[image]"));
+        const parts =
+          typeof block.content === "string"
+            ? [block.content]
+            : block.content.map((b) => (b.type === "text" ? b.text : "[image]"));
         const text = parts.join("\n");
         updates.push({
           sessionUpdate: "tool_call_update",

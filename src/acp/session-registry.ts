@@ -36,7 +36,9 @@ export function createSessionRegistry(log: (line: string) => void): SessionRegis
     async closeAll() {
       const all = [...sessions.values()];
       sessions.clear();
-      await Promise.all(all.map((s) => s.close().catch((err) => log(`could not save session ${s.id}: ${err?.message ?? err}`))));
+      await Promise.all(
+        all.map((s) => s.close().catch((err) => log(`could not save session ${s.id}: ${err?.message ?? err}`))),
+      );
     },
     killAllNow() {
       for (const s of sessions.values()) s.killNow();

@@ -9,7 +9,8 @@ export type TurnEnd = { stopReason: StopReason } | { error: string };
 export function turnEnd(outcome: SubmissionOutcome): TurnEnd {
   if (outcome.status === "interrupted") return { stopReason: "cancelled" };
   const result = outcome.result;
-  if (!result) return outcome.status === "failed" ? { error: outcome.error ?? "the command failed" } : { stopReason: "end_turn" };
+  if (!result)
+    return outcome.status === "failed" ? { error: outcome.error ?? "the command failed" } : { stopReason: "end_turn" };
   if (result.subtype === "interrupted") return { stopReason: "cancelled" };
   if (result.stop_reason === "refusal") return { stopReason: "refusal" };
   switch (result.subtype) {

@@ -6,7 +6,14 @@ import type { ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 
 const TITLE_LIMIT = 160;
 
-const KINDS: Record<string, ToolKind> = { Read: "read", Write: "edit", Edit: "edit", Bash: "execute", Glob: "search", Grep: "search" };
+const KINDS: Record<string, ToolKind> = {
+  Read: "read",
+  Write: "edit",
+  Edit: "edit",
+  Bash: "execute",
+  Glob: "search",
+  Grep: "search",
+};
 
 const field = (input: unknown, key: string): string | undefined => {
   const value = (input as Record<string, unknown> | null)?.[key];
@@ -53,5 +60,7 @@ export function toolLocations(name: string, input: unknown, cwd: string): ToolCa
   if (!path || !["Read", "Write", "Edit", "Glob", "Grep"].includes(name)) return [];
   const absolute = isAbsolute(path) ? path : resolve(cwd, path);
   const offset = (input as { offset?: unknown }).offset;
-  return [name === "Read" && typeof offset === "number" && offset > 0 ? { path: absolute, line: offset } : { path: absolute }];
+  return [
+    name === "Read" && typeof offset === "number" && offset > 0 ? { path: absolute, line: offset } : { path: absolute },
+  ];
 }

@@ -13,7 +13,12 @@ export const BUDGET_STOP = "error_max_budget_usd";
 /** The dollars one request of `tokens` prompt tokens would cost, given the last one carried `cached`. */
 export function nextRequestUsd(tokens: number, cached: number, price: Price): number {
   const read = Math.min(tokens, cached);
-  const usage = { input_tokens: tokens, output_tokens: 0, cache_read_input_tokens: read, cache_creation_input_tokens: tokens - read };
+  const usage = {
+    input_tokens: tokens,
+    output_tokens: 0,
+    cache_read_input_tokens: read,
+    cache_creation_input_tokens: tokens - read,
+  };
   return costOf(usage, price);
 }
 

@@ -18,7 +18,6 @@ export const TEXT_LOOP_MAX_PERIOD = 1000;
 
 const OK: LoopVerdict = { kind: "ok" };
 
-
 /**
  * The length of the piece `text` ends repeating (at least TEXT_REPEATS times over at least
  * TEXT_LOOP_MIN_CHARS, trailing white space aside), or 0. Scans back from the end for each period,

@@ -28,7 +28,9 @@ export function outputLimitWarning(maxTokens: number): string {
 /** The result with `note` after its content (loop-detect.ts adds its warnings the same way). */
 export function withNote(block: ToolResultBlock, note: string): ToolResultBlock {
   const content: ToolResultBlock["content"] =
-    typeof block.content === "string" ? `${block.content}\n\n${note}` : [...block.content, { type: "text", text: note }];
+    typeof block.content === "string"
+      ? `${block.content}\n\n${note}`
+      : [...block.content, { type: "text", text: note }];
   return { ...block, content };
 }
 
@@ -36,7 +38,12 @@ export function withNote(block: ToolResultBlock, note: string): ToolResultBlock 
  * The results with the note added to each call the limit cut: those whose input did not parse (the
  * JSON ended early), or else the last call, which is where the stream stopped.
  */
-export function noteCutCalls(calls: readonly ToolUseBlock[], results: ContentBlock[], note: string, isCut: (call: ToolUseBlock) => boolean): ContentBlock[] {
+export function noteCutCalls(
+  calls: readonly ToolUseBlock[],
+  results: ContentBlock[],
+  note: string,
+  isCut: (call: ToolUseBlock) => boolean,
+): ContentBlock[] {
   const cut = new Set(calls.filter(isCut).map((c) => c.id));
   if (!cut.size && calls.length) cut.add(calls[calls.length - 1].id);
   return results.map((b) => (b.type === "tool_result" && cut.has(b.tool_use_id) ? withNote(b, note) : b));

@@ -7,13 +7,29 @@ import { addUsage } from "../llm/pricing.ts";
 import type { AssistantTurn, ModelRequest, Provider, ToolSpec } from "../llm/types.ts";
 import { InterruptedError, ProviderError, errorMessage } from "../protocol/errors.ts";
 import type { EventSink, ResultSubtype } from "../protocol/events.ts";
-import { type ContentBlock, FAILED_PROMPT, INTERRUPTED_NOTE, INTERRUPTED_PROMPT, type Message, type ToolUseBlock, type Usage, newMessageId, textOf } from "../protocol/message.ts";
+import {
+  type ContentBlock,
+  FAILED_PROMPT,
+  INTERRUPTED_NOTE,
+  INTERRUPTED_PROMPT,
+  type Message,
+  type ToolUseBlock,
+  type Usage,
+  newMessageId,
+  textOf,
+} from "../protocol/message.ts";
 import { imageBytes } from "../context/image-context.ts";
 import type { SessionStore } from "../store/types.ts";
 import { type Tool, type ToolServices, toolLimits } from "../tools/types.ts";
 import { ContextManager } from "../context/condense.ts";
 import { LoopDetector, noteLoops } from "./loop-detect.ts";
-import { OUTPUT_LIMIT_STOP, hitOutputLimit, noteCutCalls, outputLimitNote, outputLimitWarning } from "./output-limit.ts";
+import {
+  OUTPUT_LIMIT_STOP,
+  hitOutputLimit,
+  noteCutCalls,
+  outputLimitNote,
+  outputLimitWarning,
+} from "./output-limit.ts";
 import type { TaskLauncher } from "./sub-agents.ts";
 import { runToolCalls } from "./tool-batch.ts";
 import { runtime } from "../runtime/runtime.ts";
@@ -56,7 +72,8 @@ export interface RunOutput {
 export async function runAgent(input: RunInput): Promise<RunOutput> {
   const { config, provider, store, tools, signal, emit } = input;
   const usage: Usage = { input_tokens: 0, output_tokens: 0 };
-  const specsOf = (): ToolSpec[] => [...tools.values()].map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+  const specsOf = (): ToolSpec[] =>
+    [...tools.values()].map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
   let specs = specsOf();
   let numTurns = 0;
   let lastText = "";
@@ -65,7 +82,8 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
 
   const flush = flusher(store, emit);
 
-  const context = input.context ?? new ContextManager({ config, provider, store, system: input.systemPrompt, tools: specs, emit });
+  const context =
+    input.context ?? new ContextManager({ config, provider, store, system: input.systemPrompt, tools: specs, emit });
   const budget = Budget.of(config, provider, context.summaryUsage);
   const loops = new LoopDetector(config.loopLimit);
   const prompt: Message = { id: newMessageId(), role: "user", content: input.prompt, ts: Date.now() };
@@ -89,7 +107,12 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
     while (true) {
       if (signal.aborted) throw new InterruptedError();
       if (numTurns >= config.maxTurns) {
-        return { subtype: "error_max_turns", result: lastText || `Reached the maximum of ${config.maxTurns} turns.`, numTurns, usage };
+        return {
+          subtype: "error_max_turns",
+          result: lastText || `Reached the maximum of ${config.maxTurns} turns.`,
+          numTurns,
+          usage,
+        };
       }
       numTurns++;
       await flush();
@@ -135,14 +158,27 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
       if (loop.stop) {
         // Every call still gets a result, so the session resumes as a well-formed conversation.
         const notRun = `Not run: synapse stopped a loop (${loop.stop}).`;
-        appendResults(input, calls.map((c): ContentBlock => ({ type: "tool_result", tool_use_id: c.id, content: notRun, is_error: true })));
+        appendResults(
+          input,
+          calls.map((c): ContentBlock => ({ type: "tool_result", tool_use_id: c.id, content: notRun, is_error: true })),
+        );
         await flush();
         return { subtype: "error_during_execution", result: `stopped a loop: ${loop.stop}`, numTurns, usage };
       }
 
-      const results = await runToolCalls({ calls, tools, signal, emit, tasks: input.tasks, context: (call) => toolContext(input, call) });
+      const results = await runToolCalls({
+        calls,
+        tools,
+        signal,
+        emit,
+        tasks: input.tasks,
+        context: (call) => toolContext(input, call),
+      });
       const noted = noteLoops(results, loop.notes);
-      appendResults(input, cut ? noteCutCalls(calls, noted, outputLimitNote(config.maxTokens), (c) => c.raw_input !== undefined) : noted);
+      appendResults(
+        input,
+        cut ? noteCutCalls(calls, noted, outputLimitNote(config.maxTokens), (c) => c.raw_input !== undefined) : noted,
+      );
       await flush();
     }
   } catch (err) {
@@ -172,9 +208,13 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
   }
 }
 
-
 /** One model turn, streamed with retries: `onText` sees each piece, `onRetry` an attempt started again. */
-function streamTurn(input: RunInput, messages: Message[], tools: ToolSpec[], hooks: { onText(text: string): void; onRetry(): void }) {
+function streamTurn(
+  input: RunInput,
+  messages: Message[],
+  tools: ToolSpec[],
+  hooks: { onText(text: string): void; onRetry(): void },
+) {
   const { config, provider, store, signal, emit } = input;
   const request: ModelRequest = {
     model: provider.model,
@@ -190,16 +230,21 @@ function streamTurn(input: RunInput, messages: Message[], tools: ToolSpec[], hoo
     hooks.onText(text);
     emit({ type: "text_delta", text });
   };
-  return streamWithRetry(provider, request, { onText }, {
-    maxRetries: config.maxRetries,
-    baseMs: config.retryBaseMs,
-    maxMs: config.retryMaxMs,
-    idleTimeoutMs: config.streamIdleMs,
-    onRetry: (info) => {
-      hooks.onRetry();
-      emit({ type: "turn_retry", attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason });
+  return streamWithRetry(
+    provider,
+    request,
+    { onText },
+    {
+      maxRetries: config.maxRetries,
+      baseMs: config.retryBaseMs,
+      maxMs: config.retryMaxMs,
+      idleTimeoutMs: config.streamIdleMs,
+      onRetry: (info) => {
+        hooks.onRetry();
+        emit({ type: "turn_retry", attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason });
+      },
     },
-  });
+  );
 }
 
 /** What a tool call of this run gets: its folder, limits, services and where its live output goes. */
@@ -211,7 +256,8 @@ function toolContext(input: RunInput, call: ToolUseBlock) {
     taskId: input.taskId,
     limits: toolLimits(config),
     services: input.services,
-    progress: (chunk: string) => emit({ type: "tool_progress", id: call.id, name: call.name, text: chunk.toWellFormed() }),
+    progress: (chunk: string) =>
+      emit({ type: "tool_progress", id: call.id, name: call.name, text: chunk.toWellFormed() }),
     warn: (message: string) => emit({ type: "warning", message }),
   };
 }
@@ -226,7 +272,13 @@ function appendResults(input: RunInput, content: ContentBlock[]): void {
 /** The answer streamed so far, kept and marked, when the user interrupts it. */
 function interruptedAnswer(partial: string): Message {
   const text = `${partial.toWellFormed()}${INTERRUPTED_NOTE}`;
-  return { id: newMessageId(), role: "assistant", content: [{ type: "text", text }], ts: Date.now(), stop_reason: "interrupted" };
+  return {
+    id: newMessageId(),
+    role: "assistant",
+    content: [{ type: "text", text }],
+    ts: Date.now(),
+    stop_reason: "interrupted",
+  };
 }
 
 /** The model's turn as a stored message. */

@@ -93,15 +93,21 @@ function build() {
     }),
     turn_retry: z.looseObject({ type: z.literal("turn_retry"), attempt: count, reason: z.string() }),
   };
-  const event = z.looseObject({ type: z.string() }).check(
-    z.refine((e) => !Object.hasOwn(EVENTS, e.type) || z.safeParse(EVENTS[e.type]!, e).success, "wrong fields"),
-  );
+  const event = z
+    .looseObject({ type: z.string() })
+    .check(z.refine((e) => !Object.hasOwn(EVENTS, e.type) || z.safeParse(EVENTS[e.type]!, e).success, "wrong fields"));
 
   const fromWorker = z.discriminatedUnion("t", [
     z.object({ t: z.literal("started") }),
     z.object({ t: z.literal("done") }),
     z.object({ t: z.literal("heap"), bytes: count }),
-    z.object({ t: z.literal("event"), event: z.pipe(event, z.transform((e) => e as unknown as AgentEvent)) }),
+    z.object({
+      t: z.literal("event"),
+      event: z.pipe(
+        event,
+        z.transform((e) => e as unknown as AgentEvent),
+      ),
+    }),
     z.object({ t: z.literal("shell"), id, request: shellRequest }),
     z.object({ t: z.literal("shell-abort"), id }),
     z.object({ t: z.literal("mcp"), id, name: z.string(), input: z.record(z.string(), z.unknown()) }),

@@ -13,7 +13,13 @@ import { buildPolicy, policyForSubAgent } from "../policy/policy.ts";
 import { runAgent } from "./runner.ts";
 import { runtime } from "../runtime/runtime.ts";
 import { remoteMcpTools } from "./remote-mcp-tools.ts";
-import { type FromWorker, readToWorker, type SubAgentInput, type SubAgentOutput, type ToWorker } from "./sub-agent-protocol.ts";
+import {
+  type FromWorker,
+  readToWorker,
+  type SubAgentInput,
+  type SubAgentOutput,
+  type ToWorker,
+} from "./sub-agent-protocol.ts";
 
 /** A ShellPool whose commands run in the main thread's pool; the pool's lifetime is the main thread's. */
 function remoteShell(post: (m: FromWorker) => void, port: MessagePort): ShellPool {
@@ -124,7 +130,15 @@ async function run(
       tools: new Map([...toolsFor(kind), ...remoteMcpTools(input.mcpTools ?? [], post, input.port)]),
       // The parent's mode and rules; explore stays read-only whatever the mode. No approver: a
       // sub-agent cannot ask, so what would ask is refused and the model is told why.
-      services: { shell: remoteShell(post, input.port), saveImage: (bytes, mediaType) => store.saveImage(bytes, mediaType), permissions: policyForSubAgent(buildPolicy(config, { sandboxed: input.sandboxed }), input.kind === "explore" ? "explore" : "general"), granted: [...input.granted] },
+      services: {
+        shell: remoteShell(post, input.port),
+        saveImage: (bytes, mediaType) => store.saveImage(bytes, mediaType),
+        permissions: policyForSubAgent(
+          buildPolicy(config, { sandboxed: input.sandboxed }),
+          input.kind === "explore" ? "explore" : "general",
+        ),
+        granted: [...input.granted],
+      },
       systemPrompt: input.systemPrompt,
       prompt: [{ type: "text", text: input.prompt }],
       taskId: input.taskId,

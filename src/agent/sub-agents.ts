@@ -170,7 +170,11 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
           onMessage: onMessage as (m: unknown, reply: (m: unknown) => void) => void,
         });
       } catch (err) {
-        end = { ok: false as const, reason: "crashed" as const, message: err instanceof Error ? err.message : String(err) };
+        end = {
+          ok: false as const,
+          reason: "crashed" as const,
+          message: err instanceof Error ? err.message : String(err),
+        };
       }
       for (const controller of [...commands.values(), ...mcpCalls.values()]) controller.abort();
       shell.releaseTask(taskId);
@@ -199,7 +203,11 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
 }
 
 /** A sub-agent's event as the main thread shows it: its turns under the calling tool, its calls as the row's progress. */
-function relayEvent(e: AgentEvent, task: { callId: string; label: string; toolCalls: number; secrets: readonly string[] }, emit: EventSink): void {
+function relayEvent(
+  e: AgentEvent,
+  task: { callId: string; label: string; toolCalls: number; secrets: readonly string[] },
+  emit: EventSink,
+): void {
   const who = `task ${task.label.slice(0, 40)}`;
   if (e.type === "assistant" || e.type === "user") emit({ ...e, parent_tool_use_id: task.callId });
   else if (e.type === "tool_start") {
@@ -209,7 +217,8 @@ function relayEvent(e: AgentEvent, task: { callId: string; label: string; toolCa
   } else if (e.type === "warning") emit({ type: "warning", message: `${who}: ${e.message}` });
   // The user learns what a sub-agent was refused, and which flag would allow it.
   else if (e.type === "permission_denied") emit({ ...e, reason: `in ${who}: ${e.reason}` });
-  else if (e.type === "turn_retry") emit({ type: "warning", message: `${who}: retrying the model request (attempt ${e.attempt}): ${e.reason}` });
+  else if (e.type === "turn_retry")
+    emit({ type: "warning", message: `${who}: retrying the model request (attempt ${e.attempt}): ${e.reason}` });
 }
 
 /** The tool result a task's end makes: the sub-agent's answer, or why there is none. */
@@ -230,13 +239,17 @@ function taskOutcome(end: TaskEnd<unknown>, seenCalls: number): { text: string; 
     }
     let text = `The sub-agent failed: ${out.result}`;
     if (out.subtype === "interrupted") text = "Interrupted by the user.";
-    else if (out.subtype === "error_max_turns") text = `The sub-agent stopped at the turn limit. Its last words: ${out.result}`;
-    else if (out.subtype === "error_max_tokens") text = `The sub-agent's answer was cut at the output limit; what it wrote: ${out.result}`;
+    else if (out.subtype === "error_max_turns")
+      text = `The sub-agent stopped at the turn limit. Its last words: ${out.result}`;
+    else if (out.subtype === "error_max_tokens")
+      text = `The sub-agent's answer was cut at the output limit; what it wrote: ${out.result}`;
     return { text, isError: true, toolCalls };
   }
   let text = `The sub-agent crashed: ${failed?.message}`;
   if (failed?.reason === "interrupted") text = "Interrupted by the user.";
-  else if (failed?.reason === "timeout") text = `The sub-agent ${failed.message} (SYNAPSE_TASK_TIMEOUT_MS) and was stopped.`;
-  else if (failed?.reason === "out_of_memory") text = `The sub-agent ran ${failed.message} (SYNAPSE_TASK_MAX_HEAP_MB) and was stopped.`;
+  else if (failed?.reason === "timeout")
+    text = `The sub-agent ${failed.message} (SYNAPSE_TASK_TIMEOUT_MS) and was stopped.`;
+  else if (failed?.reason === "out_of_memory")
+    text = `The sub-agent ran ${failed.message} (SYNAPSE_TASK_MAX_HEAP_MB) and was stopped.`;
   return { text, isError: true, toolCalls: seenCalls };
 }

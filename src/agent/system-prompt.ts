@@ -28,7 +28,11 @@ const TASK_LINES = [
   "small lookups yourself; do not combine a task command with other shell syntax.",
 ];
 
-export function renderSystemPrompt(env: PromptEnvironment, toolNames: string[], opts: { tasks?: boolean } = {}): string {
+export function renderSystemPrompt(
+  env: PromptEnvironment,
+  toolNames: string[],
+  opts: { tasks?: boolean } = {},
+): string {
   const lines = [
     "You are Synapse, an AI coding agent working in the user's terminal. You help with software",
     "engineering tasks: reading and changing code, running commands, explaining and reviewing.",

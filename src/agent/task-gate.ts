@@ -11,8 +11,11 @@ export type TaskAdmission =
   | { ok: true }
   | { ok: false; block: ToolResultBlock; denied?: { reason: string; allowWith?: string } };
 
-export async function admitTaskCall(call: ToolUseBlock, tools: ReadonlyMap<string, Tool>,
-    ctx: ToolContext): Promise<TaskAdmission> {
+export async function admitTaskCall(
+  call: ToolUseBlock,
+  tools: ReadonlyMap<string, Tool>,
+  ctx: ToolContext,
+): Promise<TaskAdmission> {
   const refuse = (text: string, denied?: { reason: string; allowWith?: string }): TaskAdmission => ({
     ok: false,
     block: { type: "tool_result", tool_use_id: call.id, content: text, is_error: true },

@@ -55,9 +55,23 @@ export async function runToolCalls(input: ToolBatchInput): Promise<ContentBlock[
     emit({ type: "tool_start", id: call.id, name: call.name, input: call.input, ...raw });
     const outcome = await executeToolCall(call, tools, input.context(call));
     results.push(outcome.block);
-    if (outcome.denied) emit({ type: "permission_denied", id: call.id, name: call.name, reason: outcome.denied.reason, allow_with: outcome.denied.allowWith });
+    if (outcome.denied)
+      emit({
+        type: "permission_denied",
+        id: call.id,
+        name: call.name,
+        reason: outcome.denied.reason,
+        allow_with: outcome.denied.allowWith,
+      });
     const display = outcome.display ? { display: outcome.display } : {};
-    emit({ type: "tool_end", id: call.id, name: call.name, is_error: Boolean(outcome.block.is_error), summary: outcome.summary, ...display });
+    emit({
+      type: "tool_end",
+      id: call.id,
+      name: call.name,
+      is_error: Boolean(outcome.block.is_error),
+      summary: outcome.summary,
+      ...display,
+    });
   };
 
   const taskGroup = async (calls: ToolUseBlock[]) => {
@@ -69,8 +83,21 @@ export async function runToolCalls(input: ToolBatchInput): Promise<ContentBlock[
       if (admission.ok) continue;
       refused.set(call.id, admission.block);
       emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
-      if (admission.denied) emit({ type: "permission_denied", id: call.id, name: call.name, reason: admission.denied.reason, allow_with: admission.denied.allowWith });
-      emit({ type: "tool_end", id: call.id, name: call.name, is_error: true, summary: String(admission.block.content).split("\n")[0] });
+      if (admission.denied)
+        emit({
+          type: "permission_denied",
+          id: call.id,
+          name: call.name,
+          reason: admission.denied.reason,
+          allow_with: admission.denied.allowWith,
+        });
+      emit({
+        type: "tool_end",
+        id: call.id,
+        name: call.name,
+        is_error: true,
+        summary: String(admission.block.content).split("\n")[0],
+      });
     }
     const runs = calls.map((call): Promise<TaskCallOutcome | ToolResultBlock> => {
       if (signal.aborted) return Promise.resolve(errorResult(call.id, INTERRUPTED));
@@ -87,8 +114,21 @@ export async function runToolCalls(input: ToolBatchInput): Promise<ContentBlock[
       emit({ type: "task_start", id: call.id, kind: `task:${parsed.kind}`, description: taskLabel(parsed) });
       emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
       return input.tasks.run({ id: call.id, spec: parsed }, signal, emit).then((outcome) => {
-        emit({ type: "task_end", id: call.id, is_error: Boolean(outcome.block.is_error), duration_ms: outcome.durationMs, tool_calls: outcome.toolCalls, summary: outcome.summary });
-        emit({ type: "tool_end", id: call.id, name: call.name, is_error: Boolean(outcome.block.is_error), summary: outcome.summary });
+        emit({
+          type: "task_end",
+          id: call.id,
+          is_error: Boolean(outcome.block.is_error),
+          duration_ms: outcome.durationMs,
+          tool_calls: outcome.toolCalls,
+          summary: outcome.summary,
+        });
+        emit({
+          type: "tool_end",
+          id: call.id,
+          name: call.name,
+          is_error: Boolean(outcome.block.is_error),
+          summary: outcome.summary,
+        });
         return outcome;
       });
     });

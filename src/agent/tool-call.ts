@@ -19,10 +19,17 @@ export interface ToolCallOutcome {
 }
 
 function failure(id: string, text: string): ToolCallOutcome {
-  return { block: { type: "tool_result", tool_use_id: id, content: text, is_error: true }, summary: text.split("\n")[0] };
+  return {
+    block: { type: "tool_result", tool_use_id: id, content: text, is_error: true },
+    summary: text.split("\n")[0],
+  };
 }
 
-export async function executeToolCall(call: ToolUseBlock, tools: ReadonlyMap<string, Tool>, ctx: ToolContext): Promise<ToolCallOutcome> {
+export async function executeToolCall(
+  call: ToolUseBlock,
+  tools: ReadonlyMap<string, Tool>,
+  ctx: ToolContext,
+): Promise<ToolCallOutcome> {
   const tool = tools.get(call.name);
   if (!tool) {
     return failure(call.id, `Unknown tool "${call.name}". Available tools: ${[...tools.keys()].join(", ")}.`);
@@ -36,13 +43,20 @@ export async function executeToolCall(call: ToolUseBlock, tools: ReadonlyMap<str
   const input = checked.value;
 
   const gate = await checkPermission(tool.name, input, ctx.cwd, ctx.services);
-  if (!gate.ok) return { ...failure(call.id, gate.message), denied: { reason: gate.reason, allowWith: gate.allowWith } };
+  if (!gate.ok)
+    return { ...failure(call.id, gate.message), denied: { reason: gate.reason, allowWith: gate.allowWith } };
   const screen = (text: string) => screenOutput(tool.name, text, ctx.services);
 
   try {
     // Live output is shown and logged too: it gets the same screening as the result.
-    const result = await tool.execute(input, ctx.services.permissions ? { ...ctx, progress: (text) => ctx.progress(screen(text)) } : ctx);
-    const content = typeof result.content === "string" ? screen(result.content) : result.content.map((b) => (b.type === "text" ? { ...b, text: screen(b.text) } : b));
+    const result = await tool.execute(
+      input,
+      ctx.services.permissions ? { ...ctx, progress: (text) => ctx.progress(screen(text)) } : ctx,
+    );
+    const content =
+      typeof result.content === "string"
+        ? screen(result.content)
+        : result.content.map((b) => (b.type === "text" ? { ...b, text: screen(b.text) } : b));
     const block: ToolResultBlock = { type: "tool_result", tool_use_id: call.id, content: wellFormed(content) };
     if (result.isError) block.is_error = true;
     return { block, summary: summarize(content, result.display), display: result.display };
@@ -67,7 +81,8 @@ function wellFormed(content: ToolResultBlock["content"]): ToolResultBlock["conte
  * output's (the tool counted it as it streamed), not the cut copy's or the exit-code footer's.
  */
 export function summarize(content: ToolResultBlock["content"], display?: ToolDisplay): string {
-  const text = typeof content === "string" ? content : content.map((b) => (b.type === "text" ? b.text : "[image]")).join(" ");
+  const text =
+    typeof content === "string" ? content : content.map((b) => (b.type === "text" ? b.text : "[image]")).join(" ");
   const lines = text.split("\n").filter((l) => l.trim());
   const count = display?.kind === "command" ? display.lines : lines.length;
   if (count <= 1) return lines[0] ?? "(no output)";

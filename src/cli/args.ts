@@ -82,7 +82,8 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   }
   if (v.continue && v.resume !== undefined) throw new UsageError("--continue and --resume cannot be used together");
   // `synapse -r "$SID"` with an empty variable must not quietly start a new session.
-  if (v.resume !== undefined && !v.resume.trim()) throw new UsageError("--resume needs a session id (see synapse sessions)");
+  if (v.resume !== undefined && !v.resume.trim())
+    throw new UsageError("--resume needs a session id (see synapse sessions)");
 
   const flags: ConfigFlags = {
     cwd: v.cwd,
@@ -114,8 +115,13 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   const isSubcommand = first !== undefined && SUBCOMMANDS.has(first) && firstIsBeforeDashDash;
   if (!(isSubcommand && first === "compact")) {
     // `--all` is also an option of `synapse sessions`.
-    const misplaced = COMPACT_FLAGS.find((f) => v[f] !== undefined && !(isSubcommand && first === "sessions" && f === "all"));
-    if (misplaced) throw new UsageError(`--${misplaced} is an option of synapse ${misplaced === "all" ? "sessions and synapse compact" : "compact"}`);
+    const misplaced = COMPACT_FLAGS.find(
+      (f) => v[f] !== undefined && !(isSubcommand && first === "sessions" && f === "all"),
+    );
+    if (misplaced)
+      throw new UsageError(
+        `--${misplaced} is an option of synapse ${misplaced === "all" ? "sessions and synapse compact" : "compact"}`,
+      );
   }
   if (first && isSubcommand) {
     if (positionals.length > 1) throw new UsageError(`${first} takes no arguments`);
@@ -130,14 +136,21 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   return { command: { kind: "run", prompt, resume, images: v.image ?? [] }, flags };
 }
 
-function compactSelection(v: { session?: string; all?: boolean; "older-than"?: string; "dry-run"?: boolean }): CompactSelection {
+function compactSelection(v: {
+  session?: string;
+  all?: boolean;
+  "older-than"?: string;
+  "dry-run"?: boolean;
+}): CompactSelection {
   if (v.session !== undefined && v.all) throw new UsageError("--session and --all cannot be used together");
-  if (v.session !== undefined && !v.session.trim()) throw new UsageError("--session needs a session id (see synapse sessions)");
+  if (v.session !== undefined && !v.session.trim())
+    throw new UsageError("--session needs a session id (see synapse sessions)");
   let olderThanDays: number | undefined;
   if (v["older-than"] !== undefined) {
     const text = v["older-than"].trim();
     olderThanDays = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
-    if (!(olderThanDays > 0)) throw new UsageError(`--older-than needs a number of days greater than 0 (got "${v["older-than"]}")`);
+    if (!(olderThanDays > 0))
+      throw new UsageError(`--older-than needs a number of days greater than 0 (got "${v["older-than"]}")`);
   }
   return { session: v.session?.trim(), all: v.all ?? false, olderThanDays, dryRun: v["dry-run"] ?? false };
 }

@@ -23,7 +23,12 @@ export interface CommandReport {
 export function formatCommandReport(format: OutputFormat, r: CommandReport): string {
   const lines = [...r.lines];
   const c = r.outcome.compaction;
-  if (c) lines.push(c.method === "none" ? `nothing to compact: ${formatTokens(c.tokensBefore)} tokens` : compactedLine(c.tokensBefore, c.tokensAfter, c.keptTurns));
+  if (c)
+    lines.push(
+      c.method === "none"
+        ? `nothing to compact: ${formatTokens(c.tokensBefore)} tokens`
+        : compactedLine(c.tokensBefore, c.tokensAfter, c.keptTurns),
+    );
   if (format === "text") return lines.length ? `${lines.map((l) => inertLine(l)).join("\n")}\n` : "";
   const interrupted = r.outcome.status === "interrupted";
   const failed = r.outcome.status === "failed";
@@ -37,6 +42,12 @@ export function formatCommandReport(format: OutputFormat, r: CommandReport): str
     num_turns: 0,
     duration_ms: r.durationMs,
   };
-  if (c) result.compaction = { tokens_before: c.tokensBefore, tokens_after: c.tokensAfter, method: c.method, ...(c.keptTurns !== undefined ? { kept_turns: c.keptTurns } : {}) };
+  if (c)
+    result.compaction = {
+      tokens_before: c.tokensBefore,
+      tokens_after: c.tokensAfter,
+      method: c.method,
+      ...(c.keptTurns !== undefined ? { kept_turns: c.keptTurns } : {}),
+    };
   return `${JSON.stringify(result)}\n`;
 }

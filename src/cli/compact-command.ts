@@ -29,7 +29,8 @@ export async function runCompactCommand(config: Config, selection: CompactSelect
     return EXIT.ok;
   }
   if (!selection.dryRun) await emptyTrash(config.home);
-  const progress = ids.length > 1 && !config.quiet && terminalFacts().errIsTTY ? new ProgressBar(ids.length) : undefined;
+  const progress =
+    ids.length > 1 && !config.quiet && terminalFacts().errIsTTY ? new ProgressBar(ids.length) : undefined;
   const reports: CompactReport[] = [];
   const now = Date.now();
   const olderThanMs = selection.olderThanDays === undefined ? undefined : selection.olderThanDays * DAY_MS;
@@ -44,7 +45,9 @@ export async function runCompactCommand(config: Config, selection: CompactSelect
     }
   }
   progress?.clear();
-  await printOut(json ? `${inertJson(jsonReport(reports, selection.dryRun))}\n` : formatReport(reports, selection.dryRun));
+  await printOut(
+    json ? `${inertJson(jsonReport(reports, selection.dryRun))}\n` : formatReport(reports, selection.dryRun),
+  );
   return reports.some((r) => r.status === "failed") ? EXIT.failed : EXIT.ok;
 }
 
@@ -66,10 +69,13 @@ async function selectSessions(config: Config, selection: CompactSelection): Prom
   }
   if (selection.all) {
     const folders: string[] = [];
-    for (const name of names) if ((await stat(join(root, name)).catch(() => undefined))?.isDirectory()) folders.push(name);
+    for (const name of names)
+      if ((await stat(join(root, name)).catch(() => undefined))?.isDirectory()) folders.push(name);
     return folders;
   }
-  return sessionsFor(await listSessions(config.home), config.cwd).map((s) => s.id).sort();
+  return sessionsFor(await listSessions(config.home), config.cwd)
+    .map((s) => s.id)
+    .sort();
 }
 
 interface Totals {
@@ -88,7 +94,20 @@ interface Totals {
 }
 
 function totalsOf(reports: readonly CompactReport[]): Totals {
-  const t: Totals = { sessions: reports.length, compacted: 0, unchanged: 0, skipped: 0, deleted: 0, failed: 0, bytesBefore: 0, bytesAfter: 0, segmentsCompressed: 0, imagesRemoved: 0, taskTranscripts: 0, taskSegments: 0 };
+  const t: Totals = {
+    sessions: reports.length,
+    compacted: 0,
+    unchanged: 0,
+    skipped: 0,
+    deleted: 0,
+    failed: 0,
+    bytesBefore: 0,
+    bytesAfter: 0,
+    segmentsCompressed: 0,
+    imagesRemoved: 0,
+    taskTranscripts: 0,
+    taskSegments: 0,
+  };
   for (const r of reports) {
     t[r.status]++;
     t.bytesBefore += r.bytesBefore;
@@ -143,7 +162,12 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 export function formatReport(reports: readonly CompactReport[], dryRun: boolean): string {
   const would = dryRun ? "would " : "";
   const rows = reports.map((r) => {
-    const sizes = r.status === "skipped" ? "" : dryRun && r.status !== "deleted" ? formatBytes(r.bytesBefore) : `${formatBytes(r.bytesBefore)} → ${formatBytes(r.bytesAfter)}`;
+    const sizes =
+      r.status === "skipped"
+        ? ""
+        : dryRun && r.status !== "deleted"
+          ? formatBytes(r.bytesBefore)
+          : `${formatBytes(r.bytesBefore)} → ${formatBytes(r.bytesAfter)}`;
     let what: string;
     switch (r.status) {
       case "skipped":
@@ -155,17 +179,32 @@ export function formatReport(reports: readonly CompactReport[], dryRun: boolean)
         break;
       default: {
         const parts: string[] = [];
-        const inTasks = r.taskSegments > 0 ? `; ${r.taskSegments} in ${plural(r.taskTranscripts, "sub-agent transcript")}` : "";
-        if (r.segmentsCompressed > 0) parts.push(`${dryRun ? "would compress" : "compressed"} ${plural(r.segmentsCompressed, "segment")} (${formatBytes(r.segmentBytes)}${inTasks})`);
-        if (r.imagesRemoved > 0) parts.push(`${dryRun ? "would remove" : "removed"} ${plural(r.imagesRemoved, "image")} (${formatBytes(r.imageBytes)})`);
+        const inTasks =
+          r.taskSegments > 0 ? `; ${r.taskSegments} in ${plural(r.taskTranscripts, "sub-agent transcript")}` : "";
+        if (r.segmentsCompressed > 0)
+          parts.push(
+            `${dryRun ? "would compress" : "compressed"} ${plural(r.segmentsCompressed, "segment")} (${formatBytes(r.segmentBytes)}${inTasks})`,
+          );
+        if (r.imagesRemoved > 0)
+          parts.push(
+            `${dryRun ? "would remove" : "removed"} ${plural(r.imagesRemoved, "image")} (${formatBytes(r.imageBytes)})`,
+          );
         what = parts.length > 0 ? parts.join(", ") : "nothing to do";
       }
     }
-    const status = dryRun && (r.status === "compacted" || r.status === "deleted") ? `would ${r.status === "compacted" ? "compact" : "delete"}` : r.status;
+    const status =
+      dryRun && (r.status === "compacted" || r.status === "deleted")
+        ? `would ${r.status === "compacted" ? "compact" : "delete"}`
+        : r.status;
     return [r.id, status, sizes, what];
   });
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i]!.length)));
-  const lines = rows.map((row) => row.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell)).join("  ").trimEnd());
+  const lines = rows.map((row) =>
+    row
+      .map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell))
+      .join("  ")
+      .trimEnd(),
+  );
   const t = totalsOf(reports);
   const counts = [
     `${t.compacted} ${dryRun ? "to compact" : "compacted"}`,
@@ -174,9 +213,13 @@ export function formatReport(reports: readonly CompactReport[], dryRun: boolean)
     `${t.deleted} ${dryRun ? "to delete" : "deleted"}`,
     `${t.failed} failed`,
   ].join(", ");
-  const sizes = dryRun ? `${formatBytes(t.bytesBefore)} now` : `${formatBytes(t.bytesBefore)} → ${formatBytes(t.bytesAfter)}`;
+  const sizes = dryRun
+    ? `${formatBytes(t.bytesBefore)} now`
+    : `${formatBytes(t.bytesBefore)} → ${formatBytes(t.bytesAfter)}`;
   const work = `${would}compress ${plural(t.segmentsCompressed, "segment")}, ${would}remove ${plural(t.imagesRemoved, "image")}`;
-  lines.push(`total: ${plural(t.sessions, "session")} (${counts}); ${sizes}; ${dryRun ? work : `${plural(t.segmentsCompressed, "segment")} compressed, ${plural(t.imagesRemoved, "image")} removed, ${plural(t.deleted, "session")} deleted`}`);
+  lines.push(
+    `total: ${plural(t.sessions, "session")} (${counts}); ${sizes}; ${dryRun ? work : `${plural(t.segmentsCompressed, "segment")} compressed, ${plural(t.imagesRemoved, "image")} removed, ${plural(t.deleted, "session")} deleted`}`,
+  );
   return lines.join("\n") + "\n";
 }
 

@@ -32,14 +32,23 @@ function checks(config: Config): Check[] {
       name: "worker threads",
       async run() {
         // The very pool sub-agents run in: its slots, message port, time limit and heap cap.
-        const pool = await createTaskPool({ filename: workerFile("ping"), maxThreads: 1, timeoutMs: DOCTOR_WORKER_TIMEOUT_MS, heapCapBytes: 256 * 1048576 });
+        const pool = await createTaskPool({
+          filename: workerFile("ping"),
+          maxThreads: 1,
+          timeoutMs: DOCTOR_WORKER_TIMEOUT_MS,
+          heapCapBytes: 256 * 1048576,
+        });
         try {
-          const end = await pool.run<{ n: number }, { pong: number; thread: boolean }>({ n: 21 }, {
-            signal: AbortSignal.timeout(DOCTOR_WORKER_TIMEOUT_MS),
-            onMessage: (m, reply) => m?.t === "echo" && reply({ n: m.n }),
-          });
+          const end = await pool.run<{ n: number }, { pong: number; thread: boolean }>(
+            { n: 21 },
+            {
+              signal: AbortSignal.timeout(DOCTOR_WORKER_TIMEOUT_MS),
+              onMessage: (m, reply) => m?.t === "echo" && reply({ n: m.n }),
+            },
+          );
           if (!end.ok) throw new Error(`the task pool's worker ${end.reason}: ${end.message}`);
-          if (end.value.pong !== 42 || !end.value.thread) throw new Error(`unexpected reply ${JSON.stringify(end.value)}`);
+          if (end.value.pong !== 42 || !end.value.thread)
+            throw new Error(`unexpected reply ${JSON.stringify(end.value)}`);
           return "a worker thread of the sub-agent task pool answered over its message port";
         } finally {
           await pool.destroy();

@@ -54,7 +54,10 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
   // Trapped before stdin is read: a Ctrl-C while the prompt is still arriving must not run it.
   const signals = trapSignals();
   const stdinText = await Promise.race([
-    readStdin({ isTTY: terminalFacts().inIsTTY, stream: () => jsRuntime.stdinStream() }, stdinWaitOptions(config, command.prompt !== undefined)),
+    readStdin(
+      { isTTY: terminalFacts().inIsTTY, stream: () => jsRuntime.stdinStream() },
+      stdinWaitOptions(config, command.prompt !== undefined),
+    ),
     signals.first.then((code) => {
       throw new SynapseError("interrupted before the prompt was read; nothing was run", code);
     }),
@@ -62,7 +65,11 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
   const prompt = composePrompt(command.prompt, stdinText);
   if (!prompt) {
     const blank = Boolean(command.prompt) || Boolean(stdinText);
-    throw new UsageError(blank ? "empty prompt: the prompt argument and stdin hold only white space" : "no prompt: pass it as an argument or pipe it on stdin (synapse --help)");
+    throw new UsageError(
+      blank
+        ? "empty prompt: the prompt argument and stdin hold only white space"
+        : "no prompt: pass it as an argument or pipe it on stdin (synapse --help)",
+    );
   }
   // Checked before any session opens: an unknown command is a usage error that reaches no server.
   const resolved = looksLikeCommand(prompt) ? resolveCommand(prompt) : undefined;
@@ -83,7 +90,8 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
     controller.abort();
   });
   const writer = await makeWriter(config, streams);
-  if (config.permissionMode === "bypass") streams.err("synapse: warning: bypass mode: every tool call runs without asking (only --deny rules still apply)\n");
+  if (config.permissionMode === "bypass")
+    streams.err("synapse: warning: bypass mode: every tool call runs without asking (only --deny rules still apply)\n");
   const commandLines: string[] = [];
   const emit = (event: ExecutorEvent) => {
     // A command's errors end the run with one line on stderr (below); its other lines are its answer.
@@ -92,7 +100,12 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
     } else if (isAgentEvent(event)) writer.handle(event);
   };
 
-  const runtime = await createExecutor({ config, resume: command.resume, open: (sink, resume) => openRuntime({ config, resume, emit: sink }), emit });
+  const runtime = await createExecutor({
+    config,
+    resume: command.resume,
+    open: (sink, resume) => openRuntime({ config, resume, emit: sink }),
+    emit,
+  });
   // Whatever ends the process, no shell or child it started may outlive it.
   process.on("exit", () => runtime.killNow());
   signals.onSignal((code, signal, count) => {
@@ -137,7 +150,16 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
     } else if (outcome.status === "failed") {
       throw new SynapseError(outcome.error ?? "the command failed", outcome.errorCode ?? EXIT.failed);
     } else {
-      if (slash) streams.out(formatCommandReport(config.outputFormat, { command: slash, lines: commandLines, sessionId: runtime.runtime.sessionId, durationMs: Date.now() - started, outcome }));
+      if (slash)
+        streams.out(
+          formatCommandReport(config.outputFormat, {
+            command: slash,
+            lines: commandLines,
+            sessionId: runtime.runtime.sessionId,
+            durationMs: Date.now() - started,
+            outcome,
+          }),
+        );
       code = exitOverride ?? (outcome.status === "interrupted" ? EXIT.interrupted : EXIT.ok);
     }
   } finally {
@@ -157,7 +179,9 @@ const FORCE_EXIT_MS = 5000;
 const FORCE_EXIT_SIGNALS = 3;
 
 function stdinNotice(): void {
-  process.stderr.write("synapse: waiting for stdin to end (nothing has arrived yet; run with < /dev/null to go without it)\n");
+  process.stderr.write(
+    "synapse: waiting for stdin to end (nothing has arrived yet; run with < /dev/null to go without it)\n",
+  );
 }
 
 /**
@@ -166,7 +190,8 @@ function stdinNotice(): void {
  * is the prompt, so it is waited for, with one notice.
  */
 function stdinWaitOptions(config: Config, hasPromptArgument: boolean): ReadStdinOptions {
-  if (!hasPromptArgument) return { noticeAfterMs: config.stdinWaitMs, onSilent: config.quiet ? undefined : stdinNotice };
+  if (!hasPromptArgument)
+    return { noticeAfterMs: config.stdinWaitMs, onSilent: config.quiet ? undefined : stdinNotice };
   const seconds = `${Number((config.stdinWaitMs / 1000).toFixed(3))}s`;
   return {
     giveUpAfterMs: config.stdinWaitMs,
@@ -179,7 +204,9 @@ function stdinWaitOptions(config: Config, hasPromptArgument: boolean): ReadStdin
 }
 
 const isAgentEvent = (event: ExecutorEvent): event is AgentEvent =>
-  !["submission_start", "command_output", "model_changed", "session_changed", "compacted", "submission_end"].includes(event.type);
+  !["submission_start", "command_output", "model_changed", "session_changed", "compacted", "submission_end"].includes(
+    event.type,
+  );
 
 function forceExit(runtime: { killNow(): void }, code: number): never {
   runtime.killNow();

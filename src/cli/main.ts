@@ -13,7 +13,12 @@ const print = (text: string) =>
     if (!readerWentAway(err)) throw outputFailure(err);
   });
 const VERSION_LINE = `synapse ${VERSION}\n`;
-const QUICK: Record<string, string> = { "--version": VERSION_LINE, "-v": VERSION_LINE, "--help": HELP_TEXT, "-h": HELP_TEXT };
+const QUICK: Record<string, string> = {
+  "--version": VERSION_LINE,
+  "-v": VERSION_LINE,
+  "--help": HELP_TEXT,
+  "-h": HELP_TEXT,
+};
 
 async function main(argv: string[]): Promise<number> {
   // The commonest quick calls skip argument parsing (node:util) altogether.

@@ -101,9 +101,11 @@ const paths = (config: Config) => ({ user: userConfigPath(config), project: join
 
 function describe(report: ServerReport): string {
   const state =
-    report.status === "connected" ? `connected, ${report.tools.length} tool${report.tools.length === 1 ? "" : "s"}`
-    : report.status === "needs-approval" ? "needs approval (not started)"
-    : `failed: ${report.error ?? "unknown error"}`;
+    report.status === "connected"
+      ? `connected, ${report.tools.length} tool${report.tools.length === 1 ? "" : "s"}`
+      : report.status === "needs-approval"
+        ? "needs approval (not started)"
+        : `failed: ${report.error ?? "unknown error"}`;
   return `${report.name} (${report.scope}): ${state}`;
 }
 

@@ -23,12 +23,19 @@ export async function runSessionsCommand(config: Config, opts: { all: boolean } 
     await printErr(opts.all ? `no sessions in ${config.home}\n` : `no sessions for ${config.cwd}\n`);
   } else {
     // Titles come from prompts, which may hold piped text an attacker wrote: shown inert.
-    const shown = sessions.map((s) => ({ ...s, title: inertLine(s.title), cwd: inertLine(s.cwd), note: s.note && inertLine(s.note) }));
+    const shown = sessions.map((s) => ({
+      ...s,
+      title: inertLine(s.title),
+      cwd: inertLine(s.cwd),
+      note: s.note && inertLine(s.note),
+    }));
     // Awaited: a table larger than a pipe buffer must reach a slow reader whole before exit.
     await printOut(formatSessionTable(shown, 48, homedir()));
   }
   if (elsewhere > 0) {
-    await printErr(`${elsewhere} more session${elsewhere > 1 ? "s" : ""} in other directories: synapse sessions --all\n`);
+    await printErr(
+      `${elsewhere} more session${elsewhere > 1 ? "s" : ""} in other directories: synapse sessions --all\n`,
+    );
   }
   return EXIT.ok;
 }

@@ -39,7 +39,8 @@ export async function readStdin(source: StdinSource, opts: ReadStdinOptions = {}
   const chunks: Uint8Array[] = [];
   let total = 0;
   const read = () => reader.read().catch((err) => Promise.reject(unreadable(err)));
-  const notice = opts.onSilent && opts.noticeAfterMs !== undefined ? setTimeout(opts.onSilent, opts.noticeAfterMs) : undefined;
+  const notice =
+    opts.onSilent && opts.noticeAfterMs !== undefined ? setTimeout(opts.onSilent, opts.noticeAfterMs) : undefined;
   let giveUp: ReturnType<typeof setTimeout> | undefined;
   const silence =
     opts.giveUpAfterMs === undefined
@@ -60,7 +61,9 @@ export async function readStdin(source: StdinSource, opts: ReadStdinOptions = {}
       total += r.value.byteLength;
       if (total > maxBytes) {
         const mib = Math.round(maxBytes / 1024 / 1024);
-        throw new UsageError(`stdin is larger than ${mib} MiB (${maxBytes} bytes); pass a file path in the prompt instead`);
+        throw new UsageError(
+          `stdin is larger than ${mib} MiB (${maxBytes} bytes); pass a file path in the prompt instead`,
+        );
       }
       chunks.push(r.value);
     }

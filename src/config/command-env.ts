@@ -16,7 +16,10 @@ function matches(name: string, patterns: readonly string[]): boolean {
 }
 
 /** A copy of `env` without the hidden names (and without unset values). */
-export function commandEnvironment(env: Record<string, string | undefined>, hidden: readonly string[]): Record<string, string> {
+export function commandEnvironment(
+  env: Record<string, string | undefined>,
+  hidden: readonly string[],
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
     if (value !== undefined && !matches(name, hidden)) out[name] = value;

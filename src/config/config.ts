@@ -171,12 +171,16 @@ function priceFrom(env: ConfigSources["env"], file: FileConfig): PriceOverride |
   const raw = env.SYNAPSE_PRICE;
   if (raw === undefined || raw === "") return file.price;
   const price = parsePrice(raw);
-  if (!price) throw new UsageError(`SYNAPSE_PRICE must be "input,output" or "input,output,cacheWrite,cacheRead" in dollars per million tokens (got "${raw}")`);
+  if (!price)
+    throw new UsageError(
+      `SYNAPSE_PRICE must be "input,output" or "input,output,cacheWrite,cacheRead" in dollars per million tokens (got "${raw}")`,
+    );
   return price;
 }
 
 function budgetFrom(flag: string | undefined, env: ConfigSources["env"]): number | undefined {
-  const [name, raw] = flag !== undefined ? ["--max-budget-usd", flag] : ["SYNAPSE_MAX_BUDGET_USD", env.SYNAPSE_MAX_BUDGET_USD];
+  const [name, raw] =
+    flag !== undefined ? ["--max-budget-usd", flag] : ["SYNAPSE_MAX_BUDGET_USD", env.SYNAPSE_MAX_BUDGET_USD];
   if (raw === undefined || raw === "") return undefined;
   const n = DOLLARS.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
   if (!(n > 0)) throw new UsageError(`${name} must be a number of dollars above 0 (got "${raw}")`);
@@ -252,7 +256,13 @@ const OUTPUT_FORMATS: OutputFormat[] = ["text", "json", "stream-json"];
 const PERMISSION_MODES: PermissionMode[] = ["default", "accept-edits", "bypass", "plan"];
 export const SANDBOX_MODES: SandboxMode[] = ["read-only", "workspace-write", "full-access"];
 
-function int(env: ConfigSources["env"], name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+function int(
+  env: ConfigSources["env"],
+  name: string,
+  fallback: number,
+  min = 0,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   // Digits only: Number() would also take "1e9", "0x10" and " 7 ".
@@ -366,8 +376,12 @@ export function resolveConfig(src: ConfigSources): Config {
   if (!OUTPUT_FORMATS.includes(outputFormat)) {
     throw new UsageError(`--output-format must be one of ${OUTPUT_FORMATS.join(", ")} (got "${flags.outputFormat}")`);
   }
-  if (flags.permissionMode === undefined && !env.SYNAPSE_PERMISSION_MODE) checkProjectMode(src.projectFile?.permissionMode, src.userFile?.permissionMode);
-  const permissionMode = (flags.permissionMode ?? env.SYNAPSE_PERMISSION_MODE ?? file.permissionMode ?? "default") as PermissionMode;
+  if (flags.permissionMode === undefined && !env.SYNAPSE_PERMISSION_MODE)
+    checkProjectMode(src.projectFile?.permissionMode, src.userFile?.permissionMode);
+  const permissionMode = (flags.permissionMode ??
+    env.SYNAPSE_PERMISSION_MODE ??
+    file.permissionMode ??
+    "default") as PermissionMode;
   if (!PERMISSION_MODES.includes(permissionMode)) {
     // Name where the bad value came from (a config file's value was checked when it was read).
     const source = flags.permissionMode !== undefined ? "--permission-mode" : "SYNAPSE_PERMISSION_MODE";
@@ -379,7 +393,8 @@ export function resolveConfig(src: ConfigSources): Config {
   if (env.SYNAPSE_MAX_TURNS) maxTurns = int(env, "SYNAPSE_MAX_TURNS", Number.POSITIVE_INFINITY, 1);
   if (flags.maxTurns !== undefined) {
     const n = Number(flags.maxTurns);
-    if (!Number.isInteger(n) || n < 1) throw new UsageError(`--max-turns must be a whole number >= 1 (got "${flags.maxTurns}")`);
+    if (!Number.isInteger(n) || n < 1)
+      throw new UsageError(`--max-turns must be a whole number >= 1 (got "${flags.maxTurns}")`);
     maxTurns = n;
   }
 
@@ -411,7 +426,11 @@ export function resolveConfig(src: ConfigSources): Config {
     permissions: {
       allow: [...(flags.allow ?? []), ...(src.userFile?.permissions?.allow ?? [])],
       projectAllow: [...(src.projectFile?.permissions?.allow ?? [])],
-      deny: [...(flags.deny ?? []), ...(src.projectFile?.permissions?.deny ?? []), ...(src.userFile?.permissions?.deny ?? [])],
+      deny: [
+        ...(flags.deny ?? []),
+        ...(src.projectFile?.permissions?.deny ?? []),
+        ...(src.userFile?.permissions?.deny ?? []),
+      ],
     },
     addDirs: (flags.addDir ?? []).map((d) => resolvePath(cwd, d)),
     sandbox: resolveSandbox(src),

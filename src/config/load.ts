@@ -15,7 +15,8 @@ function readConfigFile(path: string): FileConfig | undefined {
     // Only a missing file means "no config"; one that is a directory or unreadable is a mistake to tell.
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-    const reason = code === "EISDIR" ? "it is a directory" : code === "EACCES" ? "permission denied" : (err as Error).message;
+    const reason =
+      code === "EISDIR" ? "it is a directory" : code === "EACCES" ? "permission denied" : (err as Error).message;
     throw new UsageError(`cannot read config file ${path}: ${reason}`);
   }
   try {

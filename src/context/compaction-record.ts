@@ -27,18 +27,31 @@ export function keepUserMessages(messages: string[], budget = USER_MESSAGES_TOKE
 export function taskTextOf(task: Message | undefined, maxTokens: number): string {
   const text = task ? (promptText(task) ?? textOf(task)) : "";
   const max = maxTokens * CHARS_PER_TOKEN;
-  return text.length > max ? `${text.slice(0, max)}\n[... ${text.length - max} more characters of the first prompt are in the session archive]` : text;
+  return text.length > max
+    ? `${text.slice(0, max)}\n[... ${text.length - max} more characters of the first prompt are in the session archive]`
+    : text;
 }
 
 /**
  * The record message for `info` and new copies (fresh ids) of the kept `tail`; fills in the
  * record's keptIds and its tokensAfter (`fixedTokens` for the system prompt and tools).
  */
-export function recordWithKept(info: CompactionInfo, tail: Message[], fixedTokens: number): { record: Message; copies: Message[] } {
+export function recordWithKept(
+  info: CompactionInfo,
+  tail: Message[],
+  fixedTokens: number,
+): { record: Message; copies: Message[] } {
   const now = Date.now();
   const copies = tail.map((m) => ({ ...m, id: newMessageId(), ts: now }));
   info.keptIds = copies.map((m) => m.id);
-  const record: Message = { id: newMessageId(), role: "user", content: [{ type: "text", text: recordText(info) }], ts: now, isSummary: true, compaction: info };
+  const record: Message = {
+    id: newMessageId(),
+    role: "user",
+    content: [{ type: "text", text: recordText(info) }],
+    ts: now,
+    isSummary: true,
+    compaction: info,
+  };
   info.tokensAfter = fixedTokens + estimateMessageTokens(record) + estimateTokens(copies);
   return { record, copies };
 }

@@ -11,8 +11,19 @@ import type { EventSink } from "../protocol/events.ts";
 import type { CompactionInfo, Message, Usage } from "../protocol/message.ts";
 import { addUsage } from "../llm/pricing.ts";
 import type { SessionStore } from "../store/types.ts";
-import { TASK_TOKENS, USER_MESSAGES_TOKENS, keepUserMessages, recordWithKept, taskTextOf } from "./compaction-record.ts";
-import { isContextOverflow, overflowAfterCondensing, overflowFigures, overflowWithoutCondense } from "./context-overflow.ts";
+import {
+  TASK_TOKENS,
+  USER_MESSAGES_TOKENS,
+  keepUserMessages,
+  recordWithKept,
+  taskTextOf,
+} from "./compaction-record.ts";
+import {
+  isContextOverflow,
+  overflowAfterCondensing,
+  overflowFigures,
+  overflowWithoutCondense,
+} from "./context-overflow.ts";
 import { buildContext, lastRecordIndex } from "./context.ts";
 import { FirstPrompt } from "./first-prompt.ts";
 import { selectImagesForContext } from "./image-context.ts";
@@ -155,7 +166,11 @@ export class ContextManager {
     if (at >= 0) this.lastRecord = window[at];
     const task = at < 0 ? await this.loadTask() : undefined;
     const source = this.pruned.size ? window.map((m) => this.pruned.get(m.id) ?? m) : window;
-    return buildContext(source, { task, record: at < 0 ? this.lastRecord : undefined, total: this.deps.store.messageCount?.() });
+    return buildContext(source, {
+      task,
+      record: at < 0 ? this.lastRecord : undefined,
+      total: this.deps.store.messageCount?.(),
+    });
   }
 
   /** Estimated prompt tokens of a context, corrected by the usage the last response reported. */
@@ -170,7 +185,9 @@ export class ContextManager {
 
   private ringPressure(context: readonly Message[]): boolean {
     const { maxMessages, maxBytes } = this.deps.config.store;
-    return context.length > maxMessages * RING_SHARE || estimateTokens(context) * CHARS_PER_TOKEN > maxBytes * RING_SHARE;
+    return (
+      context.length > maxMessages * RING_SHARE || estimateTokens(context) * CHARS_PER_TOKEN > maxBytes * RING_SHARE
+    );
   }
 
   /** The context for the next request, condensed first when it has grown past a bound. */
@@ -188,7 +205,8 @@ export class ContextManager {
       context = await this.current();
       // A condense that could not shrink anything, or one the monitor keeps asking for while memory
       // stays high, is not repeated before the context has grown by a few turns.
-      if (requestedOnly || outcome.method === "none" || outcome.tokensAfter >= outcome.tokensBefore) this.quietUntil = context.length + QUIET_MESSAGES;
+      if (requestedOnly || outcome.method === "none" || outcome.tokensAfter >= outcome.tokensBefore)
+        this.quietUntil = context.length + QUIET_MESSAGES;
       if (outcome.method === "none") this.requested = false;
     } else if (!over && !pressure && !this.requested && (await this.pruneIfDue(context, tokens))) {
       context = await this.current();
@@ -205,7 +223,10 @@ export class ContextManager {
     const { config } = this.deps;
     let context = await this.prepare(signal);
     for (let attempt = 0; ; attempt++) {
-      const sent = selectImagesForContext(context, { maxImages: config.store.contextMaxImages, maxBytes: config.store.contextMaxImageBytes });
+      const sent = selectImagesForContext(context, {
+        maxImages: config.store.contextMaxImages,
+        maxBytes: config.store.contextMaxImageBytes,
+      });
       this.lastSent = sent;
       try {
         const turn = await send(sent);
@@ -294,7 +315,12 @@ export class ContextManager {
     let failure: string | undefined;
     if (hardness < 2) {
       try {
-        summary = await summarise(this.deps, this.window, { task, previous: previous?.summary, middle, userMessages, focus: opts.focus, signal }, this.summaryHooks);
+        summary = await summarise(
+          this.deps,
+          this.window,
+          { task, previous: previous?.summary, middle, userMessages, focus: opts.focus, signal },
+          this.summaryHooks,
+        );
       } catch (err) {
         if (err instanceof InterruptedError || signal.aborted) throw new InterruptedError();
         failure = errorMessage(err);
@@ -357,7 +383,11 @@ export class ContextManager {
   }
 
   /** Puts pruned copies in place of their originals and reports the prune. */
-  private async applyPrune(pruned: Map<string, Message>, tokensBefore: number, trigger: CondenseTrigger): Promise<CompactOutcome> {
+  private async applyPrune(
+    pruned: Map<string, Message>,
+    tokensBefore: number,
+    trigger: CondenseTrigger,
+  ): Promise<CompactOutcome> {
     // Put in memory in place of the originals where the store can (the archive keeps them
     // whole), so pruned outputs stop costing memory too; else kept here as overrides.
     if (this.deps.store.replaceInMemory) this.deps.store.replaceInMemory(pruned);
@@ -371,7 +401,9 @@ export class ContextManager {
   private cacheRates(): CacheRates {
     const { provider, config } = this.deps;
     const price = priceFor(provider.name, provider.model, config.price);
-    return price && price.input > 0 ? { write: price.cacheWrite / price.input, read: price.cacheRead / price.input } : ANTHROPIC_RATES;
+    return price && price.input > 0
+      ? { write: price.cacheWrite / price.input, read: price.cacheRead / price.input }
+      : ANTHROPIC_RATES;
   }
 
   /** Tracks how fast the context grows a turn (a moving average of the growth between requests). */
@@ -434,7 +466,11 @@ export class ContextManager {
       keptIds: [],
       method: p.method,
       task: p.task,
-      ...(p.summary !== undefined ? { summary: p.summary } : p.previous?.summary ? { summary: p.previous.summary } : {}),
+      ...(p.summary !== undefined
+        ? { summary: p.summary }
+        : p.previous?.summary
+          ? { summary: p.previous.summary }
+          : {}),
       userMessages,
     };
     const { record, copies } = recordWithKept(info, tail, this.tokens.fixed);

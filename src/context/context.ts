@@ -42,7 +42,13 @@ function markerFor(task: Message, omitted: number): Message {
     ? recordText({ ...info, method: "window", count: omitted })
     : recordText({ method: "window", task: promptText(task) ?? "", count: omitted });
   const images = info ? [] : task.content.filter((b) => b.type === "image");
-  const marker: Message = { id: `${task.id}${MARKER_SUFFIX}`, role: "user", content: [...images, { type: "text", text }], ts: task.ts, isSummary: true };
+  const marker: Message = {
+    id: `${task.id}${MARKER_SUFFIX}`,
+    role: "user",
+    content: [...images, { type: "text", text }],
+    ts: task.ts,
+    isSummary: true,
+  };
   markers.set(task, { omitted, marker });
   return marker;
 }
@@ -55,7 +61,11 @@ export function selectContext(window: readonly Message[], opts: ContextOptions =
   if (!task || window[0]?.id === task.id) {
     // Start at a user message that is a plain prompt, never at a tool result.
     let start = 0;
-    while (start < window.length && !(window[start]!.isSummary || (window[start]!.role === "user" && !isToolResultMessage(window[start]!)))) start++;
+    while (
+      start < window.length &&
+      !(window[start]!.isSummary || (window[start]!.role === "user" && !isToolResultMessage(window[start]!)))
+    )
+      start++;
     return window.slice(start);
   }
   // The task left the window: a marker carries it, then the window from its first clean edge.
@@ -85,14 +95,17 @@ export function buildContext(window: readonly Message[], opts: ContextOptions = 
     if (!uses.length) continue;
     const ids = new Set(uses.map((u) => u.id));
     const next = kept[i + 1]?.role === "user" ? kept[++i] : undefined;
-    const results = (next?.content ?? []).filter((b): b is ToolResultBlock => b.type === "tool_result" && ids.has(b.tool_use_id));
+    const results = (next?.content ?? []).filter(
+      (b): b is ToolResultBlock => b.type === "tool_result" && ids.has(b.tool_use_id),
+    );
     const answered = new Set(results.map((b) => b.tool_use_id));
     const missing: ToolResultBlock[] = uses
       .filter((u) => !answered.has(u.id))
       .map((u) => ({ type: "tool_result", tool_use_id: u.id, content: MISSING_RESULT, is_error: true }));
     const rest = (next?.content ?? []).filter((b) => b.type !== "tool_result");
     const content = [...results, ...missing, ...rest];
-    if (next && content.length === next.content.length && content.every((b, k) => b === next.content[k])) out.push(next);
+    if (next && content.length === next.content.length && content.every((b, k) => b === next.content[k]))
+      out.push(next);
     else out.push({ ...(next ?? { id: `${m.id}-repair`, role: "user", ts: m.ts }), content });
   }
   return mergeSameRole(out);

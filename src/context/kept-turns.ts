@@ -14,7 +14,8 @@ const WINDOW_KEEP_SHARE = 0.4;
  */
 export function keptStart(body: Message[], keep: number, keepWhole: boolean | undefined): number {
   let split = tailStart(body, keep);
-  if (split === 0 && body.length && !keepWhole) split = tailStart(body, Math.min(keep, Math.max(0, groupTurns(body).length - 1)));
+  if (split === 0 && body.length && !keepWhole)
+    split = tailStart(body, Math.min(keep, Math.max(0, groupTurns(body).length - 1)));
   return split;
 }
 

@@ -20,6 +20,7 @@ export function contextWindowFor(model: string, override?: number): number {
   if (override && override > 0) return override;
   const name = model.slice(model.lastIndexOf("/") + 1).toLowerCase();
   let best: [string, number] | undefined;
-  for (const entry of WINDOWS) if (name.startsWith(entry[0]) && (!best || entry[0].length > best[0].length)) best = entry;
+  for (const entry of WINDOWS)
+    if (name.startsWith(entry[0]) && (!best || entry[0].length > best[0].length)) best = entry;
   return best?.[1] ?? DEFAULT_CONTEXT_WINDOW;
 }

@@ -18,7 +18,13 @@ export class PromptTokens {
   of(context: readonly Message[]): number {
     const estimate = this.fixed + estimateTokens(context);
     const last = this.lastReport;
-    if (last && last.tokens > 0 && context.length >= last.length && context[0]?.id === last.firstId && context[last.length - 1]?.id === last.lastId) {
+    if (
+      last &&
+      last.tokens > 0 &&
+      context.length >= last.length &&
+      context[0]?.id === last.firstId &&
+      context[last.length - 1]?.id === last.lastId
+    ) {
       return Math.max(estimate, last.tokens + estimateTokens(context.slice(last.length)));
     }
     return estimate;
@@ -27,7 +33,12 @@ export class PromptTokens {
   /** The usage a response reported for the request made of `context`. */
   record(context: readonly Message[], inputTokens: number): void {
     if (!context.length || inputTokens <= 0) return;
-    this.lastReport = { firstId: context[0]!.id, lastId: context[context.length - 1]!.id, length: context.length, tokens: inputTokens };
+    this.lastReport = {
+      firstId: context[0]!.id,
+      lastId: context[context.length - 1]!.id,
+      length: context.length,
+      tokens: inputTokens,
+    };
   }
 
   /** The context changed under the last report (a condense): estimate alone until the next one. */

@@ -33,7 +33,9 @@ export function pruneGap(rewrite: number, growth: number, rates: CacheRates): nu
 const MIN_PRUNE_CHARS = 400;
 
 function resultText(block: ToolResultBlock): string {
-  return typeof block.content === "string" ? block.content : block.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+  return typeof block.content === "string"
+    ? block.content
+    : block.content.map((b) => (b.type === "text" ? b.text : "")).join("");
 }
 
 function describeCall(call: ToolUseBlock | undefined): string {

@@ -52,7 +52,12 @@ function chunksOf(entries: string[], room: number): string[] {
 }
 
 /** The summary of `input.middle` (after `input.previous`) for a model of `window` tokens. */
-export async function summarise(deps: SummaryCallDeps, window: number, input: SummaryInput, hooks: SummaryHooks): Promise<string> {
+export async function summarise(
+  deps: SummaryCallDeps,
+  window: number,
+  input: SummaryInput,
+  hooks: SummaryHooks,
+): Promise<string> {
   const budgetChars = Math.max(8000, (window - SUMMARY_MAX_TOKENS) * 0.6 * CHARS_PER_TOKEN);
   const fixed = input.task.length + input.userMessages.reduce((n, m) => n + m.length, 0) + 4000;
   let entries = transcriptOf(input.middle);
@@ -60,7 +65,13 @@ export async function summarise(deps: SummaryCallDeps, window: number, input: Su
   const chunks = chunksOf(entries, Math.max(4000, budgetChars - fixed));
   let summary = input.previous;
   for (const transcript of chunks) {
-    const text = summaryPrompt({ task: input.task, previousSummary: summary, transcript, userMessages: input.userMessages, focus: input.focus });
+    const text = summaryPrompt({
+      task: input.task,
+      previousSummary: summary,
+      transcript,
+      userMessages: input.userMessages,
+      focus: input.focus,
+    });
     // The prompt, its transcript and the request body are garbage once the call returns.
     hooks.onPrompt(text.length * 3);
     // Read each time: the session's provider may change between calls.
@@ -77,10 +88,19 @@ export async function summarise(deps: SummaryCallDeps, window: number, input: Su
         loadImage: (ref) => deps.store.loadImage(ref),
       },
       { onText: () => undefined },
-      { maxRetries: config.maxRetries, baseMs: config.retryBaseMs, maxMs: config.retryMaxMs, idleTimeoutMs: config.streamIdleMs },
+      {
+        maxRetries: config.maxRetries,
+        baseMs: config.retryBaseMs,
+        maxMs: config.retryMaxMs,
+        idleTimeoutMs: config.streamIdleMs,
+      },
     );
     hooks.onCall(turn.usage);
-    const out = turn.content.map((b) => (b.type === "text" ? b.text : "")).join("").trim().toWellFormed();
+    const out = turn.content
+      .map((b) => (b.type === "text" ? b.text : ""))
+      .join("")
+      .trim()
+      .toWellFormed();
     if (!out) throw new ProviderError("the summary came back empty");
     summary = out;
   }

@@ -33,7 +33,9 @@ export function summaryPrompt(req: SummaryRequest): string {
     "7. The user's latest instructions, quoted word for word.",
   ];
   if (req.previousSummary) {
-    parts.push("An earlier summary of the session comes first: update it with what happened since, keeping what still matters; do not drop it.");
+    parts.push(
+      "An earlier summary of the session comes first: update it with what happened since, keeping what still matters; do not drop it.",
+    );
   }
   if (req.focus) parts.push(`The user asks this summary to focus on: ${req.focus}`);
   parts.push("", "<task>", req.task, "</task>");
@@ -46,7 +48,9 @@ export function summaryPrompt(req: SummaryRequest): string {
 }
 
 function cut(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}\n[... ${text.length - max} more characters cut for the summary]`;
+  return text.length <= max
+    ? text
+    : `${text.slice(0, max)}\n[... ${text.length - max} more characters cut for the summary]`;
 }
 
 /** One line block per message; tool outputs cut to `outputChars`. Compaction records are skipped. */
@@ -63,7 +67,10 @@ export function transcriptOf(messages: readonly Message[], outputChars = TRANSCR
       } else if (b.type === "tool_use") {
         lines.push(`TOOL CALL ${b.name} ${JSON.stringify(b.input ?? {})}`);
       } else {
-        const text = typeof b.content === "string" ? b.content : b.content.map((p) => (p.type === "text" ? p.text : "[image]")).join("\n");
+        const text =
+          typeof b.content === "string"
+            ? b.content
+            : b.content.map((p) => (p.type === "text" ? p.text : "[image]")).join("\n");
         lines.push(`TOOL RESULT${b.is_error ? " (error)" : ""}: ${cut(text, outputChars)}`);
       }
     }
@@ -75,12 +82,17 @@ export function transcriptOf(messages: readonly Message[], outputChars = TRANSCR
 /** A plain user prompt's words (not tool results), or undefined. */
 export function promptText(m: Message): string | undefined {
   if (m.role !== "user" || m.compaction || m.content.some((b) => b.type === "tool_result")) return undefined;
-  const text = m.content.map((b) => (b.type === "text" ? b.text : b.type === "image" ? "[image]" : "")).join("\n").trim();
+  const text = m.content
+    .map((b) => (b.type === "text" ? b.text : b.type === "image" ? "[image]" : ""))
+    .join("\n")
+    .trim();
   return text || undefined;
 }
 
 /** What the model reads in place of the condensed messages. */
-export function recordText(info: Pick<CompactionInfo, "method" | "task" | "summary" | "userMessages" | "count">): string {
+export function recordText(
+  info: Pick<CompactionInfo, "method" | "task" | "summary" | "userMessages" | "count">,
+): string {
   const parts = [
     `The earlier part of this session (${info.count} messages) was condensed to fit the context window; the session archive still holds every message.`,
     "",
@@ -89,10 +101,19 @@ export function recordText(info: Pick<CompactionInfo, "method" | "task" | "summa
     "</task>",
   ];
   if (info.userMessages?.length) {
-    parts.push("", "The user's own messages since then, verbatim, oldest first:", "<user_messages>", ...info.userMessages.map((m) => `<message>${m}</message>`), "</user_messages>");
+    parts.push(
+      "",
+      "The user's own messages since then, verbatim, oldest first:",
+      "<user_messages>",
+      ...info.userMessages.map((m) => `<message>${m}</message>`),
+      "</user_messages>",
+    );
   }
   if (info.method === "window") {
-    parts.push("", `[${info.count} earlier messages were left out here to fit the context window, without a summary; the session archive holds them all.]`);
+    parts.push(
+      "",
+      `[${info.count} earlier messages were left out here to fit the context window, without a summary; the session archive holds them all.]`,
+    );
   }
   if (info.summary) parts.push("", "<summary>", info.summary, "</summary>");
   parts.push("", "Continue the task from here.");

@@ -28,7 +28,8 @@ export function estimateMessageTokens(message: Message): number {
   for (const block of message.content) {
     if (block.type === "text") chars += block.text.length + 16;
     else if (block.type === "image") images++;
-    else if (block.type === "tool_use") chars += JSON.stringify(block.input ?? {}).length + block.name.length + block.id.length + 40;
+    else if (block.type === "tool_use")
+      chars += JSON.stringify(block.input ?? {}).length + block.name.length + block.id.length + 40;
     else {
       chars += block.tool_use_id.length + 40;
       if (typeof block.content === "string") chars += block.content.length;

@@ -27,20 +27,28 @@ export function looksLikeCommand(text: string): boolean {
 }
 
 /** The command a text names, or a UsageError (unknown name) — checked before a session opens. */
-export function resolveCommand(text: string, commands: readonly SlashCommand[] = COMMANDS): { command: SlashCommand; args: string } {
+export function resolveCommand(
+  text: string,
+  commands: readonly SlashCommand[] = COMMANDS,
+): { command: SlashCommand; args: string } {
   const parsed = parseSlash(text);
   if (!parsed) {
-    throw new UsageError(`not a command: ${JSON.stringify(text.trim().slice(0, 40))} (commands: ${commands.map((c) => "/" + c.name).join(", ")})`);
+    throw new UsageError(
+      `not a command: ${JSON.stringify(text.trim().slice(0, 40))} (commands: ${commands.map((c) => "/" + c.name).join(", ")})`,
+    );
   }
   const command = findCommand(parsed.name, commands);
   if (!command) {
-    throw new UsageError(`unknown command /${parsed.name}; did you mean /${closestCommand(parsed.name, commands)}? (commands: ${commands.map((c) => "/" + c.name).join(", ")})`);
+    throw new UsageError(
+      `unknown command /${parsed.name}; did you mean /${closestCommand(parsed.name, commands)}? (commands: ${commands.map((c) => "/" + c.name).join(", ")})`,
+    );
   }
   return { command, args: parsed.args };
 }
 
 export async function dispatch(text: string, ctx: CommandContext, images?: string[]): Promise<CommandOutcome> {
-  if (!looksLikeCommand(text)) return { lines: [], actions: [{ kind: "RunAgent", text, ...(images?.length ? { images } : {}) }] };
+  if (!looksLikeCommand(text))
+    return { lines: [], actions: [{ kind: "RunAgent", text, ...(images?.length ? { images } : {}) }] };
   const { command, args } = resolveCommand(text, ctx.commands());
   return command.run(args, ctx);
 }

@@ -175,7 +175,8 @@ export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
 
   const commandContext = (signal: AbortSignal): CommandContext => ({
     facts,
-    listModels: (provider, s) => listModels(provider, provider === "anthropic" ? opts.config.anthropic : opts.config.openai, s),
+    listModels: (provider, s) =>
+      listModels(provider, provider === "anthropic" ? opts.config.anthropic : opts.config.openai, s),
     listSessions: async () => (await listSessions(opts.config.home)).filter((s) => s.cwd === opts.config.cwd),
     commands: () => commands,
     mcpServers: () => runtime.mcpServers(signal),
@@ -232,7 +233,12 @@ export async function createExecutor(opts: ExecutorOptions): Promise<Executor> {
         if (signal.aborted) throw new InterruptedError();
         // A condense that would not shrink the context changed nothing: not a success.
         if (c.failure) throw new SynapseError(`compact failed: ${c.failure}`, EXIT.failed);
-        outcome.compaction = { tokensBefore: c.tokensBefore, tokensAfter: c.tokensAfter, method: c.method, keptTurns: c.keptTurns };
+        outcome.compaction = {
+          tokensBefore: c.tokensBefore,
+          tokensAfter: c.tokensAfter,
+          method: c.method,
+          keptTurns: c.keptTurns,
+        };
         contextTokens = c.tokensAfter;
         opts.emit({ type: "compacted", id: t.id, tokens_before: c.tokensBefore, tokens_after: c.tokensAfter });
         return;

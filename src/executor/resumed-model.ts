@@ -24,6 +24,9 @@ export function resumedModel(config: Config, configured: Provider, recorded: str
     return { provider: selectProvider({ ...config, model: recorded }) };
   } catch (err) {
     // The recorded provider's key is gone, say: the session still opens, on the configured model.
-    return { provider: configured, warning: `the session's model ${recorded} is not available (${errorMessage(err)}); using ${current}` };
+    return {
+      provider: configured,
+      warning: `the session's model ${recorded} is not available (${errorMessage(err)}); using ${current}`,
+    };
   }
 }

@@ -114,10 +114,13 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
     const resumed = resumedModel(config, provider, recorded);
     provider = resumed.provider;
     if (resumed.warning) emit({ type: "warning", message: resumed.warning });
-    if (`${provider.name}/${provider.model}` !== recorded) store.updateMeta({ model: `${provider.name}/${provider.model}` });
+    if (`${provider.name}/${provider.model}` !== recorded)
+      store.updateMeta({ model: `${provider.name}/${provider.model}` });
   }
   // Started now, in parallel with everything else; the first request waits for them (bounded).
-  const mcp = startMcpServers(mcpSessionInput(config, mcpConfigured, store.dir, (message) => emit({ type: "warning", message })));
+  const mcp = startMcpServers(
+    mcpSessionInput(config, mcpConfigured, store.dir, (message) => emit({ type: "warning", message })),
+  );
   const sandbox = await probing;
   // Commands confined by the kernel need not ask in default mode; unconfined, the policy fails closed.
   let permissions = buildPolicy(config, { sandboxed: isSandboxed(sandbox) });
@@ -144,7 +147,12 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
   });
   const kind: AgentKind = config.permissionMode === "plan" ? "plan" : "main";
   const tools: Map<string, Tool> = toolsFor(kind);
-  const promptEnv = { cwd: config.cwd, platform: `${process.platform} ${process.arch}`, date: new Date(), instructions: findInstructions(config.cwd) };
+  const promptEnv = {
+    cwd: config.cwd,
+    platform: `${process.platform} ${process.arch}`,
+    date: new Date(),
+    instructions: findInstructions(config.cwd),
+  };
   const systemPrompt = renderSystemPrompt(promptEnv, [...tools.keys()]);
   // One per session: the memory monitor's compaction request and /compact reach the same context.
   const context = new ContextManager({
@@ -249,7 +257,9 @@ export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime>
         if (!info.isFile()) throw new Error("not a regular file");
         const limit = config.store.contextMaxImageBytes;
         if (info.size > limit) {
-          throw new Error(`${(info.size / 1048576).toFixed(1)} MB is more than the ${(limit / 1048576).toFixed(1)} MB a request may carry (SYNAPSE_CONTEXT_MAX_IMAGE_BYTES)`);
+          throw new Error(
+            `${(info.size / 1048576).toFixed(1)} MB is more than the ${(limit / 1048576).toFixed(1)} MB a request may carry (SYNAPSE_CONTEXT_MAX_IMAGE_BYTES)`,
+          );
         }
         bytes = await readFile(path);
       } catch (err) {
@@ -396,7 +406,8 @@ function askProjectServer(approve: (request: ApprovalRequest) => Promise<Approva
     const answer = await approve({
       tool: `mcp__${server.name}`,
       input: server.raw,
-      reason: `the project's ${server.origin} asks to start the MCP server "${server.name}" (a program of its choice); ` +
+      reason:
+        `the project's ${server.origin} asks to start the MCP server "${server.name}" (a program of its choice); ` +
         "yes starts it, now and in later sessions while this entry stays the same",
       rule: `mcp__${server.name}`,
       exact: false,

@@ -10,7 +10,10 @@ import type { ModelRequest } from "./types.ts";
 const MESSAGES_KEY = '"messages":[]';
 
 function hasImage(block: ContentBlock): boolean {
-  return block.type === "image" || (block.type === "tool_result" && typeof block.content !== "string" && block.content.some((p) => p.type === "image"));
+  return (
+    block.type === "image" ||
+    (block.type === "tool_result" && typeof block.content !== "string" && block.content.some((p) => p.type === "image"))
+  );
 }
 
 /**
@@ -21,7 +24,10 @@ function hasImage(block: ContentBlock): boolean {
 export class AnthropicBodyBuilder {
   private pieces = new Map<Message, string>();
 
-  async build(request: ModelRequest, model: string): Promise<{ params: Anthropic.Messages.MessageCreateParamsStreaming; body: string }> {
+  async build(
+    request: ModelRequest,
+    model: string,
+  ): Promise<{ params: Anthropic.Messages.MessageCreateParamsStreaming; body: string }> {
     const next = new Map<Message, string>();
     const parts: string[] = [];
     let last = -1;

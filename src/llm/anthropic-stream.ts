@@ -89,7 +89,13 @@ export class AnthropicTurnBuilder {
       this.#blocks.set(index, { kind: "text", text: block.text ?? "" });
       if (block.text) this.onText(block.text);
     } else if (block?.type === "tool_use") {
-      this.#blocks.set(index, { kind: "tool", id: block.id ?? `toolu_${index}`, name: block.name ?? "", json: "", startInput: block.input });
+      this.#blocks.set(index, {
+        kind: "tool",
+        id: block.id ?? `toolu_${index}`,
+        name: block.name ?? "",
+        json: "",
+        startInput: block.input,
+      });
     }
     // thinking and server-tool blocks are not requested and not kept.
   }
@@ -119,7 +125,8 @@ export class AnthropicTurnBuilder {
     if (input !== undefined) {
       this.#usage.input_tokens = input;
       if (u.cache_read_input_tokens != null) this.#usage.cache_read_input_tokens = u.cache_read_input_tokens;
-      if (u.cache_creation_input_tokens != null) this.#usage.cache_creation_input_tokens = u.cache_creation_input_tokens;
+      if (u.cache_creation_input_tokens != null)
+        this.#usage.cache_creation_input_tokens = u.cache_creation_input_tokens;
     }
     // output_tokens in message_delta is the running total, not an increment.
     if (u.output_tokens != null) this.#usage.output_tokens = u.output_tokens;

@@ -64,7 +64,10 @@ async function toBlock(block: ContentBlock, loadImage: LoadImage): Promise<Block
   }
 }
 
-export async function toAnthropicMessages(messages: Message[], loadImage: LoadImage): Promise<Anthropic.MessageParam[]> {
+export async function toAnthropicMessages(
+  messages: Message[],
+  loadImage: LoadImage,
+): Promise<Anthropic.MessageParam[]> {
   const out: Anthropic.MessageParam[] = [];
   for (const message of messages) {
     const blocks: Block[] = [];
@@ -74,7 +77,8 @@ export async function toAnthropicMessages(messages: Message[], loadImage: LoadIm
     }
     if (blocks.length === 0) continue;
     // The API wants a user turn's tool_result blocks before anything else in that turn.
-    if (message.role === "user") blocks.sort((a, b) => Number(b.type === "tool_result") - Number(a.type === "tool_result"));
+    if (message.role === "user")
+      blocks.sort((a, b) => Number(b.type === "tool_result") - Number(a.type === "tool_result"));
     out.push({ role: message.role, content: blocks });
   }
   return out;
@@ -100,7 +104,8 @@ export async function toAnthropicParams(request: ModelRequest, model: string): P
     if (wire) messages.push(i === summary ? withBreakpoint(wire) : wire);
   }
   const last = messages.at(-1);
-  if (last && Array.isArray(last.content) && last.content.length > 0) messages[messages.length - 1] = withBreakpoint(last);
+  if (last && Array.isArray(last.content) && last.content.length > 0)
+    messages[messages.length - 1] = withBreakpoint(last);
   const tools: Anthropic.Tool[] = request.tools.map((tool, i) => ({
     name: tool.name,
     description: tool.description,

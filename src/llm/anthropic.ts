@@ -35,7 +35,11 @@ export class AnthropicProvider extends SdkProvider<Sdk, AnthropicClient, Anthrop
     // The body is sent as built (the same bytes the SDK would write), reusing each message's JSON
     // from the previous turn instead of serialising the whole conversation again.
     const { params, body } = await this.#bodies.build(request, model);
-    return client.messages.create(params, { signal: request.signal, body, headers: { "content-type": "application/json" } });
+    return client.messages.create(params, {
+      signal: request.signal,
+      body,
+      headers: { "content-type": "application/json" },
+    });
   }
 
   protected builder(onText: (text: string) => void): TurnBuilder<AnthropicEvent> {

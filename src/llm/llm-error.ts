@@ -26,8 +26,13 @@ export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 5
 
 /** Error types that arrive inside a 200 stream and mean "try again" (Anthropic and OpenAI names). */
 const RETRYABLE_STREAM_TYPES = new Set([
-  "overloaded_error", "api_error", "rate_limit_error", "timeout_error",
-  "server_error", "rate_limit_exceeded", "service_unavailable",
+  "overloaded_error",
+  "api_error",
+  "rate_limit_error",
+  "timeout_error",
+  "server_error",
+  "rate_limit_exceeded",
+  "service_unavailable",
 ]);
 
 /** The error classes of one SDK, passed in because the SDK itself is loaded lazily. */
@@ -72,7 +77,9 @@ function connectionCause(err: any): string {
       if (part && !parts.some((p) => p.includes(String(part)))) parts.push(String(part));
     }
   }
-  return clip(parts.filter((p, i) => !parts.some((q, j) => j !== i && q.length > p.length && q.includes(p))).join(": "));
+  return clip(
+    parts.filter((p, i) => !parts.some((q, j) => j !== i && q.length > p.length && q.includes(p))).join(": "),
+  );
 }
 
 /** " to <url>": Bun's fetch errors carry the URL asked in `path`, so a wrong base URL shows. */
@@ -84,7 +91,12 @@ function toUrl(err: any): string {
 /** Bun's fetch reports a dropped socket as a plain TypeError with a code, outside the SDK's classes. */
 function isNetworkError(err: any): boolean {
   const code = String(err?.code ?? err?.cause?.code ?? "");
-  if (/^(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|ECONNABORTED|ENOTFOUND|EAI_AGAIN|UND_ERR|ERR_STREAM_PREMATURE_CLOSE|ConnectionRefused|ConnectionClosed)/.test(code)) return true;
+  if (
+    /^(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|ECONNABORTED|ENOTFOUND|EAI_AGAIN|UND_ERR|ERR_STREAM_PREMATURE_CLOSE|ConnectionRefused|ConnectionClosed)/.test(
+      code,
+    )
+  )
+    return true;
   return err instanceof TypeError && /socket|connection|network|fetch failed|terminated/i.test(errorMessage(err));
 }
 
@@ -92,12 +104,21 @@ function isNetworkError(err: any): boolean {
  * Maps anything thrown while streaming to our error classes. `provider` names the API in messages
  * about transport failures, where the API said nothing itself.
  */
-export function toProviderError(err: unknown, sdk: SdkErrorClasses, provider: string, signal: AbortSignal): SynapseError {
+export function toProviderError(
+  err: unknown,
+  sdk: SdkErrorClasses,
+  provider: string,
+  signal: AbortSignal,
+): SynapseError {
   if (err instanceof SynapseError) return err;
   if (signal.aborted || err instanceof sdk.APIUserAbortError) return new InterruptedError();
   const e = err as any;
   if (err instanceof sdk.APIConnectionError) {
-    return new LlmError(`${provider}: connection failed${toUrl(e)} (${connectionCause(e.cause ?? e)})`, undefined, true);
+    return new LlmError(
+      `${provider}: connection failed${toUrl(e)} (${connectionCause(e.cause ?? e)})`,
+      undefined,
+      true,
+    );
   }
   if (err instanceof sdk.APIError && typeof e.status === "number") {
     const { type, message } = apiDetails(e);
@@ -126,7 +147,11 @@ export function toProviderError(err: unknown, sdk: SdkErrorClasses, provider: st
  */
 export function cutStreamError(provider: string, events: number): LlmError {
   if (events === 0) {
-    return new LlmError(`${provider}: the response held no stream events (is the base URL an API endpoint?)`, undefined, false);
+    return new LlmError(
+      `${provider}: the response held no stream events (is the base URL an API endpoint?)`,
+      undefined,
+      false,
+    );
   }
   return new LlmError(`${provider}: stream ended before the reply was complete`, undefined, true);
 }

@@ -28,21 +28,33 @@ export function modelsUrl(provider: ProviderName, baseUrl: string | undefined): 
   return provider === "anthropic" ? `${base}/v1/models?limit=100` : `${base}/models`;
 }
 
-export async function listModels(provider: ProviderName, endpoint: ProviderEndpoint, signal: AbortSignal): Promise<ModelList> {
+export async function listModels(
+  provider: ProviderName,
+  endpoint: ProviderEndpoint,
+  signal: AbortSignal,
+): Promise<ModelList> {
   // The key a run sends, the placeholder included (a local server with no key configured is asked
   // as the runs ask it; one that wants some bearer would refuse a request without any).
   const key = endpoint.apiKey ?? PLACEHOLDER_API_KEY;
-  const headers: Record<string, string> = provider === "anthropic" ? { "x-api-key": key, "anthropic-version": "2023-06-01" } : { authorization: `Bearer ${key}` };
+  const headers: Record<string, string> =
+    provider === "anthropic"
+      ? { "x-api-key": key, "anthropic-version": "2023-06-01" }
+      : { authorization: `Bearer ${key}` };
   // A slow endpoint must not hold the prompt: the fallback list is good enough after 5 s.
   const timeout = AbortSignal.timeout(5000);
   try {
-    const res = await fetch(modelsUrl(provider, endpoint.baseUrl), { headers, signal: AbortSignal.any([signal, timeout]) });
+    const res = await fetch(modelsUrl(provider, endpoint.baseUrl), {
+      headers,
+      signal: AbortSignal.any([signal, timeout]),
+    });
     if (!res.ok) {
       await res.body?.cancel();
       return fallback(provider, `the models endpoint answered ${res.status}`);
     }
     const body = (await res.json()) as { data?: { id?: unknown }[] };
-    const models = (body.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === "string" && id.length > 0);
+    const models = (body.data ?? [])
+      .map((m) => m.id)
+      .filter((id): id is string => typeof id === "string" && id.length > 0);
     if (!models.length) return fallback(provider, "the models endpoint listed no models");
     return { models, source: "provider" };
   } catch (err) {

@@ -10,20 +10,27 @@ import type { ModelRequest } from "./types.ts";
 const MESSAGES_KEY = '"messages":[]';
 
 function hasImage(block: ContentBlock): boolean {
-  return block.type === "image" || (block.type === "tool_result" && typeof block.content !== "string" && block.content.some((p) => p.type === "image"));
+  return (
+    block.type === "image" ||
+    (block.type === "tool_result" && typeof block.content !== "string" && block.content.some((p) => p.type === "image"))
+  );
 }
 
 /** Builds bodies for one conversation; keeps only the pieces of the last request. */
 export class OpenAIBodyBuilder {
   private pieces = new Map<Message, string>();
 
-  async build(request: ModelRequest, model: string): Promise<{ params: OpenAI.ChatCompletionCreateParamsStreaming; body: string }> {
+  async build(
+    request: ModelRequest,
+    model: string,
+  ): Promise<{ params: OpenAI.ChatCompletionCreateParamsStreaming; body: string }> {
     const next = new Map<Message, string>();
     const parts: string[] = request.system ? [JSON.stringify({ role: "system", content: request.system })] : [];
     for (const message of request.messages) {
       let piece = this.pieces.get(message);
       // One of our messages may become several wire messages (tool results, then a user message).
-      if (piece === undefined) piece = (await toOpenAIMessages("", [message], request.loadImage)).map((w) => JSON.stringify(w)).join(",");
+      if (piece === undefined)
+        piece = (await toOpenAIMessages("", [message], request.loadImage)).map((w) => JSON.stringify(w)).join(",");
       if (!message.content.some(hasImage)) next.set(message, piece);
       if (piece) parts.push(piece);
     }

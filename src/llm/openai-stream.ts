@@ -92,7 +92,11 @@ export class OpenAITurnBuilder {
     // Some servers say "stop" even when they called tools; the calls are what the agent must act on.
     // ...except "length": then the calls themselves were cut, which the agent must know.
     const stopReason =
-      this.#finish === "length" ? "max_tokens" : this.#calls.size > 0 ? "tool_use" : STOP_REASONS[this.#finish] ?? (this.#finish || "end_turn");
+      this.#finish === "length"
+        ? "max_tokens"
+        : this.#calls.size > 0
+          ? "tool_use"
+          : (STOP_REASONS[this.#finish] ?? (this.#finish || "end_turn"));
     return { content, stopReason, usage: { ...this.#usage } };
   }
 

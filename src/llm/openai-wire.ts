@@ -17,7 +17,8 @@ async function imagePart(block: ImageBlock, loadImage: LoadImage): Promise<UserP
 
 /** A tool message is text only; its images are returned apart, to travel in a user message. */
 function toolMessage(block: ToolResultBlock): { message: WireMessage; images: ImageBlock[] } {
-  const parts = typeof block.content === "string" ? [{ type: "text", text: block.content } as TextBlock] : block.content;
+  const parts =
+    typeof block.content === "string" ? [{ type: "text", text: block.content } as TextBlock] : block.content;
   const images = parts.filter((p): p is ImageBlock => p.type === "image");
   let text = parts.map((p) => (p.type === "text" ? p.text : "[image: attached in the next message]")).join("\n");
   // Chat Completions has no is_error flag; the model has to read it.
@@ -25,7 +26,10 @@ function toolMessage(block: ToolResultBlock): { message: WireMessage; images: Im
   return { message: { role: "tool", tool_call_id: block.tool_use_id, content: text }, images };
 }
 
-async function userMessage(blocks: Array<TextBlock | ImageBlock>, loadImage: LoadImage): Promise<WireMessage | undefined> {
+async function userMessage(
+  blocks: Array<TextBlock | ImageBlock>,
+  loadImage: LoadImage,
+): Promise<WireMessage | undefined> {
   const parts: UserPart[] = [];
   for (const block of blocks) {
     if (block.type === "text") {
@@ -47,13 +51,21 @@ function assistantMessage(message: Message): WireMessage | undefined {
   const toolCalls: OpenAI.ChatCompletionMessageFunctionToolCall[] = [];
   for (const block of message.content) {
     if (block.type !== "tool_use") continue;
-    toolCalls.push({ id: block.id, type: "function", function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } });
+    toolCalls.push({
+      id: block.id,
+      type: "function",
+      function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) },
+    });
   }
   if (!text && toolCalls.length === 0) return undefined;
   return { role: "assistant", content: text || null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) };
 }
 
-export async function toOpenAIMessages(system: string, messages: Message[], loadImage: LoadImage): Promise<WireMessage[]> {
+export async function toOpenAIMessages(
+  system: string,
+  messages: Message[],
+  loadImage: LoadImage,
+): Promise<WireMessage[]> {
   const out: WireMessage[] = system ? [{ role: "system", content: system }] : [];
   for (const message of messages) {
     if (message.role === "assistant") {
@@ -84,10 +96,17 @@ function usesCompletionTokens(model: string): boolean {
   return /^(o\d|gpt-5)/.test(model);
 }
 
-export async function toOpenAIParams(request: ModelRequest, model: string): Promise<OpenAI.ChatCompletionCreateParamsStreaming> {
+export async function toOpenAIParams(
+  request: ModelRequest,
+  model: string,
+): Promise<OpenAI.ChatCompletionCreateParamsStreaming> {
   const tools: OpenAI.ChatCompletionFunctionTool[] = request.tools.map((tool) => ({
     type: "function",
-    function: { name: tool.name, description: tool.description, parameters: tool.input_schema as unknown as Record<string, unknown> },
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.input_schema as unknown as Record<string, unknown>,
+    },
   }));
   return {
     model,

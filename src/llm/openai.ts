@@ -46,7 +46,11 @@ export class OpenAIProvider extends SdkProvider<Sdk, OpenAIClient, OpenAIChunk> 
     // OpenAI's own API takes prompt_cache_key; compatible servers may refuse a field they do not know.
     const keyed = isOpenAIHost(this.options.baseUrl) ? request : { ...request, cacheKey: undefined };
     const { params, body } = await this.#bodies.build(keyed, model);
-    return client.chat.completions.create(params, { signal: request.signal, body, headers: { "content-type": "application/json" } });
+    return client.chat.completions.create(params, {
+      signal: request.signal,
+      body,
+      headers: { "content-type": "application/json" },
+    });
   }
 
   protected builder(onText: (text: string) => void): TurnBuilder<OpenAIChunk> {

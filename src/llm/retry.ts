@@ -106,7 +106,11 @@ export async function streamWithRetry(
       const delayMs = retryDelay(attempt, options.baseMs, options.maxMs, hint, random);
       // A server asking for longer than we would ever wait (a spend cap, say) will not recover soon.
       if (delayMs > options.maxMs) {
-        throw giveUp(err, retries, `the server asked to retry after ${Math.ceil(delayMs / 1000)} s, beyond the ${Math.ceil(options.maxMs / 1000)} s retry limit`);
+        throw giveUp(
+          err,
+          retries,
+          `the server asked to retry after ${Math.ceil(delayMs / 1000)} s, beyond the ${Math.ceil(options.maxMs / 1000)} s retry limit`,
+        );
       }
       options.onRetry?.({ attempt, delayMs, reason: err.message, error: err });
       await sleep(delayMs, request.signal);
@@ -151,7 +155,11 @@ async function attemptWithWatchdog(
     );
   } catch (err) {
     if (stalled && !request.signal.aborted) {
-      throw new LlmError(`${provider.name}: no data from the server for ${Math.round(idleMs / 1000)} s; the request stalled`, undefined, true);
+      throw new LlmError(
+        `${provider.name}: no data from the server for ${Math.round(idleMs / 1000)} s; the request stalled`,
+        undefined,
+        true,
+      );
     }
     throw err;
   } finally {

@@ -80,7 +80,15 @@ export function resolveSelection(config: Pick<Config, "model" | "anthropic" | "o
 export function selectProvider(config: Config): Provider {
   const { provider, model } = resolveSelection(config);
   if (provider === "anthropic") {
-    return new AnthropicProvider({ apiKey: config.anthropic.apiKey ?? PLACEHOLDER_API_KEY, baseUrl: config.anthropic.baseUrl, model });
+    return new AnthropicProvider({
+      apiKey: config.anthropic.apiKey ?? PLACEHOLDER_API_KEY,
+      baseUrl: config.anthropic.baseUrl,
+      model,
+    });
   }
-  return new OpenAIProvider({ apiKey: config.openai.apiKey ?? PLACEHOLDER_API_KEY, baseUrl: config.openai.baseUrl, model });
+  return new OpenAIProvider({
+    apiKey: config.openai.apiKey ?? PLACEHOLDER_API_KEY,
+    baseUrl: config.openai.baseUrl,
+    model,
+  });
 }

@@ -12,7 +12,6 @@ export const APPROVALS_FILE = "mcp-approvals.json";
 
 type Approvals = Record<string, Record<string, string>>;
 
-
 export async function entryHash(name: string, raw: unknown): Promise<string> {
   return sha256Hex(new TextEncoder().encode(canonicalJson({ name, raw })));
 }

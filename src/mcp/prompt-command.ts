@@ -51,9 +51,11 @@ export function promptText(messages: ReadonlyArray<{ role?: unknown; content?: u
     .map((m) => {
       const c = (m.content ?? {}) as { type?: unknown; text?: unknown; resource?: { uri?: unknown; text?: unknown } };
       const text =
-        c.type === "text" ? String(c.text ?? "")
-        : c.type === "resource" ? `Resource ${String(c.resource?.uri ?? "")}:\n${String(c.resource?.text ?? "")}`
-        : `[${String(c.type)} content: not shown]`;
+        c.type === "text"
+          ? String(c.text ?? "")
+          : c.type === "resource"
+            ? `Resource ${String(c.resource?.uri ?? "")}:\n${String(c.resource?.text ?? "")}`
+            : `[${String(c.type)} content: not shown]`;
       return m.role === "assistant" ? `(assistant) ${text}` : text;
     })
     .join("\n\n");

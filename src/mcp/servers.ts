@@ -209,7 +209,11 @@ class McpServerSet implements McpServers {
     const byName = new Map<string, PromptCommand>();
     const taken = new Set<string>();
     for (const connection of this.connected()) {
-      const names = mcpToolNames(connection.name, connection.prompts.map((p) => p.name), taken);
+      const names = mcpToolNames(
+        connection.name,
+        connection.prompts.map((p) => p.name),
+        taken,
+      );
       connection.prompts.forEach((p, i) => byName.set(names[i]!, { connection, name: p.name, args: p.arguments }));
     }
     return byName;
@@ -221,7 +225,11 @@ class McpServerSet implements McpServers {
     const fresh: Tool[] = [];
     for (const connection of this.connected()) {
       const offered = connection.tools.filter((t) => !input.readOnlyOnly || t.annotations?.readOnlyHint === true);
-      const names = mcpToolNames(connection.name, offered.map((t) => t.name), taken);
+      const names = mcpToolNames(
+        connection.name,
+        offered.map((t) => t.name),
+        taken,
+      );
       const limits = { maxOutputTokens: input.maxOutputTokens };
       offered.forEach((t, i) => fresh.push(mcpTool(names[i]!, connection, t, limits)));
     }

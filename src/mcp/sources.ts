@@ -68,7 +68,11 @@ function projectServers(cwd: string, warn: (message: string) => void): Configure
     return [];
   }
   try {
-    return entries(serversOf(JSON.parse(text), (p) => p), "project", path);
+    return entries(
+      serversOf(JSON.parse(text), (p) => p),
+      "project",
+      path,
+    );
   } catch (err) {
     warn(`ignored ${path}: ${(err as Error).message}`);
     return [];
@@ -95,7 +99,11 @@ function flagServers(value: string, cwd: string): ConfiguredServer[] {
     throw new UsageError(`--mcp-config: ${inline ? "the JSON" : origin} is not valid JSON: ${(err as Error).message}`);
   }
   try {
-    return entries(serversOf(parsed, (p) => `--mcp-config: ${inline ? "the JSON" : origin}: ${p}`), "flag", origin);
+    return entries(
+      serversOf(parsed, (p) => `--mcp-config: ${inline ? "the JSON" : origin}: ${p}`),
+      "flag",
+      origin,
+    );
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

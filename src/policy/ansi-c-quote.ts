@@ -2,7 +2,20 @@
 
 import { ParseError } from "./shell-syntax.ts";
 
-const ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"' };
+const ESCAPES: Record<string, string> = {
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  a: "\x07",
+  b: "\b",
+  e: "\x1b",
+  E: "\x1b",
+  f: "\f",
+  v: "\v",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+};
 
 /** The text of the `$'…'` that starts at `start` (its `$`), and the index just past its closing quote. */
 export function readAnsiC(s: string, start: number): { text: string; end: number } {
@@ -17,7 +30,13 @@ export function readAnsiC(s: string, start: number): { text: string; end: number
       const rest = s.slice(i + 2);
       // Every escape bash decodes, so `$'\162m'` is seen as the `rm` it runs.
       const code =
-        next === "x" ? /^[0-9a-fA-F]{1,2}/.exec(rest) : next === "u" ? /^[0-9a-fA-F]{1,4}/.exec(rest) : next === "U" ? /^[0-9a-fA-F]{1,8}/.exec(rest) : null;
+        next === "x"
+          ? /^[0-9a-fA-F]{1,2}/.exec(rest)
+          : next === "u"
+            ? /^[0-9a-fA-F]{1,4}/.exec(rest)
+            : next === "U"
+              ? /^[0-9a-fA-F]{1,8}/.exec(rest)
+              : null;
       const octal = /^[0-7]{1,3}/.exec(s.slice(i + 1));
       if (code) {
         const n = parseInt(code[0], 16);

@@ -75,11 +75,37 @@ function unwrap(words: Word[]): Word[] | null {
       break;
     case "ssh":
       // `ssh localhost rm -rf ~` runs on this machine as easily as on another.
-      skipOptions(new Set(["-p", "-i", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-b", "-c", "-E", "-e", "-m", "-O", "-Q", "-S", "-W", "-w", "-B", "-I"]));
+      skipOptions(
+        new Set([
+          "-p",
+          "-i",
+          "-l",
+          "-o",
+          "-F",
+          "-J",
+          "-L",
+          "-R",
+          "-D",
+          "-b",
+          "-c",
+          "-E",
+          "-e",
+          "-m",
+          "-O",
+          "-Q",
+          "-S",
+          "-W",
+          "-w",
+          "-B",
+          "-I",
+        ]),
+      );
       i++;
       return i < words.length ? REMOTE(words.slice(i)) : null;
     case "parallel":
-      skipOptions(new Set(["-j", "--jobs", "-S", "--sshlogin", "-a", "--arg-file", "-d", "--delimiter", "-I", "-n", "-N"]));
+      skipOptions(
+        new Set(["-j", "--jobs", "-S", "--sshlogin", "-a", "--arg-file", "-d", "--delimiter", "-I", "-n", "-N"]),
+      );
       {
         const end = words.findIndex((w, k) => k >= i && /^:::+$/.test(w.text));
         return i < (end < 0 ? words.length : end) ? [...words.slice(i, end < 0 ? undefined : end), STDIN_WORDS] : null;
@@ -103,7 +129,15 @@ function unwrap(words: Word[]): Word[] | null {
 }
 
 /** ssh and watch join the command's words into one line for a shell. */
-const REMOTE = (words: Word[]): Word[] => [{ text: "bash", raw: "bash", dynamic: false }, { text: "-c", raw: "-c", dynamic: false }, { text: words.map((w) => w.text).join(" "), raw: words.map((w) => w.raw).join(" "), dynamic: words.some((w) => w.dynamic) }];
+const REMOTE = (words: Word[]): Word[] => [
+  { text: "bash", raw: "bash", dynamic: false },
+  { text: "-c", raw: "-c", dynamic: false },
+  {
+    text: words.map((w) => w.text).join(" "),
+    raw: words.map((w) => w.raw).join(" "),
+    dynamic: words.some((w) => w.dynamic),
+  },
+];
 
 const STDIN_WORDS: Word = { text: "(words read from input)", raw: "(words read from input)", dynamic: true };
 
@@ -148,7 +182,9 @@ export function expandBraces(text: string, limit = 64): string[] {
 /** The words of a command after brace expansion, when one of them has braces. */
 function braceExpanded(words: Word[]): Word[] | null {
   if (!words.some((w) => w.braces)) return null;
-  return words.flatMap((w) => (w.braces ? expandBraces(w.text).map((text) => ({ text, raw: text, dynamic: w.dynamic })) : [w]));
+  return words.flatMap((w) =>
+    w.braces ? expandBraces(w.text).map((text) => ({ text, raw: text, dynamic: w.dynamic })) : [w],
+  );
 }
 
 /** Scripts a command stores to run later: `trap 'CMD' EXIT`, `alias ls='CMD'`. */
@@ -166,9 +202,11 @@ function stdinScript(view: CommandView): string | null | undefined {
   if (!name || !(SHELLS.has(name) || name === "source" || name === ".")) return undefined;
   // `source <(…)` and `bash <(…)` run what another command prints; `bash x.sh` runs a file.
   const operand = view.words.slice(1).find((w) => !w.text.startsWith("-") || w.text === "-");
-  if (name === "source" || name === ".") return operand && (operand.dynamic || /^\/dev\/(stdin|fd\/)|^\/proc\//.test(operand.text)) ? null : undefined;
+  if (name === "source" || name === ".")
+    return operand && (operand.dynamic || /^\/dev\/(stdin|fd\/)|^\/proc\//.test(operand.text)) ? null : undefined;
   if (view.words.slice(1).some((w) => /^-[a-z]*c[a-z]*$/.test(w.text))) return undefined;
-  if (operand && operand.text !== "-" && !/^\/dev\/(stdin|fd\/)|^\/proc\//.test(operand.text)) return operand.dynamic ? null : undefined;
+  if (operand && operand.text !== "-" && !/^\/dev\/(stdin|fd\/)|^\/proc\//.test(operand.text))
+    return operand.dynamic ? null : undefined;
   const input = [...view.redirects].reverse().find((r) => r.op.startsWith("<") && r.op !== "<&");
   if (input?.op === "<<<") return input.target.dynamic ? null : input.target.text;
   if (input?.op === "<<" || input?.op === "<<-") return input.body ?? null;
@@ -190,8 +228,10 @@ const STRING_OPTIONS: Record<string, string[]> = {
  * Variables and git settings whose value is a command git, ssh or bash runs later:
  * `GIT_SSH_COMMAND='rm -rf ~' git fetch`, `git -c core.pager='…' log`, `git -c alias.x='!…' x`.
  */
-const COMMAND_VARIABLES = /^(GIT_SSH_COMMAND|GIT_SSH|GIT_EDITOR|GIT_SEQUENCE_EDITOR|EDITOR|VISUAL|GIT_PAGER|PAGER|MANPAGER|GIT_EXTERNAL_DIFF|GIT_ASKPASS|SSH_ASKPASS|PROMPT_COMMAND)=/;
-const COMMAND_GIT_KEYS = /^(core\.(pager|editor|sshcommand|fsmonitor|askpass|gitproxy)|sequence\.editor|alias\..+|diff\.external|diff\..+\.(command|textconv)|credential\.helper|filter\..+\.(clean|smudge|process)|uploadpack\.packobjectshook|pager\..+|merge\..+\.driver|gpg\.program|gpg\..+\.program)=/i;
+const COMMAND_VARIABLES =
+  /^(GIT_SSH_COMMAND|GIT_SSH|GIT_EDITOR|GIT_SEQUENCE_EDITOR|EDITOR|VISUAL|GIT_PAGER|PAGER|MANPAGER|GIT_EXTERNAL_DIFF|GIT_ASKPASS|SSH_ASKPASS|PROMPT_COMMAND)=/;
+const COMMAND_GIT_KEYS =
+  /^(core\.(pager|editor|sshcommand|fsmonitor|askpass|gitproxy)|sequence\.editor|alias\..+|diff\.external|diff\..+\.(command|textconv)|credential\.helper|filter\..+\.(clean|smudge|process)|uploadpack\.packobjectshook|pager\..+|merge\..+\.driver|gpg\.program|gpg\..+\.program)=/i;
 
 /** Command lines held in variables and settings of this command, and whether one is unknowable. */
 function configuredScripts(view: CommandView): { scripts: string[]; unknown: boolean } {
@@ -204,7 +244,14 @@ function configuredScripts(view: CommandView): { scripts: string[]; unknown: boo
     for (let i = 1; i < words.length; i++) {
       const t = words[i]!.text;
       if (/^--config-env(=|$)/.test(t)) unknown = true;
-      const value = t === "-c" ? words[i + 1]?.text : t.startsWith("-c") ? t.slice(2) : /^--(upload-pack|receive-pack|exec)=/.test(t) ? `x=${t.replace(/^[^=]*=/, "")}` : undefined;
+      const value =
+        t === "-c"
+          ? words[i + 1]?.text
+          : t.startsWith("-c")
+            ? t.slice(2)
+            : /^--(upload-pack|receive-pack|exec)=/.test(t)
+              ? `x=${t.replace(/^[^=]*=/, "")}`
+              : undefined;
       if (value === undefined) continue;
       if (/^--/.test(t) || COMMAND_GIT_KEYS.test(value)) scripts.push(value.replace(/^[^=]*=!?/, ""));
       if (/^core\.hookspath=/i.test(value)) unknown = true; // hooks are files, run by later git commands
@@ -212,7 +259,10 @@ function configuredScripts(view: CommandView): { scripts: string[]; unknown: boo
     // `git config core.fsmonitor 'cmd'` stores a command a later, harmless `git status` runs.
     const at = words.findIndex((w, i) => i > 0 && w.text === "config");
     if (at > 0) {
-      const [key, value] = words.slice(at + 1).filter((w) => !w.text.startsWith("-")).map((w) => w.text);
+      const [key, value] = words
+        .slice(at + 1)
+        .filter((w) => !w.text.startsWith("-"))
+        .map((w) => w.text);
       if (key && value !== undefined && COMMAND_GIT_KEYS.test(`${key}=`)) scripts.push(value.replace(/^!/, ""));
       if (key && /^core\.hookspath$/i.test(key)) unknown = true;
     }
@@ -334,7 +384,10 @@ export function viewCommands(source: string, depth = 0): CommandViews {
     const err = explore(view, 0);
     if (err) return { ok: false, error: err };
   }
-  return { ok: true, commands: [...views, ...extra].filter((v) => v.words.length || v.assignments.length || v.redirects.length) };
+  return {
+    ok: true,
+    commands: [...views, ...extra].filter((v) => v.words.length || v.assignments.length || v.redirects.length),
+  };
 }
 
 /** The command as one line of words, for messages. */

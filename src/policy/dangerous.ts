@@ -26,7 +26,8 @@ function isSweepingTarget(raw: string, text: string, ctx?: DangerContext, cwdCou
   if (t === "/" || t === "/*" || /^\/[^/]+\/?\*?$/.test(text)) return true;
   if (/^~[^/]*$/.test(t) || t === "~/*") return true;
   if (/^(\$HOME|\$\{HOME\})(\/\*?)?$/.test(raw.replace(/^"|"$/g, ""))) return true;
-  if (t === ".." || /^(\.\.\/)+\.\.$/.test(t) || /^(\.\.\/)+\*?$/.test(text) || t === "*" || t === "." || t === "./*") return true;
+  if (t === ".." || /^(\.\.\/)+\.\.$/.test(t) || /^(\.\.\/)+\*?$/.test(text) || t === "*" || t === "." || t === "./*")
+    return true;
   return ctx ? isSweepingPath(text, ctx, cwdCounts) : false;
 }
 
@@ -49,10 +50,18 @@ function isSweepingPath(text: string, ctx: DangerContext, cwdCounts: boolean): b
   const path = isAbsolute(t) ? resolve(t) : resolve(ctx.cwd, t);
   if (path === "/" || dirname(path) === "/") return true;
   const holds = (outer: string, inner: string) => inner === outer || inner.startsWith(`${outer.replace(/\/$/, "")}/`);
-  return holds(path, ctx.home) || (cwdCounts && holds(path, ctx.cwd)) || (!cwdCounts && path !== ctx.cwd && holds(path, dirname(ctx.cwd)));
+  return (
+    holds(path, ctx.home) ||
+    (cwdCounts && holds(path, ctx.cwd)) ||
+    (!cwdCounts && path !== ctx.cwd && holds(path, dirname(ctx.cwd)))
+  );
 }
 
-function flagsOf(words: CommandView["words"]): { short: Set<string>; long: Set<string>; operands: CommandView["words"] } {
+function flagsOf(words: CommandView["words"]): {
+  short: Set<string>;
+  long: Set<string>;
+  operands: CommandView["words"];
+} {
   const short = new Set<string>();
   const long = new Set<string>();
   const operands: CommandView["words"] = [];
@@ -70,11 +79,16 @@ function flagsOf(words: CommandView["words"]): { short: Set<string>; long: Set<s
 function dangerOf(view: CommandView, ctx?: DangerContext): string | null {
   const words = view.words;
   for (const r of view.redirects) {
-    if (/>/.test(r.op) && BLOCK_DEVICE.test(r.target.text)) return `writes straight to the disk device ${r.target.text}`;
+    if (/>/.test(r.op) && BLOCK_DEVICE.test(r.target.text))
+      return `writes straight to the disk device ${r.target.text}`;
   }
-  if (view.unknownScript) return `${words[0]?.text ?? "the shell"} runs commands that cannot be read before they run (from a pipe, a file descriptor, a variable or a setting)`;
+  if (view.unknownScript)
+    return `${words[0]?.text ?? "the shell"} runs commands that cannot be read before they run (from a pipe, a file descriptor, a variable or a setting)`;
   // CDPATH sends a later `cd name` elsewhere; BASH_ENV and ENV make every later shell source a file.
-  const setting = [...view.assignments, ...(/^(export|declare|typeset|local|readonly)$/.test(words[0]?.text ?? "") ? words.slice(1) : [])].find((w) => /^(CDPATH|BASH_ENV|ENV)=/.test(w.text));
+  const setting = [
+    ...view.assignments,
+    ...(/^(export|declare|typeset|local|readonly)$/.test(words[0]?.text ?? "") ? words.slice(1) : []),
+  ].find((w) => /^(CDPATH|BASH_ENV|ENV)=/.test(w.text));
   if (setting) return `sets ${setting.text.split("=")[0]}, which changes what later commands in this shell do`;
   if (!words.length) return null;
   // `$x` with x="rm -rf ~" (or IFS games): what runs is only known when it runs.
@@ -87,7 +101,8 @@ function dangerOf(view: CommandView, ctx?: DangerContext): string | null {
     const target = operands.find((w) => isSweepingTarget(w.raw, w.text, w.dynamic ? undefined : ctx));
     if (recursive && target) return `removes ${target.raw} and everything below it`;
     const unknown = operands.find((w) => w.dynamic);
-    if (recursive && unknown) return `removes ${unknown.raw}, a folder only known when it runs, and everything below it`;
+    if (recursive && unknown)
+      return `removes ${unknown.raw}, a folder only known when it runs, and everything below it`;
   }
   if (name === "find") {
     const starts: typeof words = [];
@@ -96,8 +111,12 @@ function dangerOf(view: CommandView, ctx?: DangerContext): string | null {
       if (/^[-(!]/.test(w.text)) break;
       starts.push(w);
     }
-    const deletes = words.some((w) => w.text === "-delete") || words.some((w, i) => /^-(exec|execdir|ok|okdir)$/.test(w.text) && base(words[i + 1]?.text ?? "") === "rm");
-    const target = starts.find((w) => w.dynamic || (w.text !== "." && w.text !== "./" && isSweepingTarget(w.raw, w.text, ctx)));
+    const deletes =
+      words.some((w) => w.text === "-delete") ||
+      words.some((w, i) => /^-(exec|execdir|ok|okdir)$/.test(w.text) && base(words[i + 1]?.text ?? "") === "rm");
+    const target = starts.find(
+      (w) => w.dynamic || (w.text !== "." && w.text !== "./" && isSweepingTarget(w.raw, w.text, ctx)),
+    );
     if (deletes && target) return `deletes files everywhere under ${target.raw}`;
   }
   if ((name === "chmod" || name === "chown" || name === "chgrp") && recursive) {
@@ -105,38 +124,51 @@ function dangerOf(view: CommandView, ctx?: DangerContext): string | null {
     if (target) return `changes the permissions of everything under ${target.raw}`;
   }
   if (name === "mv") {
-    const target = operands.slice(0, -1).find((w) => !w.dynamic && isSweepingTarget(w.raw, w.text, ctx, false) && w.text !== "*" && w.text !== "./*");
+    const target = operands
+      .slice(0, -1)
+      .find((w) => !w.dynamic && isSweepingTarget(w.raw, w.text, ctx, false) && w.text !== "*" && w.text !== "./*");
     if (target) return `moves ${target.raw} away`;
   }
   const gitKey = gitConfigWrite(words);
-  if (gitKey) return `git config ${gitKey} makes later git commands (also the user's own) run a program or read another config`;
+  if (gitKey)
+    return `git config ${gitKey} makes later git commands (also the user's own) run a program or read another config`;
   // Both make a later, harmless-looking command name run something else in the same shell.
   if (name === "hash" && short.has("p")) return "hash -p makes a later command name run another program";
-  if (name === "enable" && (short.has("f") || short.has("n"))) return "enable changes which builtins later commands run";
+  if (name === "enable" && (short.has("f") || short.has("n")))
+    return "enable changes which builtins later commands run";
   if (DISK_TOOLS.test(name)) return `${name} formats or repartitions a disk`;
-  if (name === "dd" && words.some((w) => /^of=\/dev\//.test(w.text) && !/^of=\/dev\/(null|zero|stdout|stderr)$/.test(w.text))) {
+  if (
+    name === "dd" &&
+    words.some((w) => /^of=\/dev\//.test(w.text) && !/^of=\/dev\/(null|zero|stdout|stderr)$/.test(w.text))
+  ) {
     return "dd writes straight to a device";
   }
   if (name === "shred" && operands.some((w) => w.text.startsWith("/dev/"))) return "shred wipes a device";
-  if (name === "systemctl" && operands.some((w) => /^(poweroff|reboot|halt|kexec|rescue|emergency)$/.test(w.text))) return `systemctl ${operands[0]!.text} stops the machine`;
+  if (name === "systemctl" && operands.some((w) => /^(poweroff|reboot|halt|kexec|rescue|emergency)$/.test(w.text)))
+    return `systemctl ${operands[0]!.text} stops the machine`;
   // kill -1 (any signal to pid -1) ends every process the user owns, the terminal included.
   if (name === "kill") {
     let i = 1;
     if (words[i]?.text === "-s" || words[i]?.text === "-n") i += 2;
     else if (/^-[A-Za-z0-9]+$/.test(words[i]?.text ?? "") && words.length > 2) i++;
     if (words[i]?.text === "--") i++;
-    if (words.slice(i).some((w) => w.text === "-1" || w.text === "1")) return "kill of every process (-1) or of init (1)";
+    if (words.slice(i).some((w) => w.text === "-1" || w.text === "1"))
+      return "kill of every process (-1) or of init (1)";
   }
-  if (POWER.test(name) || (name === "init" && (operands[0]?.text === "0" || operands[0]?.text === "6"))) return `${name} stops the machine`;
+  if (POWER.test(name) || (name === "init" && (operands[0]?.text === "0" || operands[0]?.text === "6")))
+    return `${name} stops the machine`;
   if (name === "curl" || name === "wget" || name === "fetch") {
-    const runner = view.feeds.find((f) => f.words.length && SHELLS_AND_INTERPRETERS.test(base(unwrapSudo(f.words)[0]?.text ?? "")));
+    const runner = view.feeds.find(
+      (f) => f.words.length && SHELLS_AND_INTERPRETERS.test(base(unwrapSudo(f.words)[0]?.text ?? "")),
+    );
     if (runner) return `runs what ${name} downloads (${commandText(runner)})`;
   }
   return null;
 }
 
 /** Keys whose value is a program git runs, a config file it reads, or a folder of hooks. */
-const GIT_RUNNING_KEYS = /^(include\.path|includeif\..+\.path|core\.(fsmonitor|hookspath|pager|editor|sshcommand|askpass|gitproxy)|alias\..+|diff\.external|diff\..+\.(command|textconv)|credential\.helper|filter\..+\.(clean|smudge|process)|merge\..+\.driver|gpg\.program|gpg\..+\.program|sequence\.editor|uploadpack\.packobjectshook|pager\..+)$/i;
+const GIT_RUNNING_KEYS =
+  /^(include\.path|includeif\..+\.path|core\.(fsmonitor|hookspath|pager|editor|sshcommand|askpass|gitproxy)|alias\..+|diff\.external|diff\..+\.(command|textconv)|credential\.helper|filter\..+\.(clean|smudge|process)|merge\..+\.driver|gpg\.program|gpg\..+\.program|sequence\.editor|uploadpack\.packobjectshook|pager\..+)$/i;
 
 /** The key `git config` sets when it is one of GIT_RUNNING_KEYS (an alias only with a `!` value). */
 function gitConfigWrite(words: CommandView["words"]): string | null {
@@ -165,7 +197,11 @@ function unwrapSudo(words: CommandView["words"]): CommandView["words"] {
 const FORK_BOMB = /([A-Za-z_:][\w:]*)\s*\(\s*\)\s*\{[^}]*\1\s*\|\s*\1\s*&/;
 
 /** Why the command line is on the dangerous list, and which of its commands is (absent for a fork bomb). */
-export function dangerousReason(source: string, views: CommandView[], ctx?: DangerContext): { why: string; view?: CommandView } | null {
+export function dangerousReason(
+  source: string,
+  views: CommandView[],
+  ctx?: DangerContext,
+): { why: string; view?: CommandView } | null {
   if (FORK_BOMB.test(source)) return { why: "a fork bomb" };
   for (const view of views) {
     const why = dangerOf(view, ctx);

@@ -12,13 +12,22 @@ export type GateOutcome =
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-export async function checkPermission(tool: string, input: unknown, cwd: string, services: GateServices): Promise<GateOutcome> {
+export async function checkPermission(
+  tool: string,
+  input: unknown,
+  cwd: string,
+  services: GateServices,
+): Promise<GateOutcome> {
   const policy = services.permissions;
   if (!policy) return { ok: true };
   const decision = decide(policy, { tool, input, cwd }, services.granted ?? []);
   if (decision.kind === "allow") return { ok: true };
   if (decision.kind === "deny") {
-    return { ok: false, reason: decision.reason, message: `Permission denied: ${decision.reason}. Do not retry this call; choose another way or tell the user what you need.` };
+    return {
+      ok: false,
+      reason: decision.reason,
+      message: `Permission denied: ${decision.reason}. Do not retry this call; choose another way or tell the user what you need.`,
+    };
   }
   if (!services.approve) {
     const flag = `--allow ${shellQuote(decision.rule)}`;
@@ -41,7 +50,8 @@ export async function checkPermission(tool: string, input: unknown, cwd: string,
     return { ok: true };
   }
   if (answer.stop) {
-    const message = "This call was rejected by the user, who stopped the turn. " +
+    const message =
+      "This call was rejected by the user, who stopped the turn. " +
       "Do not retry it; wait for the user's next message.";
     return { ok: false, reason: "rejected by the user", message };
   }
@@ -59,6 +69,7 @@ export function refusalMessage(reason: string): string {
 export function screenOutput(tool: string, text: string, services: GateServices): string {
   const policy = services.permissions;
   if (!policy) return text;
-  const screened = tool === "Glob" || tool === "Grep" ? hideProtectedLines(policy, tool, text, services.granted ?? []).text : text;
+  const screened =
+    tool === "Glob" || tool === "Grep" ? hideProtectedLines(policy, tool, text, services.granted ?? []).text : text;
   return redactSecrets(screened, policy.secrets);
 }

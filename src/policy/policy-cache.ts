@@ -9,11 +9,13 @@ import { workspaceRoots } from "./workspace.ts";
 const parsedRules = new Map<string, Rule>();
 export function rules(sources: readonly string[]): Rule[] {
   // MCP rules (mcp-rules.ts) have a grammar of their own and name no built-in tool.
-  return sources.filter((s) => mcpRuleProblem(s) === null).map((s) => {
-    let r = parsedRules.get(s);
-    if (!r) parsedRules.set(s, (r = parseRule(s)));
-    return r;
-  });
+  return sources
+    .filter((s) => mcpRuleProblem(s) === null)
+    .map((s) => {
+      let r = parsedRules.get(s);
+      if (!r) parsedRules.set(s, (r = parseRule(s)));
+      return r;
+    });
 }
 
 /** The workspace's real paths, resolved once per policy (a realpath per root per call adds up). */

@@ -75,7 +75,11 @@ export interface PolicyOptions {
 /** Checks every rule (an invalid one is a configuration error naming it) and builds the policy. */
 export function buildPolicy(config: PolicySource, options: string | PolicyOptions = {}): PermissionPolicy {
   const { home = homedir(), sandboxed = false } = typeof options === "string" ? { home: options } : options;
-  for (const source of [...config.permissions.allow, ...config.permissions.deny, ...(config.permissions.projectAllow ?? [])]) {
+  for (const source of [
+    ...config.permissions.allow,
+    ...config.permissions.deny,
+    ...(config.permissions.projectAllow ?? []),
+  ]) {
     const mcpProblem = mcpRuleProblem(source);
     if (mcpProblem) throw new UsageError(mcpProblem);
     if (mcpProblem === "") continue;
@@ -133,13 +137,18 @@ export function decide(policy: PermissionPolicy, call: ToolCallRequest, granted:
     const denied = deny.find((r) => pathRuleMatches(r, call.tool, path, policy));
     if (denied) return { kind: "deny", reason: `the rule ${denied.source} forbids ${path}` };
     const editing = EDIT_TOOLS.has(call.tool);
-    if (editing && (policy.mode === "plan" || policy.readOnly)) return { kind: "deny", reason: "this agent is read-only: files cannot be changed" };
+    if (editing && (policy.mode === "plan" || policy.readOnly))
+      return { kind: "deny", reason: "this agent is read-only: files cannot be changed" };
     if (policy.mode === "bypass") return { kind: "allow" };
     if (allow.some((r) => pathRuleMatches(r, call.tool, path, policy))) return { kind: "allow" };
     const ruleTool = editing ? call.tool : "Read";
     const rule = `${ruleTool}(${path})`;
     if (isProtectedPath(path, home, policy.ownDirs)) {
-      return { kind: "ask", reason: `${path} may hold secrets (.env files, ~/.ssh and the other credential stores of home, synapse's own config and sessions are protected)`, rule };
+      return {
+        kind: "ask",
+        reason: `${path} may hold secrets (.env files, ~/.ssh and the other credential stores of home, synapse's own config and sessions are protected)`,
+        rule,
+      };
     }
     if (!insideWorkspace(path, rootsOf(policy))) {
       return { kind: "ask", reason: `${path} is outside the workspace (${policy.workspace.join(", ")})`, rule };
@@ -161,7 +170,12 @@ export function decide(policy: PermissionPolicy, call: ToolCallRequest, granted:
  * forbids Read of it), or a protected file no allow rule names: a search must not read out what
  * Read may not.
  */
-export function hideProtectedLines(policy: PermissionPolicy, tool: string, text: string, granted: readonly string[] = []): { text: string; hidden: number } {
+export function hideProtectedLines(
+  policy: PermissionPolicy,
+  tool: string,
+  text: string,
+  granted: readonly string[] = [],
+): { text: string; hidden: number } {
   const allow = [...rules(policy.allow), ...rules(granted)];
   const deny = rules(policy.deny);
   let hidden = 0;
@@ -184,6 +198,7 @@ export function hideProtectedLines(policy: PermissionPolicy, tool: string, text:
   const notes: string[] = [];
   const lines = (n: number) => `${n} line${n === 1 ? "" : "s"}`;
   if (deniedLines) notes.push(`(${lines(deniedLines)} left out: a deny rule forbids reading those files)`);
-  if (hidden) notes.push(`(${lines(hidden)} from .env or ~/.ssh files hidden; an allow rule such as Read(**/.env) shows them)`);
+  if (hidden)
+    notes.push(`(${lines(hidden)} from .env or ~/.ssh files hidden; an allow rule such as Read(**/.env) shows them)`);
   return { text: `${kept.join("\n")}\n${notes.join("\n")}`, hidden: hidden + deniedLines };
 }

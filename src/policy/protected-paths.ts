@@ -13,7 +13,20 @@ const TEMPLATE_ENV = /^\.env\.(example|sample|template|dist|defaults)$/;
  * The credential stores in the home folder: a command may read outside the workspace
  * (`cat ~/.aws/credentials` would go to the model), so these are protected like `~/.ssh`.
  */
-const HOME_SECRETS = [".ssh", ".aws", ".gnupg", ".netrc", ".git-credentials", ".npmrc", ".pypirc", ".docker/config.json", ".kube", ".config/gh", ".config/gcloud", ".azure"];
+const HOME_SECRETS = [
+  ".ssh",
+  ".aws",
+  ".gnupg",
+  ".netrc",
+  ".git-credentials",
+  ".npmrc",
+  ".pypirc",
+  ".docker/config.json",
+  ".kube",
+  ".config/gh",
+  ".config/gcloud",
+  ".azure",
+];
 
 /**
  * `.env`, `.env.local` … (templates excepted), `~/.ssh` and the other credential stores of home,
@@ -55,10 +68,17 @@ const MAX_GLOB_MATCHES = 1000;
  * A glob can only reach one through a segment that starts with a dot, under the home folder's dot
  * folders, or with `dotglob` (set in the same command; the shell puts options back after each).
  */
-export function protectedIn(w: Word, cwd: string, home: string, dotglob: boolean, ownDirs: readonly string[] = []): string | null {
+export function protectedIn(
+  w: Word,
+  cwd: string,
+  home: string,
+  dotglob: boolean,
+  ownDirs: readonly string[] = [],
+): string | null {
   // `~+` is the shell's folder; `~-` and `~user` could be anywhere, a credential store too.
   const plusTilde = /^~\+(?=\/|$)/.test(w.text) && !w.dynamic ? cwd + w.text.slice(2) : null;
-  if (!plusTilde && /^~[^/]/.test(w.text) && !/^['"\\]/.test(w.raw)) return `${w.raw} (a folder known only when it runs)`;
+  if (!plusTilde && /^~[^/]/.test(w.text) && !/^['"\\]/.test(w.raw))
+    return `${w.raw} (a folder known only when it runs)`;
   const text = plusTilde ?? homeExpanded(w, home);
   if (!text) return null;
   const path = wordPath(text, cwd, home);

@@ -45,7 +45,17 @@ export function denyMatches(rule: Rule, view: CommandView): boolean {
 }
 
 /** Git's options before its subcommand, and which of them take the next word as their value. */
-const GIT_GLOBAL_WITH_VALUE = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env", "--super-prefix", "--attr-source"]);
+const GIT_GLOBAL_WITH_VALUE = new Set([
+  "-C",
+  "-c",
+  "--git-dir",
+  "--work-tree",
+  "--namespace",
+  "--exec-path",
+  "--config-env",
+  "--super-prefix",
+  "--attr-source",
+]);
 
 /** The words with leading options dropped, the program by its base name, git's global options out. */
 function plainForm(words: Word[]): Word[] | null {

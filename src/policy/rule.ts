@@ -24,18 +24,27 @@ export class RuleError extends Error {}
 export function parseRule(source: string): Rule {
   const text = source.trim();
   const m = /^([A-Za-z]+)(?:\((.*)\))?$/s.exec(text);
-  if (!m) throw new RuleError(`invalid permission rule "${source}": expected Tool or Tool(pattern), e.g. Bash(npm test) or Write(src/**)`);
+  if (!m)
+    throw new RuleError(
+      `invalid permission rule "${source}": expected Tool or Tool(pattern), e.g. Bash(npm test) or Write(src/**)`,
+    );
   const tool = RULE_TOOLS.find((t) => t.toLowerCase() === m[1]!.toLowerCase());
-  if (!tool) throw new RuleError(`invalid permission rule "${source}": unknown tool "${m[1]}" (one of ${RULE_TOOLS.join(", ")})`);
+  if (!tool)
+    throw new RuleError(
+      `invalid permission rule "${source}": unknown tool "${m[1]}" (one of ${RULE_TOOLS.join(", ")})`,
+    );
   const pattern = m[2]?.trim();
-  if (pattern === undefined || pattern === "" || pattern === "*" || pattern === "**") return { source: text, tool, kind: "any" };
+  if (pattern === undefined || pattern === "" || pattern === "*" || pattern === "**")
+    return { source: text, tool, kind: "any" };
   if (tool === "Bash") {
     // `npm run lint:*` is a prefix on its last word, then any arguments: `lint`, `lint:fix --quiet`.
     const prefixed = pattern.endsWith(":*");
     const parsed = parseShell(prefixed ? pattern.slice(0, -2) : pattern);
     if (!parsed.ok) throw new RuleError(`invalid permission rule "${source}": ${parsed.error}`);
     if (parsed.commands.length !== 1 || parsed.commands[0]!.redirects.length) {
-      throw new RuleError(`invalid permission rule "${source}": a Bash rule names one simple command; list each part of a compound command as its own rule`);
+      throw new RuleError(
+        `invalid permission rule "${source}": a Bash rule names one simple command; list each part of a compound command as its own rule`,
+      );
     }
     const c = parsed.commands[0]!;
     const words = [...c.assignments, ...c.words].map((w) => (w.raw === "*" ? "*" : w.text));
@@ -79,7 +88,11 @@ export function globRegExp(glob: string): RegExp {
       const close = glob.indexOf("}", i);
       if (close < 0) out += "\\{";
       else {
-        out += `(?:${glob.slice(i + 1, close).split(",").map((p) => p.replace(/[.+^$()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")).join("|")})`;
+        out += `(?:${glob
+          .slice(i + 1, close)
+          .split(",")
+          .map((p) => p.replace(/[.+^$()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*"))
+          .join("|")})`;
         i = close;
       }
     } else out += c.replace(/[.+^$()|[\]\\}]/g, "\\$&");
@@ -111,7 +124,9 @@ export function matchWords(pattern: string[], words: Word[], exact = false): boo
     const word = words[w]!;
     // A word whose value is only known when it runs can only be taken by a `*`.
     if (word.dynamic) return false;
-    const ok = pw.includes("*") ? globRegExp(pw.replace(/\//g, "\u0000")).test(word.text.replace(/\//g, "\u0000")) : pw === word.text;
+    const ok = pw.includes("*")
+      ? globRegExp(pw.replace(/\//g, "\u0000")).test(word.text.replace(/\//g, "\u0000"))
+      : pw === word.text;
     return ok && go(p + 1, w + 1);
   };
   return go(0, 0);

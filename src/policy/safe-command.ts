@@ -7,8 +7,15 @@ import { accessSync, constants, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { CommandView } from "./command-view.ts";
 import { type PathContext, pathProblem, unresolvable, wordPaths } from "./path-proof.ts";
-import { GIT_GLOBAL_SAFE, GIT_LIST_ONLY, GIT_LIST_OPTIONS, GIT_READ_ONLY, GIT_UNSAFE_OPTION, type ProgramSpec,
-    SAFE_PROGRAMS } from "./safe-programs.ts";
+import {
+  GIT_GLOBAL_SAFE,
+  GIT_LIST_ONLY,
+  GIT_LIST_OPTIONS,
+  GIT_READ_ONLY,
+  GIT_UNSAFE_OPTION,
+  type ProgramSpec,
+  SAFE_PROGRAMS,
+} from "./safe-programs.ts";
 import { sedScriptIsSafe } from "./sed-script.ts";
 import type { Word } from "./shell-parse.ts";
 import { insideWorkspace } from "./workspace.ts";
@@ -26,8 +33,9 @@ export function unprovenPart(views: CommandView[], ctx: ProofContext): { view: C
     if (view.nested) continue;
     // After a `cd`, relative paths are judged from the starting folder; one that climbs with `..`
     // could land elsewhere from the new one.
-    const climbs = [...view.words.slice(1),
-        ...view.redirects.map((r) => r.target)].find((w) => /(^|\/)\.\.(\/|$)/.test(w.text));
+    const climbs = [...view.words.slice(1), ...view.redirects.map((r) => r.target)].find((w) =>
+      /(^|\/)\.\.(\/|$)/.test(w.text),
+    );
     if (moved && climbs) return { view, why: `${climbs.raw} climbs with ".." after a cd` };
     const why = viewProblem(view, ctx);
     if (why) return { view, why };
@@ -153,8 +161,13 @@ interface Parsed {
   patternGiven: boolean;
 }
 
-function operandsProblem(name: string, spec: ProgramSpec, operands: Word[], parsed: Parsed,
-    ctx: ProofContext): string | null {
+function operandsProblem(
+  name: string,
+  spec: ProgramSpec,
+  operands: Word[],
+  parsed: Parsed,
+  ctx: ProofContext,
+): string | null {
   if (spec.minOperands !== undefined && operands.length < spec.minOperands) return `${name} with too few operands`;
   if (name === "uniq" && operands.length > 1) return "uniq writes its second operand";
   if (spec.operands === "text") return null;
@@ -177,11 +190,60 @@ function operandsProblem(name: string, spec: ProgramSpec, operands: Word[], pars
 }
 
 /** find's start folders are read; its expression may only test, print and prune. */
-const FIND_TESTS = new Set(["-empty", "-print", "-print0", "-ls", "-prune", "-not", "!", "(", ")", "-o", "-a", "-or",
-    "-and", "-depth", "-true", "-false", "-readable", "-writable", "-executable", "-nouser", "-nogroup", "-quit"]);
-const FIND_VALUE_TESTS = new Set(["-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex",
-    "-iregex", "-type", "-xtype", "-maxdepth", "-mindepth", "-size", "-mtime", "-mmin", "-atime", "-amin", "-ctime",
-    "-cmin", "-perm", "-user", "-group", "-links", "-inum", "-printf", "-regextype", "-uid", "-gid"]);
+const FIND_TESTS = new Set([
+  "-empty",
+  "-print",
+  "-print0",
+  "-ls",
+  "-prune",
+  "-not",
+  "!",
+  "(",
+  ")",
+  "-o",
+  "-a",
+  "-or",
+  "-and",
+  "-depth",
+  "-true",
+  "-false",
+  "-readable",
+  "-writable",
+  "-executable",
+  "-nouser",
+  "-nogroup",
+  "-quit",
+]);
+const FIND_VALUE_TESTS = new Set([
+  "-name",
+  "-iname",
+  "-path",
+  "-ipath",
+  "-wholename",
+  "-iwholename",
+  "-regex",
+  "-iregex",
+  "-type",
+  "-xtype",
+  "-maxdepth",
+  "-mindepth",
+  "-size",
+  "-mtime",
+  "-mmin",
+  "-atime",
+  "-amin",
+  "-ctime",
+  "-cmin",
+  "-perm",
+  "-user",
+  "-group",
+  "-links",
+  "-inum",
+  "-printf",
+  "-regextype",
+  "-uid",
+  "-gid",
+]);
 
 function findProblem(words: Word[], ctx: ProofContext): string | null {
   let i = 0;
@@ -226,8 +288,8 @@ function gitProblem(words: Word[], ctx: ProofContext): string | null {
     dir = resolve(dir, w.text);
   }
   const sub = words[i]?.text;
-  if (!sub || !GIT_READ_ONLY.has(sub)) return `git ${sub ?? ""} is not a git command known to only read`.replace("  ",
-      " ");
+  if (!sub || !GIT_READ_ONLY.has(sub))
+    return `git ${sub ?? ""} is not a git command known to only read`.replace("  ", " ");
   const rest = words.slice(i + 1);
   for (const w of rest) {
     const why = unresolvable(w);
@@ -265,7 +327,8 @@ function gitConfigProblem(dir: string): string | null {
       }
     }
     if (text !== null) {
-      return CONFIG_RUNS.test(text) ? `${config} names programs git runs (fsmonitor, textconv, filters, includes)`
+      return CONFIG_RUNS.test(text)
+        ? `${config} names programs git runs (fsmonitor, textconv, filters, includes)`
         : null;
     }
     if (dirname(d) === d) return null;

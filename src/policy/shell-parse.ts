@@ -71,7 +71,8 @@ class Parser extends ShellWords {
         continue;
       }
       if (c === ";" || c === "&") {
-        if (c === ";" && this.peek(1) === ";") throw new ParseError('unexpected ";;" (case statements are not supported)');
+        if (c === ";" && this.peek(1) === ";")
+          throw new ParseError('unexpected ";;" (case statements are not supported)');
         this.i += c === "&" && this.peek(1) === "&" ? 2 : 1;
         pipedFrom = undefined;
         continue;
@@ -120,12 +121,19 @@ class Parser extends ShellWords {
     }
     this.i += op.length;
     this.skipBlanks();
-    if (this.atOperator() || this.peek() === "<" || this.peek() === ">") throw new ParseError(`missing target after "${op}"`);
+    if (this.atOperator() || this.peek() === "<" || this.peek() === ">")
+      throw new ParseError(`missing target after "${op}"`);
     const target = this.readWord();
     const redirect: Redirect = { op, target };
     if (op === "<<" || op === "<<-") {
       const quoted = /["'\\]/.test(target.raw);
-      this.heredocs.push({ delimiter: target.text, stripTabs: op === "<<-", expands: !quoted, owner: this.current ?? -1, redirect });
+      this.heredocs.push({
+        delimiter: target.text,
+        stripTabs: op === "<<-",
+        expands: !quoted,
+        owner: this.current ?? -1,
+        redirect,
+      });
     }
     return redirect;
   }
@@ -201,7 +209,8 @@ class Parser extends ShellWords {
           continue;
         }
         if (this.atOperator()) {
-          if (this.peek() === "(" && cmd.words.length > 0) throw new ParseError("function definitions are not supported");
+          if (this.peek() === "(" && cmd.words.length > 0)
+            throw new ParseError("function definitions are not supported");
           break;
         }
         if (this.peek() === "#") {

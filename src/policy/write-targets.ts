@@ -48,7 +48,10 @@ export function writeTargets(words: Word[]): Word[] {
     case "rsync": {
       const dir = targetDirectory(words);
       if (dir) return [dir];
-      const ops = operands(words, new Set(["-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group", "-e", "--rsh"]));
+      const ops = operands(
+        words,
+        new Set(["-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group", "-e", "--rsh"]),
+      );
       return ops.length >= 2 ? [ops.at(-1)!] : [];
     }
     case "rm":
@@ -68,7 +71,9 @@ export function writeTargets(words: Word[]): Word[] {
     case "sed": {
       // Only an in-place edit writes; the script is the first operand unless -e/-f gave it.
       if (!words.some((w) => /^-[a-zA-Z]*i/.test(w.text) || w.text.startsWith("--in-place"))) return [];
-      const scripted = words.some((w) => w.text === "-e" || w.text === "-f" || w.text === "--expression" || w.text === "--file");
+      const scripted = words.some(
+        (w) => w.text === "-e" || w.text === "-f" || w.text === "--expression" || w.text === "--file",
+      );
       const ops = operands(words, new Set(["-e", "-f", "--expression", "--file", "-l"]));
       return scripted ? ops : ops.slice(1);
     }

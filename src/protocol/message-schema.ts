@@ -54,7 +54,7 @@ function build() {
     userMessages: z.optional(z.array(z.string())),
   }) satisfies z.ZodMiniType<CompactionInfo>;
 
-    // The fields every message needs; the rest are checked one by one, and unknown ones kept.
+  // The fields every message needs; the rest are checked one by one, and unknown ones kept.
   const messageHead = z.looseObject({
     id: z.string(),
     role: z.enum(["user", "assistant"]),
@@ -74,9 +74,7 @@ function build() {
 /** A tool result that can no longer be read still answers its call: the API wants every call answered. */
 export const UNREADABLE_RESULT = "(This tool result could not be read back from the session archive.)";
 
-export type MessageCheck =
-  | { message: Message; problems: string[] }
-  | { message: undefined; problems: string[] };
+export type MessageCheck = { message: Message; problems: string[] } | { message: undefined; problems: string[] };
 
 /** One block as this build uses it, or why not. */
 function checkBlock(value: unknown, at: number): { block?: ContentBlock; problem?: string } {
@@ -94,9 +92,7 @@ function checkBlock(value: unknown, at: number): { block?: ContentBlock; problem
     return { block, problem: `content[${at}]: ${what} (${phrases.join("; ")}), replaced by a note` };
   }
   const unknownType = typeof type === "string" && !["text", "image", "tool_use", "tool_result"].includes(type);
-  const why = unknownType
-    ? "of a type this version does not know"
-    : `(${phrases.join("; ")})`;
+  const why = unknownType ? "of a type this version does not know" : `(${phrases.join("; ")})`;
   return { problem: `content[${at}]: ${what} ${why}, dropped` };
 }
 

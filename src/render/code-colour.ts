@@ -13,8 +13,26 @@ const KEYWORDS = new Set(
   ).split(" "),
 );
 
-const HASH_COMMENT = new Set(["python", "py", "sh", "bash", "shell", "zsh", "ruby", "rb", "yaml", "yml", "toml", "perl", "r", "dockerfile", "make", "makefile"]);
-const TOKEN = /(\/\/.*$|#.*$|--.*$|"(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?|`(?:[^`\\]|\\.)*`?|\b\d[\d_.xXa-fA-F]*\b|\b[A-Za-z_][\w]*\b)/g;
+const HASH_COMMENT = new Set([
+  "python",
+  "py",
+  "sh",
+  "bash",
+  "shell",
+  "zsh",
+  "ruby",
+  "rb",
+  "yaml",
+  "yml",
+  "toml",
+  "perl",
+  "r",
+  "dockerfile",
+  "make",
+  "makefile",
+]);
+const TOKEN =
+  /(\/\/.*$|#.*$|--.*$|"(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?|`(?:[^`\\]|\\.)*`?|\b\d[\d_.xXa-fA-F]*\b|\b[A-Za-z_][\w]*\b)/g;
 
 export function colourCodeLine(line: string, lang: string, t: Theme): string {
   if (!t.enabled) return line;

@@ -16,5 +16,11 @@ export async function loadColors(enabled: boolean): Promise<Colors> {
   if (!enabled) return PLAIN;
   const { Chalk } = await import("chalk");
   const c = new Chalk({ level: 1 });
-  return { red: (t) => c.red(t), green: (t) => c.green(t), yellow: (t) => c.yellow(t), cyan: (t) => c.cyan(t), dim: (t) => c.dim(t) };
+  return {
+    red: (t) => c.red(t),
+    green: (t) => c.green(t),
+    yellow: (t) => c.yellow(t),
+    cyan: (t) => c.cyan(t),
+    dim: (t) => c.dim(t),
+  };
 }

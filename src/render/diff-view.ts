@@ -28,4 +28,3 @@ export function diffRows(diff: Diff, width: number, t: Theme): string[] {
   const more = `    … ${rows.length - MAX_ROWS} more lines (${diff.removed} removed, ${diff.added} added in all)`;
   return [...rows.slice(0, MAX_ROWS), t.dim(more)];
 }
-

@@ -66,7 +66,9 @@ function renderBlocks(tokens: Token[], width: number, t: Theme, out: string[], i
           renderBlocks(item.tokens, width - bullet.length - 1 - indent.length, t, inner, "");
           while (inner.length && inner[inner.length - 1] === "") inner.pop();
           inner.forEach((row, i) => {
-            out.push(i === 0 ? `${indent}${t.cyan(bullet)} ${mark}${row}` : `${indent}${" ".repeat(bullet.length + 1)}${row}`);
+            out.push(
+              i === 0 ? `${indent}${t.cyan(bullet)} ${mark}${row}` : `${indent}${" ".repeat(bullet.length + 1)}${row}`,
+            );
           });
         }
         out.push("");
@@ -78,7 +80,10 @@ function renderBlocks(tokens: Token[], width: number, t: Theme, out: string[], i
         break;
       case "table": {
         const table = token as Tokens.Table;
-        const cells = [table.header.map((h) => inline(h.tokens, t)), ...table.rows.map((r) => r.map((c) => inline(c.tokens, t)))];
+        const cells = [
+          table.header.map((h) => inline(h.tokens, t)),
+          ...table.rows.map((r) => r.map((c) => inline(c.tokens, t))),
+        ];
         const natural = table.header.map((_, i) => Math.max(...cells.map((row) => textWidth(row[i] ?? ""))));
         const widths = fitColumns(natural, width - indent.length - 3 * (natural.length - 1));
         if (!widths) {
@@ -95,7 +100,9 @@ function renderBlocks(tokens: Token[], width: number, t: Theme, out: string[], i
           const wrapped = widths.map((w, i) => wrapLine(row[i] ?? "", w));
           const height = Math.max(...wrapped.map((c) => c.length));
           for (let k = 0; k < height; k++) {
-            const line = wrapped.map((c, i) => (c[k] ?? "") + " ".repeat(Math.max(0, widths[i] - textWidth(c[k] ?? "")))).join(t.dim(" │ "));
+            const line = wrapped
+              .map((c, i) => (c[k] ?? "") + " ".repeat(Math.max(0, widths[i] - textWidth(c[k] ?? ""))))
+              .join(t.dim(" │ "));
             out.push(indent + (r === 0 ? t.bold(line) : line).trimEnd());
           }
           if (r === 0) out.push(indent + t.dim(widths.map((w) => "─".repeat(w)).join("─┼─")));
@@ -162,7 +169,9 @@ function inline(tokens: Token[] | undefined, t: Theme): string {
         case "link": {
           const l = tok as Tokens.Link;
           const text = inline(l.tokens, t);
-          return l.href && l.href !== l.text ? `${t.underline(t.blue(text))} ${t.dim(`(${inert(l.href)})`)}` : t.underline(t.blue(text));
+          return l.href && l.href !== l.text
+            ? `${t.underline(t.blue(text))} ${t.dim(`(${inert(l.href)})`)}`
+            : t.underline(t.blue(text));
         }
         case "image":
           return t.dim(`[image: ${inert((tok as Tokens.Image).text)}]`);
@@ -182,5 +191,8 @@ function inline(tokens: Token[] | undefined, t: Theme): string {
 
 // marked keeps HTML entities escaped in text tokens.
 function unescape(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|#39);/g, (_, e) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" })[e as string]!);
+  return text.replace(
+    /&(amp|lt|gt|quot|#39);/g,
+    (_, e) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" })[e as string]!,
+  );
 }

@@ -56,7 +56,10 @@ export class ScreenDiff {
     let out = this.toTop();
     // Wrapped here, each row cleared: a line the terminal wrapped itself would print its
     // continuation over an old live row without clearing the rest of it.
-    out += lines.flatMap((l) => wrapLine(l, this.columns - 1)).map((l) => `${CLEAR_LINE}${l}\x1b[0m\r\n`).join("");
+    out += lines
+      .flatMap((l) => wrapLine(l, this.columns - 1))
+      .map((l) => `${CLEAR_LINE}${l}\x1b[0m\r\n`)
+      .join("");
     this.shown = [];
     this.cursorRow = 0;
     out += this.draw(frame, 0);

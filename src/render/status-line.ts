@@ -30,14 +30,20 @@ export function statusLine(f: StatusFacts, width: number, t: Theme, home?: strin
   const cwd = home && f.cwd.startsWith(home) ? `~${f.cwd.slice(home.length)}` : f.cwd;
   const ctx = f.contextPercent === undefined ? "" : `${f.contextPercent}% context`;
   const plain = (text: string): Part => ({ text, paint: t.dim });
-  const safety = (f.safety ?? []).map((p): Part => (p.danger
-    ? { text: `⚠ ${p.text.toUpperCase()}`, paint: (x) => t.bold(t.red(x)) }
-    : { text: p.text, paint: p.caution ? t.yellow : t.dim }));
+  const safety = (f.safety ?? []).map(
+    (p): Part =>
+      p.danger
+        ? { text: `⚠ ${p.text.toUpperCase()}`, paint: (x) => t.bold(t.red(x)) }
+        : { text: p.text, paint: p.caution ? t.yellow : t.dim },
+  );
   const shortModel = f.model.replace(/^[a-z]+\//, "");
   // Narrow: what changes as you work, then what guards you, then the model; wide: everything.
-  const parts = width < 60
-    ? (safety.length ? [plain(ctx), ...safety, plain(shortModel)] : [plain(shortModel), plain(ctx)])
-    : [plain(f.model), plain(ctx), ...safety, plain(f.sessionId), plain(cwd)];
+  const parts =
+    width < 60
+      ? safety.length
+        ? [plain(ctx), ...safety, plain(shortModel)]
+        : [plain(shortModel), plain(ctx)]
+      : [plain(f.model), plain(ctx), ...safety, plain(f.sessionId), plain(cwd)];
   if (f.notice) parts.push(plain(f.notice));
   const out: string[] = [];
   let used = 0;

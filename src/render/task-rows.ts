@@ -66,7 +66,11 @@ export function formatDuration(ms: number): string {
 function cut(text: string, max: number): string {
   if (max <= 0) return "";
   // By code points, so no cut splits an emoji.
-  return codePointCount(text) > max ? `${Array.from(text).slice(0, max - 1).join("")}…` : text;
+  return codePointCount(text) > max
+    ? `${Array.from(text)
+        .slice(0, max - 1)
+        .join("")}…`
+    : text;
 }
 
 function suffix(row: TaskRow): string {
@@ -82,7 +86,14 @@ function suffix(row: TaskRow): string {
 /** One row, cut to the label limit and the terminal width: pure. */
 export function renderTaskRow(row: TaskRow, style: RowStyle): { text: string; width: number } {
   const c = style.colors;
-  const icon = row.state === "done" ? "✓" : row.state === "failed" ? "✗" : row.state === "queued" ? "○" : SPINNER[style.frame % SPINNER.length];
+  const icon =
+    row.state === "done"
+      ? "✓"
+      : row.state === "failed"
+        ? "✗"
+        : row.state === "queued"
+          ? "○"
+          : SPINNER[style.frame % SPINNER.length];
   const tail = suffix(row);
   const head = `${icon} ${row.kind} `;
   const room = Math.min(style.labelLimit, style.columns - 1 - codePointCount(head) - codePointCount(tail));
@@ -90,7 +101,8 @@ export function renderTaskRow(row: TaskRow, style: RowStyle): { text: string; wi
   const width = codePointCount(head) + codePointCount(label) + codePointCount(tail);
   // Even the fixed parts may not fit a very narrow terminal: then the row is cut as a whole.
   const plainText = head + label + tail;
-  if (width > style.columns - 1) return { text: cut(plainText, style.columns - 1), width: Math.max(0, style.columns - 1) };
+  if (width > style.columns - 1)
+    return { text: cut(plainText, style.columns - 1), width: Math.max(0, style.columns - 1) };
   const coloured = row.state === "done" ? c.green(icon) : row.state === "failed" ? c.red(icon) : icon;
   return { text: `${coloured}${head.slice(icon.length)}${label}${c.dim(tail)}`, width };
 }
@@ -113,7 +125,11 @@ export function plainTaskLine(row: TaskRow, labelLimit: number, neverStarted = f
  * Which rows fit in `max` lines while a batch runs: what moves first (running, then queued, then the
  * latest to finish), shown in their start order, and one line counting the rest. Pure.
  */
-export function fitRows(rows: readonly TaskRow[], finishOrder: ReadonlyMap<string, number>, max: number): { shown: TaskRow[]; hidden: number; summary?: string } {
+export function fitRows(
+  rows: readonly TaskRow[],
+  finishOrder: ReadonlyMap<string, number>,
+  max: number,
+): { shown: TaskRow[]; hidden: number; summary?: string } {
   if (rows.length <= max) return { shown: [...rows], hidden: 0 };
   const rank = (r: TaskRow) => (r.state === "running" ? 0 : r.state === "queued" ? 1 : 2);
   const keep = new Set(
@@ -123,8 +139,17 @@ export function fitRows(rows: readonly TaskRow[], finishOrder: ReadonlyMap<strin
   );
   const hidden = rows.filter((r) => !keep.has(r));
   const count = (state: TaskRowState) => hidden.filter((r) => r.state === state).length;
-  const parts = [`${count("done")} done`, `${count("failed")} failed`, `${count("running")} running`, `${count("queued")} queued`].filter((p) => !p.startsWith("0 "));
-  return { shown: rows.filter((r) => keep.has(r)), hidden: hidden.length, summary: `… ${hidden.length} more tasks: ${parts.join(", ")}` };
+  const parts = [
+    `${count("done")} done`,
+    `${count("failed")} failed`,
+    `${count("running")} running`,
+    `${count("queued")} queued`,
+  ].filter((p) => !p.startsWith("0 "));
+  return {
+    shown: rows.filter((r) => keep.has(r)),
+    hidden: hidden.length,
+    summary: `… ${hidden.length} more tasks: ${parts.join(", ")}`,
+  };
 }
 
 const UP = (n: number) => `\x1b[${n}A\r`;
@@ -218,7 +243,9 @@ export class TaskRowsDisplay {
     const style: RowStyle = { colors: this.colors, labelLimit: this.labelLimit, columns, frame: this.frame };
     const rows = [...this.rows.values()];
     // One line is left for the cursor: a block as tall as the screen would scroll its first row away.
-    const fit = all ? { shown: rows, hidden: 0, summary: undefined } : fitRows(rows, this.finishOrder, Math.max(2, this.height() - 1));
+    const fit = all
+      ? { shown: rows, hidden: 0, summary: undefined }
+      : fitRows(rows, this.finishOrder, Math.max(2, this.height() - 1));
     const out = fit.shown.map((row) => renderTaskRow(row, style));
     if (fit.summary) {
       const text = cut(fit.summary, columns - 1);

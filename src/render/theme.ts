@@ -23,7 +23,6 @@ const sgr = (open: number | string, close: number) => (t: string) => (t ? `\x1b[
 const same = (t: string) => t;
 const c256 = (n: number) => sgr(`38;5;${n}`, 39);
 
-
 /**
  * The colours that differ by theme. Dark: the terminal's own sixteen. Light: darker shades from
  * the 256-colour cube, readable on a white background (cyan, yellow and green of the sixteen are
@@ -31,22 +30,51 @@ const c256 = (n: number) => sgr(`38;5;${n}`, 39);
  */
 const PALETTES: Record<ThemeName, Pick<Theme, "red" | "green" | "yellow" | "blue" | "magenta" | "cyan" | "gray">> = {
   dark: {
-    red: sgr(31, 39), green: sgr(32, 39), yellow: sgr(33, 39), blue: sgr(34, 39),
-    magenta: sgr(35, 39), cyan: sgr(36, 39), gray: sgr(90, 39),
+    red: sgr(31, 39),
+    green: sgr(32, 39),
+    yellow: sgr(33, 39),
+    blue: sgr(34, 39),
+    magenta: sgr(35, 39),
+    cyan: sgr(36, 39),
+    gray: sgr(90, 39),
   },
   light: {
-    red: c256(124), green: c256(28), yellow: c256(130), blue: c256(25),
-    magenta: c256(90), cyan: c256(30), gray: c256(242),
+    red: c256(124),
+    green: c256(28),
+    yellow: c256(130),
+    blue: c256(25),
+    magenta: c256(90),
+    cyan: c256(30),
+    gray: c256(242),
   },
   "colour-blind": {
-    red: c256(208), green: c256(33), yellow: c256(220), blue: c256(39),
-    magenta: c256(170), cyan: c256(45), gray: sgr(90, 39),
+    red: c256(208),
+    green: c256(33),
+    yellow: c256(220),
+    blue: c256(39),
+    magenta: c256(170),
+    cyan: c256(45),
+    gray: sgr(90, 39),
   },
 };
 
 export function makeTheme(enabled: boolean, name: ThemeName = "dark"): Theme {
   if (!enabled) {
-    return { bold: same, dim: same, italic: same, underline: same, inverse: same, red: same, green: same, yellow: same, blue: same, magenta: same, cyan: same, gray: same, enabled };
+    return {
+      bold: same,
+      dim: same,
+      italic: same,
+      underline: same,
+      inverse: same,
+      red: same,
+      green: same,
+      yellow: same,
+      blue: same,
+      magenta: same,
+      cyan: same,
+      gray: same,
+      enabled,
+    };
   }
   return {
     bold: sgr(1, 22),

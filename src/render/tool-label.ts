@@ -23,7 +23,9 @@ export function truncateOneLine(text: string, limit: number): string {
   // Only the start is ever shown: a 20 kB one-line output must not cost a 20 kB pass or line.
   const bound = max * 4 + 64;
   const head = text.length > bound ? text.slice(0, bound) : text;
-  const flat = inertLine(head.replace(/\s*\n\s*/g, " ⏎ ")).trim().toWellFormed();
+  const flat = inertLine(head.replace(/\s*\n\s*/g, " ⏎ "))
+    .trim()
+    .toWellFormed();
   const chars = Array.from(flat);
   if (chars.length <= max && head === text) return flat;
   return `${chars.slice(0, Math.max(1, Math.min(chars.length, max - 1))).join("")}…`;
@@ -34,6 +36,13 @@ export function toolLabel(name: string, input: unknown, limit: number): string {
   const record = input && typeof input === "object" ? (input as Record<string, unknown>) : {};
   const value = field ? record[field] : undefined;
   // A string input is shown as it is (the text writer passes the raw text of unparseable JSON).
-  const arg = typeof input === "string" ? input : typeof value === "string" ? value : Object.keys(record).length ? JSON.stringify(record) : "";
+  const arg =
+    typeof input === "string"
+      ? input
+      : typeof value === "string"
+        ? value
+        : Object.keys(record).length
+          ? JSON.stringify(record)
+          : "";
   return `${truncateOneLine(name, Math.min(NAME_LIMIT, limit))}(${truncateOneLine(arg, limit)})`;
 }

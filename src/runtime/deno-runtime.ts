@@ -29,7 +29,10 @@ interface DenoCommandOptions {
   stderr?: "piped" | "null";
 }
 interface DenoApi {
-  Command: new (command: string, options: DenoCommandOptions) => {
+  Command: new (
+    command: string,
+    options: DenoCommandOptions,
+  ) => {
     spawn(): DenoChild;
     outputSync(): { code: number; stdout: Uint8Array };
   };
@@ -108,7 +111,14 @@ export function denoRuntime(): Runtime {
     },
     spawnSync(argv) {
       const [command, ...args] = argv;
-      const options = { args, stdin: "null", stdout: "piped", stderr: "null", clearEnv: true, env: { PATH: SYSTEM_PATH } } as const;
+      const options = {
+        args,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "null",
+        clearEnv: true,
+        env: { PATH: SYSTEM_PATH },
+      } as const;
       const r = new (denoApi().Command)(command!, options).outputSync();
       return { exitCode: r.code, stdout: r.stdout };
     },

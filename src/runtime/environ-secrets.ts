@@ -86,7 +86,10 @@ const ENV_START_FIELD = 50;
 
 /** The parts of Deno's FFI used here (this project type-checks against Bun's types). */
 interface DenoFfi {
-  dlopen(path: string, symbols: object): { symbols: { getenv(name: Uint8Array): unknown; strlen(at: unknown): number | bigint }; close(): void };
+  dlopen(
+    path: string,
+    symbols: object,
+  ): { symbols: { getenv(name: Uint8Array): unknown; strlen(at: unknown): number | bigint }; close(): void };
   UnsafePointerView: { getArrayBuffer(at: unknown, length: number): ArrayBuffer };
 }
 

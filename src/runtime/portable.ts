@@ -10,7 +10,12 @@ export function sleep(ms: number): Promise<void> {
 
 /** The first executable `name` on `path` (a PATH value), or `name` itself when it holds a slash. */
 export function which(name: string, path: string): string | null {
-  const candidates = name.includes("/") ? [name] : path.split(delimiter).filter(Boolean).map((dir) => join(dir, name));
+  const candidates = name.includes("/")
+    ? [name]
+    : path
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(dir, name));
   for (const file of candidates) {
     try {
       accessSync(file, constants.X_OK);

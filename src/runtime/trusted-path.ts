@@ -7,7 +7,14 @@
 import { resolve, sep } from "node:path";
 import { which } from "./portable.ts";
 
-export const SYSTEM_PATH_DIRS: readonly string[] = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"];
+export const SYSTEM_PATH_DIRS: readonly string[] = [
+  "/usr/local/sbin",
+  "/usr/local/bin",
+  "/usr/sbin",
+  "/usr/bin",
+  "/sbin",
+  "/bin",
+];
 /** The same folders as a PATH value, for helpers run with no environment of synapse's. */
 export const SYSTEM_PATH = SYSTEM_PATH_DIRS.join(":");
 

@@ -43,7 +43,14 @@ async function tryStart(
   env: Readonly<Record<string, string>>,
 ): Promise<string | null> {
   // The pool's own options (namespaces, mounts) with nothing to bind: what works here works there.
-  const profile = { mode: "workspace-write" as const, network, roots: [], readOnly: [], hiddenDirs: [], hiddenFiles: [] };
+  const profile = {
+    mode: "workspace-write" as const,
+    network,
+    roots: [],
+    readOnly: [],
+    hiddenDirs: [],
+    hiddenFiles: [],
+  };
   const argv = [bwrap, ...bwrapArgs(profile), truePath];
   try {
     const proc = runtime.spawn(argv, { env: { ...env }, stdout: "ignore", stderr: "pipe", newSession: true });

@@ -70,7 +70,8 @@ const within = (path: string, dir: string) => path === dir || path.startsWith(di
 
 export function collectProfile(src: ProfileSources): Omit<SandboxProfile, "poolDir"> {
   const roots = [...new Set(src.roots.map((r) => real(r)?.path ?? resolve(r)))];
-  const readOnly = roots.flatMap((root) => READ_ONLY_IN_ROOT.map((name) => real(join(root, name))?.path ?? null))
+  const readOnly = roots
+    .flatMap((root) => READ_ONLY_IN_ROOT.map((name) => real(join(root, name))?.path ?? null))
     .filter((p): p is string => p !== null && roots.some((root) => within(p, root)));
   const inHome = [...CREDENTIAL_STORES, ...HOME_SOCKETS].map((name) => join(src.homeDir, name));
   const hidden = [...inHome, ...src.ownDirs, ...(src.hostSockets ?? HOST_SOCKETS)]

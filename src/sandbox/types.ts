@@ -6,7 +6,7 @@ import type { SandboxMode } from "../config/config.ts";
 export type ConfinedMode = Exclude<SandboxMode, "full-access">;
 
 export type SandboxState =
-  | { kind: "bwrap"; mode: ConfinedMode; network: boolean; /** Absolute path of the bwrap to run. */ bwrap: string }
+  | { kind: "bwrap"; mode: ConfinedMode; network: boolean /** Absolute path of the bwrap to run. */; bwrap: string }
   | {
       kind: "none";
       mode: SandboxMode;

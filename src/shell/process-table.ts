@@ -54,7 +54,13 @@ function fromProc(): ProcessInfo[] {
     }
     // The command name sits in parentheses and may itself contain spaces or ")".
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    out.push({ pid: Number(name), zombie: fields[0] === "Z", pgid: Number(fields[2]), sid: Number(fields[3]), start: Number(fields[19]) });
+    out.push({
+      pid: Number(name),
+      zombie: fields[0] === "Z",
+      pgid: Number(fields[2]),
+      sid: Number(fields[3]),
+      start: Number(fields[19]),
+    });
   }
   return out;
 }
@@ -95,7 +101,11 @@ export function sessionMembers(session: SessionIdentity, table: ProcessInfo[] = 
 }
 
 /** Sends `signal` to each process, and to each one's whole group; already-gone targets are fine. */
-export function signalAll(targets: ProcessInfo[], signal: NodeJS.Signals, spareGroups: ReadonlySet<number> = new Set()): void {
+export function signalAll(
+  targets: ProcessInfo[],
+  signal: NodeJS.Signals,
+  spareGroups: ReadonlySet<number> = new Set(),
+): void {
   const groups = new Set<number>();
   for (const p of targets) {
     if (spareGroups.has(p.pgid)) continue;

@@ -12,7 +12,10 @@ export interface ShellState {
   lastUsed: number;
 }
 
-export type ShellChoice<T> = { kind: "reuse"; shell: T; rule: "a" | "b" | "c" | "d" | "f" } | { kind: "spawn" } | { kind: "wait" };
+export type ShellChoice<T> =
+  | { kind: "reuse"; shell: T; rule: "a" | "b" | "c" | "d" | "f" }
+  | { kind: "spawn" }
+  | { kind: "wait" };
 
 /**
  * Preference among shells that are not busy: (a) this task's, already in `dir`; (b) this task's,
@@ -20,7 +23,12 @@ export type ShellChoice<T> = { kind: "reuse"; shell: T; rule: "a" | "b" | "c" | 
  * dir; (e) a new shell if `canSpawn`; (f) at the cap, the least recently used idle shell, even one
  * bound to another task; otherwise wait. Within a rule the most recently used shell wins.
  */
-export function chooseShell<T extends ShellState>(shells: readonly T[], taskId: string, dir: string, canSpawn: boolean): ShellChoice<T> {
+export function chooseShell<T extends ShellState>(
+  shells: readonly T[],
+  taskId: string,
+  dir: string,
+  canSpawn: boolean,
+): ShellChoice<T> {
   const free = shells.filter((s) => !s.busy).sort((x, y) => y.lastUsed - x.lastUsed);
   const related = (s: T) => getPathRelation(s.dir, dir) !== "unrelated";
   const rules: Array<["a" | "b" | "c" | "d", (s: T) => boolean]> = [

@@ -2,7 +2,17 @@
 // preferring the asking task's own shell in or near the right directory. Caps the number of
 // shells, closes surplus idle ones, and makes sure nothing it started outlives it.
 
-import { accessSync, constants, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ShellConfig } from "../config/config.ts";
@@ -136,7 +146,8 @@ class Pool implements ShellPool {
    */
   private async saveState(slot: Slot, req: RunRequest): Promise<void> {
     const file = join(this.ensureWorkspace().dir, POOL_CARRY_DIR, `carry-${slot.shell.pid}`);
-    const functions = 'for __f in $(builtin compgen -A function); do [[ $__f == __sy* ]] || builtin declare -f "$__f"; done';
+    const functions =
+      'for __f in $(builtin compgen -A function); do [[ $__f == __sy* ]] || builtin declare -f "$__f"; done';
     const command = `{ builtin export -p; ${functions}; } > ${quoteForShell(file)} 2>/dev/null`;
     try {
       const request = { command, cwd: req.cwd, timeoutMs: STATE_SAVE_TIMEOUT_MS, resetFirst: false };
@@ -146,7 +157,9 @@ class Pool implements ShellPool {
       // this process (outside the sandbox) must not follow. Read a regular file only; write anew.
       if (!lstatSync(file).isFile()) return;
       // What the new shell sets for itself (its directory, its level) is not carried.
-      const lines = readFileSync(file, "utf8").split("\n").filter((l) => !NOT_CARRIED.test(l));
+      const lines = readFileSync(file, "utf8")
+        .split("\n")
+        .filter((l) => !NOT_CARRIED.test(l));
       rmSync(file, { force: true });
       writeFileSync(file, lines.join("\n"), { flag: "wx", mode: 0o600 });
       this.carried.set(req.taskId, file);
@@ -248,7 +261,16 @@ class Pool implements ShellPool {
       },
     });
     this.guard(workspace, shell.pid);
-    const slot: Slot = { shell, dir, taskId, lastTaskId: null, cdCount: 0, askedDir: null, busy: true, lastUsed: Date.now() };
+    const slot: Slot = {
+      shell,
+      dir,
+      taskId,
+      lastTaskId: null,
+      cdCount: 0,
+      askedDir: null,
+      busy: true,
+      lastUsed: Date.now(),
+    };
     this.slots.push(slot);
     this.counters.shells_spawned++;
     return slot;
@@ -404,7 +426,9 @@ const NOT_CARRIED = /^declare -[a-zA-Z]*x[a-zA-Z]* (PWD|OLDPWD|SHLVL|_)(=|$)/;
 function removeStaleWorkspaces(base: string): void {
   try {
     for (const name of readdirSync(base)) {
-      const owner = name.startsWith(WORKSPACE_PREFIX) ? /^(\d+)-/.exec(name.slice(WORKSPACE_PREFIX.length))?.[1] : undefined;
+      const owner = name.startsWith(WORKSPACE_PREFIX)
+        ? /^(\d+)-/.exec(name.slice(WORKSPACE_PREFIX.length))?.[1]
+        : undefined;
       if (owner && Number(owner) !== process.pid && !isAlive(Number(owner))) {
         rmSync(join(base, name), { recursive: true, force: true });
       }

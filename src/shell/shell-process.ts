@@ -88,7 +88,9 @@ export class ShellProcess {
   private requestLength = 0;
 
   constructor(private readonly opts: ShellProcessOptions) {
-    const token = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join("");
+    const token = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join(
+      "",
+    );
     this.header = `\x01${token} `;
     // A new session (setsid), so the shell leads its own session: terminal signals meant for synapse
     // do not reach it, and "everything it started" is everything in that session.
@@ -124,7 +126,13 @@ export class ShellProcess {
     try {
       if (this.alive) {
         this.writeRequest(
-          commandScript({ command: cmd.command, cwd: cmd.cwd, fifo: pipe.path, clearTraps: this.trapsSet, resetTask: cmd.resetFirst }),
+          commandScript({
+            command: cmd.command,
+            cwd: cmd.cwd,
+            fifo: pipe.path,
+            clearTraps: this.trapsSet,
+            resetTask: cmd.resetFirst,
+          }),
         );
         this.trapsSet = false;
         const ended = this.waitForEnd(cmd);

@@ -2,7 +2,8 @@
 // written for each command, and the parser for the record a shell prints when a command ends.
 
 /** Traps a command may set; cleared before the next command so none reaches it. */
-const TRAPS = "EXIT ERR DEBUG RETURN HUP INT QUIT ILL TRAP ABRT BUS FPE USR1 SEGV USR2 PIPE ALRM TERM CONT URG XCPU XFSZ VTALRM PROF WINCH IO SYS";
+const TRAPS =
+  "EXIT ERR DEBUG RETURN HUP INT QUIT ILL TRAP ABRT BUS FPE USR1 SEGV USR2 PIPE ALRM TERM CONT URG XCPU XFSZ VTALRM PROF WINCH IO SYS";
 
 /**
  * Each shell sources this once (`source init.sh REQUEST_FILE TOKEN`). For every command the pool
@@ -90,7 +91,8 @@ export interface CommandScript {
  */
 export function commandScript(c: CommandScript): string {
   // All on the first line, so bash's "line N" in an error is the line of the command itself.
-  const pre = (c.clearTraps ? 'builtin eval "$__synapse_untrap";' : "") + (c.resetTask ? 'builtin eval "$__synapse_reset";' : "");
+  const pre =
+    (c.clearTraps ? 'builtin eval "$__synapse_untrap";' : "") + (c.resetTask ? 'builtin eval "$__synapse_reset";' : "");
   const command = quoteForShell(c.command.replaceAll("\0", ""));
   return `${pre}{ builtin cd -- ${quoteForShell(c.cwd)} && builtin eval ${command}\n} </dev/null >${quoteForShell(c.fifo)} 2>&1\n`;
 }

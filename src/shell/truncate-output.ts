@@ -20,7 +20,10 @@ export function truncateOutput(content: string, lineLimit?: number, characterLim
   if (!lineLimit && !characterLimit) return content;
   if (characterLimit && content.length > characterLimit) {
     const headEnd = boundaryBefore(content, Math.floor(characterLimit * HEAD_SHARE));
-    const tailStart = boundaryAfter(content, content.length - (characterLimit - Math.floor(characterLimit * HEAD_SHARE)));
+    const tailStart = boundaryAfter(
+      content,
+      content.length - (characterLimit - Math.floor(characterLimit * HEAD_SHARE)),
+    );
     return content.slice(0, headEnd) + charMarker(tailStart - headEnd) + content.slice(tailStart);
   }
   if (!lineLimit) return content;

@@ -25,7 +25,11 @@ export function isAbandoned(names: readonly string[], lock: "absent" | "stale" |
   return lock === "stale" || ageMs > UNLOCKED_LITTER_AGE_MS;
 }
 
-const exists = (path: string) => access(path).then(() => true, () => false);
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 /** Removes every abandoned session folder but `except`; returns the ids removed. Never throws. */
 export async function removeAbandonedSessions(home: string, except?: string, now = Date.now()): Promise<string[]> {

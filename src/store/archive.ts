@@ -119,7 +119,8 @@ export class Archive {
     if (segments.length === 0) segments.push({ index: 0, path: join(options.dir, segmentName(0)), size: 0 });
     // A compressed segment is never appended to, so a new plain one follows it.
     const newest = segments[segments.length - 1]!;
-    if (newest.compressed) segments.push({ index: newest.index + 1, path: join(options.dir, segmentName(newest.index + 1)), size: 0 });
+    if (newest.compressed)
+      segments.push({ index: newest.index + 1, path: join(options.dir, segmentName(newest.index + 1)), size: 0 });
     const archive = new Archive(options, segments);
     const last = segments[segments.length - 1]!;
     if (last.size > 0) archive.needsNewline = (await lastByte(last.path, last.size)) !== 0x0a;
@@ -208,7 +209,8 @@ export class Archive {
         while (
           end < batch.length &&
           (end === done ||
-            (segment.size + bytes + batch[end]!.bytes + 1 <= this.options.rotateBytes && bytes + batch[end]!.bytes < MAX_WRITE_BYTES))
+            (segment.size + bytes + batch[end]!.bytes + 1 <= this.options.rotateBytes &&
+              bytes + batch[end]!.bytes < MAX_WRITE_BYTES))
         ) {
           bytes += batch[end]!.bytes + 1;
           end++;
@@ -272,7 +274,10 @@ export class Archive {
     try {
       await handle.truncate(segment.size);
     } catch {
-      const size = await handle.stat().then((s) => s.size, () => segment.size);
+      const size = await handle.stat().then(
+        (s) => s.size,
+        () => segment.size,
+      );
       if (size !== segment.size) this.needsNewline = true;
       segment.size = size;
     }
@@ -351,7 +356,8 @@ export class Archive {
     const quiet = () => undefined;
     for (const [k, segment] of segments.slice(i).entries()) {
       if (segment.size === 0) continue;
-      const lines = k === 0 && offset > 0 ? readLines(segment.path, segment.size, offset) : segmentLines(segment, quiet);
+      const lines =
+        k === 0 && offset > 0 ? readLines(segment.path, segment.size, offset) : segmentLines(segment, quiet);
       for await (const line of lines) if (parseLine(line, segment.path, quiet)) n++;
     }
     return n;

@@ -51,7 +51,18 @@ const TRASH = "compact-trash";
 /** Handles session `id`; never throws: a failure is a report with status "failed". */
 export async function compactSession(id: string, options: CompactOptions): Promise<CompactReport> {
   const dir = join(sessionsRoot(options.home), id);
-  const report: CompactReport = { id, status: "unchanged", bytesBefore: 0, bytesAfter: 0, segmentsCompressed: 0, segmentBytes: 0, imagesRemoved: 0, imageBytes: 0, taskTranscripts: 0, taskSegments: 0 };
+  const report: CompactReport = {
+    id,
+    status: "unchanged",
+    bytesBefore: 0,
+    bytesAfter: 0,
+    segmentsCompressed: 0,
+    segmentBytes: 0,
+    imagesRemoved: 0,
+    imageBytes: 0,
+    taskTranscripts: 0,
+    taskSegments: 0,
+  };
   let lock: SessionLock | undefined;
   try {
     report.bytesBefore = report.bytesAfter = await folderBytes(dir);
@@ -88,7 +99,8 @@ export async function compactSession(id: string, options: CompactOptions): Promi
 
     // meta.json's byte count disagreeing with the archive means a writer (or a compact run) died
     // before updating it: then the scan also counts the messages, as resume would.
-    const staleMeta = found.state === "ok" && found.meta.bytes !== (await listSegments(dir)).reduce((sum, x) => sum + x.size, 0);
+    const staleMeta =
+      found.state === "ok" && found.meta.bytes !== (await listSegments(dir)).reduce((sum, x) => sum + x.size, 0);
     const scan = await scanArchive(dir, staleMeta);
     const toCompress = scan.segments.filter((s) => !s.compressed && s.index < scan.lastCompactionSegment);
     const images = await sweepImages(dir, scan.images, options.dryRun);
@@ -105,7 +117,10 @@ export async function compactSession(id: string, options: CompactOptions): Promi
     } else {
       if (images.removed > 0) await syncDir(join(dir, IMAGES_FOLDER));
       // Before compressing: a copy of a segment compressed now is replaced by the new one anyway.
-      await removeShadowCopies(dir, scan.segments.filter((s) => !s.compressed && !toCompress.includes(s)));
+      await removeShadowCopies(
+        dir,
+        scan.segments.filter((s) => !s.compressed && !toCompress.includes(s)),
+      );
       for (const segment of toCompress) await compressSegment(dir, segment);
       if (toCompress.length > 0 || staleMeta) await recordArchiveBytes(dir, scan.messages);
       report.bytesAfter = await folderBytes(dir);
@@ -209,7 +224,8 @@ async function deleteSession(home: string, dir: string, id: string): Promise<voi
 /** Removes what killed runs left in the trash. */
 export async function emptyTrash(home: string): Promise<void> {
   const trash = join(home, TRASH);
-  for (const name of await readdir(trash).catch(() => [] as string[])) await rm(join(trash, name), { recursive: true, force: true });
+  for (const name of await readdir(trash).catch(() => [] as string[]))
+    await rm(join(trash, name), { recursive: true, force: true });
 }
 
 /** Bytes of the session's files (the folder, its images, its sub-agents' transcripts), locks left out. */

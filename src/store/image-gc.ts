@@ -33,7 +33,10 @@ export async function sweepImages(dir: string, referenced: ReadonlySet<string>, 
   for (const name of names) {
     const m = IMAGE_FILE.exec(name);
     const path = join(folder, name);
-    const size = await stat(path).then((s) => (s.isFile() ? s.size : undefined), () => undefined);
+    const size = await stat(path).then(
+      (s) => (s.isFile() ? s.size : undefined),
+      () => undefined,
+    );
     if (size === undefined) continue;
     if (!m || referenced.has(m[1]!)) {
       sweep.keptBytes += size;

@@ -44,7 +44,11 @@ export async function* readLines(path: string, end?: number, from = 0): AsyncGen
 }
 
 /** The bytes of an open file up to `limit`, in one reused buffer: each view is valid until the next. */
-async function* fileChunks(handle: import("node:fs/promises").FileHandle, limit: number, from: number): AsyncGenerator<Uint8Array> {
+async function* fileChunks(
+  handle: import("node:fs/promises").FileHandle,
+  limit: number,
+  from: number,
+): AsyncGenerator<Uint8Array> {
   const chunk = Buffer.allocUnsafe(CHUNK);
   let position = from;
   while (position < limit) {

@@ -59,9 +59,13 @@ export function acquireLock(dir: string, sessionId: string): SessionLock {
     const owner = readLock(path);
     if (owner === undefined) continue; // released between our create and our read: try again
     if (isLive(owner, path)) {
-      if (owner === null) throw new UsageError(`session ${sessionId} is being opened by another process; lock file ${path}`);
+      if (owner === null)
+        throw new UsageError(`session ${sessionId} is being opened by another process; lock file ${path}`);
       const elsewhere = owner.host !== "" && owner.host !== hostname();
-      const who = owner.pid === process.pid ? `this process (pid ${owner.pid})` : `pid ${owner.pid}${elsewhere ? ` on host ${owner.host}` : ""}`;
+      const who =
+        owner.pid === process.pid
+          ? `this process (pid ${owner.pid})`
+          : `pid ${owner.pid}${elsewhere ? ` on host ${owner.host}` : ""}`;
       throw new UsageError(`session ${sessionId} is in use by ${who}; if that process is gone, remove ${path}`);
     }
     takeOver(path, owner, sessionId);

@@ -308,7 +308,10 @@ function withoutLargeToolOutputs(message: Message): Message | undefined {
   let changed = false;
   const content = message.content.map((block) => {
     if (block.type !== "tool_result") return block;
-    const text = typeof block.content === "string" ? block.content : block.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+    const text =
+      typeof block.content === "string"
+        ? block.content
+        : block.content.map((b) => (b.type === "text" ? b.text : "")).join("");
     if (text.length <= LARGE_OUTPUT_CHARS) return block;
     changed = true;
     const note = `${text.slice(0, 200)}\n[${text.length - 200} more characters dropped from memory under memory pressure; kept in the session archive]`;

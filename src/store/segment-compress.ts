@@ -37,7 +37,8 @@ export async function compressSegment(dir: string, segment: Segment): Promise<Co
     );
     // The copy must give back every byte before the original may go.
     const restored = await gunzippedSize(temp);
-    if (restored !== original.size) throw new Error(`compressed copy gives ${restored} bytes instead of ${original.size}`);
+    if (restored !== original.size)
+      throw new Error(`compressed copy gives ${restored} bytes instead of ${original.size}`);
     await syncFile(temp);
     // `synapse sessions` and --older-than read a session's age from its newest file.
     await utimes(temp, original.atime, original.mtime);

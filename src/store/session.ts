@@ -53,14 +53,24 @@ async function create(root: string, options: OpenSessionOptions): Promise<Messag
       break;
     } catch (err) {
       // Same second, same random suffix: draw again.
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 20) throw storeError("create session folder", dir, err);
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 20)
+        throw storeError("create session folder", dir, err);
     }
   }
   let lock;
   try {
     lock = acquireLock(dir, id);
     const now = Date.now();
-    const meta: SessionMeta = { id, title: "", cwd: options.cwd, model: options.model, created: now, updated: now, messages: 0, bytes: 0 };
+    const meta: SessionMeta = {
+      id,
+      title: "",
+      cwd: options.cwd,
+      model: options.model,
+      created: now,
+      updated: now,
+      messages: 0,
+      bytes: 0,
+    };
     const archive = await Archive.open({ dir, rotateBytes: options.config.rotateBytes, onWarning: options.onWarning });
     return new MessageStore({
       dir,
@@ -81,10 +91,12 @@ async function create(root: string, options: OpenSessionOptions): Promise<Messag
 }
 
 async function resume(root: string, options: OpenSessionOptions, target: ResumeTarget): Promise<MessageStore> {
-  const id = "id" in target ? await resolveId(root, target.id) : await latestFor(options.home, options.cwd, options.onWarning);
+  const id =
+    "id" in target ? await resolveId(root, target.id) : await latestFor(options.home, options.cwd, options.onWarning);
   const dir = join(root, id);
   const found = await readMeta(dir);
-  if (found.state === "newer") throw new UsageError(`session ${id} was written by a newer synapse (format ${found.format})`);
+  if (found.state === "newer")
+    throw new UsageError(`session ${id} was written by a newer synapse (format ${found.format})`);
   // Without a usable meta.json the archive is the session; only a folder with neither is no session.
   if (found.state === "unreadable" && !(await hasArchive(dir))) throw new UsageError(`no session ${id} in ${root}`);
   const lock = acquireLock(dir, id);

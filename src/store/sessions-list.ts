@@ -40,7 +40,11 @@ export async function listSessions(home: string, onWarning?: (message: string) =
 }
 
 // The folder name is the id that resume uses, whatever meta.json says.
-async function describe(dir: string, id: string, onWarning?: (message: string) => void): Promise<ListedSession | undefined> {
+async function describe(
+  dir: string,
+  id: string,
+  onWarning?: (message: string) => void,
+): Promise<ListedSession | undefined> {
   const found = await readMeta(dir);
   if (found.state === "ok") return { ...found.meta, id };
   if (found.state === "newer") {
@@ -96,7 +100,8 @@ export function sessionsFor(sessions: readonly ListedSession[], cwd: string): Li
 /** `~/x` for a directory under home, so the column stays short. */
 function shortDir(dir: string, homeDir: string | undefined): string {
   if (!dir) return "?";
-  if (homeDir && homeDir !== "/" && (dir === homeDir || dir.startsWith(`${homeDir}/`))) return `~${dir.slice(homeDir.length)}`;
+  if (homeDir && homeDir !== "/" && (dir === homeDir || dir.startsWith(`${homeDir}/`)))
+    return `~${dir.slice(homeDir.length)}`;
   return dir;
 }
 
@@ -109,7 +114,14 @@ export function formatSessionTable(sessions: readonly ListedSession[], titleWidt
   // The NOTE column appears only when needed, so the usual table keeps its shape.
   const withNotes = sessions.some((s) => s.note);
   const rows = sessions.map((s) => {
-    const row = [s.id, formatTime(s.updated), clip(shortDir(s.cwd, homeDir), 40), clip(s.title || "(untitled)", titleWidth), String(s.messages), formatBytes(s.bytes)];
+    const row = [
+      s.id,
+      formatTime(s.updated),
+      clip(shortDir(s.cwd, homeDir), 40),
+      clip(s.title || "(untitled)", titleWidth),
+      String(s.messages),
+      formatBytes(s.bytes),
+    ];
     if (withNotes) row.push(s.note ?? "");
     return row;
   });

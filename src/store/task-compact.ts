@@ -31,7 +31,13 @@ export interface TaskCompaction {
  * should one ever be reopened, Archive.open starts a plain segment after a compressed last one.
  */
 export async function compactTaskTranscripts(sessionDir: string, dryRun: boolean): Promise<TaskCompaction> {
-  const total: TaskCompaction = { transcripts: 0, segmentsCompressed: 0, segmentBytes: 0, imagesRemoved: 0, imageBytes: 0 };
+  const total: TaskCompaction = {
+    transcripts: 0,
+    segmentsCompressed: 0,
+    segmentBytes: 0,
+    imagesRemoved: 0,
+    imageBytes: 0,
+  };
   const root = join(sessionDir, TASKS_FOLDER);
   for (const name of (await readdir(root).catch(() => [] as string[])).sort()) {
     const dir = join(root, name);
@@ -48,7 +54,11 @@ export async function compactTaskTranscripts(sessionDir: string, dryRun: boolean
 }
 
 /** undefined: its own lock is held by a live process (left alone, whatever the parent's lock says). */
-async function compactTranscript(dir: string, taskId: string, dryRun: boolean): Promise<Omit<TaskCompaction, "transcripts"> | undefined> {
+async function compactTranscript(
+  dir: string,
+  taskId: string,
+  dryRun: boolean,
+): Promise<Omit<TaskCompaction, "transcripts"> | undefined> {
   let lock: SessionLock | undefined;
   try {
     if (dryRun) {

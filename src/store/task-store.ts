@@ -33,9 +33,28 @@ export async function openTaskStore(options: TaskStoreOptions): Promise<MessageS
   const lock = acquireLock(dir, options.taskId);
   try {
     const now = Date.now();
-    const meta: SessionMeta = { id: options.taskId, title: options.title, cwd: options.cwd, model: options.model, created: now, updated: now, messages: 0, bytes: 0 };
+    const meta: SessionMeta = {
+      id: options.taskId,
+      title: options.title,
+      cwd: options.cwd,
+      model: options.model,
+      created: now,
+      updated: now,
+      messages: 0,
+      bytes: 0,
+    };
     const archive = await Archive.open({ dir, rotateBytes: options.config.rotateBytes, onWarning: options.onWarning });
-    return new MessageStore({ dir, config: options.config, meta, metaOnDisk: false, metaDirty: true, archive, lock, initial: [], onWarning: options.onWarning });
+    return new MessageStore({
+      dir,
+      config: options.config,
+      meta,
+      metaOnDisk: false,
+      metaDirty: true,
+      archive,
+      lock,
+      initial: [],
+      onWarning: options.onWarning,
+    });
   } catch (err) {
     lock.release();
     throw err;

@@ -72,7 +72,13 @@ export interface TaskPool {
 
 export async function createTaskPool(options: TaskPoolOptions): Promise<TaskPool> {
   const { default: Tinypool } = await import("tinypool");
-  const pool = new Tinypool({ filename: options.filename, minThreads: 0, maxThreads: options.maxThreads, idleTimeout: 2000, useAtomics: runtime.threadPoolAtomics });
+  const pool = new Tinypool({
+    filename: options.filename,
+    minThreads: 0,
+    maxThreads: options.maxThreads,
+    idleTimeout: 2000,
+    useAtomics: runtime.threadPoolAtomics,
+  });
   const grace = options.stopGraceMs ?? 500;
   let now = 0;
   let max = 0;
@@ -143,11 +149,15 @@ export async function createTaskPool(options: TaskPoolOptions): Promise<TaskPool
         max = Math.max(max, now);
         opts.onStart?.();
         // The limit counts from the start, not from the queue.
-        timer = setTimeout(() => stop({ ok: false, reason: "timeout", message: `timed out after ${options.timeoutMs} ms` }), options.timeoutMs);
+        timer = setTimeout(
+          () => stop({ ok: false, reason: "timeout", message: `timed out after ${options.timeoutMs} ms` }),
+          options.timeoutMs,
+        );
       };
       // A worker is code of ours, but a message it sends is still checked: a malformed one ends
       // that task with an error, never the session.
-      const malformed = (why: string) => stop({ ok: false, reason: "crashed", message: `sent a malformed message: ${why}` });
+      const malformed = (why: string) =>
+        stop({ ok: false, reason: "crashed", message: `sent a malformed message: ${why}` });
       channel.port1.on("message", (message: unknown) => {
         const read = poolMessage(message);
         if ("malformed" in read) return malformed(read.malformed);
@@ -166,7 +176,11 @@ export async function createTaskPool(options: TaskPoolOptions): Promise<TaskPool
         }
         if (m.bytes > options.heapCapBytes) {
           const mb = (n: number) => Math.round(n / 1048576);
-          stop({ ok: false, reason: "out_of_memory", message: `out of memory: its heap reached ${mb(m.bytes)} MB, over the ${mb(options.heapCapBytes)} MB cap` });
+          stop({
+            ok: false,
+            reason: "out_of_memory",
+            message: `out of memory: its heap reached ${mb(m.bytes)} MB, over the ${mb(options.heapCapBytes)} MB cap`,
+          });
         }
       });
       const onAbort = () => {

@@ -7,7 +7,12 @@ export const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code 
 
 /** True when a cut at `index` (a UTF-16 index) would separate the two halves of a pair. */
 export function splitsPair(text: string, index: number): boolean {
-  return index > 0 && index < text.length && isHighSurrogate(text.charCodeAt(index - 1)) && isLowSurrogate(text.charCodeAt(index));
+  return (
+    index > 0 &&
+    index < text.length &&
+    isHighSurrogate(text.charCodeAt(index - 1)) &&
+    isLowSurrogate(text.charCodeAt(index))
+  );
 }
 
 /** `index`, or one less when it falls inside a pair: the cut keeps the character out. */

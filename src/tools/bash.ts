@@ -13,9 +13,13 @@ import type { RunOutcome } from "../shell/types.ts";
 const input = toolInput({
   command: z.string().check(about("The bash command to run")),
   cwd: z.optional(
-    z.string().check(
-      about("Directory to run it in (absolute, or relative to the working directory); default: the working directory"),
-    ),
+    z
+      .string()
+      .check(
+        about(
+          "Directory to run it in (absolute, or relative to the working directory); default: the working directory",
+        ),
+      ),
   ),
   timeout_ms: z.optional(z.int().check(about("Time limit in milliseconds (default 120000, at most 600000)"))),
 });

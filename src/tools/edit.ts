@@ -52,7 +52,11 @@ const lineAt = (text: string, index: number) => text.slice(0, index).split("\n")
  * are converted; in an LF file a pasted CRLF old_string is converted back.
  */
 function candidates(content: string, oldText: string, newText: string): Array<[string, string]> {
-  if (usesCrlf(content)) return [[toCrlf(oldText), toCrlf(newText)], [oldText, newText]];
+  if (usesCrlf(content))
+    return [
+      [toCrlf(oldText), toCrlf(newText)],
+      [oldText, newText],
+    ];
   const pairs: Array<[string, string]> = [[oldText, newText]];
   if (oldText.includes("\r\n")) pairs.push([toLf(oldText), toLf(newText)]);
   return pairs;
@@ -66,7 +70,10 @@ function missHints(content: string, oldText: string): string[] {
   if (/^\s*\d+\t/m.test(oldText) && !/^\s*\d+\t/m.test(content)) {
     hints.push("old_string seems to contain line-number prefixes from Read output; leave them out.");
   }
-  const firstLine = oldText.split(/\r?\n/).find((l) => l.trim() !== "")?.trim();
+  const firstLine = oldText
+    .split(/\r?\n/)
+    .find((l) => l.trim() !== "")
+    ?.trim();
   const at = firstLine
     ? content
         .split("\n")
@@ -76,7 +83,9 @@ function missHints(content: string, oldText: string): string[] {
     : [];
   const where = at.length > 0 ? ` (its first line is at line ${at.join(", ")})` : "";
   if (squash(content).includes(squash(oldText))) {
-    hints.push(`It does match when whitespace is ignored${where}, so indentation, tabs vs spaces or trailing spaces differ.`);
+    hints.push(
+      `It does match when whitespace is ignored${where}, so indentation, tabs vs spaces or trailing spaces differ.`,
+    );
   } else if (at.length > 0) {
     hints.push(`Its first line appears at line ${at.join(", ")}, but the text after it differs.`);
   }
@@ -85,7 +94,13 @@ function missHints(content: string, oldText: string): string[] {
 }
 
 /** The pure core of Edit: the new content, or a ToolError saying why not. */
-export function applyEdit(content: string, oldText: string, newText: string, replaceAll: boolean, path = "the file"): EditOutcome {
+export function applyEdit(
+  content: string,
+  oldText: string,
+  newText: string,
+  replaceAll: boolean,
+  path = "the file",
+): EditOutcome {
   for (const [o, n] of candidates(content, oldText, newText)) {
     const found = indexesOf(content, o);
     if (found.length === 0) continue;
@@ -97,7 +112,9 @@ export function applyEdit(content: string, oldText: string, newText: string, rep
       );
     }
     // split/join rather than String.replace, whose `$&`-style patterns would mangle new_string.
-    const updated = replaceAll ? content.split(o).join(n) : content.slice(0, found[0]) + n + content.slice(found[0]! + o.length);
+    const updated = replaceAll
+      ? content.split(o).join(n)
+      : content.slice(0, found[0]) + n + content.slice(found[0]! + o.length);
     return { content: updated, count: found.length, at: found[0]!, inserted: n };
   }
   throw new ToolError([`old_string was not found in ${path}.`, ...missHints(content, oldText)].join(" "));
@@ -142,12 +159,17 @@ export const editTool = defineTool({
   async execute(input, ctx) {
     if (ctx.signal.aborted) throw new ToolError("Edit interrupted");
     const { old_string: oldText, new_string: newText } = input;
-    if (oldText === newText) throw new ToolError("old_string and new_string are identical; there is nothing to change.");
+    if (oldText === newText)
+      throw new ToolError("old_string and new_string are identical; there is nothing to change.");
     const path = resolveToolPath(ctx.cwd, input.path);
 
     const info = await stat(path).catch(() => null);
     if (!info) {
-      if (oldText === "") return { content: await createFile(path, newText, ctx.services), display: changeDisplay(path, "", newText, true) };
+      if (oldText === "")
+        return {
+          content: await createFile(path, newText, ctx.services),
+          display: changeDisplay(path, "", newText, true),
+        };
       throw new ToolError(`${notFoundMessage(path)}\nTo create a file, use Write (or Edit with an empty old_string).`);
     }
     requireRegular("edit", path, info);
@@ -156,10 +178,15 @@ export const editTool = defineTool({
     const content = await readTextThrough(ctx.services, path, async () => onDisk);
     if (oldText === "") {
       if (content !== "") {
-        throw new ToolError(`old_string is empty but ${path} already has content; give the text to replace, or use Write to replace the whole file.`);
+        throw new ToolError(
+          `old_string is empty but ${path} already has content; give the text to replace, or use Write to replace the whole file.`,
+        );
       }
       await writeTextThrough(ctx.services, path, newText, "edit");
-      return { content: `Wrote ${Buffer.byteLength(newText)} bytes into empty file ${path}`, display: changeDisplay(path, "", newText, false) };
+      return {
+        content: `Wrote ${Buffer.byteLength(newText)} bytes into empty file ${path}`,
+        display: changeDisplay(path, "", newText, false),
+      };
     }
 
     const outcome = applyEdit(content, oldText, newText, input.replace_all === true, path);

@@ -14,20 +14,31 @@ export interface EditorFiles {
 }
 
 /** The file's text as the editor has it, else `fromDisk()`. */
-export async function readTextThrough(services: ToolServices, path: string, fromDisk: () => Promise<string>): Promise<string> {
+export async function readTextThrough(
+  services: ToolServices,
+  path: string,
+  fromDisk: () => Promise<string>,
+): Promise<string> {
   const read = services.editorFiles?.read;
   return read ? read(path) : fromDisk();
 }
 
 /** Writes through the editor when there is one, else straight to disk (links never followed). */
-export async function writeTextThrough(services: ToolServices, path: string, text: string, verb = "write"): Promise<void> {
+export async function writeTextThrough(
+  services: ToolServices,
+  path: string,
+  text: string,
+  verb = "write",
+): Promise<void> {
   const write = services.editorFiles?.write;
   if (!write) return writeRegularFile(path, text, verb);
   // The editor opens the path as given and would follow a link; O_NOFOLLOW refuses one on disk.
   const info = await lstat(path).catch(() => null);
   if (info?.isSymbolicLink()) {
     const target = await readlink(path).catch(() => "?");
-    throw new ToolError(`Cannot ${verb} ${path}: it is a symbolic link (to ${target}); links are not followed, name the file itself`);
+    throw new ToolError(
+      `Cannot ${verb} ${path}: it is a symbolic link (to ${target}); links are not followed, name the file itself`,
+    );
   }
   if (info) requireRegular(verb, path, info);
   await write(path, text);

@@ -70,7 +70,9 @@ export async function writeRegularFile(path: string, data: string, verb = "write
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ELOOP") throw err;
     const target = await readlink(path).catch(() => "?");
-    throw new ToolError(`Cannot ${verb} ${path}: it is a symbolic link (to ${target}); links are not followed, name the file itself`);
+    throw new ToolError(
+      `Cannot ${verb} ${path}: it is a symbolic link (to ${target}); links are not followed, name the file itself`,
+    );
   }
   try {
     // Truncated only once it is known to be a regular file.

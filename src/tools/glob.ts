@@ -119,9 +119,12 @@ export const globTool = defineTool({
         },
       });
       if (outcome.stopped === "timeout") {
-        throw new ToolError(`Glob stopped after ${ctx.limits.shell.commandTimeoutMs / 1000} s (the command timeout); use a more specific pattern or path`);
+        throw new ToolError(
+          `Glob stopped after ${ctx.limits.shell.commandTimeoutMs / 1000} s (the command timeout); use a more specific pattern or path`,
+        );
       }
-      if (outcome.code === 2 && newest.total === 0 && outcome.stderr) throw new ToolError(`Glob failed: ${outcome.stderr.replace(/^rg: /, "")}`);
+      if (outcome.code === 2 && newest.total === 0 && outcome.stderr)
+        throw new ToolError(`Glob failed: ${outcome.stderr.replace(/^rg: /, "")}`);
     } else {
       for await (const file of walkFiles(root, { signal: ctx.signal, cwd: ctx.cwd, maxDepth })) consider(file);
     }

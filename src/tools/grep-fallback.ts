@@ -35,7 +35,12 @@ interface FileHit {
 }
 
 /** The lines of one file to report (matches and their context), or null when it is skipped. */
-async function searchFile(path: string, regex: RegExp, whole: RegExp | null, search: FallbackSearch): Promise<FileHit[] | null> {
+async function searchFile(
+  path: string,
+  regex: RegExp,
+  whole: RegExp | null,
+  search: FallbackSearch,
+): Promise<FileHit[] | null> {
   const info = await stat(path).catch(() => null);
   // Reading a FIFO would wait forever; a device may never end.
   if (!info?.isFile() || info.size > MAX_GREP_FILE_BYTES) return null;
@@ -51,7 +56,8 @@ async function searchFile(path: string, regex: RegExp, whole: RegExp | null, sea
   let shownUpTo = -1;
   for (let i = 0; i < all.length; i++) {
     if (!regex.test(line(i))) continue;
-    for (let j = Math.max(shownUpTo + 1, i - search.before); j < i; j++) hits.push({ lineNumber: j + 1, text: clipAround(line(j), 0), isMatch: false });
+    for (let j = Math.max(shownUpTo + 1, i - search.before); j < i; j++)
+      hits.push({ lineNumber: j + 1, text: clipAround(line(j), 0), isMatch: false });
     hits.push({ lineNumber: i + 1, text: clipAround(line(i), regex), isMatch: true });
     shownUpTo = i;
     for (let j = i + 1; j <= Math.min(all.length - 1, i + search.after); j++) {
@@ -71,7 +77,14 @@ function report(collector: GrepCollector, path: string, hits: FileHit[]): boolea
 }
 
 /** Searches one file or a tree into `collector`; throws ToolError when interrupted. */
-export async function fallbackGrep(target: string, isFile: boolean, cwd: string, signal: AbortSignal, search: FallbackSearch, collector: GrepCollector): Promise<void> {
+export async function fallbackGrep(
+  target: string,
+  isFile: boolean,
+  cwd: string,
+  signal: AbortSignal,
+  search: FallbackSearch,
+  collector: GrepCollector,
+): Promise<void> {
   const regex = compilePattern(search.pattern, search.ignoreCase);
   // A whole-text test rules out most files cheaply. Lookbehind can see across a newline there and
   // miss a line-start match, so such patterns skip the shortcut.

@@ -30,11 +30,13 @@ const input = toolInput({
   glob: z.optional(z.string().check(about('Only search files matching this glob, e.g. "*.ts" or "src/**/*.{js,jsx}"'))),
   type: z.optional(z.string().check(about('Only search files of this ripgrep type, e.g. "ts", "py", "rust", "go"'))),
   output_mode: z.optional(
-    z.enum(["files_with_matches", "content", "count"] satisfies GrepMode[]).check(
-      about(
-        "files_with_matches (default): matching file paths; content: matching lines; count: matching lines per file",
+    z
+      .enum(["files_with_matches", "content", "count"] satisfies GrepMode[])
+      .check(
+        about(
+          "files_with_matches (default): matching file paths; content: matching lines; count: matching lines per file",
+        ),
       ),
-    ),
   ),
   "-A": lines("Lines to show after each match (content mode)"),
   "-B": lines("Lines to show before each match (content mode)"),
@@ -62,7 +64,12 @@ interface Query {
   type?: string;
 }
 
-function count(input: GrepInput, name: "-A" | "-B" | "-C" | "head_limit", min: number, max: number): number | undefined {
+function count(
+  input: GrepInput,
+  name: "-A" | "-B" | "-C" | "head_limit",
+  min: number,
+  max: number,
+): number | undefined {
   const value = input[name];
   if (value === undefined || value === null) return undefined;
   if (value < min || value > max) throw new ToolError(`"${name}" must be between ${min} and ${max} (got ${value})`);
@@ -93,13 +100,27 @@ function utf16Index(text: string, byteOffset: number): number {
 function ripgrepArgs(q: Query): string[] {
   // --hidden: hidden files are searched (only .git is skipped); --no-require-git: .gitignore
   // applies outside a repository too; --engine auto: PCRE2 for look-around and backreferences.
-  const args = ["--no-config", "--hidden", "--no-require-git", "--glob", "!.git", "--max-filesize", "10M", "--engine", "auto", "--crlf"];
+  const args = [
+    "--no-config",
+    "--hidden",
+    "--no-require-git",
+    "--glob",
+    "!.git",
+    "--max-filesize",
+    "10M",
+    "--engine",
+    "auto",
+    "--crlf",
+  ];
   if (q.ignoreCase) args.push("--ignore-case");
   if (q.multiline) args.push("--multiline", "--multiline-dotall");
   if (q.type) args.push("--type", q.type);
   // A glob on file names becomes a file type: unlike --glob, a type never overrides .gitignore.
   // The exact glob is still checked on every path rg reports (fileFilter).
-  const last = q.glob?.replace(/^(\.\/)+/, "").split("/").at(-1);
+  const last = q.glob
+    ?.replace(/^(\.\/)+/, "")
+    .split("/")
+    .at(-1);
   if (!q.type && last && !last.includes("**")) args.push("--type-add", `synapseglob:${last}`, "--type", "synapseglob");
   if (q.mode === "files_with_matches") args.push("--files-with-matches", "--null");
   else if (q.mode === "count") args.push("--count", "--null", "--with-filename");
@@ -124,7 +145,9 @@ function addJsonRecord(record: Buffer, wanted: (path: string) => boolean, collec
   const path = jsonText(event.data.path ?? {});
   if (!wanted(path)) return true;
   // A multiline match spans lines: each is shown with its own number.
-  const lines = jsonText(event.data.lines ?? {}).replace(/\r?\n$/, "").split("\n");
+  const lines = jsonText(event.data.lines ?? {})
+    .replace(/\r?\n$/, "")
+    .split("\n");
   const first = event.data.line_number ?? 0;
   const start = event.data.submatches?.[0]?.start;
   for (let i = 0; i < lines.length; i++) {
@@ -156,7 +179,9 @@ async function ripgrepSearch(rgPath: string, q: Query, ctx: ToolContext, collect
   });
   if (outcome.stopped === "aborted") throw new ToolError("Grep interrupted");
   if (outcome.stopped === "timeout") {
-    throw new ToolError(`Grep stopped after ${ctx.limits.shell.commandTimeoutMs / 1000} s (the command timeout); narrow the path, glob or type`);
+    throw new ToolError(
+      `Grep stopped after ${ctx.limits.shell.commandTimeoutMs / 1000} s (the command timeout); narrow the path, glob or type`,
+    );
   }
   // Exit 2 with results means some files could not be read; without any, the search itself failed.
   if (outcome.code === 2 && collector.size === 0) {
@@ -169,7 +194,8 @@ async function ripgrepSearch(rgPath: string, q: Query, ctx: ToolContext, collect
 }
 
 async function checkSingleFile(target: string, size: number): Promise<void> {
-  if (size > MAX_GREP_FILE_BYTES) throw new ToolError(`Cannot search ${target}: larger than ${MAX_GREP_FILE_BYTES / 1024 / 1024} MB`);
+  if (size > MAX_GREP_FILE_BYTES)
+    throw new ToolError(`Cannot search ${target}: larger than ${MAX_GREP_FILE_BYTES / 1024 / 1024} MB`);
   const handle = await open(target, "r");
   try {
     const head = new Uint8Array(SNIFF_BYTES);
@@ -219,9 +245,17 @@ export const grepTool = defineTool({
     if (engine.kind === "ripgrep") await ripgrepSearch(engine.path, q, ctx, collector);
     else {
       if (q.type || q.multiline) {
-        throw new ToolError(`"${q.type ? "type" : "multiline"}" needs ripgrep, which cannot run here (${engine.reason}); use glob or a one-line pattern`);
+        throw new ToolError(
+          `"${q.type ? "type" : "multiline"}" needs ripgrep, which cannot run here (${engine.reason}); use glob or a one-line pattern`,
+        );
       }
-      const search = { pattern: q.pattern, ignoreCase: q.ignoreCase, before: q.before, after: q.after, wanted: fileFilter(q.glob, target) };
+      const search = {
+        pattern: q.pattern,
+        ignoreCase: q.ignoreCase,
+        before: q.before,
+        after: q.after,
+        wanted: fileFilter(q.glob, target),
+      };
       await fallbackGrep(target, q.isFile, ctx.cwd, ctx.signal, search, collector);
     }
     return { content: collector.format() };

@@ -89,5 +89,7 @@ export function notFoundMessage(path: string): string {
     return `File not found: ${path} (directory ${dir} does not exist either)`;
   }
   const similar = similarNames(basename(path), names).map((n) => join(dir, n));
-  return similar.length > 0 ? `File not found: ${path}. Did you mean: ${similar.join(", ")}?` : `File not found: ${path}`;
+  return similar.length > 0
+    ? `File not found: ${path}. Did you mean: ${similar.join(", ")}?`
+    : `File not found: ${path}`;
 }

@@ -56,7 +56,13 @@ const PENDING_MAX = 1_000_000;
  * Streams the file so a huge log costs memory only for the window asked for; lines after the
  * window are only counted. Invalid UTF-8 decodes to U+FFFD instead of throwing.
  */
-async function readWindow(path: string, offset: number, limit: number, signal: AbortSignal, text?: string): Promise<Window> {
+async function readWindow(
+  path: string,
+  offset: number,
+  limit: number,
+  signal: AbortSignal,
+  text?: string,
+): Promise<Window> {
   const decoder = new TextDecoder("utf-8");
   const lines: string[] = [];
   let chars = 0;
@@ -97,7 +103,10 @@ async function readWindow(path: string, offset: number, limit: number, signal: A
     }
   };
   // The editor's buffer when there is one (editor-files.ts), else the file, streamed.
-  const chunks = text !== undefined ? [new TextEncoder().encode(text)] : (createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Uint8Array>);
+  const chunks =
+    text !== undefined
+      ? [new TextEncoder().encode(text)]
+      : (createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Uint8Array>);
   for await (const chunk of chunks) {
     if (signal.aborted) throw new ToolError("Read interrupted");
     consume(decoder.decode(chunk, { stream: true }));
@@ -132,7 +141,10 @@ async function describeDirectory(path: string): Promise<string> {
 
 async function readImage(path: string, mediaType: string, size: number, ctx: ToolContext): Promise<ToolResult> {
   const saveImage = ctx.services.saveImage;
-  if (!saveImage) throw new ToolError(`Cannot read ${path}: image file (${mediaType}, ${size} bytes), and images cannot be shown here`);
+  if (!saveImage)
+    throw new ToolError(
+      `Cannot read ${path}: image file (${mediaType}, ${size} bytes), and images cannot be shown here`,
+    );
   // A bigger image could never be sent: each request carries at most this many image bytes.
   const budget = ctx.limits.maxImageBytes;
   const tooBig = (bytes: number) =>
@@ -184,18 +196,22 @@ export const readTool = defineTool({
     if (head.length === 0) return { content: `(${path} is empty)` };
     const mediaType = imageMediaType(head);
     if (mediaType) return readImage(path, mediaType, Math.max(info.size, head.length), ctx);
-    if (isBinary(head)) throw new ToolError(`Cannot read ${path}: binary file${info.size > 0 ? ` (${info.size} bytes)` : ""}`);
+    if (isBinary(head))
+      throw new ToolError(`Cannot read ${path}: binary file${info.size > 0 ? ` (${info.size} bytes)` : ""}`);
 
     const fromEditor = ctx.services.editorFiles?.read;
     const editorText = fromEditor ? await fromEditor(path) : undefined;
     const { lines, first, total } = await readWindow(path, offset, limit, ctx.signal, editorText);
     if (lines.length === 0) {
-      throw new ToolError(`offset ${offset} is past the end of ${path}, which has ${total} line${total === 1 ? "" : "s"}`);
+      throw new ToolError(
+        `offset ${offset} is past the end of ${path}, which has ${total} line${total === 1 ? "" : "s"}`,
+      );
     }
     const body = lines.map((line, i) => numberLine(first + i, line)).join("\n");
     const last = first + lines.length - 1;
     const remaining = total - last;
-    const note = remaining > 0 ? `\n… ${remaining} more line${remaining === 1 ? "" : "s"}; use offset=${last + 1} to read on` : "";
+    const note =
+      remaining > 0 ? `\n… ${remaining} more line${remaining === 1 ? "" : "s"}; use offset=${last + 1} to read on` : "";
     return { content: body + note };
   },
 });

@@ -13,7 +13,10 @@ export interface RipgrepAsset {
 function locate(): RipgrepAsset | null {
   const exe = process.platform === "win32" ? "rg.exe" : "rg";
   try {
-    return { path: createRequire(import.meta.url).resolve(`@vscode/ripgrep-${process.platform}-${process.arch}/bin/${exe}`), embedded: false };
+    return {
+      path: createRequire(import.meta.url).resolve(`@vscode/ripgrep-${process.platform}-${process.arch}/bin/${exe}`),
+      embedded: false,
+    };
   } catch {
     // No package for this platform: searches use the JavaScript engine.
     return null;

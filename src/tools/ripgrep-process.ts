@@ -42,7 +42,12 @@ export async function runRipgrep(rgPath: string, args: string[], opts: RipgrepOp
   const separator = opts.separator ?? 0x0a;
   return new Promise((resolve, reject) => {
     // detached: its own process group, so stopping it stops everything it started.
-    const child = spawn(rgPath, args, { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn(rgPath, args, {
+      cwd: opts.cwd,
+      env: opts.env,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     let stopped: RipgrepOutcome["stopped"] = null;
     let stderr = "";
     let pending: Buffer[] = [];

@@ -53,7 +53,10 @@ export async function resolveEngine(asset: RipgrepAsset | null, cacheDir: string
     try {
       path = unpackRipgrep(asset, cacheDir);
     } catch (err) {
-      return { kind: "javascript", reason: `ripgrep could not be unpacked into ${cacheDir}: ${(err as Error).message}` };
+      return {
+        kind: "javascript",
+        reason: `ripgrep could not be unpacked into ${cacheDir}: ${(err as Error).message}`,
+      };
     }
   }
   try {

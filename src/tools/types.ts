@@ -34,7 +34,11 @@ export interface ToolLimits {
 }
 
 /** The tool limits of a configuration. */
-export function toolLimits(config: { shell: ShellConfig; store: { contextMaxImageBytes: number }; cacheDir: string }): ToolLimits {
+export function toolLimits(config: {
+  shell: ShellConfig;
+  store: { contextMaxImageBytes: number };
+  cacheDir: string;
+}): ToolLimits {
   return { shell: config.shell, maxImageBytes: config.store.contextMaxImageBytes, cacheDir: config.cacheDir };
 }
 

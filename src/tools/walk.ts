@@ -21,7 +21,12 @@ export async function* walkFiles(root: string, opts: WalkOptions): AsyncGenerato
   yield* walkDir(root, ignores, 0, opts);
 }
 
-async function* walkDir(dir: string, inherited: IgnoreFile[], depth: number, opts: WalkOptions): AsyncGenerator<string> {
+async function* walkDir(
+  dir: string,
+  inherited: IgnoreFile[],
+  depth: number,
+  opts: WalkOptions,
+): AsyncGenerator<string> {
   if (opts.signal.aborted) return;
   const own = loadIgnoreFile(dir);
   const ignores = own ? [...inherited, own] : inherited;

@@ -9,7 +9,12 @@ describe("claudeMcpConfig", () => {
   test("stdio, http and sse entries, env and headers as objects; each a valid server entry", () => {
     const out = claudeMcpConfig([
       { name: "fs", command: "npx", args: ["-y", "server"], env: [{ name: "TOKEN", value: "t" }] },
-      { type: "http", name: "web", url: "https://mcp.example/mcp", headers: [{ name: "Authorization", value: "Bearer x" }] },
+      {
+        type: "http",
+        name: "web",
+        url: "https://mcp.example/mcp",
+        headers: [{ name: "Authorization", value: "Bearer x" }],
+      },
       { type: "sse", name: "old", url: "https://mcp.example/sse", headers: [] },
     ]);
     expect(out.mcpServers).toEqual({

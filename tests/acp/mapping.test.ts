@@ -5,7 +5,12 @@
 import { describe, expect, test } from "bun:test";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import {
-  LIVE_INTERVAL_MS, LIVE_LINES, type LiveClock, createUpdateMapper, diffContent, liveTail,
+  LIVE_INTERVAL_MS,
+  LIVE_LINES,
+  type LiveClock,
+  createUpdateMapper,
+  diffContent,
+  liveTail,
 } from "../../src/acp/event-updates.ts";
 import { modeState, permissionModeOf } from "../../src/acp/modes.ts";
 import { answerFor, permissionOptions } from "../../src/acp/permission-bridge.ts";
@@ -21,7 +26,13 @@ describe("tool kind, title and locations", () => {
   test.each([
     ["Read", { path: "a.ts" }, "read", "Read a.ts", [{ path: "/ws/a.ts" }]],
     ["Read", { path: "/abs/b.ts", offset: 40 }, "read", "Read /abs/b.ts", [{ path: "/abs/b.ts", line: 40 }]],
-    ["Edit", { path: "src/x.ts", old_string: "a", new_string: "b" }, "edit", "Edit src/x.ts", [{ path: "/ws/src/x.ts" }]],
+    [
+      "Edit",
+      { path: "src/x.ts", old_string: "a", new_string: "b" },
+      "edit",
+      "Edit src/x.ts",
+      [{ path: "/ws/src/x.ts" }],
+    ],
     ["Write", { path: "n.md", content: "" }, "edit", "Write n.md", [{ path: "/ws/n.md" }]],
     ["Bash", { command: "npm test" }, "execute", "npm test", []],
     ["Bash", { command: "echo a\necho b" }, "execute", "echo a …", []],
@@ -44,7 +55,12 @@ describe("tool kind, title and locations", () => {
 
 describe("events → session updates", () => {
   test("an edit's diff becomes old and new text per hunk; a new file has no old text", () => {
-    const edited = changeDisplay("/ws/a.txt", "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n", "1\n2\n3\n4\nFIVE\n6\n7\n8\n9\n10\n", false)!;
+    const edited = changeDisplay(
+      "/ws/a.txt",
+      "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n",
+      "1\n2\n3\n4\nFIVE\n6\n7\n8\n9\n10\n",
+      false,
+    )!;
     const [d] = diffContent(edited as any) as any[];
     expect(d.path).toBe("/ws/a.txt");
     expect(d.oldText).toContain("5");
@@ -52,32 +68,63 @@ describe("events → session updates", () => {
     expect(d.newText).toContain("FIVE");
     expect(d.newText.split("\n")).not.toContain("5");
     const created = changeDisplay("/ws/new.txt", "", "hello\nworld\n", true)!;
-    expect(diffContent(created as any)).toEqual([{ type: "diff", path: "/ws/new.txt", oldText: null, newText: expect.stringContaining("hello\nworld") }]);
+    expect(diffContent(created as any)).toEqual([
+      { type: "diff", path: "/ws/new.txt", oldText: null, newText: expect.stringContaining("hello\nworld") },
+    ]);
   });
 
   test("a tool call: started pending, live output, result; a diff is not replaced by the result text", () => {
     const m = createUpdateMapper("/ws");
     expect(m.map({ type: "tool_start", id: "t1", name: "Bash", input: { command: "ls" } })).toEqual([
-      { sessionUpdate: "tool_call", toolCallId: "t1", title: "ls", kind: "execute", status: "pending", locations: [], rawInput: { command: "ls" } },
+      {
+        sessionUpdate: "tool_call",
+        toolCallId: "t1",
+        title: "ls",
+        kind: "execute",
+        status: "pending",
+        locations: [],
+        rawInput: { command: "ls" },
+      },
     ]);
     const live = m.map({ type: "tool_progress", id: "t1", name: "Bash", text: "a\n" });
     m.map({ type: "tool_progress", id: "t1", name: "Bash", text: "b\n" });
-    expect(live[0]).toMatchObject({ status: "in_progress", content: [{ type: "content", content: { type: "text", text: "a\n" } }] });
-    expect(m.map({ type: "tool_progress", id: "t1", name: "Bash", text: "c\n" })[0]).toMatchObject({ content: [{ content: { text: "a\nb\nc\n" } }] });
-    expect(m.map({ type: "tool_end", id: "t1", name: "Bash", is_error: false, summary: "a … (3 lines)" })[0]).toMatchObject({ status: "completed" });
+    expect(live[0]).toMatchObject({
+      status: "in_progress",
+      content: [{ type: "content", content: { type: "text", text: "a\n" } }],
+    });
+    expect(m.map({ type: "tool_progress", id: "t1", name: "Bash", text: "c\n" })[0]).toMatchObject({
+      content: [{ content: { text: "a\nb\nc\n" } }],
+    });
+    expect(
+      m.map({ type: "tool_end", id: "t1", name: "Bash", is_error: false, summary: "a … (3 lines)" })[0],
+    ).toMatchObject({ status: "completed" });
 
     const diff = changeDisplay("/ws/f", "x\n", "y\n", false)!;
     m.map({ type: "tool_start", id: "t2", name: "Edit", input: { path: "f", old_string: "x", new_string: "y" } });
-    expect(m.map({ type: "tool_end", id: "t2", name: "Edit", is_error: false, summary: "Edited", display: diff })[0]).toMatchObject({ status: "completed", content: [{ type: "diff" }] });
+    expect(
+      m.map({ type: "tool_end", id: "t2", name: "Edit", is_error: false, summary: "Edited", display: diff })[0],
+    ).toMatchObject({ status: "completed", content: [{ type: "diff" }] });
 
     const results = m.map({
       type: "user",
-      message: { id: "u", role: "user", ts: 0, content: [
-        { type: "tool_result", tool_use_id: "t1", content: "a\nb\nc\n" },
-        { type: "tool_result", tool_use_id: "t2", content: "Edited f" },
-      ] },
+      message: {
+        id: "u",
+        role: "user",
+        ts: 0,
+        content: [
+          { type: "tool_result", tool_use_id: "t1", content: "a\nb\nc\n" },
+          { type: "tool_result", tool_use_id: "t2", content: "Edited f" },
+        ],
+      },
     });
-    expect(results).toEqual([{ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed", content: [{ type: "content", content: { type: "text", text: "a\nb\nc\n" } }] }]);
+    expect(results).toEqual([
+      {
+        sessionUpdate: "tool_call_update",
+        toolCallId: "t1",
+        status: "completed",
+        content: [{ type: "content", content: { type: "text", text: "a\nb\nc\n" } }],
+      },
+    ]);
   });
 
   /** A clock the test moves by hand: held-back updates fire only when it says so. */
@@ -122,7 +169,9 @@ describe("events → session updates", () => {
     // Held back, then the call ends: the held update is dropped, never sent after "completed".
     m.map({ type: "tool_progress", id: "t", name: "Bash", text: "e\n" });
     expect(pending()).toBe(1);
-    expect(m.map({ type: "tool_end", id: "t", name: "Bash", is_error: false, summary: "done" })[0]).toMatchObject({ status: "completed" });
+    expect(m.map({ type: "tool_end", id: "t", name: "Bash", is_error: false, summary: "done" })[0]).toMatchObject({
+      status: "completed",
+    });
     expect(pending()).toBe(0);
     advance(LIVE_INTERVAL_MS * 5);
     expect(late).toHaveLength(1);
@@ -154,19 +203,37 @@ describe("events → session updates", () => {
 
   test("text streams as message chunks; a sub-agent's results are not the main calls'", () => {
     const m = createUpdateMapper("/ws");
-    expect(m.map({ type: "text_delta", text: "hi" })).toEqual([{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } }]);
+    expect(m.map({ type: "text_delta", text: "hi" })).toEqual([
+      { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } },
+    ]);
     m.map({ type: "tool_start", id: "t", name: "Read", input: { path: "a" } });
-    const sub = m.map({ type: "user", parent_tool_use_id: "p", message: { id: "u", role: "user", ts: 0, content: [{ type: "tool_result", tool_use_id: "t", content: "x" }] } });
+    const sub = m.map({
+      type: "user",
+      parent_tool_use_id: "p",
+      message: { id: "u", role: "user", ts: 0, content: [{ type: "tool_result", tool_use_id: "t", content: "x" }] },
+    });
     expect(sub).toEqual([]);
   });
 });
 
 describe("stop reasons", () => {
   const result = (over: Partial<RunResult>): RunResult => ({
-    subtype: "success", is_error: false, result: "", session_id: "s", num_turns: 1, duration_ms: 1,
-    usage: { input_tokens: 0, output_tokens: 0 }, stats: {} as RunResult["stats"], ...over,
+    subtype: "success",
+    is_error: false,
+    result: "",
+    session_id: "s",
+    num_turns: 1,
+    duration_ms: 1,
+    usage: { input_tokens: 0, output_tokens: 0 },
+    stats: {} as RunResult["stats"],
+    ...over,
   });
-  const done = (over: Partial<SubmissionOutcome>): SubmissionOutcome => ({ id: "s1", status: "done", exit: false, ...over });
+  const done = (over: Partial<SubmissionOutcome>): SubmissionOutcome => ({
+    id: "s1",
+    status: "done",
+    exit: false,
+    ...over,
+  });
   test.each([
     ["success", done({ result: result({}) }), { stopReason: "end_turn" }],
     ["interrupted submission", done({ status: "interrupted" }), { stopReason: "cancelled" }],
@@ -176,8 +243,16 @@ describe("stop reasons", () => {
     ["refusal", done({ result: result({ stop_reason: "refusal" }) }), { stopReason: "refusal" }],
     ["slash command", done({}), { stopReason: "end_turn" }],
     ["failed command", done({ status: "failed", error: "unknown command /x" }), { error: "unknown command /x" }],
-    ["failed run", done({ status: "failed", result: result({ subtype: "error_during_execution", result: "API down" }) }), { error: "API down" }],
-    ["not saved", done({ result: result({ error: "could not save the session: ENOSPC" }) }), { error: "could not save the session: ENOSPC" }],
+    [
+      "failed run",
+      done({ status: "failed", result: result({ subtype: "error_during_execution", result: "API down" }) }),
+      { error: "API down" },
+    ],
+    [
+      "not saved",
+      done({ result: result({ error: "could not save the session: ENOSPC" }) }),
+      { error: "could not save the session: ENOSPC" },
+    ],
   ] as const)("%s", (_name, outcome, expected) => {
     expect(turnEnd(outcome as SubmissionOutcome)).toEqual(expected as any);
   });
@@ -187,7 +262,11 @@ describe("permission options and answers", () => {
   const request = { tool: "Bash", input: { command: "make" }, reason: "r", rule: "Bash(make)" };
   test("always is offered only for an exact rule", () => {
     expect(permissionOptions(request).map((o) => o.kind)).toEqual(["allow_once", "reject_once"]);
-    expect(permissionOptions({ ...request, exact: true }).map((o) => o.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
+    expect(permissionOptions({ ...request, exact: true }).map((o) => o.kind)).toEqual([
+      "allow_once",
+      "allow_always",
+      "reject_once",
+    ]);
   });
   test.each([
     [{ outcome: "selected", optionId: "allow_once" }, "yes"],
@@ -199,7 +278,9 @@ describe("permission options and answers", () => {
     expect(answerFor(outcome as any, permissionOptions({ ...request, exact: true }))).toEqual(answer as any);
   });
   test("always is refused when it was not offered", () => {
-    expect(answerFor({ outcome: "selected", optionId: "allow_always" }, permissionOptions(request))).toEqual({ no: "" });
+    expect(answerFor({ outcome: "selected", optionId: "allow_always" }, permissionOptions(request))).toEqual({
+      no: "",
+    });
   });
 });
 
@@ -210,7 +291,9 @@ describe("prompts, modes, replay", () => {
       { type: "resource", resource: { uri: "file:///ws/a.ts", text: "const a = 1;" } },
       { type: "resource_link", uri: "file:///ws/b.ts", name: "b.ts" },
     ];
-    expect(promptText(blocks)).toBe('explain\n<context uri="file:///ws/a.ts">\nconst a = 1;\n</context>\n[b.ts](file:///ws/b.ts)');
+    expect(promptText(blocks)).toBe(
+      'explain\n<context uri="file:///ws/a.ts">\nconst a = 1;\n</context>\n[b.ts](file:///ws/b.ts)',
+    );
   });
 
   test("modes are the permission modes; an unknown one is refused", () => {
@@ -221,12 +304,33 @@ describe("prompts, modes, replay", () => {
   });
 
   test("a stored conversation replays as user and agent chunks and finished tool calls", () => {
-    const updates = replayUpdates([
-      { id: "1", role: "user", ts: 0, content: [{ type: "text", text: "read a" }] },
-      { id: "2", role: "assistant", ts: 0, content: [{ type: "text", text: "ok" }, { type: "tool_use", id: "t", name: "Read", input: { path: "a" } }] },
-      { id: "3", role: "user", ts: 0, content: [{ type: "tool_result", tool_use_id: "t", content: "A", is_error: true }] },
-    ], "/ws");
-    expect(updates.map((u) => u.sessionUpdate)).toEqual(["user_message_chunk", "agent_message_chunk", "tool_call", "tool_call_update"]);
+    const updates = replayUpdates(
+      [
+        { id: "1", role: "user", ts: 0, content: [{ type: "text", text: "read a" }] },
+        {
+          id: "2",
+          role: "assistant",
+          ts: 0,
+          content: [
+            { type: "text", text: "ok" },
+            { type: "tool_use", id: "t", name: "Read", input: { path: "a" } },
+          ],
+        },
+        {
+          id: "3",
+          role: "user",
+          ts: 0,
+          content: [{ type: "tool_result", tool_use_id: "t", content: "A", is_error: true }],
+        },
+      ],
+      "/ws",
+    );
+    expect(updates.map((u) => u.sessionUpdate)).toEqual([
+      "user_message_chunk",
+      "agent_message_chunk",
+      "tool_call",
+      "tool_call_update",
+    ]);
     expect(updates[2]).toMatchObject({ kind: "read", locations: [{ path: "/ws/a" }] });
     expect(updates[3]).toMatchObject({ status: "failed" });
   });

@@ -9,12 +9,32 @@ import { join } from "node:path";
 import { findInstructions, instructionDirs } from "../../src/agent/system-prompt.ts";
 
 describe("instructionDirs", () => {
-  const repoAt = (...roots: string[]) => (dir: string) => roots.includes(dir);
+  const repoAt =
+    (...roots: string[]) =>
+    (dir: string) =>
+      roots.includes(dir);
   const cases: Array<[string, string, string, string[], string[]]> = [
-    ["stops at the repository root", "/home/u/code/repo/src/lib", "/home/u", ["/home/u/code/repo"],
-      ["/home/u/code/repo/src/lib", "/home/u/code/repo/src", "/home/u/code/repo"]],
-    ["stops at $HOME when there is no repository", "/home/u/notes/a", "/home/u", [], ["/home/u/notes/a", "/home/u/notes", "/home/u"]],
-    ["the repository root comes first when $HOME is above it", "/home/u/r/x", "/home/u", ["/home/u/r"], ["/home/u/r/x", "/home/u/r"]],
+    [
+      "stops at the repository root",
+      "/home/u/code/repo/src/lib",
+      "/home/u",
+      ["/home/u/code/repo"],
+      ["/home/u/code/repo/src/lib", "/home/u/code/repo/src", "/home/u/code/repo"],
+    ],
+    [
+      "stops at $HOME when there is no repository",
+      "/home/u/notes/a",
+      "/home/u",
+      [],
+      ["/home/u/notes/a", "/home/u/notes", "/home/u"],
+    ],
+    [
+      "the repository root comes first when $HOME is above it",
+      "/home/u/r/x",
+      "/home/u",
+      ["/home/u/r"],
+      ["/home/u/r/x", "/home/u/r"],
+    ],
     ["$HOME comes first when a repository encloses it", "/home/u/a", "/home/u", ["/home"], ["/home/u/a", "/home/u"]],
     ["outside both: the working directory alone", "/tmp/x/y", "/home/u", [], ["/tmp/x/y"]],
     ["a repository outside $HOME", "/srv/repo/sub", "/home/u", ["/srv/repo"], ["/srv/repo/sub", "/srv/repo"]],

@@ -53,7 +53,11 @@ describe("repeated text", () => {
     ["a sentence repeated", loop("I will now run the tests again. ", 20), 32],
     ["the repeat then white space", `${loop("again and again ", 40)}\n\n  `, 16],
     ["a rule of dashes too short to be a loop", `Title\n${"-".repeat(80)}\n`, 0],
-    ["ordinary prose", "The quick brown fox jumps over the lazy dog. ".replace(/./g, (c, i) => c + (i % 7)).repeat(1), 0],
+    [
+      "ordinary prose",
+      "The quick brown fox jumps over the lazy dog. ".replace(/./g, (c, i) => c + (i % 7)).repeat(1),
+      0,
+    ],
     ["indentation only", `code:${" ".repeat(TEXT_LOOP_MIN_CHARS * 2)}`, 0],
     ["nine copies only", loop("x".repeat(60), 9).replace(/x{60}$/, "y".repeat(60)), 0],
     ["a repeat in the middle, then other text", `${"ha ".repeat(300)} and then something else entirely.`, 0],

@@ -23,7 +23,13 @@ describe("readFromWorker", () => {
     [{ t: "launch-missiles" }, 'a message from the worker "launch-missiles"'],
     [{ t: "shell", id: 1, request: { command: 7, cwd: "/w", timeoutMs: 1 } }, '"request.command" must be a string'],
     [{ t: "shell", id: -1, request: { command: "ls", cwd: "/w", timeoutMs: 1 } }, '"id" must be at least 0'],
-    [{ t: "event", event: { type: "assistant", message: { id: "m", role: "assistant", ts: 1, content: [{ type: "text" }] } } }, "wrong fields"],
+    [
+      {
+        t: "event",
+        event: { type: "assistant", message: { id: "m", role: "assistant", ts: 1, content: [{ type: "text" }] } },
+      },
+      "wrong fields",
+    ],
     [{ t: "event", event: { type: "warning", message: 5 } }, "wrong fields"],
     [{ t: "event", event: "text" }, '"event" must be an object'],
   ];
@@ -32,17 +38,29 @@ describe("readFromWorker", () => {
 
 describe("readToWorker", () => {
   test("accepts what the main thread sends", () => {
-    for (const m of [{ t: "abort" }, { t: "shell-done", id: 0, outcome }, { t: "shell-error", id: 1, message: "gone" }]) {
+    for (const m of [
+      { t: "abort" },
+      { t: "shell-done", id: 0, outcome },
+      { t: "shell-error", id: 1, message: "gone" },
+    ]) {
       expect(readToWorker(m)).toEqual(m as never);
     }
   });
   test("refuses an outcome without its status", () => {
-    expect(() => readToWorker({ t: "shell-done", id: 0, outcome: { ...outcome, timedOut: undefined } })).toThrow('"outcome.timedOut" is required');
+    expect(() => readToWorker({ t: "shell-done", id: 0, outcome: { ...outcome, timedOut: undefined } })).toThrow(
+      '"outcome.timedOut" is required',
+    );
   });
 });
 
 describe("readSubAgentOutput", () => {
-  const good = { subtype: "success", result: "done", numTurns: 2, usage: { input_tokens: 1, output_tokens: 2 }, toolCalls: 0 };
+  const good = {
+    subtype: "success",
+    result: "done",
+    numTurns: 2,
+    usage: { input_tokens: 1, output_tokens: 2 },
+    toolCalls: 0,
+  };
   test("accepts a result", () => expect(readSubAgentOutput(good)).toEqual(good as never));
   test("refuses an unknown subtype or a missing result", () => {
     expect(() => readSubAgentOutput({ ...good, subtype: "won" })).toThrow('"subtype" must be one of');

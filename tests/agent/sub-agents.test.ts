@@ -14,7 +14,9 @@ import { pollUntil } from "../support/wait.ts";
 
 const serve = fakeLLMPerTest();
 /** Worker threads of this process (Bun names them "Worker"; its own helper threads come and go). */
-const workerThreads = () => readdirSync("/proc/self/task").filter((t) => readFileSync(`/proc/self/task/${t}/comm`, "utf8").trim() === "Worker").length;
+const workerThreads = () =>
+  readdirSync("/proc/self/task").filter((t) => readFileSync(`/proc/self/task/${t}/comm`, "utf8").trim() === "Worker")
+    .length;
 
 async function commandsRunning(marker: string): Promise<number> {
   const proc = Bun.spawn(["ps", "-eo", "args"], { stdout: "pipe" });
@@ -25,26 +27,43 @@ test("an interrupt mid-batch ends every sub-agent, its commands and its threads"
   const marker = "4244.3";
   const fake = await serve((req: RecordedRequest): ScriptedReply => {
     const prompt = req.body.messages[0].content[0].text;
-    if (prompt.startsWith("shell") && req.body.messages.length === 1) return { toolCalls: [{ name: "Bash", input: { command: `sleep ${marker}` } }] };
+    if (prompt.startsWith("shell") && req.body.messages.length === 1)
+      return { toolCalls: [{ name: "Bash", input: { command: `sleep ${marker}` } }] };
     return { hang: true };
   });
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "synapse-subagents-")));
   const config = resolveConfig({
     flags: { cwd: dir },
-    env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, SYNAPSE_HOME: join(dir, "home"), SYNAPSE_MAX_PARALLEL_TASKS: "3" },
+    env: {
+      ANTHROPIC_API_KEY: "test-key",
+      ANTHROPIC_BASE_URL: fake.url,
+      SYNAPSE_HOME: join(dir, "home"),
+      SYNAPSE_MAX_PARALLEL_TASKS: "3",
+    },
     processCwd: dir,
     homeDir: dir,
   });
   const shell = createShellPool(config.shell);
   const before = workerThreads();
-  const tasks = createSubAgents({ config, shell, sessionDir: join(dir, "session"), promptEnv: { cwd: dir, platform: "linux", date: new Date(0), instructions: [] } });
+  const tasks = createSubAgents({
+    config,
+    shell,
+    sessionDir: join(dir, "session"),
+    promptEnv: { cwd: dir, platform: "linux", date: new Date(0), instructions: [] },
+  });
   const controller = new AbortController();
   const events: AgentEvent[] = [];
   const specs = ["shell-1", "shell-2", "hang-1", "queued-1"].map((prompt, i) =>
-    tasks.run({ id: `toolu_${i}`, spec: { kind: prompt.startsWith("shell") ? "general" : "explore", prompt } }, controller.signal, (e) => events.push(e)),
+    tasks.run(
+      { id: `toolu_${i}`, spec: { kind: prompt.startsWith("shell") ? "general" : "explore", prompt } },
+      controller.signal,
+      (e) => events.push(e),
+    ),
   );
   await fake.waitForRequests(3);
-  await pollUntil("both sub-agents' commands to run", async () => (await commandsRunning(marker)) >= 2, { seen: () => commandsRunning(marker) });
+  await pollUntil("both sub-agents' commands to run", async () => (await commandsRunning(marker)) >= 2, {
+    seen: () => commandsRunning(marker),
+  });
   expect(workerThreads()).toBe(before + 3);
   controller.abort();
   const outcomes = await Promise.all(specs);
@@ -63,7 +82,12 @@ test("a sub-agent that cannot start gives an is_error result, and the next task 
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "synapse-subagents-")));
   const config = resolveConfig({
     flags: { cwd: dir },
-    env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, SYNAPSE_HOME: join(dir, "home"), SYNAPSE_MAX_PARALLEL_TASKS: "1" },
+    env: {
+      ANTHROPIC_API_KEY: "test-key",
+      ANTHROPIC_BASE_URL: fake.url,
+      SYNAPSE_HOME: join(dir, "home"),
+      SYNAPSE_MAX_PARALLEL_TASKS: "1",
+    },
     processCwd: dir,
     homeDir: dir,
   });
@@ -72,7 +96,12 @@ test("a sub-agent that cannot start gives an is_error result, and the next task 
   const sessionDir = join(dir, "session");
   mkdirSync(sessionDir);
   writeFileSync(join(sessionDir, "tasks"), "not a folder");
-  const tasks = createSubAgents({ config, shell, sessionDir, promptEnv: { cwd: dir, platform: "linux", date: new Date(0), instructions: [] } });
+  const tasks = createSubAgents({
+    config,
+    shell,
+    sessionDir,
+    promptEnv: { cwd: dir, platform: "linux", date: new Date(0), instructions: [] },
+  });
   const signal = new AbortController().signal;
   const first = await tasks.run({ id: "toolu_a", spec: { kind: "explore", prompt: "a" } }, signal, () => {});
   expect(first.block.is_error).toBe(true);

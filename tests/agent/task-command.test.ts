@@ -5,7 +5,10 @@ describe("parseTaskCommand", () => {
   const cases: Array<[string, unknown]> = [
     ['task:explore --prompt "find the parser"', { kind: "explore", prompt: "find the parser" }],
     ['task:general -p "fix it" -d "Fix bug"', { kind: "general", prompt: "fix it", description: "Fix bug" }],
-    ["task:explore --description 'short' --prompt 'it'\\''s here'", { kind: "explore", prompt: "it's here", description: "short" }],
+    [
+      "task:explore --description 'short' --prompt 'it'\\''s here'",
+      { kind: "explore", prompt: "it's here", description: "short" },
+    ],
     ['task:explore --prompt="a b" --description=c', { kind: "explore", prompt: "a b", description: "c" }],
     ['  task:explore -p "say \\"hi\\" and \\\\ \\$HOME"', { kind: "explore", prompt: 'say "hi" and \\ $HOME' }],
     ["task:explore -p one\\ word", { kind: "explore", prompt: "one word" }],

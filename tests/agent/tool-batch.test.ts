@@ -22,6 +22,8 @@ for (const [calls, expected] of cases) {
 
 test("calls keep their order inside and across groups", () => {
   const calls = ["r1", "t1", "t2", "w1", "t3"];
-  const flat = groupToolCalls(calls, (c) => c.startsWith("t")).flatMap((g) => (g.kind === "single" ? [g.call] : g.calls));
+  const flat = groupToolCalls(calls, (c) => c.startsWith("t")).flatMap((g) =>
+    g.kind === "single" ? [g.call] : g.calls,
+  );
   expect(flat).toEqual(calls);
 });

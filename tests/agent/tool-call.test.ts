@@ -18,11 +18,40 @@ const call = (input: unknown, name = "T") => ({ type: "tool_use" as const, id: "
 
 describe("executeToolCall", () => {
   test.each([
-    ["unknown tool", call({ n: 1 }, "Nope"), tool(async () => ({ content: "x" })), /Unknown tool "Nope"\. Available tools: T/],
-    ["invalid JSON from the model", { ...call({}), raw_input: '{"n": ' }, tool(async () => ({ content: "x" })), /not valid JSON/],
-    ["schema violation", call({ n: "one" }), tool(async () => ({ content: "x" })), /Invalid input for T: "n" must be an integer/],
-    ["ToolError", call({ n: 1 }), tool(async () => { throw new ToolError("no such file"); }), /^no such file$/],
-    ["unexpected throw", call({ n: 1 }), tool(async () => { throw new TypeError("boom"); }), /^T failed: boom$/],
+    [
+      "unknown tool",
+      call({ n: 1 }, "Nope"),
+      tool(async () => ({ content: "x" })),
+      /Unknown tool "Nope"\. Available tools: T/,
+    ],
+    [
+      "invalid JSON from the model",
+      { ...call({}), raw_input: '{"n": ' },
+      tool(async () => ({ content: "x" })),
+      /not valid JSON/,
+    ],
+    [
+      "schema violation",
+      call({ n: "one" }),
+      tool(async () => ({ content: "x" })),
+      /Invalid input for T: "n" must be an integer/,
+    ],
+    [
+      "ToolError",
+      call({ n: 1 }),
+      tool(async () => {
+        throw new ToolError("no such file");
+      }),
+      /^no such file$/,
+    ],
+    [
+      "unexpected throw",
+      call({ n: 1 }),
+      tool(async () => {
+        throw new TypeError("boom");
+      }),
+      /^T failed: boom$/,
+    ],
     ["tool reports an error", call({ n: 1 }), tool(async () => ({ content: "exit 3", isError: true })), /^exit 3$/],
   ])("%s → is_error result", async (_name, c, t, message) => {
     const out = await executeToolCall(c, new Map([[t.name, t]]), ctx());
@@ -34,7 +63,9 @@ describe("executeToolCall", () => {
   test("a failure after interruption says so", async () => {
     const controller = new AbortController();
     controller.abort();
-    const t = tool(async () => { throw new Error("EINTR"); });
+    const t = tool(async () => {
+      throw new Error("EINTR");
+    });
     const out = await executeToolCall(call({ n: 1 }), new Map([["T", t]]), ctx(controller.signal));
     expect(out.block.content).toBe("Interrupted by the user.");
   });

@@ -22,11 +22,40 @@ describe("parseCommandLine", () => {
   });
 
   test("flags feed configuration", () => {
-    const { flags } = parseCommandLine(["-m", "openai/gpt-4o", "-o", "json", "-C", "/tmp", "--max-turns", "3", "-q", "--no-color", "-y", "x"]);
-    expect(flags).toEqual({ model: "openai/gpt-4o", outputFormat: "json", cwd: "/tmp", maxTurns: "3", quiet: true, noColor: true, permissionMode: "bypass" });
+    const { flags } = parseCommandLine([
+      "-m",
+      "openai/gpt-4o",
+      "-o",
+      "json",
+      "-C",
+      "/tmp",
+      "--max-turns",
+      "3",
+      "-q",
+      "--no-color",
+      "-y",
+      "x",
+    ]);
+    expect(flags).toEqual({
+      model: "openai/gpt-4o",
+      outputFormat: "json",
+      cwd: "/tmp",
+      maxTurns: "3",
+      quiet: true,
+      noColor: true,
+      permissionMode: "bypass",
+    });
   });
 
-  test.each([[["--nope"]], [["-c", "-r", "x"]], [["-o"]], [["sessions", "extra"]], [["-y", "--permission-mode", "plan"]], [["-r", ""]], [["-r", "  "]]])("%j is a usage error", (argv) => {
+  test.each([
+    [["--nope"]],
+    [["-c", "-r", "x"]],
+    [["-o"]],
+    [["sessions", "extra"]],
+    [["-y", "--permission-mode", "plan"]],
+    [["-r", ""]],
+    [["-r", "  "]],
+  ])("%j is a usage error", (argv) => {
     expect(() => parseCommandLine([...argv])).toThrow(UsageError);
   });
 });
@@ -54,7 +83,10 @@ describe("synapse compact", () => {
   test.each([
     [["compact"], { kind: "compact", all: false, dryRun: false }],
     [["compact", "--all", "--dry-run"], { kind: "compact", all: true, dryRun: true }],
-    [["compact", "--session", " 2026 ", "--older-than", "1.5"], { kind: "compact", session: "2026", all: false, olderThanDays: 1.5, dryRun: false }],
+    [
+      ["compact", "--session", " 2026 ", "--older-than", "1.5"],
+      { kind: "compact", session: "2026", all: false, olderThanDays: 1.5, dryRun: false },
+    ],
   ])("%j", (argv, command) => {
     const { command: got } = parseCommandLine(argv as string[]);
     expect(JSON.parse(JSON.stringify(got))).toEqual(command);

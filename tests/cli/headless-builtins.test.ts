@@ -10,9 +10,25 @@ import { dirname, relative, resolve } from "node:path";
 const SRC = resolve(import.meta.dir, "../../src");
 
 /** Modules main.ts loads on the way to a headless run, before the run's own static graph. */
-const RUN_PATH = ["cli/main.ts", "cli/args.ts", "config/load.ts", "runtime/environ-secrets.ts", "cli/work-dirs.ts", "cli/terminal.ts", "cli/headless.ts"];
+const RUN_PATH = [
+  "cli/main.ts",
+  "cli/args.ts",
+  "config/load.ts",
+  "runtime/environ-secrets.ts",
+  "cli/work-dirs.ts",
+  "cli/terminal.ts",
+  "cli/headless.ts",
+];
 
-const COSTLY = ["node:zlib", "zlib", "node:worker_threads", "worker_threads", "node:child_process", "child_process", "bun:ffi"];
+const COSTLY = [
+  "node:zlib",
+  "zlib",
+  "node:worker_threads",
+  "worker_threads",
+  "node:child_process",
+  "child_process",
+  "bun:ffi",
+];
 
 /** Every static (non-type) import of the modules reachable from `entries`: file → specifiers. */
 function staticImports(entries: string[]): Map<string, string[]> {
@@ -32,9 +48,17 @@ test("the headless run path imports no costly built-in statically", () => {
   const graph = staticImports(RUN_PATH);
   // The walk must really cover the run: the agent loop, the session store and the tools.
   const reached = [...graph.keys()].map((f) => relative(SRC, f));
-  for (const module of ["agent/runner.ts", "store/line-reader.ts", "tasks/task-pool.ts", "tools/ripgrep-process.ts", "tools/search-engine.ts"]) {
+  for (const module of [
+    "agent/runner.ts",
+    "store/line-reader.ts",
+    "tasks/task-pool.ts",
+    "tools/ripgrep-process.ts",
+    "tools/search-engine.ts",
+  ]) {
     expect(reached).toContain(module);
   }
-  const offenders = [...graph].flatMap(([file, specs]) => specs.filter((s) => COSTLY.includes(s)).map((s) => `${relative(SRC, file)}: ${s}`));
+  const offenders = [...graph].flatMap(([file, specs]) =>
+    specs.filter((s) => COSTLY.includes(s)).map((s) => `${relative(SRC, file)}: ${s}`),
+  );
   expect(offenders).toEqual([]);
 });

@@ -22,7 +22,13 @@ function staticGraph(entry: string): Set<string> {
   return seen;
 }
 
-const UI = [/^cli\/interactive\//, /^render\/screen-diff\.ts$/, /^render\/markdown\.ts$/, /^render\/code-colour\.ts$/, /^render\/diff-view\.ts$/];
+const UI = [
+  /^cli\/interactive\//,
+  /^render\/screen-diff\.ts$/,
+  /^render\/markdown\.ts$/,
+  /^render\/code-colour\.ts$/,
+  /^render\/diff-view\.ts$/,
+];
 
 test("the headless run and main reach no UI module statically", () => {
   for (const entry of ["cli/main.ts", "cli/headless.ts"]) {

@@ -39,7 +39,13 @@ describe("readStdin", () => {
     let notices = 0;
     let noticed: () => void = () => {};
     const noticeSeen = new Promise<void>((resolve) => (noticed = resolve));
-    const reading = readStdin(late, { noticeAfterMs: 5, onSilent: () => { notices++; noticed(); } });
+    const reading = readStdin(late, {
+      noticeAfterMs: 5,
+      onSilent: () => {
+        notices++;
+        noticed();
+      },
+    });
     await noticeSeen;
     push("late ");
     push("data");

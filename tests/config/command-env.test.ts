@@ -11,7 +11,14 @@ describe("the command environment", () => {
   test("the provider keys are left out, everything else is kept", () => {
     const c = resolveConfig({
       ...base,
-      env: { ANTHROPIC_API_KEY: "sk-ant-secret", OPENAI_API_KEY: "sk-secret", ANTHROPIC_AUTH_TOKEN: "tok", PATH: "/usr/bin", HOME: "/home/u", LANG: "C.UTF-8" },
+      env: {
+        ANTHROPIC_API_KEY: "sk-ant-secret",
+        OPENAI_API_KEY: "sk-secret",
+        ANTHROPIC_AUTH_TOKEN: "tok",
+        PATH: "/usr/bin",
+        HOME: "/home/u",
+        LANG: "C.UTF-8",
+      },
     });
     expect(c.anthropic.apiKey).toBe("sk-ant-secret");
     expect(c.shell.env).toEqual({ PATH: "/usr/bin", HOME: "/home/u", LANG: "C.UTF-8" });
@@ -21,7 +28,14 @@ describe("the command environment", () => {
   test("SYNAPSE_HIDE_ENV adds names and NAME_* prefixes", () => {
     const c = resolveConfig({
       ...base,
-      env: { SYNAPSE_HIDE_ENV: "GITHUB_TOKEN, AWS_*", GITHUB_TOKEN: "g", AWS_SECRET_ACCESS_KEY: "a", AWS_REGION: "r", AWSOME: "kept", OPENAI_API_KEY: "o" },
+      env: {
+        SYNAPSE_HIDE_ENV: "GITHUB_TOKEN, AWS_*",
+        GITHUB_TOKEN: "g",
+        AWS_SECRET_ACCESS_KEY: "a",
+        AWS_REGION: "r",
+        AWSOME: "kept",
+        OPENAI_API_KEY: "o",
+      },
     });
     expect(Object.keys(c.shell.env).sort()).toEqual(["AWSOME", "SYNAPSE_HIDE_ENV"]);
     expect(c.shell.hiddenEnv).toContain("OPENAI_API_KEY");
@@ -35,6 +49,7 @@ describe("the command environment", () => {
       [{ X_1: "1", X_2: "2", Y: "3" }, "X_*", ["Y"]],
       [{ X: "1" }, "X", []],
     ];
-    for (const [env, extra, keys] of rows) expect(Object.keys(commandEnvironment(env, hiddenEnvNames(extra)))).toEqual(keys);
+    for (const [env, extra, keys] of rows)
+      expect(Object.keys(commandEnvironment(env, hiddenEnvNames(extra)))).toEqual(keys);
   });
 });

@@ -22,7 +22,9 @@ function refusal(run: () => unknown): string {
 
 describe("values that must be refused", () => {
   test.each(["1e9", "1000000000", "0x10", " 7", "2.0"])("SYNAPSE_MAX_TOKENS=%p", (raw) => {
-    expect(refusal(() => resolveConfig({ ...base, env: { SYNAPSE_MAX_TOKENS: raw } }))).toContain("SYNAPSE_MAX_TOKENS must be a whole number from 1 to 1000000");
+    expect(refusal(() => resolveConfig({ ...base, env: { SYNAPSE_MAX_TOKENS: raw } }))).toContain(
+      "SYNAPSE_MAX_TOKENS must be a whole number from 1 to 1000000",
+    );
   });
 
   test("SYNAPSE_MAX_TOKENS within the range is taken", () => {
@@ -30,14 +32,20 @@ describe("values that must be refused", () => {
   });
 
   test("a bad SYNAPSE_PERMISSION_MODE is named as such, a bad flag as the flag", () => {
-    expect(refusal(() => resolveConfig({ ...base, env: { SYNAPSE_PERMISSION_MODE: "yolo" } }))).toStartWith("SYNAPSE_PERMISSION_MODE must be one of");
-    expect(refusal(() => resolveConfig({ ...base, flags: { permissionMode: "yolo" }, env: {} }))).toStartWith("--permission-mode must be one of");
+    expect(refusal(() => resolveConfig({ ...base, env: { SYNAPSE_PERMISSION_MODE: "yolo" } }))).toStartWith(
+      "SYNAPSE_PERMISSION_MODE must be one of",
+    );
+    expect(refusal(() => resolveConfig({ ...base, flags: { permissionMode: "yolo" }, env: {} }))).toStartWith(
+      "--permission-mode must be one of",
+    );
   });
 
   test("a config.json that is a directory is an error naming it, not ignored", () => {
     const root = mkdtempSync(join(tmpdir(), "synapse-cfg-"));
     mkdirSync(join(root, "synapse", "config.json"), { recursive: true });
-    expect(refusal(() => loadConfig({ cwd: root }, { XDG_CONFIG_HOME: root }))).toBe(`cannot read config file ${join(root, "synapse", "config.json")}: it is a directory`);
+    expect(refusal(() => loadConfig({ cwd: root }, { XDG_CONFIG_HOME: root }))).toBe(
+      `cannot read config file ${join(root, "synapse", "config.json")}: it is a directory`,
+    );
   });
 
   test("no config.json at all is fine", () => {

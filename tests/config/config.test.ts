@@ -8,8 +8,21 @@ const base = { flags: {}, env: {}, processCwd: "/work", homeDir: "/home/u" };
 describe("resolveConfig", () => {
   test("defaults", () => {
     const c = resolveConfig(base);
-    expect(c).toMatchObject({ cwd: "/work", home: "/home/u/.local/share/synapse", outputFormat: "text", maxTurns: Number.POSITIVE_INFINITY, color: true, maxRetries: 4 });
-    expect(c.shell).toMatchObject({ poolMax: 8, maxCd: 5, commandTimeoutMs: 120_000, outputMaxLines: 500, outputMaxChars: 30_000 });
+    expect(c).toMatchObject({
+      cwd: "/work",
+      home: "/home/u/.local/share/synapse",
+      outputFormat: "text",
+      maxTurns: Number.POSITIVE_INFINITY,
+      color: true,
+      maxRetries: 4,
+    });
+    expect(c.shell).toMatchObject({
+      poolMax: 8,
+      maxCd: 5,
+      commandTimeoutMs: 120_000,
+      outputMaxLines: 500,
+      outputMaxChars: 30_000,
+    });
     expect(c.memory.checkIntervalMs).toBe(5000);
     expect(Object.isFrozen(c) && Object.isFrozen(c.shell)).toBe(true);
   });
@@ -26,7 +39,9 @@ describe("resolveConfig", () => {
     expect(c.maxTurns).toBe(7);
     expect(c.maxRetries).toBe(1);
     expect(c.maxTokens).toBe(100);
-    expect(resolveConfig({ ...base, env: { SYNAPSE_MODEL: "env-model" }, projectFile: { model: "p" } }).model).toBe("env-model");
+    expect(resolveConfig({ ...base, env: { SYNAPSE_MODEL: "env-model" }, projectFile: { model: "p" } }).model).toBe(
+      "env-model",
+    );
     expect(resolveConfig({ ...base, projectFile: { model: "p" }, userFile: { model: "u" } }).model).toBe("p");
   });
 

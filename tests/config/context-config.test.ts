@@ -8,17 +8,35 @@ const base = { flags: {}, env: {}, processCwd: "/work", homeDir: "/home/u" };
 
 describe("context config", () => {
   test("defaults: window by model, 80%, keep 2 turns, auto on", () => {
-    expect(resolveConfig(base).context).toEqual({ window: undefined, thresholdPercent: 80, keepLastTurns: 2, autoCondense: true });
+    expect(resolveConfig(base).context).toEqual({
+      window: undefined,
+      thresholdPercent: 80,
+      keepLastTurns: 2,
+      autoCondense: true,
+    });
   });
 
   test("environment", () => {
-    const env = { SYNAPSE_CONTEXT_WINDOW: "50000", SYNAPSE_CONDENSE_THRESHOLD: "70", SYNAPSE_COMPACT_KEEP_LAST: "0", SYNAPSE_AUTO_CONDENSE: "0" };
-    expect(resolveConfig({ ...base, env }).context).toEqual({ window: 50_000, thresholdPercent: 70, keepLastTurns: 0, autoCondense: false });
+    const env = {
+      SYNAPSE_CONTEXT_WINDOW: "50000",
+      SYNAPSE_CONDENSE_THRESHOLD: "70",
+      SYNAPSE_COMPACT_KEEP_LAST: "0",
+      SYNAPSE_AUTO_CONDENSE: "0",
+    };
+    expect(resolveConfig({ ...base, env }).context).toEqual({
+      window: 50_000,
+      thresholdPercent: 70,
+      keepLastTurns: 0,
+      autoCondense: false,
+    });
   });
 
   test("autoCondense from a file; the environment wins", () => {
     expect(resolveConfig({ ...base, projectFile: { autoCondense: false } }).context.autoCondense).toBe(false);
-    expect(resolveConfig({ ...base, env: { SYNAPSE_AUTO_CONDENSE: "1" }, projectFile: { autoCondense: false } }).context.autoCondense).toBe(true);
+    expect(
+      resolveConfig({ ...base, env: { SYNAPSE_AUTO_CONDENSE: "1" }, projectFile: { autoCondense: false } }).context
+        .autoCondense,
+    ).toBe(true);
     expect(checkFileConfig({ autoCondense: false })).toEqual({ autoCondense: false });
     expect(() => checkFileConfig({ autoCondense: "no" })).toThrow(/"autoCondense" must be true or false/);
   });

@@ -12,21 +12,70 @@ function rng(seed: number) {
 }
 
 const VALUES: unknown[] = [
-  0, 1, 2, -1, 2.5, 1_000_000, 1_000_001, Number.NaN, "", " ", "abc", "5", "plan", "yolo", "default", "read-only",
-  "workspace-write", "full-access", true, false, null, [], ["Bash"], ["Bash", 3], {}, { allow: ["Read"] }, 0.3, 15,
+  0,
+  1,
+  2,
+  -1,
+  2.5,
+  1_000_000,
+  1_000_001,
+  Number.NaN,
+  "",
+  " ",
+  "abc",
+  "5",
+  "plan",
+  "yolo",
+  "default",
+  "read-only",
+  "workspace-write",
+  "full-access",
+  true,
+  false,
+  null,
+  [],
+  ["Bash"],
+  ["Bash", 3],
+  {},
+  { allow: ["Read"] },
+  0.3,
+  15,
 ];
 const KEYS: Record<string, string[]> = {
   permissions: ["allow", "deny", "ask"],
   sandbox: ["mode", "network", "net"],
   price: ["input", "output", "cacheWrite", "cacheRead", "total"],
 };
-const TOP = ["maxTurns", "maxTokens", "maxRetries", "loopLimit", "model", "permissionMode", "autoCondense", "mcpServers", ...Object.keys(KEYS)];
+const TOP = [
+  "maxTurns",
+  "maxTokens",
+  "maxRetries",
+  "loopLimit",
+  "model",
+  "permissionMode",
+  "autoCondense",
+  "mcpServers",
+  ...Object.keys(KEYS),
+];
 
 // Values each key takes, so that most files are near valid.
 const GOOD: Record<string, unknown[]> = {
-  maxTurns: [1, 5], maxTokens: [1, 1_000_000], maxRetries: [0, 3], loopLimit: [0, 5], model: ["openai/gpt-5.4"],
-  permissionMode: ["plan", "default"], autoCondense: [true], allow: [["Read"]], deny: [[]], mode: ["read-only"],
-  network: [false], input: [3], output: [15], cacheWrite: [3.75], cacheRead: [0.3], mcpServers: [{ fs: { command: "x" } }],
+  maxTurns: [1, 5],
+  maxTokens: [1, 1_000_000],
+  maxRetries: [0, 3],
+  loopLimit: [0, 5],
+  model: ["openai/gpt-5.4"],
+  permissionMode: ["plan", "default"],
+  autoCondense: [true],
+  allow: [["Read"]],
+  deny: [[]],
+  mode: ["read-only"],
+  network: [false],
+  input: [3],
+  output: [15],
+  cacheWrite: [3.75],
+  cacheRead: [0.3],
+  mcpServers: [{ fs: { command: "x" } }],
 };
 
 function randomFile(next: () => number): unknown {

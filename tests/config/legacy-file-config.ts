@@ -26,7 +26,9 @@ export function checkFileConfig(value: unknown): FileConfig {
     throw new Error(`"model" must be a non-empty string (got ${JSON.stringify(v.model)})`);
   }
   if (v.permissionMode !== undefined && !PERMISSION_MODES.includes(v.permissionMode as string)) {
-    throw new Error(`"permissionMode" must be one of ${PERMISSION_MODES.join(", ")} (got ${JSON.stringify(v.permissionMode)})`);
+    throw new Error(
+      `"permissionMode" must be one of ${PERMISSION_MODES.join(", ")} (got ${JSON.stringify(v.permissionMode)})`,
+    );
   }
   if (v.permissions !== undefined) checkPermissions(v.permissions);
   if (v.autoCondense !== undefined && typeof v.autoCondense !== "boolean") {
@@ -34,11 +36,30 @@ export function checkFileConfig(value: unknown): FileConfig {
   }
   if (v.sandbox !== undefined) checkSandbox(v.sandbox);
   if (v.price !== undefined) checkPrice(v.price);
-  if (v.mcpServers !== undefined && (!v.mcpServers || typeof v.mcpServers !== "object" || Array.isArray(v.mcpServers))) {
+  if (
+    v.mcpServers !== undefined &&
+    (!v.mcpServers || typeof v.mcpServers !== "object" || Array.isArray(v.mcpServers))
+  ) {
     throw new Error(`"mcpServers" must be an object of MCP servers by name`);
   }
-  const unknown = Object.keys(v).filter((k) => !["maxTurns", "maxTokens", "maxRetries", "loopLimit", "model", "permissionMode", "permissions", "autoCondense", "sandbox", "price", "mcpServers"].includes(k));
-  if (unknown.length) throw new Error(`unknown setting${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => `"${k}"`).join(", ")}`);
+  const unknown = Object.keys(v).filter(
+    (k) =>
+      ![
+        "maxTurns",
+        "maxTokens",
+        "maxRetries",
+        "loopLimit",
+        "model",
+        "permissionMode",
+        "permissions",
+        "autoCondense",
+        "sandbox",
+        "price",
+        "mcpServers",
+      ].includes(k),
+  );
+  if (unknown.length)
+    throw new Error(`unknown setting${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => `"${k}"`).join(", ")}`);
   return v as FileConfig;
 }
 
@@ -49,7 +70,8 @@ function checkPrice(value: unknown): void {
   }
   const v = value as Record<string, unknown>;
   for (const [key, n] of Object.entries(v)) {
-    if (!PRICE_KEYS.includes(key)) throw new Error(`unknown setting "price.${key}" (input, output, cacheWrite or cacheRead)`);
+    if (!PRICE_KEYS.includes(key))
+      throw new Error(`unknown setting "price.${key}" (input, output, cacheWrite or cacheRead)`);
     if (typeof n !== "number" || !(n >= 0)) {
       throw new Error(`"price.${key}" must be a number of dollars >= 0 (got ${JSON.stringify(n)})`);
     }
@@ -61,16 +83,19 @@ const PRICE_KEYS = ["input", "output", "cacheWrite", "cacheRead"];
 
 /** `"permissions": {"allow": [...], "deny": [...]}`; the rules themselves are checked with the flags. */
 function checkPermissions(value: unknown): void {
-  if (!value || typeof value !== "object" || Array.isArray(value)) throw new Error(`"permissions" must be an object with "allow" and "deny" lists`);
+  if (!value || typeof value !== "object" || Array.isArray(value))
+    throw new Error(`"permissions" must be an object with "allow" and "deny" lists`);
   for (const [key, list] of Object.entries(value)) {
     if (key !== "allow" && key !== "deny") throw new Error(`unknown setting "permissions.${key}" (allow or deny)`);
-    if (!Array.isArray(list) || list.some((r) => typeof r !== "string")) throw new Error(`"permissions.${key}" must be a list of rule strings`);
+    if (!Array.isArray(list) || list.some((r) => typeof r !== "string"))
+      throw new Error(`"permissions.${key}" must be a list of rule strings`);
   }
 }
 
 /** `"sandbox": {"mode": "workspace-write", "network": false}`. */
 function checkSandbox(value: unknown): void {
-  if (!value || typeof value !== "object" || Array.isArray(value)) throw new Error(`"sandbox" must be an object with "mode" and "network"`);
+  if (!value || typeof value !== "object" || Array.isArray(value))
+    throw new Error(`"sandbox" must be an object with "mode" and "network"`);
   const v = value as Record<string, unknown>;
   for (const key of Object.keys(v)) {
     if (key !== "mode" && key !== "network") throw new Error(`unknown setting "sandbox.${key}" (mode or network)`);

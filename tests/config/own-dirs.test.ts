@@ -7,9 +7,19 @@ test.each([
   [{}, ["/h/.config/synapse", "/h/.local/share/synapse", "/h/.cache/synapse"]],
   [
     { home: "/data/syn", configDir: "/xdg/cfg/synapse", cacheDir: "/xdg/cache/synapse" },
-    ["/h/.config/synapse", "/h/.local/share/synapse", "/h/.cache/synapse", "/data/syn", "/xdg/cfg/synapse", "/xdg/cache/synapse"],
+    [
+      "/h/.config/synapse",
+      "/h/.local/share/synapse",
+      "/h/.cache/synapse",
+      "/data/syn",
+      "/xdg/cfg/synapse",
+      "/xdg/cache/synapse",
+    ],
   ],
-  [{ home: "/h/.local/share/synapse/", cacheDir: "/h/x/../.cache/synapse" }, ["/h/.config/synapse", "/h/.local/share/synapse", "/h/.cache/synapse"]],
+  [
+    { home: "/h/.local/share/synapse/", cacheDir: "/h/x/../.cache/synapse" },
+    ["/h/.config/synapse", "/h/.local/share/synapse", "/h/.cache/synapse"],
+  ],
 ])("%p", (config, expected) => {
   expect(ownDirs(config, "/h")).toEqual(expected);
 });

@@ -10,7 +10,19 @@ const base = { env: {}, processCwd: "/w", homeDir: "/h" };
 
 describe("permission settings", () => {
   test("--allow, --deny and --add-dir are repeatable", () => {
-    const { flags } = parseCommandLine(["--allow", "Bash(npm test)", "--allow", "Bash(git *)", "--deny", "Write(.git/**)", "--add-dir", "../lib", "--add-dir", "/opt/x", "hi"]);
+    const { flags } = parseCommandLine([
+      "--allow",
+      "Bash(npm test)",
+      "--allow",
+      "Bash(git *)",
+      "--deny",
+      "Write(.git/**)",
+      "--add-dir",
+      "../lib",
+      "--add-dir",
+      "/opt/x",
+      "hi",
+    ]);
     expect(flags.allow).toEqual(["Bash(npm test)", "Bash(git *)"]);
     expect(flags.deny).toEqual(["Write(.git/**)"]);
     const config = resolveConfig({ ...base, flags: { ...flags, cwd: "proj" } });
@@ -30,7 +42,12 @@ describe("permission settings", () => {
 
   test("a project's config may tighten the mode but never loosen it (bypass least of all)", () => {
     const mode = (project: string, user?: string, flags: { permissionMode?: string } = {}) =>
-      resolveConfig({ ...base, flags, projectFile: { permissionMode: project as never }, userFile: user ? { permissionMode: user as never } : undefined }).permissionMode;
+      resolveConfig({
+        ...base,
+        flags,
+        projectFile: { permissionMode: project as never },
+        userFile: user ? { permissionMode: user as never } : undefined,
+      }).permissionMode;
     expect(() => mode("bypass")).toThrow(/project's config may only make the mode stricter/);
     expect(() => mode("default", "accept-edits")).toThrow(/"default" is refused/);
     expect(mode("accept-edits")).toBe("accept-edits");
@@ -50,7 +67,13 @@ describe("permission settings", () => {
     const config = resolveConfig({
       ...base,
       flags: {},
-      env: { ANTHROPIC_API_KEY: "sk-ant-1234567890", OPENAI_API_KEY: "", GITHUB_TOKEN: "ghp_abcdefgh", SYNAPSE_HIDE_ENV: "GITHUB_TOKEN", PATH: "/bin" },
+      env: {
+        ANTHROPIC_API_KEY: "sk-ant-1234567890",
+        OPENAI_API_KEY: "",
+        GITHUB_TOKEN: "ghp_abcdefgh",
+        SYNAPSE_HIDE_ENV: "GITHUB_TOKEN",
+        PATH: "/bin",
+      },
     });
     expect([...config.secrets].sort()).toEqual(["ghp_abcdefgh", "sk-ant-1234567890"]);
   });

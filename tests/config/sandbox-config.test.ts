@@ -6,7 +6,12 @@ import { type FileConfig, resolveConfig } from "../../src/config/config.ts";
 import { checkFileConfig } from "../../src/config/load.ts";
 
 const base = { env: {}, processCwd: "/w", homeDir: "/h" };
-type Src = { flags?: string[]; env?: Record<string, string>; project?: FileConfig["sandbox"]; user?: FileConfig["sandbox"] };
+type Src = {
+  flags?: string[];
+  env?: Record<string, string>;
+  project?: FileConfig["sandbox"];
+  user?: FileConfig["sandbox"];
+};
 const sandbox = (s: Src) =>
   resolveConfig({
     ...base,
@@ -23,9 +28,17 @@ describe("sandbox settings", () => {
     ["flag network", { flags: ["--sandbox-network"] }, { mode: "workspace-write", network: true }],
     ["env", { env: { SYNAPSE_SANDBOX: "full-access" } }, { mode: "full-access", network: false }],
     ["env network", { env: { SYNAPSE_SANDBOX_NETWORK: "1" } }, { mode: "workspace-write", network: true }],
-    ["flag over env", { flags: ["--sandbox", "read-only"], env: { SYNAPSE_SANDBOX: "full-access" } }, { mode: "read-only", network: false }],
+    [
+      "flag over env",
+      { flags: ["--sandbox", "read-only"], env: { SYNAPSE_SANDBOX: "full-access" } },
+      { mode: "read-only", network: false },
+    ],
     ["user file", { user: { mode: "full-access", network: true } }, { mode: "full-access", network: true }],
-    ["project tightens user", { user: { mode: "full-access", network: true }, project: { mode: "read-only", network: false } }, { mode: "read-only", network: false }],
+    [
+      "project tightens user",
+      { user: { mode: "full-access", network: true }, project: { mode: "read-only", network: false } },
+      { mode: "read-only", network: false },
+    ],
   ])("%s", (_name, src, want) => {
     expect(sandbox(src)).toMatchObject(want);
   });
@@ -36,7 +49,9 @@ describe("sandbox settings", () => {
   });
 
   test("bad values are usage errors naming their source", () => {
-    expect(() => sandbox({ flags: ["--sandbox", "none"] })).toThrow(/--sandbox must be one of read-only, workspace-write, full-access/);
+    expect(() => sandbox({ flags: ["--sandbox", "none"] })).toThrow(
+      /--sandbox must be one of read-only, workspace-write, full-access/,
+    );
     expect(() => sandbox({ env: { SYNAPSE_SANDBOX: "off" } })).toThrow(/SYNAPSE_SANDBOX must be one of/);
     expect(() => checkFileConfig({ sandbox: { mode: "open" } })).toThrow(/"sandbox.mode" must be one of/);
     expect(() => checkFileConfig({ sandbox: { network: "yes" } })).toThrow(/"sandbox.network" must be true or false/);

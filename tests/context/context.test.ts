@@ -4,23 +4,41 @@ import { buildContext } from "../../src/context/context.ts";
 import type { ContentBlock, Message } from "../../src/protocol/message.ts";
 
 let n = 0;
-const msg = (role: "user" | "assistant", ...content: ContentBlock[]): Message => ({ id: `id${++n}`, role, content, ts: n });
+const msg = (role: "user" | "assistant", ...content: ContentBlock[]): Message => ({
+  id: `id${++n}`,
+  role,
+  content,
+  ts: n,
+});
 const text = (t: string): ContentBlock => ({ type: "text", text: t });
 const use = (id: string): ContentBlock => ({ type: "tool_use", id, name: "Read", input: {} });
 const result = (id: string): ContentBlock => ({ type: "tool_result", tool_use_id: id, content: "r" });
 
 function shape(messages: Message[]): string[] {
-  return messages.map((m) => `${m.role}:${m.content.map((b) => (b.type === "tool_use" ? `use(${b.id})` : b.type === "tool_result" ? `result(${b.tool_use_id})` : b.type)).join(",")}`);
+  return messages.map(
+    (m) =>
+      `${m.role}:${m.content.map((b) => (b.type === "tool_use" ? `use(${b.id})` : b.type === "tool_result" ? `result(${b.tool_use_id})` : b.type)).join(",")}`,
+  );
 }
 
 describe("buildContext", () => {
   test("a complete exchange is unchanged", () => {
-    const w = [msg("user", text("q")), msg("assistant", use("a")), msg("user", result("a")), msg("assistant", text("done"))];
+    const w = [
+      msg("user", text("q")),
+      msg("assistant", use("a")),
+      msg("user", result("a")),
+      msg("assistant", text("done")),
+    ];
     expect(buildContext(w)).toEqual(w);
   });
 
   test("a window that starts at a tool result skips to the next prompt", () => {
-    const w = [msg("user", result("gone")), msg("assistant", text("x")), msg("user", text("q2")), msg("assistant", text("y"))];
+    const w = [
+      msg("user", result("gone")),
+      msg("assistant", text("x")),
+      msg("user", text("q2")),
+      msg("assistant", text("y")),
+    ];
     expect(shape(buildContext(w))).toEqual(["user:text", "assistant:text"]);
   });
 
@@ -30,7 +48,12 @@ describe("buildContext", () => {
   });
 
   test("a tool call with no result (killed mid-tool) gets an error result, merged with the next prompt", () => {
-    const w = [msg("user", text("q")), msg("assistant", use("a"), use("b")), msg("user", result("a")), msg("user", text("next"))];
+    const w = [
+      msg("user", text("q")),
+      msg("assistant", use("a"), use("b")),
+      msg("user", result("a")),
+      msg("user", text("next")),
+    ];
     const out = buildContext(w);
     expect(shape(out)).toEqual(["user:text", "assistant:use(a),use(b)", "user:result(a),result(b),text"]);
     const repaired = out[2].content.find((b) => b.type === "tool_result" && b.tool_use_id === "b");
@@ -58,7 +81,18 @@ describe("context after eviction, with a task and compaction records", () => {
   const record = (summary: string): Message => ({
     ...msg("user", text(`record: ${summary}`)),
     isSummary: true,
-    compaction: { trigger: "auto", firstId: task.id, lastId: "x", count: 5, tokensBefore: 10, tokensAfter: 2, keptIds: [], method: "summary", task: "TASK", summary },
+    compaction: {
+      trigger: "auto",
+      firstId: task.id,
+      lastId: "x",
+      count: 5,
+      tokensBefore: 10,
+      tokensAfter: 2,
+      keptIds: [],
+      method: "summary",
+      task: "TASK",
+      summary,
+    },
   });
 
   test("the window still starts with the task: unchanged", () => {
@@ -68,9 +102,21 @@ describe("context after eviction, with a task and compaction records", () => {
 
   test("task evicted, no record: a marker carries the task and says how many were left out", () => {
     // The old behaviour (no plain prompt left in the window) sent an empty list.
-    const w = [msg("user", result("gone")), msg("assistant", use("b")), msg("user", result("b")), msg("assistant", use("c")), msg("user", result("c"))];
+    const w = [
+      msg("user", result("gone")),
+      msg("assistant", use("b")),
+      msg("user", result("b")),
+      msg("assistant", use("c")),
+      msg("user", result("c")),
+    ];
     const out = buildContext(w, { task, total: 41 });
-    expect(shape(out)).toEqual(["user:text", "assistant:use(b)", "user:result(b)", "assistant:use(c)", "user:result(c)"]);
+    expect(shape(out)).toEqual([
+      "user:text",
+      "assistant:use(b)",
+      "user:result(b)",
+      "assistant:use(c)",
+      "user:result(c)",
+    ]);
     const marker = (out[0]!.content[0] as { text: string }).text;
     expect(marker).toContain("<task>\nTASK\n</task>");
     expect(marker).toContain("[37 earlier messages were left out here");
@@ -111,7 +157,18 @@ describe("context when memory pressure evicted the last compaction record", () =
     const record: Message = {
       ...msg("user", text("record")),
       isSummary: true,
-      compaction: { trigger: "auto", firstId: task.id, lastId: "x", count: 9, tokensBefore: 10, tokensAfter: 2, keptIds: [], method: "summary", task: "TASK", summary: "SUMMARY-1" },
+      compaction: {
+        trigger: "auto",
+        firstId: task.id,
+        lastId: "x",
+        count: 9,
+        tokensBefore: 10,
+        tokensAfter: 2,
+        keptIds: [],
+        method: "summary",
+        task: "TASK",
+        summary: "SUMMARY-1",
+      },
     };
     const w = [msg("user", result("gone")), msg("assistant", use("q")), msg("user", result("q"))];
     const out = buildContext(w, { task, record, total: 30 });

@@ -5,9 +5,16 @@ import { pruneGap, prunedSavings, selectPrune } from "../../src/context/prune.ts
 import type { ContentBlock, Message } from "../../src/protocol/message.ts";
 
 let n = 0;
-const msg = (role: "user" | "assistant", ...content: ContentBlock[]): Message => ({ id: `p${++n}`, role, content, ts: n });
-const call = (id: string, command: string): Message => msg("assistant", { type: "tool_use", id, name: "Bash", input: { command } });
-const out = (id: string, chars: number): Message => msg("user", { type: "tool_result", tool_use_id: id, content: "o".repeat(chars) });
+const msg = (role: "user" | "assistant", ...content: ContentBlock[]): Message => ({
+  id: `p${++n}`,
+  role,
+  content,
+  ts: n,
+});
+const call = (id: string, command: string): Message =>
+  msg("assistant", { type: "tool_use", id, name: "Bash", input: { command } });
+const out = (id: string, chars: number): Message =>
+  msg("user", { type: "tool_result", tool_use_id: id, content: "o".repeat(chars) });
 
 function history(sizes: number[]): Message[] {
   const h: Message[] = [msg("user", { type: "text", text: "task" })];
@@ -40,7 +47,9 @@ describe("selectPrune", () => {
     expect(copy.id).toBe(h[2]!.id);
     const block = copy.content[0]!;
     expect(block).toMatchObject({ type: "tool_result", tool_use_id: "c0" });
-    expect((block as any).content).toBe('[output of Bash "cat file0" cleared from the context to save space (4000 characters); the session archive keeps it]');
+    expect((block as any).content).toBe(
+      '[output of Bash "cat file0" cleared from the context to save space (4000 characters); the session archive keeps it]',
+    );
     expect(prunedSavings(h, map)).toBeGreaterThan(900);
     // A pruned note is never pruned again.
     const again = h.map((m) => map.get(m.id) ?? m);
@@ -54,11 +63,18 @@ describe("pruneGap: how far the context grows before the next prune pays", () =>
   const cases: Array<[string, number, number, { write: number; read: number }, number]> = [
     ["Anthropic, 8k re-written, 5k a turn", 8_000, 5_000, anthropic, Math.sqrt((2 * 1.15 * 8_000 * 5_000) / 0.1)],
     ["a larger re-write waits longer", 32_000, 5_000, anthropic, 2 * Math.sqrt((2 * 1.15 * 8_000 * 5_000) / 0.1)],
-    ["OpenAI-like (no write premium, reads at half): prunes sooner", 8_000, 5_000, { write: 1, read: 0.5 }, Math.sqrt((2 * 0.5 * 8_000 * 5_000) / 0.5)],
+    [
+      "OpenAI-like (no write premium, reads at half): prunes sooner",
+      8_000,
+      5_000,
+      { write: 1, read: 0.5 },
+      Math.sqrt((2 * 0.5 * 8_000 * 5_000) / 0.5),
+    ],
     ["no growth: never", 8_000, 0, anthropic, Number.POSITIVE_INFINITY],
     ["no cache discount: never", 8_000, 5_000, { write: 1, read: 0 }, Number.POSITIVE_INFINITY],
   ];
-  for (const [name, rewrite, growth, rates, gap] of cases) test(name, () => expect(pruneGap(rewrite, growth, rates)).toBeCloseTo(gap, 6));
+  for (const [name, rewrite, growth, rates, gap] of cases)
+    test(name, () => expect(pruneGap(rewrite, growth, rates)).toBeCloseTo(gap, 6));
 
   test("at the gap the bill per turn is least", () => {
     const perTurn = (gap: number) => (1.15 * 8_000 * 5_000) / gap + (0.1 * gap) / 2;

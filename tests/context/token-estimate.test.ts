@@ -2,14 +2,27 @@
 // and the model-windows table with its override.
 import { describe, expect, test } from "bun:test";
 import { DEFAULT_CONTEXT_WINDOW, contextWindowFor } from "../../src/context/model-windows.ts";
-import { CHARS_PER_TOKEN, IMAGE_TOKENS, estimateMessageTokens, estimateTextTokens, estimateTokens } from "../../src/context/token-estimate.ts";
+import {
+  CHARS_PER_TOKEN,
+  IMAGE_TOKENS,
+  estimateMessageTokens,
+  estimateTextTokens,
+  estimateTokens,
+} from "../../src/context/token-estimate.ts";
 import type { ContentBlock, Message } from "../../src/protocol/message.ts";
 
 const msg = (...content: ContentBlock[]): Message => ({ id: "m", role: "user", content, ts: 0 });
 
 describe("estimateTextTokens", () => {
-  const cases: Array<[string, number]> = [["", 0], ["abc", 1], ["abcd", 1], ["abcde", 2], ["x".repeat(4000), 1000]];
-  for (const [text, tokens] of cases) test(`${text.length} chars → ${tokens}`, () => expect(estimateTextTokens(text)).toBe(tokens));
+  const cases: Array<[string, number]> = [
+    ["", 0],
+    ["abc", 1],
+    ["abcd", 1],
+    ["abcde", 2],
+    ["x".repeat(4000), 1000],
+  ];
+  for (const [text, tokens] of cases)
+    test(`${text.length} chars → ${tokens}`, () => expect(estimateTextTokens(text)).toBe(tokens));
 });
 
 describe("estimateMessageTokens", () => {
@@ -23,7 +36,9 @@ describe("estimateMessageTokens", () => {
   test("an image counts IMAGE_TOKENS, at top level or inside a tool result", () => {
     const image = { type: "image", image: { sha256: "s", mediaType: "image/png", bytes: 10 } } as const;
     expect(estimateMessageTokens(msg(image))).toBeGreaterThanOrEqual(IMAGE_TOKENS);
-    expect(estimateMessageTokens(msg({ type: "tool_result", tool_use_id: "t", content: [image] }))).toBeGreaterThanOrEqual(IMAGE_TOKENS);
+    expect(
+      estimateMessageTokens(msg({ type: "tool_result", tool_use_id: "t", content: [image] })),
+    ).toBeGreaterThanOrEqual(IMAGE_TOKENS);
   });
   test("estimateTokens sums", () => {
     const a = msg({ type: "text", text: "a".repeat(400) });
@@ -43,6 +58,7 @@ describe("contextWindowFor", () => {
     ["claude-sonnet-4-5", 50_000, 50_000],
   ];
   for (const [model, override, window] of cases) {
-    test(`${model}${override ? ` (override ${override})` : ""} → ${window}`, () => expect(contextWindowFor(model, override)).toBe(window));
+    test(`${model}${override ? ` (override ${override})` : ""} → ${window}`, () =>
+      expect(contextWindowFor(model, override)).toBe(window));
   }
 });

@@ -39,8 +39,14 @@ describe("synapse acp: the editor's MCP servers", () => {
       args: [EVERYTHING, "stdio"],
       env: [{ name: "EDITOR_MCP_MARK", value: "from-the-editor" }],
     };
-    const { sessionId } = await agent.conn.agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [every] });
-    const res = await agent.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "env?" }] });
+    const { sessionId } = await agent.conn.agent.request(acp.methods.agent.session.new, {
+      cwd: ws,
+      mcpServers: [every],
+    });
+    const res = await agent.conn.agent.request(acp.methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "env?" }],
+    });
     expect(res.stopReason).toBe("end_turn");
     const tools: string[] = s.requests[0]!.body.tools.map((t: any) => t.name);
     expect(tools).toContain("mcp__every__echo");
@@ -60,7 +66,10 @@ describe("synapse acp: the editor's MCP servers", () => {
     running.push(agent);
     await initialize(agent);
     const { sessionId } = await agent.conn.agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [] });
-    await agent.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "hi" }] });
+    await agent.conn.agent.request(acp.methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "hi" }],
+    });
     expect(s.requests[0]!.body.tools.map((t: any) => t.name).filter((n: string) => n.startsWith("mcp__"))).toEqual([]);
     expect(await agent.end()).toBe(0);
   });

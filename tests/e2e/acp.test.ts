@@ -55,7 +55,10 @@ describe("synapse acp: a session from initialize to the end of a turn", () => {
   test("a prompt with a Read streams the answer, the call with its kind and location, and ends end_turn", async () => {
     const { home, ws } = setup();
     writeFileSync(join(ws, "notes.txt"), "alpha\nbeta\n");
-    const s = await serve([{ toolCalls: [{ id: "toolu_read", name: "Read", input: { path: "notes.txt" } }] }, { text: "The file says alpha and beta." }]);
+    const s = await serve([
+      { toolCalls: [{ id: "toolu_read", name: "Read", input: { path: "notes.txt" } }] },
+      { text: "The file says alpha and beta." },
+    ]);
     const agent = start({ ...home.env, ...providerEnv(s.url) });
     await initialize(agent);
     const { sessionId, modes } = await newSession(agent, ws);
@@ -64,7 +67,12 @@ describe("synapse acp: a session from initialize to the end of a turn", () => {
     expect(res.stopReason).toBe("end_turn");
     expect(agentText(agent.updates, sessionId)).toBe("The file says alpha and beta.");
     const calls = toolUpdates(agent.updates, sessionId);
-    expect(calls[0]).toMatchObject({ toolCallId: "toolu_read", kind: "read", title: "Read notes.txt", locations: [{ path: join(ws, "notes.txt") }] });
+    expect(calls[0]).toMatchObject({
+      toolCallId: "toolu_read",
+      kind: "read",
+      title: "Read notes.txt",
+      locations: [{ path: join(ws, "notes.txt") }],
+    });
     const last = calls.at(-1) as acp.ToolCallUpdate;
     expect(last.status).toBe("completed");
     expect(JSON.stringify(last.content)).toContain("alpha");
@@ -76,7 +84,15 @@ describe("synapse acp: a session from initialize to the end of a turn", () => {
     const { home, ws } = setup();
     writeFileSync(join(ws, "app.ts"), "const a = 1;\nconst b = 2;\n");
     const s = await serve([
-      { toolCalls: [{ id: "toolu_edit", name: "Edit", input: { path: "app.ts", old_string: "const b = 2;", new_string: "const b = 3;" } }] },
+      {
+        toolCalls: [
+          {
+            id: "toolu_edit",
+            name: "Edit",
+            input: { path: "app.ts", old_string: "const b = 2;", new_string: "const b = 3;" },
+          },
+        ],
+      },
       { text: "Changed." },
     ]);
     const agent = start({ ...home.env, ...providerEnv(s.url) });
@@ -99,7 +115,10 @@ describe("synapse acp: a session from initialize to the end of a turn", () => {
 
   test("a Bash call is an execute call with its output", async () => {
     const { home, ws } = setup();
-    const s = await serve([{ toolCalls: [{ id: "toolu_sh", name: "Bash", input: { command: "echo hello-from-shell" } }] }, { text: "ok" }]);
+    const s = await serve([
+      { toolCalls: [{ id: "toolu_sh", name: "Bash", input: { command: "echo hello-from-shell" } }] },
+      { text: "ok" },
+    ]);
     const agent = start({ ...home.env, ...providerEnv(s.url) });
     await initialize(agent);
     const { sessionId } = await newSession(agent, ws);
@@ -120,11 +139,14 @@ describe("synapse acp: a session from initialize to the end of a turn", () => {
     await initialize(agent, { terminal: true });
     const { sessionId } = await newSession(agent, ws);
     const done = prompt(agent, sessionId, "run it");
-    const ofCall = (n: acp.SessionNotification) => n.update.sessionUpdate === "tool_call_update" && n.update.toolCallId === "toolu_live";
+    const ofCall = (n: acp.SessionNotification) =>
+      n.update.sessionUpdate === "tool_call_update" && n.update.toolCallId === "toolu_live";
     // The command blocks on the fifo: this update can only come while it still runs.
     const live = await agent.waitForUpdate((n) => ofCall(n) && JSON.stringify(n.update).includes("live-first"));
     expect(live.update).toMatchObject({ status: "in_progress" });
-    expect(agent.updates.filter(ofCall).some((n) => (n.update as acp.ToolCallUpdate).status === "completed")).toBe(false);
+    expect(agent.updates.filter(ofCall).some((n) => (n.update as acp.ToolCallUpdate).status === "completed")).toBe(
+      false,
+    );
     const release = Bun.spawn(["sh", "-c", `echo go > ${gate}`]);
     expect((await done).stopReason).toBe("end_turn");
     await release.exited;
@@ -237,23 +259,37 @@ test("additionalDirectories widen the workspace like --add-dir: a write there ne
   const { home, ws } = setup();
   const extra = join(home.dir, "shared-lib");
   mkdirSync(extra);
-  const s = await serve([{ toolCalls: [{ name: "Write", input: { path: join(extra, "y.txt"), content: "y\n" } }] }, { text: "ok" }]);
+  const s = await serve([
+    { toolCalls: [{ name: "Write", input: { path: join(extra, "y.txt"), content: "y\n" } }] },
+    { text: "ok" },
+  ]);
   const agent = start({ ...home.env, ...providerEnv(s.url), SYNAPSE_PERMISSION_MODE: "accept-edits" });
   await initialize(agent);
   agent.answer = "reject_once";
-  const { sessionId } = await agent.conn.agent.request(acp.methods.agent.session.new, { cwd: ws, additionalDirectories: [extra], mcpServers: [] });
+  const { sessionId } = await agent.conn.agent.request(acp.methods.agent.session.new, {
+    cwd: ws,
+    additionalDirectories: [extra],
+    mcpServers: [],
+  });
   expect((await prompt(agent, sessionId, "write there")).stopReason).toBe("end_turn");
   expect(agent.permissions).toEqual([]);
   expect(readFileSync(join(extra, "y.txt"), "utf8")).toBe("y\n");
   await expect(
-    agent.conn.agent.request(acp.methods.agent.session.new, { cwd: ws, additionalDirectories: [join(home.dir, "missing")], mcpServers: [] }),
+    agent.conn.agent.request(acp.methods.agent.session.new, {
+      cwd: ws,
+      additionalDirectories: [join(home.dir, "missing")],
+      mcpServers: [],
+    }),
   ).rejects.toMatchObject({ code: -32602 });
 });
 
 describe("synapse acp: cancel, load, list, several sessions", () => {
   test("session/cancel mid-stream stops the turn; the prompt answers cancelled", async () => {
     const { home, ws } = setup();
-    const s = await serve([{ text: "first words and then a great deal more that never arrives", stallAfter: 5 }, { text: "after the cancel" }]);
+    const s = await serve([
+      { text: "first words and then a great deal more that never arrives", stallAfter: 5 },
+      { text: "after the cancel" },
+    ]);
     const agent = start({ ...home.env, ...providerEnv(s.url) });
     await initialize(agent);
     const { sessionId } = await newSession(agent, ws);
@@ -271,7 +307,10 @@ describe("synapse acp: cancel, load, list, several sessions", () => {
     const { home, ws } = setup();
     const outside = join(home.dir, "elsewhere");
     mkdirSync(outside);
-    const s = await serve([{ toolCalls: [{ name: "Write", input: { path: join(outside, "x.txt"), content: "x" } }] }, { text: "after the cancel" }]);
+    const s = await serve([
+      { toolCalls: [{ name: "Write", input: { path: join(outside, "x.txt"), content: "x" } }] },
+      { text: "after the cancel" },
+    ]);
     const agent = start({ ...home.env, ...providerEnv(s.url) });
     await initialize(agent);
     const { sessionId } = await newSession(agent, ws);
@@ -305,7 +344,12 @@ describe("synapse acp: cancel, load, list, several sessions", () => {
     expect(list.sessions.map((x) => x.sessionId)).toContain(sessionId);
     await second.conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd: ws, mcpServers: [] });
     const replayed = second.updates.filter((n) => n.sessionId === sessionId).map((n) => n.update);
-    expect(replayed).toContainEqual(expect.objectContaining({ sessionUpdate: "user_message_chunk", content: { type: "text", text: "remember this prompt" } }));
+    expect(replayed).toContainEqual(
+      expect.objectContaining({
+        sessionUpdate: "user_message_chunk",
+        content: { type: "text", text: "remember this prompt" },
+      }),
+    );
     expect(agentText(second.updates, sessionId)).toContain("remembered answer");
     // The loaded session goes on: the model sees the earlier turn.
     expect((await prompt(second, sessionId, "and now?")).stopReason).toBe("end_turn");
@@ -332,7 +376,11 @@ describe("synapse acp: cancel, load, list, several sessions", () => {
     mkdirSync(other);
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
-    const s = await serve((req) => (JSON.stringify(req.body.messages).includes("slow one") ? { text: "slow done", after: gate } : { text: "fast done" }));
+    const s = await serve((req) =>
+      JSON.stringify(req.body.messages).includes("slow one")
+        ? { text: "slow done", after: gate }
+        : { text: "fast done" },
+    );
     const agent = start({ ...home.env, ...providerEnv(s.url) });
     await initialize(agent);
     const a = await newSession(agent, ws);
@@ -357,10 +405,18 @@ describe("synapse acp: bad input and a client that goes away", () => {
     const init = await initialize(agent);
     expect(init.protocolVersion).toBe(acp.PROTOCOL_VERSION);
     await expect(agent.conn.agent.request("no/such_method", {})).rejects.toMatchObject({ code: -32601 });
-    await expect(agent.conn.agent.request(acp.methods.agent.session.prompt, { sessionId: "nope", prompt: [{ type: "text", text: "x" }] })).rejects.toBeDefined();
+    await expect(
+      agent.conn.agent.request(acp.methods.agent.session.prompt, {
+        sessionId: "nope",
+        prompt: [{ type: "text", text: "x" }],
+      }),
+    ).rejects.toBeDefined();
     await expect(newSession(agent, join(ws, "missing"))).rejects.toMatchObject({ code: -32602 });
     // The protocol's paths are absolute: "." (which exists where the agent started) is refused.
-    await expect(newSession(agent, ".")).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("absolute") });
+    await expect(newSession(agent, ".")).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("absolute"),
+    });
     expect(await agent.end()).toBe(0);
   });
 
@@ -368,7 +424,11 @@ describe("synapse acp: bad input and a client that goes away", () => {
     const { home, ws } = setup();
     const s = await serve([{ toolCalls: [{ name: "Bash", input: { command: "echo out-of-band" } }] }, { text: "hi" }]);
     // Raw pipes, no SDK in between: every byte the agent writes to stdout is looked at.
-    const proc = spawnBinary({ args: ["acp"], stdin: "silent-pipe", env: { ...home.env, ...providerEnv(s.url), SYNAPSE_SANDBOX: "full-access" } });
+    const proc = spawnBinary({
+      args: ["acp"],
+      stdin: "silent-pipe",
+      env: { ...home.env, ...providerEnv(s.url), SYNAPSE_SANDBOX: "full-access" },
+    });
     const send = (msg: object) => {
       proc.stdin!.write(`${JSON.stringify({ jsonrpc: "2.0", ...msg })}\n`);
       proc.stdin!.flush();
@@ -434,7 +494,12 @@ test("SIGTERM mid-turn ends the process with 143 and the session saved", async (
   await agent.waitForUpdate((n) => n.update.sessionUpdate === "agent_message_chunk");
   agent.proc.kill("SIGTERM");
   expect(await agent.proc.exited).toBe(143);
-  const stored = Bun.spawnSync(["grep", "-r", "a prompt to keep", join(home.env.SYNAPSE_HOME!, "sessions", sessionId)]).stdout.toString();
+  const stored = Bun.spawnSync([
+    "grep",
+    "-r",
+    "a prompt to keep",
+    join(home.env.SYNAPSE_HOME!, "sessions", sessionId),
+  ]).stdout.toString();
   expect(stored).toContain("a prompt to keep");
 });
 
@@ -449,7 +514,8 @@ describe("synapse acp: prompt content, commands, models", () => {
     await initialize(agent);
     const { sessionId } = await newSession(agent, ws);
     await agent.waitForUpdate((n) => n.update.sessionUpdate === "available_commands_update");
-    const announced = agent.updates.find((n) => n.update.sessionUpdate === "available_commands_update")!.update as acp.AvailableCommandsUpdate;
+    const announced = agent.updates.find((n) => n.update.sessionUpdate === "available_commands_update")!
+      .update as acp.AvailableCommandsUpdate;
     expect(announced.availableCommands.map((c) => c.name)).toContain("compact");
     const res = await agent.conn.agent.request(acp.methods.agent.session.prompt, {
       sessionId,
@@ -473,7 +539,9 @@ describe("synapse acp: prompt content, commands, models", () => {
     await initialize(agent);
     const { sessionId } = await newSession(agent, ws);
     await agent.conn.agent.request("session/set_model", { sessionId, modelId: "claude-sonnet-5-5" });
-    await expect(agent.conn.agent.request("session/set_model", { sessionId, modelId: "no-such-model" })).rejects.toMatchObject({ code: -32602 });
+    await expect(
+      agent.conn.agent.request("session/set_model", { sessionId, modelId: "no-such-model" }),
+    ).rejects.toMatchObject({ code: -32602 });
     expect((await prompt(agent, sessionId, "hi")).stopReason).toBe("end_turn");
     expect(s.requests.at(-1)!.body.model).toBe("claude-sonnet-5-5");
     // The command's own lines answered the method: none were sent as chat.
@@ -488,7 +556,15 @@ describe("synapse acp: the editor's files", () => {
     writeFileSync(file, "const b = 1; // saved\n");
     const s = await serve([
       { toolCalls: [{ id: "toolu_r", name: "Read", input: { path: "app.ts" } }] },
-      { toolCalls: [{ id: "toolu_e", name: "Edit", input: { path: "app.ts", old_string: "const b = 2;", new_string: "const b = 3;" } }] },
+      {
+        toolCalls: [
+          {
+            id: "toolu_e",
+            name: "Edit",
+            input: { path: "app.ts", old_string: "const b = 2;", new_string: "const b = 3;" },
+          },
+        ],
+      },
       { text: "done" },
     ]);
     const agent = start({ ...home.env, ...providerEnv(s.url), SYNAPSE_PERMISSION_MODE: "accept-edits" });
@@ -497,7 +573,9 @@ describe("synapse acp: the editor's files", () => {
     const { sessionId } = await newSession(agent, ws);
     expect((await prompt(agent, sessionId, "bump b")).stopReason).toBe("end_turn");
     expect(JSON.stringify(s.requests[1]!.body.messages)).toContain("unsaved");
-    expect(agent.fsCalls.filter((c) => c.method === "write")).toEqual([{ method: "write", path: file, content: "const b = 3; // unsaved\n" }]);
+    expect(agent.fsCalls.filter((c) => c.method === "write")).toEqual([
+      { method: "write", path: file, content: "const b = 3; // unsaved\n" },
+    ]);
     expect(readFileSync(file, "utf8")).toBe("const b = 1; // saved\n");
   });
 
@@ -505,7 +583,10 @@ describe("synapse acp: the editor's files", () => {
     const { home, ws } = setup();
     writeFileSync(join(ws, "real.txt"), "real\n");
     Bun.spawnSync(["ln", "-s", "real.txt", join(ws, "link.txt")]);
-    const s = await serve([{ toolCalls: [{ id: "toolu_w", name: "Write", input: { path: "link.txt", content: "through the link\n" } }] }, { text: "ok" }]);
+    const s = await serve([
+      { toolCalls: [{ id: "toolu_w", name: "Write", input: { path: "link.txt", content: "through the link\n" } }] },
+      { text: "ok" },
+    ]);
     const agent = start({ ...home.env, ...providerEnv(s.url), SYNAPSE_PERMISSION_MODE: "accept-edits" });
     await initialize(agent, { fs: true });
     const { sessionId } = await newSession(agent, ws);
@@ -519,7 +600,10 @@ describe("synapse acp: the editor's files", () => {
     const { home, ws } = setup();
     const outside = join(home.dir, "elsewhere");
     mkdirSync(outside);
-    const s = await serve([{ toolCalls: [{ name: "Write", input: { path: join(outside, "x.txt"), content: "x" } }] }, { text: "ok" }]);
+    const s = await serve([
+      { toolCalls: [{ name: "Write", input: { path: join(outside, "x.txt"), content: "x" } }] },
+      { text: "ok" },
+    ]);
     const agent = start({ ...home.env, ...providerEnv(s.url) });
     await initialize(agent, { fs: true });
     agent.answer = "reject_once";

@@ -118,18 +118,25 @@ describe("API errors and retries", () => {
     expect(s.requests).toHaveLength(3);
   });
 
-  test.each(["anthropic", "openai"] as const)("a cut stream is retried and the answer is not duplicated (%s)", async (provider) => {
-    const s = await serve([{ cut: true, text: "partial answer that gets cut" }, { text: "complete answer" }]);
-    const r = await runBinary({ args: ["hi"], env: providerEnv(s.url, provider) });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toBe("complete answer\n");
-    expect(s.requests).toHaveLength(2);
-  });
+  test.each(["anthropic", "openai"] as const)(
+    "a cut stream is retried and the answer is not duplicated (%s)",
+    async (provider) => {
+      const s = await serve([{ cut: true, text: "partial answer that gets cut" }, { text: "complete answer" }]);
+      const r = await runBinary({ args: ["hi"], env: providerEnv(s.url, provider) });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe("complete answer\n");
+      expect(s.requests).toHaveLength(2);
+    },
+  );
 
   test("a server that never answers, or stalls mid-stream, is abandoned and retried", async () => {
     // The second stalls for good after its first words. The idle limit is what a healthy stream on a
     // loaded machine never comes near, not what a stall is measured against.
-    const s = await serve([{ hang: true }, { text: "slow stream that stalls", stallAfter: 4 }, { text: "third time lucky" }]);
+    const s = await serve([
+      { hang: true },
+      { text: "slow stream that stalls", stallAfter: 4 },
+      { text: "third time lucky" },
+    ]);
     const r = await runBinary({ args: ["hi"], env: { ...providerEnv(s.url), SYNAPSE_STREAM_IDLE_MS: "2000" } });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("third time lucky\n");
@@ -138,7 +145,10 @@ describe("API errors and retries", () => {
   });
 
   test("a mid-stream overloaded_error is retried", async () => {
-    const s = await serve([{ streamError: { type: "overloaded_error", message: "Overloaded" }, text: "par" }, { text: "fine" }]);
+    const s = await serve([
+      { streamError: { type: "overloaded_error", message: "Overloaded" }, text: "par" },
+      { text: "fine" },
+    ]);
     const r = await runBinary({ args: ["hi"], env: providerEnv(s.url) });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("fine\n");
@@ -155,7 +165,11 @@ describe.skipIf(!havePeerVectors("sse"))("real transcripts replayed through the 
     const lines = jsonLines(r.stdout);
     const first = lines.find((l) => l.type === "assistant");
     expect(first.message.content[0].text).toBe("Okay, let's check the weather for San Francisco, CA:");
-    expect(first.message.content[1]).toMatchObject({ type: "tool_use", name: "get_weather", input: { location: "San Francisco, CA" } });
+    expect(first.message.content[1]).toMatchObject({
+      type: "tool_use",
+      name: "get_weather",
+      input: { location: "San Francisco, CA" },
+    });
     const results = toolResults(s.requests[1].body);
     expect(results[0].is_error).toBe(true);
   });
@@ -189,11 +203,18 @@ describe("pipes and signals", () => {
   test("synapse … | head -c 10 exits quietly", async () => {
     const s = await serve([{ text: "x".repeat(200_000), chunkDelayMs: 0 }]);
     const home = tempHome();
-    const proc = Bun.spawn(["bash", "-c", `"${join(import.meta.dir, "../../dist/synapse")}" hi | head -c 10; echo " status=\${PIPESTATUS[0]}"`], {
-      env: { PATH: process.env.PATH!, ...home.env, ...providerEnv(s.url) },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
+    const proc = Bun.spawn(
+      [
+        "bash",
+        "-c",
+        `"${join(import.meta.dir, "../../dist/synapse")}" hi | head -c 10; echo " status=\${PIPESTATUS[0]}"`,
+      ],
+      {
+        env: { PATH: process.env.PATH!, ...home.env, ...providerEnv(s.url) },
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
     const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
     await proc.exited;
     expect(out).toBe("xxxxxxxxxx status=0\n");

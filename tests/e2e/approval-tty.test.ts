@@ -21,8 +21,22 @@ afterAll(() => {
 function open(fake: FakeLLM, home: ReturnType<typeof tempHome>) {
   const name = `a${Math.random().toString(36).slice(2, 8)}`;
   const env = { ...home.env, ...providerEnv(fake.url), TERM: "xterm-256color" };
-  const exports = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ");
-  tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "40", "-c", home.dir, `env ${exports} PATH='${process.env.PATH}' ${BINARY}; echo EXIT=$?; sleep 120`);
+  const exports = Object.entries(env)
+    .map(([k, v]) => `${k}='${v}'`)
+    .join(" ");
+  tmux(
+    "new-session",
+    "-d",
+    "-s",
+    name,
+    "-x",
+    "100",
+    "-y",
+    "40",
+    "-c",
+    home.dir,
+    `env ${exports} PATH='${process.env.PATH}' ${BINARY}; echo EXIT=$?; sleep 120`,
+  );
   return {
     keys: (...keys: string[]) => void tmux("send-keys", "-t", name, ...keys),
     type: (text: string) => void tmux("send-keys", "-t", name, "-l", text),
@@ -44,7 +58,12 @@ function open(fake: FakeLLM, home: ReturnType<typeof tempHome>) {
 /** Tool results the model got back in request `i`. */
 function toolResults(fake: FakeLLM, i: number): Array<{ content: string; is_error?: boolean }> {
   const last = fake.requests.filter((r) => r.path === "/v1/messages")[i]!.body.messages.at(-1);
-  return last.content.filter((b: any) => b.type === "tool_result").map((b: any) => ({ content: typeof b.content === "string" ? b.content : JSON.stringify(b.content), is_error: b.is_error }));
+  return last.content
+    .filter((b: any) => b.type === "tool_result")
+    .map((b: any) => ({
+      content: typeof b.content === "string" ? b.content : JSON.stringify(b.content),
+      is_error: b.is_error,
+    }));
 }
 
 describe.skipIf(!hasTmux)("approval prompt", () => {
@@ -67,7 +86,10 @@ describe.skipIf(!hasTmux)("approval prompt", () => {
       t.type("edit the notes");
       t.keys("Enter");
       // Enter alone answers only once the question has been up long enough to read ("Enter to choose").
-      let s = await t.until((s) => s.includes("Allow Write?") && s.includes("Enter to choose"), "the Write prompt, ready for Enter");
+      let s = await t.until(
+        (s) => s.includes("Allow Write?") && s.includes("Enter to choose"),
+        "the Write prompt, ready for Enter",
+      );
       expect(s).toContain("outside the workspace");
       expect(s).toContain("+ hello from the model");
       // Offered for exactly this file, and the label says so.

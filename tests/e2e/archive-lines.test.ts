@@ -20,7 +20,10 @@ const text = (t: string) => ({ type: "text", text: t });
 // Each bad line, and what must still be true of the request the resumed session sends.
 const BAD_LINES: Array<[string, string[]]> = [
   ["a text block without text", [line("x1", "user", [{ type: "text" }, { type: "text", text: "kept words" }])]],
-  ["a block type from a newer version", [line("x2", "assistant", [{ type: "thinking_v9", data: "?" }, text("after new")])]],
+  [
+    "a block type from a newer version",
+    [line("x2", "assistant", [{ type: "thinking_v9", data: "?" }, text("after new")])],
+  ],
   [
     "a tool_result without content",
     [
@@ -35,7 +38,10 @@ const BAD_LINES: Array<[string, string[]]> = [
       line("x6", "user", [{ type: "tool_result", content: "lost" }]),
     ],
   ],
-  ["a message whose only block is unusable", [line("x7", "user", [{ type: "image" }]), line("x8", "assistant", [text("x8 ok")])]],
+  [
+    "a message whose only block is unusable",
+    [line("x7", "user", [{ type: "image" }]), line("x8", "assistant", [text("x8 ok")])],
+  ],
   [
     "a damaged compaction record (kept as a plain message)",
     [line("x9", "user", [text("summary words")], { isSummary: true, compaction: { trigger: "auto", keptIds: 3 } })],
@@ -69,23 +75,31 @@ describe("archive lines checked block by block", () => {
     expect(sent).toContain("again");
   });
 
-  test.each(["anthropic", "openai"] as const)("%s: what is kept of the bad lines reaches the model, every call answered", async (provider) => {
-    const home = tempHome();
-    const cwd = mkdtempSync(join(tmpdir(), "synapse-badline-"));
-    let s = await serve([{ text: "first answer" }]);
-    await runBinary({ args: ["hello"], cwd, env: { ...home.env, ...providerEnv(s.url, provider) } });
-    const root = join(home.env.SYNAPSE_HOME, "sessions");
-    const archive = join(root, readdirSync(root)[0]!, "messages.jsonl");
-    appendFileSync(archive, BAD_LINES.flatMap(([, lines]) => lines).map((l) => `${l}\n`).join(""));
+  test.each(["anthropic", "openai"] as const)(
+    "%s: what is kept of the bad lines reaches the model, every call answered",
+    async (provider) => {
+      const home = tempHome();
+      const cwd = mkdtempSync(join(tmpdir(), "synapse-badline-"));
+      let s = await serve([{ text: "first answer" }]);
+      await runBinary({ args: ["hello"], cwd, env: { ...home.env, ...providerEnv(s.url, provider) } });
+      const root = join(home.env.SYNAPSE_HOME, "sessions");
+      const archive = join(root, readdirSync(root)[0]!, "messages.jsonl");
+      appendFileSync(
+        archive,
+        BAD_LINES.flatMap(([, lines]) => lines)
+          .map((l) => `${l}\n`)
+          .join(""),
+      );
 
-    s = await serve([{ text: "resumed fine" }]);
-    const r = await runBinary({ args: ["-c", "again"], cwd, env: { ...home.env, ...providerEnv(s.url, provider) } });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toBe("resumed fine\n");
-    expect(r.stderr.split("\n").filter((l) => l.includes("messages.jsonl"))).toHaveLength(BAD_LINES.length);
-    const sent = JSON.stringify(s.requests[0]!.body.messages);
-    for (const kept of ["kept words", "after new", "x8 ok", "summary words"]) expect(sent).toContain(kept);
-    expect(sent).toContain("could not be read back from the session archive");
-    expect(sent).not.toContain("thinking_v9");
-  });
+      s = await serve([{ text: "resumed fine" }]);
+      const r = await runBinary({ args: ["-c", "again"], cwd, env: { ...home.env, ...providerEnv(s.url, provider) } });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe("resumed fine\n");
+      expect(r.stderr.split("\n").filter((l) => l.includes("messages.jsonl"))).toHaveLength(BAD_LINES.length);
+      const sent = JSON.stringify(s.requests[0]!.body.messages);
+      for (const kept of ["kept words", "after new", "x8 ok", "summary words"]) expect(sent).toContain(kept);
+      expect(sent).toContain("could not be read back from the session archive");
+      expect(sent).not.toContain("thinking_v9");
+    },
+  );
 });

@@ -13,12 +13,27 @@ afterAll(stopTmux);
 
 describe.skipIf(!hasTmux)("colour per stream", () => {
   test("stdout to a file, stderr on a terminal: coloured tool rows, a plain answer file", async () => {
-    const server = await startFakeLLM([{ toolCalls: [{ name: "Glob", input: { pattern: "*" } }] }, { text: "the answer" }]);
+    const server = await startFakeLLM([
+      { toolCalls: [{ name: "Glob", input: { pattern: "*" } }] },
+      { text: "the answer" },
+    ]);
     const home = tempHome();
     const answer = join(home.dir, "answer.md");
     const env = { ...home.env, ...providerEnv(server.url), TERM: "xterm-256color" };
-    const exports = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ");
-    tmux("new-session", "-d", "-s", "c1", "-x", "100", "-y", "20", `env ${exports} PATH='${process.env.PATH}' ${BINARY} 'go' > ${answer}; echo EXIT=$?; sleep 60`);
+    const exports = Object.entries(env)
+      .map(([k, v]) => `${k}='${v}'`)
+      .join(" ");
+    tmux(
+      "new-session",
+      "-d",
+      "-s",
+      "c1",
+      "-x",
+      "100",
+      "-y",
+      "20",
+      `env ${exports} PATH='${process.env.PATH}' ${BINARY} 'go' > ${answer}; echo EXIT=$?; sleep 60`,
+    );
     try {
       let screen = "";
       // Polls the screen: tmux announces nothing when a program prints.

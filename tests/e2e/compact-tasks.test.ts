@@ -23,17 +23,28 @@ async function archived(dir: string): Promise<Message[]> {
   return out;
 }
 
-const segmentsIn = (dir: string, suffix: string) => readdirSync(dir).filter((n) => n.startsWith("messages") && n.endsWith(suffix));
+const segmentsIn = (dir: string, suffix: string) =>
+  readdirSync(dir).filter((n) => n.startsWith("messages") && n.endsWith(suffix));
 
 describe("synapse compact and sub-agent transcripts", () => {
   test("the binary's own sub-agent transcripts are compressed, counted in the report, and stay readable", async () => {
     let main = 0;
     const mainReplies = [
-      { toolCalls: [1, 2].map((i) => ({ id: `toolu_t${i}`, name: "Bash", input: { command: `task:explore -p "look ${i}"` } })) },
+      {
+        toolCalls: [1, 2].map((i) => ({
+          id: `toolu_t${i}`,
+          name: "Bash",
+          input: { command: `task:explore -p "look ${i}"` },
+        })),
+      },
       { text: "both looked" },
       { text: "continued" },
     ];
-    const fake = await startFakeLLM((req: RecordedRequest) => (isSub(req) ? { text: `found: ${"src/store/archive.ts ".repeat(120)}` } : (mainReplies[main++] ?? { text: "over" })));
+    const fake = await startFakeLLM((req: RecordedRequest) =>
+      isSub(req)
+        ? { text: `found: ${"src/store/archive.ts ".repeat(120)}` }
+        : (mainReplies[main++] ?? { text: "over" }),
+    );
     try {
       const home = tempHome();
       // Small segments, so each transcript has several.
@@ -41,7 +52,9 @@ describe("synapse compact and sub-agent transcripts", () => {
       const first = await runBinary({ args: ["-o", "json", "go"], env, cwd: home.dir });
       expect(first.code).toBe(0);
       const sessionDir = join(home.env.SYNAPSE_HOME, "sessions", JSON.parse(first.stdout).session_id);
-      const taskDirs = readdirSync(join(sessionDir, "tasks")).sort().map((t) => join(sessionDir, "tasks", t));
+      const taskDirs = readdirSync(join(sessionDir, "tasks"))
+        .sort()
+        .map((t) => join(sessionDir, "tasks", t));
       expect(taskDirs).toHaveLength(2);
       const before = await Promise.all(taskDirs.map(archived));
       const plain = taskDirs.reduce((sum, d) => sum + segmentsIn(d, ".jsonl").length, 0);
@@ -56,7 +69,11 @@ describe("synapse compact and sub-agent transcripts", () => {
       const r = await runBinary({ args: ["compact", "-o", "json"], env, cwd: home.dir });
       expect(r.code).toBe(0);
       const report = JSON.parse(r.stdout);
-      expect(report.sessions[0]).toMatchObject({ status: "compacted", task_transcripts: 2, task_segments_compressed: plain });
+      expect(report.sessions[0]).toMatchObject({
+        status: "compacted",
+        task_transcripts: 2,
+        task_segments_compressed: plain,
+      });
       expect(report.total).toMatchObject({ compacted: 1, task_transcripts: 2, task_segments_compressed: plain });
       expect(report.sessions[0].bytes_after).toBeLessThan(report.sessions[0].bytes_before);
       for (const [i, dir] of taskDirs.entries()) {
@@ -81,9 +98,28 @@ describe("synapse compact and sub-agent transcripts", () => {
     await store.close();
     // Big enough that compressing takes a while: 4 transcripts × 5 segments of ~1 MB.
     const tasks = ["toolu_k1", "toolu_k2", "toolu_k3", "toolu_k4"];
-    const words = ["src/store/archive.ts", "error", "warning:", "function", "return", "const", "0x1f", "passed", "tests/e2e", "import"];
+    const words = [
+      "src/store/archive.ts",
+      "error",
+      "warning:",
+      "function",
+      "return",
+      "const",
+      "0x1f",
+      "passed",
+      "tests/e2e",
+      "import",
+    ];
     for (const [t, taskId] of tasks.entries()) {
-      const task = await openTaskStore({ sessionDir: store.dir, taskId, cwd: "/w", model: "m", title: taskId, config: storeConfig({ rotateBytes: 1 << 20 }), onWarning: quiet });
+      const task = await openTaskStore({
+        sessionDir: store.dir,
+        taskId,
+        cwd: "/w",
+        model: "m",
+        title: taskId,
+        config: storeConfig({ rotateBytes: 1 << 20 }),
+        onWarning: quiet,
+      });
       let n = t + 1;
       for (let i = 0; i < 300; i++) {
         let text = "";
@@ -91,7 +127,12 @@ describe("synapse compact and sub-agent transcripts", () => {
           n = (n * 1103515245 + 12345) >>> 0;
           text += words[n % words.length] + (n % 7 === 0 ? "\n" : " ") + (n % 13 === 0 ? `${n % 100000} ` : "");
         }
-        task.append({ id: `${taskId}-m${i}`, role: i % 2 ? "assistant" : "user", content: [{ type: "text", text }], ts: i });
+        task.append({
+          id: `${taskId}-m${i}`,
+          role: i % 2 ? "assistant" : "user",
+          content: [{ type: "text", text }],
+          ts: i,
+        });
       }
       await task.close();
     }
@@ -113,7 +154,9 @@ describe("synapse compact and sub-agent transcripts", () => {
       expect(names.filter((n) => n.endsWith(".tmp") || n.endsWith(".jsonl") || n === "lock")).toEqual([]);
       expect(names.filter((n) => n.endsWith(".gz")).length).toBeGreaterThanOrEqual(5);
       const meta = JSON.parse(readFileSync(join(dir, "meta.json"), "utf8"));
-      expect(meta.bytes).toBe(names.filter((n) => n.startsWith("messages")).reduce((sum, n) => sum + statSync(join(dir, n)).size, 0));
+      expect(meta.bytes).toBe(
+        names.filter((n) => n.startsWith("messages")).reduce((sum, n) => sum + statSync(join(dir, n)).size, 0),
+      );
       expect(await archived(dir)).toEqual(before[i]!);
     }
     expect(existsSync(join(store.dir, "lock"))).toBe(false);

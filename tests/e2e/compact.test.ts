@@ -37,7 +37,14 @@ async function archived(dir: string): Promise<Message[]> {
 /** The conversation as a resume sees it: lock taken, meta checked, every message read back. */
 async function resumed(home: string, id: string): Promise<{ messages: Message[]; warnings: string[] }> {
   const warnings: string[] = [];
-  const { store } = await openSession({ home, cwd: "/any", model: "", config: storeConfig(), resume: { id }, onWarning: (m) => warnings.push(m) });
+  const { store } = await openSession({
+    home,
+    cwd: "/any",
+    model: "",
+    config: storeConfig(),
+    resume: { id },
+    onWarning: (m) => warnings.push(m),
+  });
   const messages: Message[] = [];
   for await (const m of store.readAll()) messages.push(m);
   await store.close();
@@ -52,7 +59,9 @@ function fingerprint(root: string): Record<string, string> {
       const path = join(dir, name);
       const info = statSync(path);
       if (info.isDirectory()) walk(path);
-      else out[path.slice(root.length)] = `${info.size}:${info.mtimeMs}:${createHash("sha256").update(readFileSync(path)).digest("hex")}`;
+      else
+        out[path.slice(root.length)] =
+          `${info.size}:${info.mtimeMs}:${createHash("sha256").update(readFileSync(path)).digest("hex")}`;
     }
   };
   walk(root);
@@ -123,24 +132,50 @@ describe("synapse compact", () => {
     // One lock held by a store in a child process, one by the real binary waiting on the model.
     await lockBy(home, idOf(20));
     const server = await startFakeLLM([{ hang: true }]);
-    const running = spawnBinary({ args: ["-r", idOf(21), "-q", "go on"], cwd: store.cwdB, env: { ...store.home.env, ...providerEnv(server.url) } });
+    const running = spawnBinary({
+      args: ["-r", idOf(21), "-q", "go on"],
+      cwd: store.cwdB,
+      env: { ...store.home.env, ...providerEnv(server.url) },
+    });
     // The runner flushes the archive before each request: once the request is here, the prompt is on disk.
     const early = await Promise.race([server.waitForRequests(1).then(() => undefined), running.exited]);
-    if (early !== undefined) throw new Error(`synapse -r exited ${early}: ${await new Response(running.stderr).text()}`);
+    if (early !== undefined)
+      throw new Error(`synapse -r exited ${early}: ${await new Response(running.stderr).text()}`);
     before.set(idOf(21), await archived(join(home, "sessions", idOf(21))));
-    const segmentsOnly = (print: Record<string, string>) => Object.fromEntries(Object.entries(print).filter(([k]) => k.includes("messages")));
+    const segmentsOnly = (print: Record<string, string>) =>
+      Object.fromEntries(Object.entries(print).filter(([k]) => k.includes("messages")));
     const lockedPrints = [20, 21].map((i) => segmentsOnly(fingerprint(join(home, "sessions", idOf(i)))));
 
     // By default, what `synapse sessions` lists: the current directory's sessions, and session 24,
     // whose directory is unknown (no meta.json).
-    const mine = await runBinary({ args: ["compact", "--dry-run", "-o", "json"], cwd: store.cwdA, env: store.home.env });
+    const mine = await runBinary({
+      args: ["compact", "--dry-run", "-o", "json"],
+      cwd: store.cwdA,
+      env: store.home.env,
+    });
     expect(mine.code).toBe(0);
-    const mineIds = JSON.parse(mine.stdout).sessions.map((s: any) => s.id).sort();
+    const mineIds = JSON.parse(mine.stdout)
+      .sessions.map((s: any) => s.id)
+      .sort();
     const listed = await runBinary({ args: ["sessions", "-o", "json"], cwd: store.cwdA, env: store.home.env });
-    expect(mineIds).toEqual(JSON.parse(listed.stdout).map((s: any) => s.id).sort());
-    expect(mineIds).toEqual(store.specs.filter((s) => s.cwd === store.cwdA || s.noMeta).map((s) => s.id).sort());
+    expect(mineIds).toEqual(
+      JSON.parse(listed.stdout)
+        .map((s: any) => s.id)
+        .sort(),
+    );
+    expect(mineIds).toEqual(
+      store.specs
+        .filter((s) => s.cwd === store.cwdA || s.noMeta)
+        .map((s) => s.id)
+        .sort(),
+    );
 
-    const r = await runBinary({ args: ["compact", "--all", "--older-than", "30", "-o", "json"], cwd: store.cwdB, env: store.home.env, timeoutMs: 60_000 });
+    const r = await runBinary({
+      args: ["compact", "--all", "--older-than", "30", "-o", "json"],
+      cwd: store.cwdB,
+      env: store.home.env,
+      timeoutMs: 60_000,
+    });
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.type).toBe("compact");
@@ -154,11 +189,23 @@ describe("synapse compact", () => {
       if (s.status === "compacted") expect(s.bytes_after).toBeLessThan(s.bytes_before);
       if (s.status === "deleted") expect(s.bytes_after).toBe(0);
     }
-    for (const i of [20, 21]) expect(report.sessions.find((s: any) => s.id === idOf(i)).note).toMatch(/^in use by pid \d+$/);
+    for (const i of [20, 21])
+      expect(report.sessions.find((s: any) => s.id === idOf(i)).note).toMatch(/^in use by pid \d+$/);
     const total = report.total;
     const count = (status: string) => [...store.expected.values()].filter((e) => e.status === status).length;
-    expect(total).toMatchObject({ sessions: 50, compacted: count("compacted"), unchanged: count("unchanged"), skipped: 2, deleted: 2, failed: 0, sessions_deleted: 2, images_removed: 3 });
-    expect(total.segments_compressed).toBe([...store.expected.values()].reduce((n, e) => n + (e.status === "compacted" ? e.segments! : 0), 0));
+    expect(total).toMatchObject({
+      sessions: 50,
+      compacted: count("compacted"),
+      unchanged: count("unchanged"),
+      skipped: 2,
+      deleted: 2,
+      failed: 0,
+      sessions_deleted: 2,
+      images_removed: 3,
+    });
+    expect(total.segments_compressed).toBe(
+      [...store.expected.values()].reduce((n, e) => n + (e.status === "compacted" ? e.segments! : 0), 0),
+    );
     expect(total.bytes_after).toBeLessThan(total.bytes_before);
     expect(r.stderr).toContain(`skipped session ${idOf(20)}: in use by pid`);
 
@@ -181,13 +228,25 @@ describe("synapse compact", () => {
     const answer = await startFakeLLM([{ text: "resumed fine" }]);
     try {
       const id = idOf(4);
-      const run = await runBinary({ args: ["-r", id, "-q", "next step"], cwd: store.cwdA, env: { ...store.home.env, ...providerEnv(answer.url) } });
+      const run = await runBinary({
+        args: ["-r", id, "-q", "next step"],
+        cwd: store.cwdA,
+        env: { ...store.home.env, ...providerEnv(answer.url) },
+      });
       expect(run.code).toBe(0);
       expect(run.stdout).toBe("resumed fine\n");
       const sent = JSON.stringify(answer.requests[0]!.body.messages);
-      const lastSummary = before.get(id)!.filter((m) => m.compaction).pop()!;
+      const lastSummary = before
+        .get(id)!
+        .filter((m) => m.compaction)
+        .pop()!;
       expect(sent).toContain((lastSummary.content[0] as { text: string }).text);
-      expect(sent).toContain(before.get(id)!.at(-1)!.id.replace(/.*-m(\d+)b$/, "call$1"));
+      expect(sent).toContain(
+        before
+          .get(id)!
+          .at(-1)!
+          .id.replace(/.*-m(\d+)b$/, "call$1"),
+      );
     } finally {
       await answer.stop();
     }
@@ -195,7 +254,9 @@ describe("synapse compact", () => {
     // Again, as text: nothing left to do but the locked ones.
     const again = await runBinary({ args: ["compact", "--all"], cwd: store.cwdB, env: store.home.env });
     expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(/\ntotal: 48 sessions \(0 compacted, 46 unchanged, 2 skipped, 0 deleted, 0 failed\); .* → .*; 0 segments compressed, 0 images removed, 0 sessions deleted\n$/);
+    expect(again.stdout).toMatch(
+      /\ntotal: 48 sessions \(0 compacted, 46 unchanged, 2 skipped, 0 deleted, 0 failed\); .* → .*; 0 segments compressed, 0 images removed, 0 sessions deleted\n$/,
+    );
     expect(again.stdout).toMatch(new RegExp(`${idOf(20)}\\s+skipped\\s+in use by pid \\d+`));
 
     // Once the binary has ended, its session is compacted like any other.
@@ -205,7 +266,9 @@ describe("synapse compact", () => {
     const ended = await archived(join(home, "sessions", idOf(21)));
     const last = await runBinary({ args: ["compact", "--session", idOf(21), "-o", "json"], env: store.home.env });
     expect(last.code).toBe(0);
-    expect(JSON.parse(last.stdout).sessions).toMatchObject([{ id: idOf(21), status: "compacted", segments_compressed: 2 }]);
+    expect(JSON.parse(last.stdout).sessions).toMatchObject([
+      { id: idOf(21), status: "compacted", segments_compressed: 2 },
+    ]);
     expect((await resumed(home, idOf(21))).messages).toEqual(ended);
   }, 120_000);
 
@@ -213,19 +276,42 @@ describe("synapse compact", () => {
     const home = tempHome();
     const root = home.env.SYNAPSE_HOME;
     const cwd = mkdtempSync(join(tmpdir(), "synapse-compact-dry-"));
-    writeSession(root, { id: idOf(1), cwd, segments: 4, turnsPerSegment: 5, outputChars: 200, compactionIn: [2], orphanImages: 2 });
+    writeSession(root, {
+      id: idOf(1),
+      cwd,
+      segments: 4,
+      turnsPerSegment: 5,
+      outputChars: 200,
+      compactionIn: [2],
+      orphanImages: 2,
+    });
     writeSession(root, { id: idOf(2), cwd, segments: 2, turnsPerSegment: 5, outputChars: 200, updatedDaysAgo: 10 });
-    writeSession(root, { id: idOf(3), cwd: "/elsewhere", segments: 3, turnsPerSegment: 5, outputChars: 200, compactionIn: [1] });
+    writeSession(root, {
+      id: idOf(3),
+      cwd: "/elsewhere",
+      segments: 3,
+      turnsPerSegment: 5,
+      outputChars: 200,
+      compactionIn: [1],
+    });
     const print = fingerprint(root);
     const r = await runBinary({ args: ["compact", "--all", "--dry-run", "--older-than", "7"], cwd, env: home.env });
     expect(r.code).toBe(0);
     expect(fingerprint(root)).toEqual(print);
     expect(readdirSync(root).sort()).toEqual(["sessions"]);
     const lines = r.stdout.trimEnd().split("\n");
-    expect(lines[0]).toMatch(new RegExp(`^${idOf(1)}\\s+would compact\\s+\\S+ \\S+\\s+would compress 2 segments \\(.*\\), would remove 2 images \\(.*\\)$`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^${idOf(1)}\\s+would compact\\s+\\S+ \\S+\\s+would compress 2 segments \\(.*\\), would remove 2 images \\(.*\\)$`,
+      ),
+    );
     expect(lines[1]).toMatch(new RegExp(`^${idOf(2)}\\s+would delete\\s+.* → 0 B\\s+not updated for 10 days$`));
-    expect(lines[2]).toMatch(new RegExp(`^${idOf(3)}\\s+would compact\\s+\\S+ \\S+\\s+would compress 1 segment \\(.*\\)$`));
-    expect(lines[3]).toMatch(/^total: 3 sessions \(2 to compact, 0 unchanged, 0 skipped, 1 to delete, 0 failed\); .* now; would compress 3 segments, would remove 2 images$/);
+    expect(lines[2]).toMatch(
+      new RegExp(`^${idOf(3)}\\s+would compact\\s+\\S+ \\S+\\s+would compress 1 segment \\(.*\\)$`),
+    );
+    expect(lines[3]).toMatch(
+      /^total: 3 sessions \(2 to compact, 0 unchanged, 0 skipped, 1 to delete, 0 failed\); .* now; would compress 3 segments, would remove 2 images$/,
+    );
   }, 60_000);
 
   test("kill -9 mid-compact, then again: every session stays readable and a clean run finishes the job", async () => {
@@ -235,7 +321,16 @@ describe("synapse compact", () => {
     // Big enough that compressing takes a while: 8 sessions × 5 segments of ~1 MB.
     for (let i = 0; i < 8; i++) {
       ids.push(idOf(i));
-      writeSession(root, { id: idOf(i), cwd: "/w", segments: 5, turnsPerSegment: 60, outputChars: 16_000, compactionIn: [3], images: 1, orphanImages: 1 });
+      writeSession(root, {
+        id: idOf(i),
+        cwd: "/w",
+        segments: 5,
+        turnsPerSegment: 60,
+        outputChars: 16_000,
+        compactionIn: [3],
+        images: 1,
+        orphanImages: 1,
+      });
     }
     const before = new Map<string, Message[]>();
     for (const id of ids) before.set(id, await archived(join(root, "sessions", id)));
@@ -257,12 +352,25 @@ describe("synapse compact", () => {
     expect(report.total.skipped).toBe(0);
     for (const id of ids) {
       const names = readdirSync(join(root, "sessions", id)).sort();
-      expect(names).toEqual(["images", "messages.1.jsonl.gz", "messages.2.jsonl.gz", "messages.3.jsonl", "messages.4.jsonl", "messages.jsonl.gz", "meta.json"]);
+      expect(names).toEqual([
+        "images",
+        "messages.1.jsonl.gz",
+        "messages.2.jsonl.gz",
+        "messages.3.jsonl",
+        "messages.4.jsonl",
+        "messages.jsonl.gz",
+        "meta.json",
+      ]);
       expect(readdirSync(join(root, "sessions", id, "images"))).toHaveLength(1);
       // meta.json caught up too, even where a killed run left it behind.
       const meta = JSON.parse(readFileSync(join(root, "sessions", id, "meta.json"), "utf8"));
-      const onDisk = names.filter((n) => n.startsWith("messages")).reduce((sum, n) => sum + statSync(join(root, "sessions", id, n)).size, 0);
-      expect({ bytes: meta.bytes, messages: meta.messages }).toEqual({ bytes: onDisk, messages: before.get(id)!.length });
+      const onDisk = names
+        .filter((n) => n.startsWith("messages"))
+        .reduce((sum, n) => sum + statSync(join(root, "sessions", id, n)).size, 0);
+      expect({ bytes: meta.bytes, messages: meta.messages }).toEqual({
+        bytes: onDisk,
+        messages: before.get(id)!.length,
+      });
       expect((await resumed(root, id)).messages).toEqual(before.get(id)!);
     }
   }, 120_000);
@@ -270,12 +378,21 @@ describe("synapse compact", () => {
   test("one failing session: exit 1, the others still done", async () => {
     const home = tempHome();
     const root = home.env.SYNAPSE_HOME;
-    writeSession(root, { id: idOf(1), cwd: "/w", segments: 3, turnsPerSegment: 5, outputChars: 200, compactionIn: [2] });
+    writeSession(root, {
+      id: idOf(1),
+      cwd: "/w",
+      segments: 3,
+      turnsPerSegment: 5,
+      outputChars: 200,
+      compactionIn: [2],
+    });
     const bad = writeSession(root, { id: idOf(2), cwd: "/w", segments: 1, turnsPerSegment: 5, outputChars: 200 });
     mkdirSync(join(bad.dir, "messages.1.jsonl"));
     const r = await runBinary({ args: ["compact", "--all"], env: home.env });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`synapse: failed session ${idOf(2)}: cannot read session archive ${join(bad.dir, "messages.1.jsonl")}`);
+    expect(r.stderr).toContain(
+      `synapse: failed session ${idOf(2)}: cannot read session archive ${join(bad.dir, "messages.1.jsonl")}`,
+    );
     expect(r.stdout).toMatch(new RegExp(`^${idOf(1)}\\s+compacted\\s+.* → .*\\s+compressed 2 segments`, "m"));
     expect(existsSync(join(root, "sessions", idOf(1), "messages.jsonl.gz"))).toBe(true);
   }, 60_000);
@@ -311,24 +428,52 @@ describe("synapse compact", () => {
 
   test("a report larger than a pipe's buffer reaches a slow reader whole", async () => {
     const home = tempHome();
-    for (let i = 0; i < 600; i++) writeSession(home.env.SYNAPSE_HOME, { id: `20260103-${String(i).padStart(6, "0")}-c0ffee`, cwd: "/w", segments: 1, turnsPerSegment: 1, outputChars: 10 });
+    for (let i = 0; i < 600; i++)
+      writeSession(home.env.SYNAPSE_HOME, {
+        id: `20260103-${String(i).padStart(6, "0")}-c0ffee`,
+        cwd: "/w",
+        segments: 1,
+        turnsPerSegment: 1,
+        outputChars: 10,
+      });
     // The reader starts late, so the pipe (64 KiB) fills while synapse is writing the ~100 kB.
-    const proc = Bun.spawn(["bash", "-c", `${BINARY} compact --all --dry-run -o json | { sleep 0.3; cat; }`], { env: { ...home.env, PATH: process.env.PATH! }, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn(["bash", "-c", `${BINARY} compact --all --dry-run -o json | { sleep 0.3; cat; }`], {
+      env: { ...home.env, PATH: process.env.PATH! },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
     expect(code).toBe(0);
     expect(out.length).toBeGreaterThan(65_536);
     expect(JSON.parse(out).total.sessions).toBe(600);
   }, 60_000);
 
-  test.skipIf(Bun.which("script") === null)("a progress bar on a terminal when more than one session is handled", async () => {
-    const home = tempHome();
-    for (let i = 0; i < 3; i++) writeSession(home.env.SYNAPSE_HOME, { id: idOf(i), cwd: "/w", segments: 2, turnsPerSegment: 2, outputChars: 10 });
-    const env = Object.entries(home.env).map(([k, v]) => `${k}='${v}'`).join(" ");
-    const proc = Bun.spawn(["script", "-qec", `env ${env} ${BINARY} compact --all`, "/dev/null"], { stdout: "pipe", stderr: "pipe", stdin: "pipe" });
-    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
-    expect(code).toBe(0);
-    expect(out).toContain(`[${"-".repeat(24)}] 0/3 ${idOf(0)}`);
-    expect(out).toMatch(/\] 2\/3 /);
-    expect(out).toContain("total: 3 sessions");
-  }, 60_000);
+  test.skipIf(Bun.which("script") === null)(
+    "a progress bar on a terminal when more than one session is handled",
+    async () => {
+      const home = tempHome();
+      for (let i = 0; i < 3; i++)
+        writeSession(home.env.SYNAPSE_HOME, {
+          id: idOf(i),
+          cwd: "/w",
+          segments: 2,
+          turnsPerSegment: 2,
+          outputChars: 10,
+        });
+      const env = Object.entries(home.env)
+        .map(([k, v]) => `${k}='${v}'`)
+        .join(" ");
+      const proc = Bun.spawn(["script", "-qec", `env ${env} ${BINARY} compact --all`, "/dev/null"], {
+        stdout: "pipe",
+        stderr: "pipe",
+        stdin: "pipe",
+      });
+      const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+      expect(code).toBe(0);
+      expect(out).toContain(`[${"-".repeat(24)}] 0/3 ${idOf(0)}`);
+      expect(out).toMatch(/\] 2\/3 /);
+      expect(out).toContain("total: 3 sessions");
+    },
+    60_000,
+  );
 });

@@ -15,11 +15,15 @@ test("/compact: the compacted line and the context notice give the same figures"
   fake = await serve((req) =>
     isSummary(req.body)
       ? { text: "SUMMARY: the task so far", usage: { input_tokens: 3000, output_tokens: 100 } }
-      : { text: `answer ${turn} ${"lorem ipsum ".repeat(300)}`, usage: { input_tokens: 40_000 * ++turn, output_tokens: 900 } },
+      : {
+          text: `answer ${turn} ${"lorem ipsum ".repeat(300)}`,
+          usage: { input_tokens: 40_000 * ++turn, output_tokens: 900 },
+        },
   );
   const home = tempHome();
   const env = { ...home.env, ...providerEnv(fake.url) };
-  for (let i = 0; i < 5; i++) expect((await runBinary({ stdin: `question ${i}`, args: i ? ["-c"] : [], env, cwd: home.dir })).code).toBe(0);
+  for (let i = 0; i < 5; i++)
+    expect((await runBinary({ stdin: `question ${i}`, args: i ? ["-c"] : [], env, cwd: home.dir })).code).toBe(0);
   const run = await runBinary({ stdin: "/compact", args: ["-c"], env, cwd: home.dir });
   expect(run.code).toBe(0);
   const compacted = /^compacted: (\S+) → (\S+) tokens, kept the last \d+ turns?\n$/.exec(run.stdout);

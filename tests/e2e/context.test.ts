@@ -9,8 +9,17 @@ import { join } from "node:path";
 import { jsonLines, providerEnv as serverEnv, runBinary, spawnBinary, tempHome } from "../support/binary.ts";
 
 // These sessions repeat one call hundreds of times on purpose: loop detection stays off here.
-const providerEnv = (url: string, provider?: "anthropic" | "openai") => ({ ...serverEnv(url, provider), SYNAPSE_LOOP_LIMIT: "0" });
-import { type FakeLLM, type FakeOptions, type RecordedRequest, type ScriptedReply, startFakeLLM } from "../support/fake-llm.ts";
+const providerEnv = (url: string, provider?: "anthropic" | "openai") => ({
+  ...serverEnv(url, provider),
+  SYNAPSE_LOOP_LIMIT: "0",
+});
+import {
+  type FakeLLM,
+  type FakeOptions,
+  type RecordedRequest,
+  type ScriptedReply,
+  startFakeLLM,
+} from "../support/fake-llm.ts";
 
 const TASK = "TASK-7f3: read big.txt again and again";
 
@@ -41,7 +50,9 @@ interface Agent {
  */
 function agent(
   turns: number,
-  summary: (n: number, req: RecordedRequest) => ScriptedReply = (n) => ({ text: `SUMMARY ${n}: the agent read big.txt many times.` }),
+  summary: (n: number, req: RecordedRequest) => ScriptedReply = (n) => ({
+    text: `SUMMARY ${n}: the agent read big.txt many times.`,
+  }),
   /** Characters of assistant text with each tool call: what pruning cannot clear. */
   talk = 0,
 ) {
@@ -56,7 +67,9 @@ function agent(
     if (!JSON.stringify(first).includes("TASK-7f3")) state.lostTask++;
     if (state.toolTurns < turns) {
       state.toolTurns++;
-      const text = talk ? `Turn ${state.toolTurns}: ${"reasoning ".repeat(Math.ceil(talk / 10))}`.slice(0, talk) : undefined;
+      const text = talk
+        ? `Turn ${state.toolTurns}: ${"reasoning ".repeat(Math.ceil(talk / 10))}`.slice(0, talk)
+        : undefined;
       return { text, toolCalls: [{ name: "Read", input: { path: "big.txt" } }] };
     }
     return { text: "all done" };
@@ -102,32 +115,46 @@ describe("long sessions", () => {
   }, 320_000);
 
   for (const provider of ["anthropic", "openai"] as const) {
-  test(`${provider}: 600 turns of small outputs with SYNAPSE_STORE_MAX_MESSAGES=100 run to the end and keep the task`, async () => {
-    const { state, script } = agent(600);
-    const s = await serve(script, { contextWindow: 200_000, recordBodies: false });
-    const r = await runBinary({
-      args: ["-o", "json", "--max-turns", "700", TASK],
-      cwd: workDir(200),
-      env: { ...providerEnv(s.url, provider), SYNAPSE_MODEL: provider === "openai" ? "gpt-4o" : "claude-sonnet-4-5", SYNAPSE_STORE_MAX_MESSAGES: "100" },
-      timeoutMs: 120_000,
-    });
-    expect(s.rejected).toEqual([]);
-    expect(r.code).toBe(0);
-    const result = JSON.parse(r.stdout);
-    expect(result.num_turns).toBe(601);
-    expect(state.lostTask).toBe(0);
-    expect(result.stats.compactions).toBeGreaterThan(0);
-    expect(result.stats.messages_evicted).toBeGreaterThan(0);
-    // Condensed before the in-memory window evicted anything the model still saw: no fallback.
-    expect(r.stderr).not.toContain("warning");
-  }, 130_000);
+    test(`${provider}: 600 turns of small outputs with SYNAPSE_STORE_MAX_MESSAGES=100 run to the end and keep the task`, async () => {
+      const { state, script } = agent(600);
+      const s = await serve(script, { contextWindow: 200_000, recordBodies: false });
+      const r = await runBinary({
+        args: ["-o", "json", "--max-turns", "700", TASK],
+        cwd: workDir(200),
+        env: {
+          ...providerEnv(s.url, provider),
+          SYNAPSE_MODEL: provider === "openai" ? "gpt-4o" : "claude-sonnet-4-5",
+          SYNAPSE_STORE_MAX_MESSAGES: "100",
+        },
+        timeoutMs: 120_000,
+      });
+      expect(s.rejected).toEqual([]);
+      expect(r.code).toBe(0);
+      const result = JSON.parse(r.stdout);
+      expect(result.num_turns).toBe(601);
+      expect(state.lostTask).toBe(0);
+      expect(result.stats.compactions).toBeGreaterThan(0);
+      expect(result.stats.messages_evicted).toBeGreaterThan(0);
+      // Condensed before the in-memory window evicted anything the model still saw: no fallback.
+      expect(r.stderr).not.toContain("warning");
+    }, 130_000);
   }
 
   test("memory pressure: the monitor's trimming and compaction requests never break the conversation", async () => {
     const { state, script } = agent(60, undefined, 500);
     const s = await serve(script, { contextWindow: 200_000 });
-    const env = { ...providerEnv(s.url), SYNAPSE_MEMORY_CRITICAL_MB: "1", SYNAPSE_MEMORY_WARN_MB: "1", SYNAPSE_MEMORY_CHECK_INTERVAL_MS: "20" };
-    const r = await runBinary({ args: ["-o", "json", "--max-turns", "100", TASK], cwd: workDir(3_000), env, timeoutMs: 60_000 });
+    const env = {
+      ...providerEnv(s.url),
+      SYNAPSE_MEMORY_CRITICAL_MB: "1",
+      SYNAPSE_MEMORY_WARN_MB: "1",
+      SYNAPSE_MEMORY_CHECK_INTERVAL_MS: "20",
+    };
+    const r = await runBinary({
+      args: ["-o", "json", "--max-turns", "100", TASK],
+      cwd: workDir(3_000),
+      env,
+      timeoutMs: 60_000,
+    });
     expect(s.rejected).toEqual([]);
     expect(r.code).toBe(0);
     const result = JSON.parse(r.stdout);
@@ -160,7 +187,11 @@ describe("the summary", () => {
     // After a summary, the request starts with the record, then recent whole turns.
     const after = s.requests.filter((q) => q.body.tools && JSON.stringify(q.body.messages[0]).includes("<summary>"));
     expect(after.length).toBeGreaterThan(0);
-    expect(jsonLines(r.stdout).some((l) => l.subtype === "compact_boundary" && l.method === "summary" && l.tokens_after < l.tokens_before)).toBe(true);
+    expect(
+      jsonLines(r.stdout).some(
+        (l) => l.subtype === "compact_boundary" && l.method === "summary" && l.tokens_after < l.tokens_before,
+      ),
+    ).toBe(true);
   }, 70_000);
 
   test("a later prompt (-c) is kept verbatim in the record as the user's instruction", async () => {
@@ -174,7 +205,9 @@ describe("the summary", () => {
     await server!.stop();
     const s2 = await serve(script2, { contextWindow: 30_000 });
     const env2 = { ...env, ...providerEnv(s2.url) };
-    expect((await runBinary({ args: ["-c", "--max-turns", "100", "now use INSTRUCTION-42 please"], cwd, env: env2 })).code).toBe(0);
+    expect(
+      (await runBinary({ args: ["-c", "--max-turns", "100", "now use INSTRUCTION-42 please"], cwd, env: env2 })).code,
+    ).toBe(0);
     expect(s2.rejected).toEqual([]);
     const text = state2.summaries.map(summaryText).join("\n");
     expect(text).toContain("<message>now use INSTRUCTION-42 please</message>");
@@ -187,15 +220,29 @@ describe("fallback and reactive retry", () => {
   test("a failing summary call falls back to the window marker, says so, and the run goes on", async () => {
     const { state, script } = agent(30, () => ({ status: 500 }), 3000);
     const s = await serve(script, { contextWindow: 30_000 });
-    const env = { ...providerEnv(s.url), SYNAPSE_CONTEXT_WINDOW: "30000", SYNAPSE_MAX_TOKENS: "2000", SYNAPSE_MAX_RETRIES: "0" };
-    const r = await runBinary({ args: ["-o", "stream-json", "--max-turns", "100", TASK], cwd: workDir(6_000), env, timeoutMs: 60_000 });
+    const env = {
+      ...providerEnv(s.url),
+      SYNAPSE_CONTEXT_WINDOW: "30000",
+      SYNAPSE_MAX_TOKENS: "2000",
+      SYNAPSE_MAX_RETRIES: "0",
+    };
+    const r = await runBinary({
+      args: ["-o", "stream-json", "--max-turns", "100", TASK],
+      cwd: workDir(6_000),
+      env,
+      timeoutMs: 60_000,
+    });
     expect(s.rejected).toEqual([]);
     expect(r.code).toBe(0);
     expect(state.summaries.length).toBeGreaterThan(0);
     const lines = jsonLines(r.stdout);
     expect(lines.some((l) => l.subtype === "compact_boundary" && l.method === "window")).toBe(true);
-    expect(lines.some((l) => l.subtype === "warning" && /could not summarise the conversation/.test(l.message))).toBe(true);
-    const marked = s.requests.filter((q) => q.body.tools && /earlier messages were left out here/.test(JSON.stringify(q.body.messages[0])));
+    expect(lines.some((l) => l.subtype === "warning" && /could not summarise the conversation/.test(l.message))).toBe(
+      true,
+    );
+    const marked = s.requests.filter(
+      (q) => q.body.tools && /earlier messages were left out here/.test(JSON.stringify(q.body.messages[0])),
+    );
     expect(marked.length).toBeGreaterThan(0);
     expect(state.lostTask).toBe(0);
   }, 70_000);
@@ -204,10 +251,17 @@ describe("fallback and reactive retry", () => {
     const { script } = agent(30, () => ({ text: "x ".repeat(40_000) }), 3000);
     const s = await serve(script, { contextWindow: 30_000 });
     const env = { ...providerEnv(s.url), SYNAPSE_CONTEXT_WINDOW: "30000", SYNAPSE_MAX_TOKENS: "2000" };
-    const r = await runBinary({ args: ["-o", "stream-json", "--max-turns", "100", TASK], cwd: workDir(6_000), env, timeoutMs: 60_000 });
+    const r = await runBinary({
+      args: ["-o", "stream-json", "--max-turns", "100", TASK],
+      cwd: workDir(6_000),
+      env,
+      timeoutMs: 60_000,
+    });
     expect(r.code).toBe(0);
     expect(s.rejected).toEqual([]);
-    expect(jsonLines(r.stdout).some((l) => l.subtype === "warning" && /not smaller than what it replaced/.test(l.message))).toBe(true);
+    expect(
+      jsonLines(r.stdout).some((l) => l.subtype === "warning" && /not smaller than what it replaced/.test(l.message)),
+    ).toBe(true);
   }, 70_000);
 
   for (const provider of ["anthropic", "openai"] as const) {
@@ -215,10 +269,19 @@ describe("fallback and reactive retry", () => {
       const { script } = agent(25);
       // The client believes the window is 200k; the server's is 30k.
       const s = await serve(script, { contextWindow: 30_000 });
-      const env = { ...providerEnv(s.url, provider), SYNAPSE_CONTEXT_WINDOW: "200000", SYNAPSE_MODEL: provider === "openai" ? "gpt-fake" : "claude-fake" };
+      const env = {
+        ...providerEnv(s.url, provider),
+        SYNAPSE_CONTEXT_WINDOW: "200000",
+        SYNAPSE_MODEL: provider === "openai" ? "gpt-fake" : "claude-fake",
+      };
       // 20 kB a turn: the context outgrows 30k before a prune pays for itself (smaller outputs are
       // pruned early, below the cost model's gap, and would never reach the server's window).
-      const r = await runBinary({ args: ["-o", "stream-json", "--max-turns", "100", TASK], cwd: workDir(20_000), env, timeoutMs: 60_000 });
+      const r = await runBinary({
+        args: ["-o", "stream-json", "--max-turns", "100", TASK],
+        cwd: workDir(20_000),
+        env,
+        timeoutMs: 60_000,
+      });
       expect(r.code).toBe(0);
       expect(s.rejected.length).toBeGreaterThan(0);
       expect(s.rejected.every((x) => /too long|maximum context length/.test(x.message))).toBe(true);
@@ -231,9 +294,16 @@ describe("fallback and reactive retry", () => {
   test("a prompt that can never fit: three condenses, then exit 1 with a clear message", async () => {
     const { script } = agent(0);
     const s = await serve(script, { contextWindow: 2_000 });
-    const r = await runBinary({ args: ["-o", "json", `${TASK} ${"y".repeat(20_000)}`], cwd: workDir(100), env: providerEnv(s.url), timeoutMs: 30_000 });
+    const r = await runBinary({
+      args: ["-o", "json", `${TASK} ${"y".repeat(20_000)}`],
+      cwd: workDir(100),
+      env: providerEnv(s.url),
+      timeoutMs: 30_000,
+    });
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout).result).toMatch(/still does not fit the model's context window after condensing it 3 times/);
+    expect(JSON.parse(r.stdout).result).toMatch(
+      /still does not fit the model's context window after condensing it 3 times/,
+    );
     expect(s.rejected.length).toBe(4);
   }, 40_000);
 
@@ -241,7 +311,12 @@ describe("fallback and reactive retry", () => {
     const { state, script } = agent(25);
     const s = await serve(script, { contextWindow: 30_000 });
     const env = { ...providerEnv(s.url), SYNAPSE_CONTEXT_WINDOW: "30000", SYNAPSE_AUTO_CONDENSE: "0" };
-    const r = await runBinary({ args: ["-o", "json", "--max-turns", "100", TASK], cwd: workDir(6_000), env, timeoutMs: 30_000 });
+    const r = await runBinary({
+      args: ["-o", "json", "--max-turns", "100", TASK],
+      cwd: workDir(6_000),
+      env,
+      timeoutMs: 30_000,
+    });
     expect(r.code).toBe(1);
     expect(state.summaries.length).toBe(0);
     expect(s.rejected.length).toBe(1);
@@ -294,7 +369,12 @@ describe("resume after a condense", () => {
     await server!.stop();
     const { state, script: script2 } = agent(30, undefined, 3000);
     const s2 = await serve(script2, { contextWindow: 30_000 });
-    const r = await runBinary({ args: ["-c", "--max-turns", "100", "continue"], cwd, env: { ...env, ...providerEnv(s2.url) }, timeoutMs: 60_000 });
+    const r = await runBinary({
+      args: ["-c", "--max-turns", "100", "continue"],
+      cwd,
+      env: { ...env, ...providerEnv(s2.url) },
+      timeoutMs: 60_000,
+    });
     expect(r.stderr).not.toMatch(/error|warning/i);
     expect(r.code).toBe(0);
     expect(s2.rejected).toEqual([]);

@@ -17,7 +17,10 @@ const marks = (value: unknown) => (JSON.stringify(value).match(/"cache_control"/
 /** A workspace with a 20 kB file the scripted model reads again and again. */
 function workspace(): string {
   const dir = mkdtempSync(join(tmpdir(), "synapse-cost-"));
-  writeFileSync(join(dir, "out.txt"), Array.from({ length: 400 }, (_, i) => `line ${String(i).padStart(44, "0")}\n`).join(""));
+  writeFileSync(
+    join(dir, "out.txt"),
+    Array.from({ length: 400 }, (_, i) => `line ${String(i).padStart(44, "0")}\n`).join(""),
+  );
   return dir;
 }
 
@@ -77,9 +80,16 @@ describe("dollars in json output", () => {
       [["--max-budget-usd", "ten", "hi"], {}, "--max-budget-usd must be a number of dollars above 0"],
       [["--max-budget-usd", "0", "hi"], {}, "--max-budget-usd must be a number of dollars above 0"],
       [["hi"], { SYNAPSE_PRICE: "3" }, "SYNAPSE_PRICE must be"],
-      [["--max-budget-usd", "1", "hi"], { SYNAPSE_MODEL: "claude-unknown" }, "--max-budget-usd needs a price for claude-unknown: set SYNAPSE_PRICE"],
+      [
+        ["--max-budget-usd", "1", "hi"],
+        { SYNAPSE_MODEL: "claude-unknown" },
+        "--max-budget-usd needs a price for claude-unknown: set SYNAPSE_PRICE",
+      ],
     ] as const) {
-      const run = await runBinary({ args: [...args], env: { ...tempHome().env, ...providerEnv("http://127.0.0.1:9"), ...extra } });
+      const run = await runBinary({
+        args: [...args],
+        env: { ...tempHome().env, ...providerEnv("http://127.0.0.1:9"), ...extra },
+      });
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(says);
       expect(run.stderr.trim().split("\n")).toHaveLength(1);
@@ -96,9 +106,15 @@ describe("/cost", () => {
     expect((await runBinary({ args: ["-C", dir, "hello"], env: base })).code).toBe(0);
     const unpriced = await runBinary({ args: ["-c", "-C", dir], stdin: "/cost", env: base });
     expect(unpriced.code).toBe(0);
-    expect(unpriced.stdout).toContain('cost:   unknown (no price known for this model: set SYNAPSE_PRICE="input,output"');
+    expect(unpriced.stdout).toContain(
+      'cost:   unknown (no price known for this model: set SYNAPSE_PRICE="input,output"',
+    );
     expect(unpriced.stdout).toContain("input:  0 tokens");
-    const priced = await runBinary({ args: ["-c", "-C", dir], stdin: "/cost", env: { ...base, SYNAPSE_PRICE: "3,15" } });
+    const priced = await runBinary({
+      args: ["-c", "-C", dir],
+      stdin: "/cost",
+      env: { ...base, SYNAPSE_PRICE: "3,15" },
+    });
     expect(priced.stdout).toContain("cost:   $0.0000");
   });
 });
@@ -110,7 +126,10 @@ describe("--max-budget-usd", () => {
     const dir = workspace();
     const base = env(fake.url, home.env, { SYNAPSE_MODEL: "claude-sonnet-4-5" });
     // Each turn adds ~5k tokens of output: a few cents' budget lasts a few turns at Sonnet's price.
-    const run = await runBinary({ args: ["-o", "json", "-y", "--max-budget-usd", "0.05", "-C", dir, "read out.txt forever"], env: base });
+    const run = await runBinary({
+      args: ["-o", "json", "-y", "--max-budget-usd", "0.05", "-C", dir, "read out.txt forever"],
+      env: base,
+    });
     expect(run.code).toBe(1);
     const result = JSON.parse(run.stdout);
     expect(result.subtype).toBe("error_max_budget_usd");
@@ -121,7 +140,10 @@ describe("--max-budget-usd", () => {
     // Exactly as many model requests as turns: the one that would pass was never sent.
     expect(fake.requests.filter((r) => r.body?.tools).length).toBe(result.num_turns);
     const before = fake.requests.length;
-    const again = await runBinary({ args: ["-o", "json", "-y", "--max-turns", "1", "-c", "-C", dir, "stop now"], env: base });
+    const again = await runBinary({
+      args: ["-o", "json", "-y", "--max-turns", "1", "-c", "-C", dir, "stop now"],
+      env: base,
+    });
     expect(JSON.parse(again.stdout).session_id).toBe(result.session_id);
     // The strict fake took the resumed conversation: every tool call has its result.
     expect(fake.rejected).toEqual([]);
@@ -136,7 +158,10 @@ describe("--max-budget-usd before the first request", () => {
     const home = tempHome();
     const dir = workspace();
     const base = env(fake.url, home.env, { SYNAPSE_MODEL: "claude-sonnet-4-5" });
-    const run = await runBinary({ args: ["-o", "json", "--max-budget-usd", "0.000001", "-C", dir, "first prompt"], env: base });
+    const run = await runBinary({
+      args: ["-o", "json", "--max-budget-usd", "0.000001", "-C", dir, "first prompt"],
+      env: base,
+    });
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout)).toMatchObject({ subtype: "error_max_budget_usd", num_turns: 0, is_error: true });
     expect(fake.requests).toHaveLength(0);
@@ -178,9 +203,16 @@ describe("condensing that keeps the cache warm", () => {
     const fake = await serve(reader(turns));
     const home = tempHome();
     const base = env(fake.url, home.env, { SYNAPSE_MODEL: "claude-sonnet-4-5" });
-    const run = await runBinary({ args: ["-o", "stream-json", "-y", "-C", workspace(), "read out.txt"], env: base, timeoutMs: 60_000 });
+    const run = await runBinary({
+      args: ["-o", "stream-json", "-y", "-C", workspace(), "read out.txt"],
+      env: base,
+      timeoutMs: 60_000,
+    });
     expect(run.code).toBe(0);
-    const lines = run.stdout.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+    const lines = run.stdout
+      .split("\n")
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l));
     const prunes = lines.filter((l) => l.subtype === "compact_boundary");
     expect(prunes.length).toBeGreaterThan(0);
     for (const p of prunes) {
@@ -191,7 +223,11 @@ describe("condensing that keeps the cache warm", () => {
     }
     // Each request's messages begin with the previous request's, byte for byte, except right after a
     // prune: so the cache is re-written only once per prune.
-    const turnsSent = fake.requests.filter((r) => r.body?.tools).map((r) => r.body.messages.map((m: unknown) => JSON.stringify(m).replace(/,"cache_control":\{"type":"ephemeral"\}/g, "")));
+    const turnsSent = fake.requests
+      .filter((r) => r.body?.tools)
+      .map((r) =>
+        r.body.messages.map((m: unknown) => JSON.stringify(m).replace(/,"cache_control":\{"type":"ephemeral"\}/g, "")),
+      );
     let changed = 0;
     for (let i = 1; i < turnsSent.length; i++) {
       const before = turnsSent[i - 1]!;
@@ -200,7 +236,9 @@ describe("condensing that keeps the cache warm", () => {
     expect(changed).toBe(prunes.length);
     expect(turnsSent.length).toBe(turns + 1);
     // The system prompt and tools are the same bytes in every request of the session.
-    const heads = new Set(fake.requests.filter((r) => r.body?.tools).map((r) => JSON.stringify([r.body.system, r.body.tools])));
+    const heads = new Set(
+      fake.requests.filter((r) => r.body?.tools).map((r) => JSON.stringify([r.body.system, r.body.tools])),
+    );
     expect(heads.size).toBe(1);
   });
 });

@@ -21,7 +21,8 @@ function toolResults(body: any): string[] {
   const out: string[] = [];
   for (const m of body.messages) {
     if (m.role === "tool") out.push(JSON.stringify(m.content));
-    if (Array.isArray(m.content)) for (const b of m.content) if (b.type === "tool_result") out.push(JSON.stringify(b.content));
+    if (Array.isArray(m.content))
+      for (const b of m.content) if (b.type === "tool_result") out.push(JSON.stringify(b.content));
   }
   return out;
 }
@@ -38,11 +39,16 @@ describe.skipIf(!DENO)("under Deno", () => {
       const s = await serve([
         { text: "Reading.", toolCalls: [{ name: "Read", input: { path: "app.js" } }] },
         { toolCalls: [{ name: "Edit", input: { path: "app.js", old_string: "'helo'", new_string: "'hello'" } }] },
-        { toolCalls: [{ name: "Bash", input: { command: "cat app.js; echo \"pool=$BASH_VERSION\"" } }] },
+        { toolCalls: [{ name: "Bash", input: { command: 'cat app.js; echo "pool=$BASH_VERSION"' } }] },
         { text: "Fixed the typo." },
       ]);
       const home = tempHome();
-      const r = await runDeno(DENO!, { args: ["-o", "json"], stdin: "fix the typo in app.js", cwd: dir, env: { ...home.env, ...providerEnv(s.url, provider) } });
+      const r = await runDeno(DENO!, {
+        args: ["-o", "json"],
+        stdin: "fix the typo in app.js",
+        cwd: dir,
+        env: { ...home.env, ...providerEnv(s.url, provider) },
+      });
       expect(r.stderr).toBe("");
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ subtype: "success", num_turns: 4, result: "Fixed the typo." });
@@ -60,7 +66,16 @@ describe.skipIf(!DENO)("under Deno", () => {
   denoTest("a command cannot read the API key from synapse's environment block", async () => {
     const dir = project();
     const s = await serve([
-      { toolCalls: [{ name: "Bash", input: { command: "env | grep -c LEAK-CANARY; tr '\\0' '\\n' < /proc/$PPID/environ | grep -c LEAK-CANARY; true" } }] },
+      {
+        toolCalls: [
+          {
+            name: "Bash",
+            input: {
+              command: "env | grep -c LEAK-CANARY; tr '\\0' '\\n' < /proc/$PPID/environ | grep -c LEAK-CANARY; true",
+            },
+          },
+        ],
+      },
       { text: "done" },
     ]);
     const env = { ...tempHome().env, ...providerEnv(s.url), ANTHROPIC_API_KEY: "sk-LEAK-CANARY" };
@@ -77,8 +92,15 @@ describe.skipIf(!DENO)("under Deno", () => {
     const dir = project();
     writeFileSync(join(dir, "deno.json"), "{ not json: a config Deno read would stop the run");
     writeFileSync(join(dir, ".env"), "ANTHROPIC_BASE_URL=http://127.0.0.1:9\nSYNAPSE_PERMISSION_MODE=bypass\n");
-    const s = await serve([{ toolCalls: [{ name: "Bash", input: { command: "echo \"mode=[$SYNAPSE_PERMISSION_MODE]\"" } }] }, { text: "done" }]);
-    const r = await runDeno(DENO!, { args: ["-o", "json", "go"], cwd: dir, env: { ...tempHome().env, ...providerEnv(s.url) } });
+    const s = await serve([
+      { toolCalls: [{ name: "Bash", input: { command: 'echo "mode=[$SYNAPSE_PERMISSION_MODE]"' } }] },
+      { text: "done" },
+    ]);
+    const r = await runDeno(DENO!, {
+      args: ["-o", "json", "go"],
+      cwd: dir,
+      env: { ...tempHome().env, ...providerEnv(s.url) },
+    });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(toolResults(s.requests[1].body)[0]).toContain("mode=[]");
@@ -88,11 +110,19 @@ describe.skipIf(!DENO)("under Deno", () => {
     const dir = project();
     const home = tempHome();
     const first = await serve([{ text: "Noted: 42." }]);
-    const a = await runDeno(DENO!, { args: ["remember the number 42"], cwd: dir, env: { ...home.env, ...providerEnv(first.url) } });
+    const a = await runDeno(DENO!, {
+      args: ["remember the number 42"],
+      cwd: dir,
+      env: { ...home.env, ...providerEnv(first.url) },
+    });
     expect(a.code).toBe(0);
     expect(a.stdout).toBe("Noted: 42.\n");
     const second = await serve([{ text: "It was 42." }]);
-    const b = await runDeno(DENO!, { args: ["-c", "which number?"], cwd: dir, env: { ...home.env, ...providerEnv(second.url) } });
+    const b = await runDeno(DENO!, {
+      args: ["-c", "which number?"],
+      cwd: dir,
+      env: { ...home.env, ...providerEnv(second.url) },
+    });
     expect(b.code).toBe(0);
     expect(b.stdout).toBe("It was 42.\n");
     const sent = JSON.stringify(second.requests[0].body.messages);
@@ -109,12 +139,23 @@ describe.skipIf(!DENO)("under Deno", () => {
     const s = await serve((req) => {
       const sub = firstUser(req).includes("find the answer file");
       const turn = req.body.messages.filter((m: any) => m.role === "assistant").length;
-      if (sub) return turn === 0 ? { toolCalls: [{ name: "Glob", input: { pattern: "*.txt" } }] } : { text: "SUBAGENT-ANSWER: answer.txt" };
+      if (sub)
+        return turn === 0
+          ? { toolCalls: [{ name: "Glob", input: { pattern: "*.txt" } }] }
+          : { text: "SUBAGENT-ANSWER: answer.txt" };
       return turn === 0
-        ? { toolCalls: [{ name: "Bash", input: { command: 'task:explore --prompt "find the answer file" --description "look"' } }] }
+        ? {
+            toolCalls: [
+              { name: "Bash", input: { command: 'task:explore --prompt "find the answer file" --description "look"' } },
+            ],
+          }
         : { text: "main done" };
     });
-    const r = await runDeno(DENO!, { args: ["-o", "json", "go"], cwd: dir, env: { ...tempHome().env, ...providerEnv(s.url) } });
+    const r = await runDeno(DENO!, {
+      args: ["-o", "json", "go"],
+      cwd: dir,
+      env: { ...tempHome().env, ...providerEnv(s.url) },
+    });
     expect(r.code).toBe(0);
     const result = JSON.parse(r.stdout);
     expect(result).toMatchObject({ subtype: "success", result: "main done" });
@@ -126,7 +167,10 @@ describe.skipIf(!DENO)("under Deno", () => {
   denoTest("SIGINT during a command: exit 130, the command's processes are gone", async () => {
     const dir = project();
     const marker = `${Math.floor(Math.random() * 1e6) + 1000}.${Math.floor(Math.random() * 1000)}`;
-    const s = await serve([{ toolCalls: [{ name: "Bash", input: { command: `echo started; sleep ${marker}` } }] }, { text: "never" }]);
+    const s = await serve([
+      { toolCalls: [{ name: "Bash", input: { command: `echo started; sleep ${marker}` } }] },
+      { text: "never" },
+    ]);
     const proc = spawnDeno(DENO!, { args: ["go"], cwd: dir, env: { ...tempHome().env, ...providerEnv(s.url) } });
     // Once the command runs, interrupt, as Ctrl-C would.
     expect(await until(() => survivors(marker).length > 0, 30_000)).toBe(true);

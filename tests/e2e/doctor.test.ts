@@ -16,7 +16,10 @@ function providerLine(stdout: string): string {
 describe("synapse doctor: the provider check", () => {
   for (const provider of ["anthropic", "openai"] as const) {
     test(`${provider}: one GET of the models endpoint, with the key, reported with its URL`, async () => {
-      server = await serve([], { apiKey: "test-key", models: [{ id: provider === "anthropic" ? "claude-sonnet-5-5" : "gpt-5.4" }, { id: "other" }] });
+      server = await serve([], {
+        apiKey: "test-key",
+        models: [{ id: provider === "anthropic" ? "claude-sonnet-5-5" : "gpt-5.4" }, { id: "other" }],
+      });
       const r = await runBinary({ args: ["doctor"], env: providerEnv(server.url, provider) });
       const line = providerLine(r.stdout);
       const url = provider === "anthropic" ? `${server.url}/v1/models` : `${server.url}/v1/models`;

@@ -58,7 +58,8 @@ function toolResultTexts(body: any): string[] {
   for (const m of body.messages) {
     if (!Array.isArray(m.content)) continue;
     for (const b of m.content) {
-      if (b.type === "tool_result") out.push(typeof b.content === "string" ? b.content : b.content.map((c: any) => c.text ?? "").join(""));
+      if (b.type === "tool_result")
+        out.push(typeof b.content === "string" ? b.content : b.content.map((c: any) => c.text ?? "").join(""));
     }
   }
   return out;
@@ -68,7 +69,10 @@ describe("two SIGINTs at once", () => {
   test("during a long command: exit 130, one interrupted JSON result, no lock, the session resumes", async () => {
     const home = tempHome();
     const marker = join(home.dir, "command-started");
-    const s = await serve([{ toolCalls: [{ name: "Bash", input: { command: `touch '${marker}'; sleep 60` } }] }, { text: "resumed fine" }]);
+    const s = await serve([
+      { toolCalls: [{ name: "Bash", input: { command: `touch '${marker}'; sleep 60` } }] },
+      { text: "resumed fine" },
+    ]);
     const env = { ...home.env, ...providerEnv(s.url) };
     const proc = spawnBinary({ args: ["-o", "json", "go"], env, cwd: home.dir });
     await until("the command to start", () => existsSync(marker));
@@ -93,7 +97,11 @@ describe("two SIGINTs at once", () => {
   test("during a slow model response: exit 130, one interrupted JSON result, no lock", async () => {
     const home = tempHome();
     const s = await serve([{ hang: true }]);
-    const proc = spawnBinary({ args: ["-o", "json", "go"], env: { ...home.env, ...providerEnv(s.url) }, cwd: home.dir });
+    const proc = spawnBinary({
+      args: ["-o", "json", "go"],
+      env: { ...home.env, ...providerEnv(s.url) },
+      cwd: home.dir,
+    });
     await until("the request to reach the server", () => s.requests.length === 1);
     await interrupt(proc, 2);
     const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
@@ -108,8 +116,14 @@ describe("two SIGINTs at once", () => {
     const marker = join(home.dir, "command-started");
     // The command ignores SIGINT and SIGTERM, so the shutdown could take a while: the third signal
     // must not wait for it.
-    const s = await serve([{ toolCalls: [{ name: "Bash", input: { command: `trap '' INT TERM; touch '${marker}'; sleep 60` } }] }]);
-    const proc = spawnBinary({ args: ["-o", "json", "go"], env: { ...home.env, ...providerEnv(s.url) }, cwd: home.dir });
+    const s = await serve([
+      { toolCalls: [{ name: "Bash", input: { command: `trap '' INT TERM; touch '${marker}'; sleep 60` } }] },
+    ]);
+    const proc = spawnBinary({
+      args: ["-o", "json", "go"],
+      env: { ...home.env, ...providerEnv(s.url) },
+      cwd: home.dir,
+    });
     await until("the command to start", () => existsSync(marker));
     await interrupt(proc, 3);
     expect(await proc.exited).toBe(130);

@@ -12,7 +12,9 @@ let server: FakeLLM | undefined;
 describe("first runs", () => {
   test("no default turn cap: 60 tool turns then an answer succeed without --max-turns", async () => {
     // Real work: each call differs (the same call over and over is a loop, stopped: loop-detect.test.ts).
-    server = await serve((_req, i) => (i < 60 ? { toolCalls: [{ name: "Glob", input: { pattern: `nothing-${i}-*` } }] } : { text: "done" }));
+    server = await serve((_req, i) =>
+      i < 60 ? { toolCalls: [{ name: "Glob", input: { pattern: `nothing-${i}-*` } }] } : { text: "done" },
+    );
     const r = await runBinary({ args: ["-q", "-o", "json", "work"], env: providerEnv(server.url) });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ subtype: "success", num_turns: 61, result: "done" });
@@ -27,9 +29,13 @@ describe("first runs", () => {
 
   for (const provider of ["anthropic", "openai"] as const) {
     test(`${provider}: a refused connection names the URL`, async () => {
-      const r = await runBinary({ args: ["hi"], env: { ...providerEnv("http://127.0.0.1:9", provider), SYNAPSE_MAX_RETRIES: "0" } });
+      const r = await runBinary({
+        args: ["hi"],
+        env: { ...providerEnv("http://127.0.0.1:9", provider), SYNAPSE_MAX_RETRIES: "0" },
+      });
       expect(r.code).toBe(1);
-      const url = provider === "anthropic" ? "http://127.0.0.1:9/v1/messages" : "http://127.0.0.1:9/v1/chat/completions";
+      const url =
+        provider === "anthropic" ? "http://127.0.0.1:9/v1/messages" : "http://127.0.0.1:9/v1/chat/completions";
       expect(r.stderr).toContain(`connection failed to ${url}`);
     });
   }

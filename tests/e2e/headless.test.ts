@@ -28,7 +28,11 @@ describe("prompt input", () => {
 
   test("prompt argument plus stdin: stdin is appended inside <stdin>", async () => {
     const s = await serve([{ text: "Looks fine." }]);
-    const r = await runBinary({ args: ["review this"], stdin: "diff --git a/x b/x\n+new line\n", env: providerEnv(s.url) });
+    const r = await runBinary({
+      args: ["review this"],
+      stdin: "diff --git a/x b/x\n+new line\n",
+      env: providerEnv(s.url),
+    });
     expect(r.code).toBe(0);
     expect(lastUserText(s.requests[0].body)).toBe("review this\n\n<stdin>\ndiff --git a/x b/x\n+new line\n</stdin>");
   });
@@ -71,7 +75,16 @@ describe("command line", () => {
     expect(v.stdout).toMatch(/^synapse \d+\.\d+\.\d+\n$/);
     const h = await runBinary({ args: ["--help"] });
     expect(h.code).toBe(0);
-    for (const flag of ["--model", "--output-format", "--continue", "--resume", "--cwd", "--max-turns", "--quiet", "--no-color"]) {
+    for (const flag of [
+      "--model",
+      "--output-format",
+      "--continue",
+      "--resume",
+      "--cwd",
+      "--max-turns",
+      "--quiet",
+      "--no-color",
+    ]) {
       expect(h.stdout).toContain(flag);
     }
   });
@@ -106,7 +119,9 @@ describe("command line", () => {
     const s = await serve([]);
     const r = await runBinary({ args: ["doctor"], env: providerEnv(s.url) });
     // The real pool (task-pool.ts: started, a port round trip, done), not a separate thread pool.
-    expect(r.stdout).toContain("ok    worker threads: a worker thread of the sub-agent task pool answered over its message port");
+    expect(r.stdout).toContain(
+      "ok    worker threads: a worker thread of the sub-agent task pool answered over its message port",
+    );
     expect(r.stdout).toContain("ok    bash");
     expect(r.stdout).toContain("ok    provider: anthropic/");
     expect(r.code).toBe(0);
@@ -117,7 +132,11 @@ describe("command line", () => {
     const copy = join(dir, "synapse");
     writeFileSync(copy, readFileSync(join(import.meta.dir, "../../dist/synapse")), { mode: 0o755 });
     const s = await serve([]);
-    const proc = Bun.spawn([copy, "doctor"], { cwd: "/", env: { PATH: process.env.PATH!, ...tempHome().env, ...providerEnv(s.url) }, stdout: "pipe" });
+    const proc = Bun.spawn([copy, "doctor"], {
+      cwd: "/",
+      env: { PATH: process.env.PATH!, ...tempHome().env, ...providerEnv(s.url) },
+      stdout: "pipe",
+    });
     const out = await new Response(proc.stdout).text();
     expect(await proc.exited).toBe(0);
     expect(out).toContain("ok    worker threads");
@@ -132,17 +151,32 @@ describe("output formats", () => {
     const lines = jsonLines(r.stdout);
     expect(lines).toHaveLength(1);
     const out = lines[0];
-    expect(out).toMatchObject({ type: "result", subtype: "success", is_error: false, result: "The answer.", num_turns: 1 });
-    expect(out.usage).toEqual({ input_tokens: 11, output_tokens: 3, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 });
+    expect(out).toMatchObject({
+      type: "result",
+      subtype: "success",
+      is_error: false,
+      result: "The answer.",
+      num_turns: 1,
+    });
+    expect(out.usage).toEqual({
+      input_tokens: 11,
+      output_tokens: 3,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+    });
     expect(typeof out.session_id).toBe("string");
     expect(typeof out.duration_ms).toBe("number");
-    for (const key of ["shells_spawned", "shells_reused", "tasks_run", "messages_archived", "peak_heap_mb"]) expect(out.stats).toHaveProperty(key);
+    for (const key of ["shells_spawned", "shells_reused", "tasks_run", "messages_archived", "peak_heap_mb"])
+      expect(out.stats).toHaveProperty(key);
   });
 
   test("stream-json: init first, assistant and user lines, result last", async () => {
     const dir = mkdtempSync(join(tmpdir(), "synapse-sj-"));
     writeFileSync(join(dir, "notes.txt"), "alpha\nbeta\n");
-    const s = await serve([{ toolCalls: [{ name: "Read", input: { path: "notes.txt" } }] }, { text: "It has two lines." }]);
+    const s = await serve([
+      { toolCalls: [{ name: "Read", input: { path: "notes.txt" } }] },
+      { text: "It has two lines." },
+    ]);
     const r = await runBinary({ args: ["-o", "stream-json", "-C", dir, "count lines"], env: providerEnv(s.url) });
     expect(r.code).toBe(0);
     const lines = jsonLines(r.stdout);
@@ -163,12 +197,18 @@ describe("output formats", () => {
   test("text mode: tool activity on stderr, answer alone on stdout", async () => {
     const dir = mkdtempSync(join(tmpdir(), "synapse-txt-"));
     writeFileSync(join(dir, "a.txt"), "x\n");
-    const s = await serve([{ text: "Let me look.", toolCalls: [{ name: "Read", input: { path: "a.txt" } }] }, { text: "Done." }]);
+    const s = await serve([
+      { text: "Let me look.", toolCalls: [{ name: "Read", input: { path: "a.txt" } }] },
+      { text: "Done." },
+    ]);
     const r = await runBinary({ args: ["-C", dir, "look"], env: providerEnv(s.url) });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("Let me look.\nDone.\n");
     expect(r.stderr).toContain("Read(a.txt)");
-    const quiet = await runBinary({ args: ["-q", "-C", dir, "look"], env: providerEnv((await serve([{ text: "Done." }])).url) });
+    const quiet = await runBinary({
+      args: ["-q", "-C", dir, "look"],
+      env: providerEnv((await serve([{ text: "Done." }])).url),
+    });
     expect(quiet.stderr).toBe("");
   });
 
@@ -186,7 +226,11 @@ describe("bad input and hostile surroundings", () => {
     proc.stdin!.write("partial prompt\n");
     await untilCatching(proc.pid, "SIGINT"); // signals are trapped before stdin is read
     proc.kill("SIGINT");
-    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const [out, err, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
     expect(code).toBe(130);
     expect(s.requests).toHaveLength(0);
     expect(out).toBe("");
@@ -215,13 +259,23 @@ describe("bad input and hostile surroundings", () => {
 
   test("stream-json into a reader that goes away exits 0 quietly, every time", async () => {
     const big = "y".repeat(400_000);
-    const s = await serve(() => ({ toolCalls: [{ name: "Bash", input: { command: `printf '%s\\n' ${"x".repeat(100)}{1..3000}` } }], text: big }));
+    const s = await serve(() => ({
+      toolCalls: [{ name: "Bash", input: { command: `printf '%s\\n' ${"x".repeat(100)}{1..3000}` } }],
+      text: big,
+    }));
     for (let i = 0; i < 3; i++) {
-      const proc = Bun.spawn(["bash", "-c", `"${join(import.meta.dir, "../../dist/synapse")}" -q -o stream-json go | head -c 1000 >/dev/null; echo "\${PIPESTATUS[0]}"`], {
-        env: { PATH: process.env.PATH!, ...tempHome().env, ...providerEnv(s.url) },
-        stdout: "pipe",
-        stderr: "pipe",
-      });
+      const proc = Bun.spawn(
+        [
+          "bash",
+          "-c",
+          `"${join(import.meta.dir, "../../dist/synapse")}" -q -o stream-json go | head -c 1000 >/dev/null; echo "\${PIPESTATUS[0]}"`,
+        ],
+        {
+          env: { PATH: process.env.PATH!, ...tempHome().env, ...providerEnv(s.url) },
+          stdout: "pipe",
+          stderr: "pipe",
+        },
+      );
       const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
       await proc.exited;
       expect(err).toBe("");
@@ -232,11 +286,20 @@ describe("bad input and hostile surroundings", () => {
   test.each([
     ["a FIFO", (dir: string) => (Bun.spawnSync(["mkfifo", join(dir, "pipe.png")]), "pipe.png"), "not a regular file"],
     ["/dev/zero", () => "/dev/zero", "not a regular file"],
-    ["an image over the request budget", (dir: string) => (writeFileSync(join(dir, "big.png"), new Uint8Array(11 * 1024 * 1024)), "big.png"), "SYNAPSE_CONTEXT_MAX_IMAGE_BYTES"],
+    [
+      "an image over the request budget",
+      (dir: string) => (writeFileSync(join(dir, "big.png"), new Uint8Array(11 * 1024 * 1024)), "big.png"),
+      "SYNAPSE_CONTEXT_MAX_IMAGE_BYTES",
+    ],
   ])("--image with %s is refused at once", async (_name, make, message) => {
     const dir = mkdtempSync(join(tmpdir(), "synapse-img-bad-"));
     const path = make(dir);
-    const r = await runBinary({ args: ["--image", path, "look"], cwd: dir, env: providerEnv("http://127.0.0.1:9"), timeoutMs: 10_000 });
+    const r = await runBinary({
+      args: ["--image", path, "look"],
+      cwd: dir,
+      env: providerEnv("http://127.0.0.1:9"),
+      timeoutMs: 10_000,
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
   });

@@ -16,7 +16,8 @@ const { tmux, open, stop } = tmuxServer();
 afterAll(stop);
 
 const MODELS = { models: [{ id: "claude-sonnet-5-5" }, { id: "fake-model-b" }] };
-const posts = (fake: { requests: { path: string; body: any }[] }) => fake.requests.filter((r) => r.path === "/v1/messages");
+const posts = (fake: { requests: { path: string; body: any }[] }) =>
+  fake.requests.filter((r) => r.path === "/v1/messages");
 const lastUserText = (body: any) => {
   const content = body.messages.at(-1).content;
   return typeof content === "string" ? content : content.map((b: any) => b.text ?? "").join("");
@@ -26,16 +27,19 @@ describe.skipIf(!hasTmux)("issue 18 on a terminal", () => {
   test("failed calls have their own glyph and exit code (NO_COLOR), counts are true, diffs are real, Ctrl-O expands, /model goes back", async () => {
     const home = tempHome();
     writeFileSync(join(home.dir, "notes.txt"), Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join("\n") + "\n");
-    const fake = await startFakeLLM([
-      {
-        toolCalls: [
-          { name: "Edit", input: { path: "notes.txt", old_string: "line 3\n", new_string: "line THREE\n" } },
-          { name: "Bash", input: { command: "seq 1 700; exit 3" } },
-        ],
-      },
-      { text: "Here it is:\n\n```js\nconst answer = 42;\n```\n\nThe end." },
-      { text: "back on the first model" },
-    ], MODELS);
+    const fake = await startFakeLLM(
+      [
+        {
+          toolCalls: [
+            { name: "Edit", input: { path: "notes.txt", old_string: "line 3\n", new_string: "line THREE\n" } },
+            { name: "Bash", input: { command: "seq 1 700; exit 3" } },
+          ],
+        },
+        { text: "Here it is:\n\n```js\nconst answer = 42;\n```\n\nThe end." },
+        { text: "back on the first model" },
+      ],
+      MODELS,
+    );
     const t = await open(fake.url, { home, env: { NO_COLOR: "1" }, args: ["-y", "-m", "my-start-model"] });
     try {
       t.type("go");
@@ -74,7 +78,10 @@ describe.skipIf(!hasTmux)("issue 18 on a terminal", () => {
   });
 
   test("an abandoned prompt stays apart; a paste without markers is one draft; ↑ moves up a wrapped row; Ctrl-C/Ctrl-D hints expire", async () => {
-    const fake = await startFakeLLM([{ hang: true }, { text: "second answer" }, { text: "third answer" }, { hang: true }], MODELS);
+    const fake = await startFakeLLM(
+      [{ hang: true }, { text: "second answer" }, { text: "third answer" }, { hang: true }],
+      MODELS,
+    );
     const t = await open(fake.url, { columns: 40 });
     try {
       t.type("first prompt");
@@ -92,7 +99,11 @@ describe.skipIf(!hasTmux)("issue 18 on a terminal", () => {
       await t.until((s) => s.includes("second answer"), "the second answer");
       const second = posts(fake)[1]!.body.messages;
       expect(second).toHaveLength(1);
-      expect(second[0].content.map((b: any) => b.text)).toEqual(["first prompt", "[Request interrupted by user]", "second prompt\nwith two more\nlines here"]);
+      expect(second[0].content.map((b: any) => b.text)).toEqual([
+        "first prompt",
+        "[Request interrupted by user]",
+        "second prompt\nwith two more\nlines here",
+      ]);
 
       // ↑ on a draft wrapped over three rows moves up a row; it does not recall the last prompt.
       const long = "abcdefghijklmnopqrstuvwxyz".repeat(3);
@@ -130,12 +141,29 @@ describe.skipIf(!hasTmux)("issue 18 on a terminal", () => {
   });
 
   test("TERM=dumb: plain lines, no cursor movement, no escape sequence at all", async () => {
-    const fake = await startFakeLLM([{ toolCalls: [{ name: "Bash", input: { command: "false" } }] }, { text: "A **plain** answer." }, { hang: true }], MODELS);
+    const fake = await startFakeLLM(
+      [{ toolCalls: [{ name: "Bash", input: { command: "false" } }] }, { text: "A **plain** answer." }, { hang: true }],
+      MODELS,
+    );
     const home = tempHome();
     const raw = join(mkdtempSync(join(tmpdir(), "synapse-dumb-")), "raw");
     const env = { ...home.env, ...providerEnv(fake.url), TERM: "dumb" };
-    const exports = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ");
-    tmux("new-session", "-d", "-s", "dumb", "-x", "80", "-y", "30", "-c", home.dir, `env ${exports} PATH='${process.env.PATH}' ${BINARY} -y; echo EXIT=$?; sleep 120`);
+    const exports = Object.entries(env)
+      .map(([k, v]) => `${k}='${v}'`)
+      .join(" ");
+    tmux(
+      "new-session",
+      "-d",
+      "-s",
+      "dumb",
+      "-x",
+      "80",
+      "-y",
+      "30",
+      "-c",
+      home.dir,
+      `env ${exports} PATH='${process.env.PATH}' ${BINARY} -y; echo EXIT=$?; sleep 120`,
+    );
     tmux("pipe-pane", "-o", "-t", "dumb", `cat >> ${raw}`);
     const screen = () => tmux("capture-pane", "-p", "-t", "dumb").stdout.toString();
     const until = screenWaiter(screen, 20_000);

@@ -49,7 +49,10 @@ describe.skipIf(!hasTmux)("interrupting with inputs queued", () => {
       await t.until((s) => s.includes("queued: and that"), "the queued rows");
       t.type("draft");
       t.keys("Escape");
-      const s = await t.until((s) => s.includes("⎿ interrupted") && !s.includes("esc to interrupt"), "the interruption");
+      const s = await t.until(
+        (s) => s.includes("⎿ interrupted") && !s.includes("esc to interrupt"),
+        "the interruption",
+      );
       expect(s).not.toContain("queued:");
       const prompt = s.slice(s.lastIndexOf("› also this"));
       expect(prompt.split("\n").slice(0, 3)).toEqual(["› also this", "  and that", "  draft"]);
@@ -71,7 +74,9 @@ describe.skipIf(!hasTmux)("suspending", () => {
     const home = tempHome();
     const name = "suspend";
     const env = { ...home.env, ...providerEnv(fake.url), TERM: "xterm-256color", PS1: "$ " };
-    const exports = Object.entries(env).map(([k, v]) => `export ${k}='${v}';`).join(" ");
+    const exports = Object.entries(env)
+      .map(([k, v]) => `export ${k}='${v}';`)
+      .join(" ");
     server.tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-c", home.dir, "bash --norc --noprofile -i");
     const screen = () => server.tmux("capture-pane", "-p", "-t", name).stdout.toString();
     const until = async (p: (s: string) => boolean, what: string) => {
@@ -92,7 +97,12 @@ describe.skipIf(!hasTmux)("suspending", () => {
       await until((s) => /Stopped/.test(s), "the shell's job notice");
       server.tmux("send-keys", "-t", name, "-l", "fg");
       server.tmux("send-keys", "-t", name, "Enter");
-      const back = await until((s) => s.split("\n").filter((l) => l.includes("% context")).length >= 1 && s.lastIndexOf("% context") > s.lastIndexOf("Stopped"), "the session drawn again");
+      const back = await until(
+        (s) =>
+          s.split("\n").filter((l) => l.includes("% context")).length >= 1 &&
+          s.lastIndexOf("% context") > s.lastIndexOf("Stopped"),
+        "the session drawn again",
+      );
       // The shell's output from while the session was stopped stays; no stale prompt above it.
       expect(back).toMatch(/Stopped/);
       expect(back.split("\n").filter((l) => l.startsWith("› draft kept"))).toHaveLength(1);

@@ -10,7 +10,8 @@ const server = tmuxServer();
 afterAll(() => server.stop());
 
 const MODELS = { models: [{ id: "fake-model-a" }, { id: "fake-model-b" }, { id: "other-c" }] };
-const posts = (fake: { requests: { path: string; body: any }[] }) => fake.requests.filter((r) => r.path === "/v1/messages");
+const posts = (fake: { requests: { path: string; body: any }[] }) =>
+  fake.requests.filter((r) => r.path === "/v1/messages");
 
 describe.skipIf(!hasTmux)("pickers", () => {
   test("/model: ↓ and Enter switch; typing filters; Esc cancels and prints nothing", async () => {
@@ -19,12 +20,18 @@ describe.skipIf(!hasTmux)("pickers", () => {
     try {
       t.type("/model");
       t.keys("Enter");
-      let s = await t.until((s) => s.includes("Models (anthropic) · type to filter") && /❯ \* fake-model-a/.test(s), "the picker on the current model");
+      let s = await t.until(
+        (s) => s.includes("Models (anthropic) · type to filter") && /❯ \* fake-model-a/.test(s),
+        "the picker on the current model",
+      );
       expect(s).toContain("fake-model-b");
       t.keys("Down");
       await t.until((s) => /❯ {3}fake-model-b/.test(s), "the next row picked");
       t.keys("Enter");
-      s = await t.until((s) => s.includes("model: anthropic/fake-model-b") && !s.includes("type to filter"), "the switch");
+      s = await t.until(
+        (s) => s.includes("model: anthropic/fake-model-b") && !s.includes("type to filter"),
+        "the switch",
+      );
       // Chosen from the picker, not printed as a list.
       expect(s).not.toContain("Models (anthropic):");
       t.type("/model");

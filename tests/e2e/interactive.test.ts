@@ -38,11 +38,30 @@ interface Term {
   close(): Promise<void>;
 }
 
-async function open(fake: FakeLLM, home = tempHome(), extraEnv: Record<string, string> = {}, args: string[] = []): Promise<Term> {
+async function open(
+  fake: FakeLLM,
+  home = tempHome(),
+  extraEnv: Record<string, string> = {},
+  args: string[] = [],
+): Promise<Term> {
   const name = `i${++sessions}`;
   const env = { ...home.env, ...providerEnv(fake.url), TERM: "xterm-256color", ...extraEnv };
-  const exports = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ");
-  const started = tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-c", home.dir, `env ${exports} PATH='${process.env.PATH}' sh -c 'echo PID=$$; exec ${BINARY} ${args.join(" ")}'; echo EXIT=$?; sleep 120`);
+  const exports = Object.entries(env)
+    .map(([k, v]) => `${k}='${v}'`)
+    .join(" ");
+  const started = tmux(
+    "new-session",
+    "-d",
+    "-s",
+    name,
+    "-x",
+    "100",
+    "-y",
+    "30",
+    "-c",
+    home.dir,
+    `env ${exports} PATH='${process.env.PATH}' sh -c 'echo PID=$$; exec ${BINARY} ${args.join(" ")}'; echo EXIT=$?; sleep 120`,
+  );
   if (started.exitCode !== 0) throw new Error(`tmux new-session failed: ${started.stderr.toString()}`);
   const term: Term = {
     name,
@@ -70,19 +89,29 @@ async function open(fake: FakeLLM, home = tempHome(), extraEnv: Record<string, s
   return term;
 }
 
-const promptLine = (screen: string) => screen.split("\n").filter((l) => l.startsWith("›")).at(-1) ?? "";
+const promptLine = (screen: string) =>
+  screen
+    .split("\n")
+    .filter((l) => l.startsWith("›"))
+    .at(-1) ?? "";
 const posts = (fake: FakeLLM) => fake.requests.filter((r) => r.path === "/v1/messages");
 
 describe.skipIf(!hasTmux)("interactive session", () => {
   test("a typed prompt streams its answer as Markdown; Ctrl-D exits with the session id and how to resume", async () => {
-    const fake = await startFakeLLM([{ text: "# Heading\n\nSome **bold** words.\n\n- first item\n- second item\n\nThe end.", chunkDelayMs: 5 }], MODELS);
+    const fake = await startFakeLLM(
+      [{ text: "# Heading\n\nSome **bold** words.\n\n- first item\n- second item\n\nThe end.", chunkDelayMs: 5 }],
+      MODELS,
+    );
     const t = await open(fake);
     try {
       expect(t.screen()).toContain("anthropic/claude-sonnet-5-5");
       t.type("hello there");
       t.keys("Enter");
       // Ended, not only drawn: while a turn runs Ctrl-D asks for a second press.
-      const s = await t.until((s) => s.includes("The end.") && !s.includes("working…"), "the answer and the turn's end");
+      const s = await t.until(
+        (s) => s.includes("The end.") && !s.includes("working…"),
+        "the answer and the turn's end",
+      );
       expect(s).toContain("› hello there");
       expect(s).toContain("• first item");
       expect(s).not.toContain("**bold**");
@@ -90,14 +119,19 @@ describe.skipIf(!hasTmux)("interactive session", () => {
       const end = await t.until((s) => s.includes("EXIT="), "the exit");
       expect(end).toMatch(/session \d{8}-\d{6}-\w+ saved · resume it with: synapse -r \d{8}-\d{6}-\w+/);
       expect(end).toContain("EXIT=0");
-      expect(posts(fake)[0].body.messages).toMatchObject([{ role: "user", content: [{ type: "text", text: "hello there" }] }]);
+      expect(posts(fake)[0].body.messages).toMatchObject([
+        { role: "user", content: [{ type: "text", text: "hello there" }] },
+      ]);
     } finally {
       await t.close();
     }
   });
 
   test("ESC during a slow stream stops it, the prompt returns with the draft kept, and the next request is well-formed", async () => {
-    const fake = await startFakeLLM([{ text: "slow ".repeat(2000), chunkDelayMs: 40 }, { text: "second answer" }], MODELS);
+    const fake = await startFakeLLM(
+      [{ text: "slow ".repeat(2000), chunkDelayMs: 40 }, { text: "second answer" }],
+      MODELS,
+    );
     const t = await open(fake);
     try {
       t.type("go slowly");
@@ -163,7 +197,14 @@ describe.skipIf(!hasTmux)("interactive session", () => {
   });
 
   test("/resume lists this directory's sessions and switches back to one; /cost counts tokens", async () => {
-    const fake = await startFakeLLM([{ text: "first session answer", usage: { input_tokens: 1234, output_tokens: 56 } }, { text: "second" }, { text: "back again" }], MODELS);
+    const fake = await startFakeLLM(
+      [
+        { text: "first session answer", usage: { input_tokens: 1234, output_tokens: 56 } },
+        { text: "second" },
+        { text: "back again" },
+      ],
+      MODELS,
+    );
     const t = await open(fake);
     try {
       t.type("in the first session");
@@ -257,14 +298,21 @@ describe.skipIf(!hasTmux)("interactive session", () => {
   });
 
   test("Ctrl-C clears the draft; twice on an empty prompt exits, leaving no process behind", async () => {
-    const fake = await startFakeLLM([{ toolCalls: [{ name: "Bash", input: { command: "echo shell-ran" } }] }, { text: "ran it" }], MODELS);
+    const fake = await startFakeLLM(
+      [{ toolCalls: [{ name: "Bash", input: { command: "echo shell-ran" } }] }, { text: "ran it" }],
+      MODELS,
+    );
     const t = await open(fake, tempHome(), { SYNAPSE_PERMISSION_MODE: "bypass" });
     try {
       const pid = Number(/PID=(\d+)/.exec(t.screen())![1]);
       t.type("run a command");
       t.keys("Enter");
       await t.until((s) => s.includes("ran it"));
-      const children = Bun.spawnSync(["pgrep", "-P", String(pid)]).stdout.toString().split("\n").filter(Boolean).map(Number);
+      const children = Bun.spawnSync(["pgrep", "-P", String(pid)])
+        .stdout.toString()
+        .split("\n")
+        .filter(Boolean)
+        .map(Number);
       expect(children.length).toBeGreaterThan(0); // the shell pool's bash
       t.type("some draft");
       t.keys("C-c");
@@ -298,10 +346,17 @@ describe.skipIf(!hasTmux)("interactive session", () => {
       t.keys("Enter");
       await t.until((s) => s.includes("resize answer"));
       t.type("draft text");
-      for (const [x, y] of [[60, 24], [100, 30], [45, 20]]) {
+      for (const [x, y] of [
+        [60, 24],
+        [100, 30],
+        [45, 20],
+      ]) {
         tmux("resize-window", "-t", t.name, "-x", String(x), "-y", String(y));
         // Redrawn at the new width: the separator is exactly one column short of it.
-        const s = await t.until((s) => s.split("\n").some((l) => l === "─".repeat(x - 1)), `the redraw at ${x} columns`);
+        const s = await t.until(
+          (s) => s.split("\n").some((l) => l === "─".repeat(x - 1)),
+          `the redraw at ${x} columns`,
+        );
         const lines = s.split("\n");
         expect(lines.filter((l) => l.includes("% context"))).toHaveLength(1);
         expect(lines.filter((l) => l.startsWith("› draft text"))).toHaveLength(1);
@@ -316,8 +371,17 @@ describe.skipIf(!hasTmux)("interactive session", () => {
 
   test("sub-agents show one row each while they run, then their result", async () => {
     const fake = await startFakeLLM((req, i) => {
-      if (i === 0) return { toolCalls: [{ name: "Bash", input: { command: 'task:explore --prompt "look around" --description "explore the repo"' } }] };
-      if (JSON.stringify(req.body.messages.at(-1)).includes("look around")) return { text: "found things", delayMs: 600 };
+      if (i === 0)
+        return {
+          toolCalls: [
+            {
+              name: "Bash",
+              input: { command: 'task:explore --prompt "look around" --description "explore the repo"' },
+            },
+          ],
+        };
+      if (JSON.stringify(req.body.messages.at(-1)).includes("look around"))
+        return { text: "found things", delayMs: 600 };
       return { text: "all explored" };
     }, MODELS);
     const t = await open(fake, tempHome(), { SYNAPSE_PERMISSION_MODE: "bypass" });
@@ -334,7 +398,10 @@ describe.skipIf(!hasTmux)("interactive session", () => {
   });
 
   test("NO_COLOR and a 36-column terminal still work", async () => {
-    const fake = await startFakeLLM([{ text: "narrow answer that is long enough to wrap over a few rows of this small terminal" }], MODELS);
+    const fake = await startFakeLLM(
+      [{ text: "narrow answer that is long enough to wrap over a few rows of this small terminal" }],
+      MODELS,
+    );
     const home = tempHome();
     const t = await open(fake, home, { NO_COLOR: "1" });
     try {

@@ -40,19 +40,28 @@ describe("kill -9 of the binary", () => {
     server = await serve([bash("sleep 777.7 & sleep 777.8"), { text: "never" }]);
     const proc = spawnBinary({ args: ["go"], env: providerEnv(server.url) });
     const sleeps = (table: PsLine[]) => table.filter((p) => /^sleep 777\.[78]$/.test(p.args));
-    await pollUntil("both sleeps to run", async () => sleeps(await ps()).length === 2, { seen: async () => sleeps(await ps()) });
+    await pollUntil("both sleeps to run", async () => sleeps(await ps()).length === 2, {
+      seen: async () => sleeps(await ps()),
+    });
     // The shell (bwrap running it, when sandboxed) and its watchdog are the binary's own children.
-    const ours = (await ps()).filter((p) => p.ppid === proc.pid && /^(\S*\/)?(bash --noprofile|bwrap )/.test(p.args)).map((p) => p.pid);
+    const ours = (await ps())
+      .filter((p) => p.ppid === proc.pid && /^(\S*\/)?(bash --noprofile|bwrap )/.test(p.args))
+      .map((p) => p.pid);
     expect(ours.length).toBe(2);
     proc.kill("SIGKILL");
     await proc.exited;
     // The watchdogs act as soon as the binary's end of their pipe closes; how soon is not asserted.
     const left = async () => (await ps()).filter((p) => sleeps([p]).length > 0 || ours.includes(p.pid));
-    await pollUntil("the sleeps, the shell and its watchdog to be gone", async () => (await left()).length === 0, { seen: left });
+    await pollUntil("the sleeps, the shell and its watchdog to be gone", async () => (await left()).length === 0, {
+      seen: left,
+    });
   });
 
   test("a normal run leaves nothing, and commands see no trace of the watchdog", async () => {
-    server = await serve([bash("echo $$; sleep 777.9 & jobs; ps -o args= --ppid $$ | grep -c '[w]atchdog'"), { text: "done" }]);
+    server = await serve([
+      bash("echo $$; sleep 777.9 & jobs; ps -o args= --ppid $$ | grep -c '[w]atchdog'"),
+      { text: "done" },
+    ]);
     // Unsandboxed, so that `$$` is the shell's pid on the host (sandbox/sandboxed-shell.test.ts and
     // e2e/sandbox.test.ts check what a sandboxed shell leaves); allowed, since the policy then fails closed.
     const env = { ...providerEnv(server.url), SYNAPSE_SANDBOX: "full-access" };
@@ -64,6 +73,8 @@ describe("kill -9 of the binary", () => {
     expect(text).toContain("sleep 777.9 &");
     expect(text).toMatch(/\n0\n/);
     const table = await ps();
-    expect(table.filter((p) => p.args === "sleep 777.9" || p.pid === shell || p.args.endsWith(`watchdog.sh ${shell}`))).toEqual([]);
+    expect(
+      table.filter((p) => p.args === "sleep 777.9" || p.pid === shell || p.args.endsWith(`watchdog.sh ${shell}`)),
+    ).toEqual([]);
   });
 });

@@ -12,7 +12,9 @@ let fake: FakeLLM | undefined;
 
 function lastResults(body: any): string[] {
   const last = body.messages[body.messages.length - 1];
-  return last.content.filter((b: any) => b.type === "tool_result").map((b: any) => (typeof b.content === "string" ? b.content : b.content.map((c: any) => c.text ?? "").join("")));
+  return last.content
+    .filter((b: any) => b.type === "tool_result")
+    .map((b: any) => (typeof b.content === "string" ? b.content : b.content.map((c: any) => c.text ?? "").join("")));
 }
 
 describe("loop detection", () => {
@@ -32,7 +34,9 @@ describe("loop detection", () => {
     expect(r.stderr).toContain("error: stopped a loop: ");
     expect(fake.requests).toHaveLength(6);
     expect(lastResults(fake.requests[4]!.body).join("")).not.toContain("Loop warning");
-    expect(lastResults(fake.requests[5]!.body).join("")).toContain("[Loop warning: this is 5 identical Bash calls in a row");
+    expect(lastResults(fake.requests[5]!.body).join("")).toContain(
+      "[Loop warning: this is 5 identical Bash calls in a row",
+    );
 
     resumed = true;
     const again = await runBinary({ args: ["-o", "json", "-c", "what happened?"], env, cwd: home.dir });
@@ -44,18 +48,26 @@ describe("loop detection", () => {
 
   test("the same text over and over in turns that call tools: warned, then stopped, in text mode", async () => {
     let turn = 0;
-    fake = await serve(() => ({ text: `Checking. ${"and again ".repeat(80)}`, toolCalls: [{ name: "Bash", input: { command: `echo ${turn++}` } }] }));
+    fake = await serve(() => ({
+      text: `Checking. ${"and again ".repeat(80)}`,
+      toolCalls: [{ name: "Bash", input: { command: `echo ${turn++}` } }],
+    }));
     const r = await runBinary({ args: ["go"], env: providerEnv(fake.url) });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("error: stopped a loop: the answer repeated the same text over and over (");
     expect(r.stderr).toContain("and again");
     expect(fake.requests).toHaveLength(2);
-    expect(lastResults(fake.requests[1]!.body).join("")).toContain("[Loop warning: your last message ended repeating the same text");
+    expect(lastResults(fake.requests[1]!.body).join("")).toContain(
+      "[Loop warning: your last message ended repeating the same text",
+    );
   }, 60_000);
 
   test("SYNAPSE_LOOP_LIMIT=0 turns it off (the turn cap ends that run instead)", async () => {
     fake = await serve(() => ({ toolCalls: [{ name: "Bash", input: { command: "echo same" } }] }));
-    const r = await runBinary({ args: ["-o", "json", "--max-turns", "8", "go"], env: { ...providerEnv(fake.url), SYNAPSE_LOOP_LIMIT: "0" } });
+    const r = await runBinary({
+      args: ["-o", "json", "--max-turns", "8", "go"],
+      env: { ...providerEnv(fake.url), SYNAPSE_LOOP_LIMIT: "0" },
+    });
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ subtype: "error_max_turns" });
     expect(fake.requests).toHaveLength(8);
@@ -63,7 +75,10 @@ describe("loop detection", () => {
 
   test("SYNAPSE_LOOP_LIMIT=2: warned at the 2nd, stopped at the 3rd", async () => {
     fake = await serve(() => ({ toolCalls: [{ name: "Glob", input: { pattern: "*.none" } }] }));
-    const r = await runBinary({ args: ["-o", "json", "go"], env: { ...providerEnv(fake.url), SYNAPSE_LOOP_LIMIT: "2" } });
+    const r = await runBinary({
+      args: ["-o", "json", "go"],
+      env: { ...providerEnv(fake.url), SYNAPSE_LOOP_LIMIT: "2" },
+    });
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).result).toContain("call 3 times in a row");
     expect(fake.requests).toHaveLength(3);

@@ -16,18 +16,29 @@ function toolResultText(body: any): string {
   const last = body.messages[body.messages.length - 1];
   // Anthropic: a user message of tool_result blocks; OpenAI: role "tool" messages.
   if (last.role === "tool") return String(last.content);
-  return last.content.map((b: any) => (typeof b.content === "string" ? b.content : (b.content ?? []).map((c: any) => c.text ?? "").join(""))).join("\n");
+  return last.content
+    .map((b: any) =>
+      typeof b.content === "string" ? b.content : (b.content ?? []).map((c: any) => c.text ?? "").join(""),
+    )
+    .join("\n");
 }
 
 describe("the output limit", () => {
   for (const provider of ["anthropic", "openai"] as const) {
     test(`${provider}: a tool call cut mid-JSON comes back with a note to write smaller pieces; stderr says so`, async () => {
       server = await serve([
-        { toolCalls: [{ name: "Write", input: {}, rawArguments: '{"path":"big.txt","content":"aaaa' }], stopReason: "max_tokens" },
+        {
+          toolCalls: [{ name: "Write", input: {}, rawArguments: '{"path":"big.txt","content":"aaaa' }],
+          stopReason: "max_tokens",
+        },
         { text: "I will write it in pieces." },
       ]);
       const home = tempHome();
-      const r = await runBinary({ args: ["write big.txt"], env: { ...home.env, ...providerEnv(server.url, provider), SYNAPSE_MAX_TOKENS: "300" }, cwd: home.dir });
+      const r = await runBinary({
+        args: ["write big.txt"],
+        env: { ...home.env, ...providerEnv(server.url, provider), SYNAPSE_MAX_TOKENS: "300" },
+        cwd: home.dir,
+      });
       expect(r.code).toBe(0);
       expect(server.requests).toHaveLength(2);
       const result = toolResultText(server.requests[1].body);
@@ -46,7 +57,12 @@ describe("the output limit", () => {
       const json = await runBinary({ args: ["-o", "json", "explain"], env: providerEnv(server.url, provider) });
       expect(json.code).toBe(1);
       const result = JSON.parse(json.stdout);
-      expect(result).toMatchObject({ subtype: "error_max_tokens", is_error: true, stop_reason: "max_tokens", result: "The first half of a long answ" });
+      expect(result).toMatchObject({
+        subtype: "error_max_tokens",
+        is_error: true,
+        stop_reason: "max_tokens",
+        result: "The first half of a long answ",
+      });
 
       await server.stop();
       server = await serve([{ text: "The first half of a long answ", stopReason: "max_tokens" }]);

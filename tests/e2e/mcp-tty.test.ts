@@ -24,8 +24,22 @@ afterAll(() => {
 function open(url: string, home: ReturnType<typeof tempHome>, cwd: string, args = "") {
   const name = `m${Math.random().toString(36).slice(2, 8)}`;
   const env = { ...home.env, ...providerEnv(url), TERM: "xterm-256color" };
-  const exports = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ");
-  tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "40", "-c", cwd, `env ${exports} PATH='${process.env.PATH}' ${BINARY} ${args}; echo EXIT=$?; sleep 120`);
+  const exports = Object.entries(env)
+    .map(([k, v]) => `${k}='${v}'`)
+    .join(" ");
+  tmux(
+    "new-session",
+    "-d",
+    "-s",
+    name,
+    "-x",
+    "100",
+    "-y",
+    "40",
+    "-c",
+    cwd,
+    `env ${exports} PATH='${process.env.PATH}' ${BINARY} ${args}; echo EXIT=$?; sleep 120`,
+  );
   return {
     keys: (...keys: string[]) => void tmux("send-keys", "-t", name, ...keys),
     type: (text: string) => void tmux("send-keys", "-t", name, "-l", text),
@@ -62,7 +76,10 @@ describe.skipIf(!hasTmux)("a project's MCP server, interactive", () => {
       await t.until((s) => s.includes("% context"), "the status line");
       t.type("hello");
       t.keys("Enter");
-      const s = await t.until((s) => s.includes("mcp__proj") && s.includes("Enter to choose"), "the approval prompt, ready for Enter");
+      const s = await t.until(
+        (s) => s.includes("mcp__proj") && s.includes("Enter to choose"),
+        "the approval prompt, ready for Enter",
+      );
       expect(s).toContain("asks to start the MCP server");
       expect(existsSync(started)).toBe(false);
       t.keys("Enter"); // 1. Yes
@@ -99,7 +116,7 @@ describe.skipIf(!hasTmux)("a project's MCP server, interactive", () => {
 });
 
 describe.skipIf(!hasTmux)("an MCP server's tools and prompts, interactive", () => {
-  test("\"don't ask again\" for one tool; Tab completes its prompts; /mcp shows the server", async () => {
+  test('"don\'t ask again" for one tool; Tab completes its prompts; /mcp shows the server', async () => {
     const home = tempHome();
     const echo = (message: string) => ({ toolCalls: [{ name: "mcp__every__echo", input: { message } }] });
     const fake = await startFakeLLM([echo("one"), echo("two"), { text: "Echoed twice." }]);
@@ -109,7 +126,10 @@ describe.skipIf(!hasTmux)("an MCP server's tools and prompts, interactive", () =
       await t.until((s) => s.includes("% context"), "the status line");
       t.type("echo please");
       t.keys("Enter");
-      const s = await t.until((s) => s.includes("mcp__every__echo") && s.includes("Enter to choose"), "the approval prompt");
+      const s = await t.until(
+        (s) => s.includes("mcp__every__echo") && s.includes("Enter to choose"),
+        "the approval prompt",
+      );
       expect(s).toContain("2. Yes, and don't ask again for mcp__every__echo (this tool) in this session");
       t.keys("Down");
       t.keys("Enter");

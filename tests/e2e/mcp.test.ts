@@ -29,7 +29,8 @@ function lastResults(s: FakeLLM, i: number): Array<{ content: any; is_error?: bo
   const last = s.requests[i]!.body.messages.at(-1);
   return last.content.filter((b: any) => b.type === "tool_result");
 }
-const textOf = (content: any): string => (typeof content === "string" ? content : content.map((b: any) => b.text ?? `[${b.type}]`).join("\n"));
+const textOf = (content: any): string =>
+  typeof content === "string" ? content : content.map((b: any) => b.text ?? `[${b.type}]`).join("\n");
 const toolNames = (s: FakeLLM, i: number): string[] => s.requests[i]!.body.tools.map((t: any) => t.name);
 const initLine = (stdout: string) => jsonLines(stdout).find((l) => l.type === "system" && l.subtype === "init");
 
@@ -50,7 +51,11 @@ async function freePort(): Promise<number> {
 describe("stdio: server-everything", () => {
   test("tools offered as mcp__server__tool with their schemas; text and image results in the next request; nothing left running", async () => {
     const mark = marker();
-    const s = await serve([call("mcp__every__echo", { message: "hi there" }), call("mcp__every__get-tiny-image"), { text: "done" }]);
+    const s = await serve([
+      call("mcp__every__echo", { message: "hi there" }),
+      call("mcp__every__get-tiny-image"),
+      { text: "done" },
+    ]);
     const r = await runBinary({
       args: ["--mcp-config", config({ every: everything(mark) }), "--allow", "mcp__every", "-o", "stream-json", "go"],
       env: providerEnv(s.url),
@@ -60,7 +65,11 @@ describe("stdio: server-everything", () => {
     expect(init.mcp_servers).toEqual([{ name: "every", status: "connected" }]);
     expect(init.tools).toContain("mcp__every__echo");
     const echo = s.requests[0]!.body.tools.find((t: any) => t.name === "mcp__every__echo");
-    expect(echo.input_schema).toEqual({ type: "object", properties: { message: { type: "string", description: "Message to echo" } }, required: ["message"] });
+    expect(echo.input_schema).toEqual({
+      type: "object",
+      properties: { message: { type: "string", description: "Message to echo" } },
+      required: ["message"],
+    });
     expect(toolNames(s, 0)).toContain("mcp__every__get-tiny-image");
     expect(textOf(lastResults(s, 1)[0]!.content)).toBe("Echo: hi there");
     const image = lastResults(s, 2)[0]!.content;
@@ -71,7 +80,10 @@ describe("stdio: server-everything", () => {
 
   test("headless, an MCP tool is refused unless allowed, naming the --allow that lets it through", async () => {
     const s = await serve([call("mcp__every__echo", { message: "x" }), { text: "ok" }]);
-    const r = await runBinary({ args: ["--mcp-config", config({ every: everything() }), "go"], env: providerEnv(s.url) });
+    const r = await runBinary({
+      args: ["--mcp-config", config({ every: everything() }), "go"],
+      env: providerEnv(s.url),
+    });
     expect(r.code).toBe(0);
     const [result] = lastResults(s, 1);
     expect(result!.is_error).toBe(true);
@@ -82,7 +94,15 @@ describe("stdio: server-everything", () => {
   test("a deny rule for the server refuses its tools even with an allow rule", async () => {
     const s = await serve([call("mcp__every__echo", { message: "x" }), { text: "ok" }]);
     const r = await runBinary({
-      args: ["--mcp-config", config({ every: everything() }), "--allow", "mcp__every__echo", "--deny", "mcp__every", "go"],
+      args: [
+        "--mcp-config",
+        config({ every: everything() }),
+        "--allow",
+        "mcp__every__echo",
+        "--deny",
+        "mcp__every",
+        "go",
+      ],
       env: providerEnv(s.url),
     });
     expect(r.code).toBe(0);
@@ -97,10 +117,14 @@ describe("stdio: server-everything", () => {
     const stubborn = { command: "node", args: [MISBEHAVING, "stubborn", "-", mark] };
     const proc = spawnBinary({ args: ["--mcp-config", config({ stubborn }), "go"], env: providerEnv(s.url) });
     await s.waitForRequests(1);
-    await pollUntil("the server and its child", async () => (await processesWith(mark)).length === 2, { seen: () => processesWith(mark) });
+    await pollUntil("the server and its child", async () => (await processesWith(mark)).length === 2, {
+      seen: () => processesWith(mark),
+    });
     proc.kill("SIGKILL");
     await proc.exited;
-    await pollUntil("the MCP server to be gone", async () => (await processesWith(mark)).length === 0, { seen: () => processesWith(mark) });
+    await pollUntil("the MCP server to be gone", async () => (await processesWith(mark)).length === 0, {
+      seen: () => processesWith(mark),
+    });
   });
 
   test("SIGTERM of synapse ends the server and its children", async () => {
@@ -109,7 +133,9 @@ describe("stdio: server-everything", () => {
     const stubborn = { command: "node", args: [MISBEHAVING, "stubborn", "-", mark] };
     const proc = spawnBinary({ args: ["--mcp-config", config({ stubborn }), "go"], env: providerEnv(s.url) });
     await s.waitForRequests(1);
-    await pollUntil("the server and its child", async () => (await processesWith(mark)).length === 2, { seen: () => processesWith(mark) });
+    await pollUntil("the server and its child", async () => (await processesWith(mark)).length === 2, {
+      seen: () => processesWith(mark),
+    });
     proc.kill("SIGTERM");
     expect(await proc.exited).toBe(143);
     expect(await processesWith(mark)).toEqual([]);
@@ -119,7 +145,11 @@ describe("stdio: server-everything", () => {
 /** server-everything over HTTP (`streamableHttp` or the older `sse`), listening on a free port. */
 async function httpServer(mode: "streamableHttp" | "sse", ready: string) {
   const port = await freePort();
-  const proc = Bun.spawn(["node", EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdout: "ignore", stderr: "pipe" });
+  const proc = Bun.spawn(["node", EVERYTHING, mode], {
+    env: { ...process.env, PORT: String(port) },
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   const reader = proc.stderr.getReader();
   let seen = "";
   while (!seen.includes(ready)) {
@@ -140,8 +170,15 @@ describe("remote servers: server-everything", () => {
     const http = await httpServer(mode, ready);
     try {
       const s = await serve([call("mcp__web__get-sum", { a: 2, b: 40 }), { text: "ok" }]);
-      const remote = { type: entry.type, url: `http://127.0.0.1:${http.port}${entry.path}`, headers: { "X-Test": "1" } };
-      const r = await runBinary({ args: ["--mcp-config", config({ web: remote }), "--allow", "mcp__web", "go"], env: providerEnv(s.url) });
+      const remote = {
+        type: entry.type,
+        url: `http://127.0.0.1:${http.port}${entry.path}`,
+        headers: { "X-Test": "1" },
+      };
+      const r = await runBinary({
+        args: ["--mcp-config", config({ web: remote }), "--allow", "mcp__web", "go"],
+        env: providerEnv(s.url),
+      });
       expect(r.code).toBe(0);
       expect(textOf(lastResults(s, 1)[0]!.content)).toContain("42");
     } finally {
@@ -158,13 +195,19 @@ describe("server-filesystem", () => {
     writeFileSync(join(shared, "note.txt"), "from the filesystem server\n");
     const fs = config({ files: { command: "node", args: [FILESYSTEM, shared] } });
     const s = await serve([call("mcp__files__read_text_file", { path: join(shared, "note.txt") }), { text: "ok" }]);
-    const r = await runBinary({ args: ["--mcp-config", fs, "--allow", "mcp__files", "go"], env: { ...home.env, ...providerEnv(s.url) } });
+    const r = await runBinary({
+      args: ["--mcp-config", fs, "--allow", "mcp__files", "go"],
+      env: { ...home.env, ...providerEnv(s.url) },
+    });
     expect(r.code).toBe(0);
     expect(textOf(lastResults(s, 1)[0]!.content)).toContain("from the filesystem server");
     expect(toolNames(s, 0)).toContain("mcp__files__write_file");
 
     const plan = await serve([{ text: "planned" }]);
-    const p = await runBinary({ args: ["--mcp-config", fs, "--permission-mode", "plan", "go"], env: { ...home.env, ...providerEnv(plan.url) } });
+    const p = await runBinary({
+      args: ["--mcp-config", fs, "--permission-mode", "plan", "go"],
+      env: { ...home.env, ...providerEnv(plan.url) },
+    });
     expect(p.code).toBe(0);
     const offered = toolNames(plan, 0).filter((n) => n.startsWith("mcp__"));
     expect(offered).toContain("mcp__files__read_text_file");
@@ -174,7 +217,12 @@ describe("server-filesystem", () => {
 });
 
 describe("a project's .mcp.json", () => {
-  function project(): { ws: string; home: ReturnType<typeof tempHome>; started: string; entry: Record<string, unknown> } {
+  function project(): {
+    ws: string;
+    home: ReturnType<typeof tempHome>;
+    started: string;
+    entry: Record<string, unknown>;
+  } {
     const home = tempHome();
     const ws = join(home.dir, "repo");
     mkdirSync(ws);
@@ -187,7 +235,10 @@ describe("a project's .mcp.json", () => {
   test("unapproved, its server never starts (no process at all) and the user is told how to approve", async () => {
     const { ws, home, started } = project();
     const s = await serve([{ text: "ok" }]);
-    const r = await runBinary({ args: ["-C", ws, "-o", "stream-json", "go"], env: { ...home.env, ...providerEnv(s.url) } });
+    const r = await runBinary({
+      args: ["-C", ws, "-o", "stream-json", "go"],
+      env: { ...home.env, ...providerEnv(s.url) },
+    });
     expect(r.code).toBe(0);
     expect(existsSync(started)).toBe(false);
     expect(toolNames(s, 0).some((n) => n.startsWith("mcp__"))).toBe(false);
@@ -239,12 +290,21 @@ describe("a project's .mcp.json", () => {
 });
 
 describe("misbehaving servers", () => {
-  const misbehaving = (mode: string, markerFile?: string) => ({ command: "node", args: [MISBEHAVING, mode, ...(markerFile ? [markerFile] : [])] });
+  const misbehaving = (mode: string, markerFile?: string) => ({
+    command: "node",
+    args: [MISBEHAVING, mode, ...(markerFile ? [markerFile] : [])],
+  });
 
   test("a crash mid-call is an is_error result and one warning; the next call restarts the server once", async () => {
     const home = tempHome();
     const starts = join(home.dir, "starts");
-    const s = await serve([call("mcp__bad__crash"), call("mcp__bad__ok"), call("mcp__bad__crash"), call("mcp__bad__ok"), { text: "ok" }]);
+    const s = await serve([
+      call("mcp__bad__crash"),
+      call("mcp__bad__ok"),
+      call("mcp__bad__crash"),
+      call("mcp__bad__ok"),
+      { text: "ok" },
+    ]);
     const r = await runBinary({
       args: ["--mcp-config", config({ bad: misbehaving("normal", starts) }), "--allow", "mcp__bad", "go"],
       env: { ...home.env, ...providerEnv(s.url) },
@@ -263,7 +323,9 @@ describe("misbehaving servers", () => {
     // Its stderr went to the session's log, not the terminal.
     expect(r.stderr).not.toContain("crashing now");
     const sessions = join(home.env.SYNAPSE_HOME!, "sessions");
-    const logs = readdirSync(sessions).map((d) => join(sessions, d, "mcp", "mcp-servers.log")).filter(existsSync);
+    const logs = readdirSync(sessions)
+      .map((d) => join(sessions, d, "mcp", "mcp-servers.log"))
+      .filter(existsSync);
     expect(readFileSync(logs[0]!, "utf8")).toContain("crashing now");
   });
 
@@ -283,7 +345,13 @@ describe("misbehaving servers", () => {
     const mark = marker();
     const s = await serve([{ text: "ok" }]);
     const r = await runBinary({
-      args: ["--mcp-config", config({ slow: { command: "node", args: [MISBEHAVING, "hang-start", "-", mark] } }), "-o", "stream-json", "go"],
+      args: [
+        "--mcp-config",
+        config({ slow: { command: "node", args: [MISBEHAVING, "hang-start", "-", mark] } }),
+        "-o",
+        "stream-json",
+        "go",
+      ],
       env: { ...providerEnv(s.url), SYNAPSE_MCP_TIMEOUT_MS: "300" },
     });
     expect(r.code).toBe(0);
@@ -297,17 +365,27 @@ describe("misbehaving servers", () => {
     const s = await serve([{ text: "never asked" }]);
     const slow = { command: "node", args: [MISBEHAVING, "hang-start", "-", mark] };
     // A start timeout longer than the test's own: only an interrupt that does not wait for it passes.
-    const proc = spawnBinary({ args: ["--mcp-config", config({ slow }), "go"], env: { ...providerEnv(s.url), SYNAPSE_MCP_TIMEOUT_MS: "600000" } });
-    await pollUntil("the server to start", async () => (await processesWith(mark)).length === 1, { seen: () => processesWith(mark) });
+    const proc = spawnBinary({
+      args: ["--mcp-config", config({ slow }), "go"],
+      env: { ...providerEnv(s.url), SYNAPSE_MCP_TIMEOUT_MS: "600000" },
+    });
+    await pollUntil("the server to start", async () => (await processesWith(mark)).length === 1, {
+      seen: () => processesWith(mark),
+    });
     proc.kill("SIGINT");
     expect(await proc.exited).toBe(130);
     expect(s.requests).toEqual([]);
-    await pollUntil("the server to be gone", async () => (await processesWith(mark)).length === 0, { seen: () => processesWith(mark) });
+    await pollUntil("the server to be gone", async () => (await processesWith(mark)).length === 0, {
+      seen: () => processesWith(mark),
+    });
   });
 
   test("lines on stdout that are not JSON-RPC are skipped", async () => {
     const s = await serve([call("mcp__bad__ok"), { text: "ok" }]);
-    const r = await runBinary({ args: ["--mcp-config", config({ bad: misbehaving("garbage") }), "--allow", "mcp__bad", "go"], env: providerEnv(s.url) });
+    const r = await runBinary({
+      args: ["--mcp-config", config({ bad: misbehaving("garbage") }), "--allow", "mcp__bad", "go"],
+      env: providerEnv(s.url),
+    });
     expect(r.code).toBe(0);
     expect(textOf(lastResults(s, 1)[0]!.content)).toMatch(/^ok from \d+$/);
   });
@@ -327,7 +405,10 @@ describe("misbehaving servers", () => {
 
   test("tools/list_changed: the new tool is offered in the next request", async () => {
     const s = await serve([call("mcp__bad__grow"), call("mcp__bad__extra"), { text: "ok" }]);
-    const r = await runBinary({ args: ["--mcp-config", config({ bad: misbehaving("normal") }), "--allow", "mcp__bad", "go"], env: providerEnv(s.url) });
+    const r = await runBinary({
+      args: ["--mcp-config", config({ bad: misbehaving("normal") }), "--allow", "mcp__bad", "go"],
+      env: providerEnv(s.url),
+    });
     expect(r.code).toBe(0);
     expect(toolNames(s, 0)).not.toContain("mcp__bad__extra");
     expect(toolNames(s, 1)).toContain("mcp__bad__extra");
@@ -338,7 +419,10 @@ describe("resources", () => {
   test("@server:uri in the prompt attaches the resource's contents; an unknown one is one warning", async () => {
     const s = await serve([{ text: "ok" }]);
     const prompt = "summarise @every:demo://resource/static/document/features.md. Also @every:demo://nope and @other:x";
-    const r = await runBinary({ args: ["--mcp-config", config({ every: everything() }), prompt], env: providerEnv(s.url) });
+    const r = await runBinary({
+      args: ["--mcp-config", config({ every: everything() }), prompt],
+      env: providerEnv(s.url),
+    });
     expect(r.code).toBe(0);
     const blocks = s.requests[0]!.body.messages[0].content.map((b: any) => b.text);
     expect(blocks[0]).toBe(prompt);
@@ -353,10 +437,16 @@ describe("prompts", () => {
   test("/mcp__server__prompt args is replaced by the server's prompt; an unknown one is a usage error", async () => {
     const s = await serve([{ text: "ok" }]);
     const every = config({ every: everything() });
-    const r = await runBinary({ args: ["--mcp-config", every, "/mcp__every__args-prompt Paris Ile de France"], env: providerEnv(s.url) });
+    const r = await runBinary({
+      args: ["--mcp-config", every, "/mcp__every__args-prompt Paris Ile de France"],
+      env: providerEnv(s.url),
+    });
     expect(r.code).toBe(0);
     expect(s.requests[0]!.body.messages[0].content[0].text).toBe("What's weather in Paris, Ile de France?");
-    const missing = await runBinary({ args: ["--mcp-config", every, "/mcp__every__args-prompt"], env: providerEnv(s.url) });
+    const missing = await runBinary({
+      args: ["--mcp-config", every, "/mcp__every__args-prompt"],
+      env: providerEnv(s.url),
+    });
     expect(missing.stderr).toContain("missing argument: city");
     const unknown = await runBinary({ args: ["--mcp-config", every, "/mcp__every__nope"], env: providerEnv(s.url) });
     expect(unknown.stderr).toContain("unknown MCP prompt /mcp__every__nope");
@@ -375,7 +465,11 @@ describe("/mcp", () => {
     expect(r.stdout).toMatch(/\d+ tools: .*\becho\b/);
     expect(r.stdout).toContain("/mcp__every__simple-prompt");
     expect(r.stdout).toMatch(/gone \(flag\): failed: .+/);
-    const help = await runBinary({ stdin: "/help\n", args: ["--mcp-config", config({ every: everything() })], env: providerEnv(s.url) });
+    const help = await runBinary({
+      stdin: "/help\n",
+      args: ["--mcp-config", config({ every: everything() })],
+      env: providerEnv(s.url),
+    });
     expect(help.stdout).toContain("/mcp__every__args-prompt");
     expect(s.requests.length).toBe(0);
   });
@@ -441,7 +535,10 @@ describe("configuration", () => {
 
   test("a stdio server gets the scrubbed environment: no provider key", async () => {
     const s = await serve([call("mcp__every__get-env"), { text: "ok" }]);
-    await runBinary({ args: ["--mcp-config", config({ every: everything() }), "--allow", "mcp__every", "go"], env: providerEnv(s.url) });
+    await runBinary({
+      args: ["--mcp-config", config({ every: everything() }), "--allow", "mcp__every", "go"],
+      env: providerEnv(s.url),
+    });
     const text = textOf(lastResults(s, 1)[0]!.content);
     expect(text).toContain("PATH");
     expect(text).not.toContain("ANTHROPIC_API_KEY");
@@ -456,7 +553,10 @@ describe("configuration", () => {
     expect(toolNames(s, 0)).toContain("mcp__mine__echo");
     await runBinary({ args: ["--strict-mcp-config", "go"], env: { ...home.env, ...providerEnv(s.url) } });
     expect(toolNames(s, 1).some((n) => n.startsWith("mcp__"))).toBe(false);
-    const bad = await runBinary({ args: ["--mcp-config", "{not json", "go"], env: { ...home.env, ...providerEnv(s.url) } });
+    const bad = await runBinary({
+      args: ["--mcp-config", "{not json", "go"],
+      env: { ...home.env, ...providerEnv(s.url) },
+    });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--mcp-config");
   });
@@ -474,7 +574,21 @@ describe("synapse mcp", () => {
     expect(JSON.parse(readFileSync(userFile, "utf8"))).toEqual({
       mcpServers: { every: { type: "stdio", command: "node", args: [EVERYTHING, "stdio"], env: { GREETING: "hi" } } },
     });
-    expect((await run(["add", "web", "--scope", "project", "--transport", "http", "--header", "Authorization: Bearer x", "http://127.0.0.1:9/mcp"])).code).toBe(0);
+    expect(
+      (
+        await run([
+          "add",
+          "web",
+          "--scope",
+          "project",
+          "--transport",
+          "http",
+          "--header",
+          "Authorization: Bearer x",
+          "http://127.0.0.1:9/mcp",
+        ])
+      ).code,
+    ).toBe(0);
     expect(JSON.parse(readFileSync(join(ws, ".mcp.json"), "utf8")).mcpServers.web).toEqual({
       type: "http",
       url: "http://127.0.0.1:9/mcp",

@@ -29,7 +29,10 @@ function probe(pid: number): string {
     `exec 4>/proc/${pid}/fd/2 && echo fd2-opened`,
     `cat /proc/${pid}/maps >/dev/null && echo maps-read`,
   ].join("; ");
-  const r = Bun.spawnSync([...asUser, "bash", "--noprofile", "--norc", "-c", `${script}; true`], { env: { PATH: "/usr/bin:/bin" }, stderr: "pipe" });
+  const r = Bun.spawnSync([...asUser, "bash", "--noprofile", "--norc", "-c", `${script}; true`], {
+    env: { PATH: "/usr/bin:/bin" },
+    stderr: "pipe",
+  });
   return r.stdout.toString();
 }
 
@@ -40,8 +43,19 @@ test("a process of the same user cannot open synapse's mem, environ or fd/2", as
   if (isRoot) chownTree(home.dir);
   // The model's request never ends: synapse is alive, key in memory, while the reader tries.
   const s = await serve([{ hang: true }]);
-  const env = { PATH: "/usr/bin:/bin", ...home.env, ...providerEnv(s.url), ANTHROPIC_API_KEY: "sk-ant-nondumpable-canary" };
-  const proc = Bun.spawn([...asUser, BINARY, "-C", ws, "go"], { cwd: ws, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const env = {
+    PATH: "/usr/bin:/bin",
+    ...home.env,
+    ...providerEnv(s.url),
+    ANTHROPIC_API_KEY: "sk-ant-nondumpable-canary",
+  };
+  const proc = Bun.spawn([...asUser, BINARY, "-C", ws, "go"], {
+    cwd: ws,
+    env,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   try {
     await s.waitForRequests(1);
     const seen = probe(proc.pid);
@@ -56,7 +70,13 @@ test("the probe does open the entries of a same-user process that is dumpable", 
   const sleeper = Bun.spawn([...asUser, "sleep", "30"], { stdout: "ignore", stderr: "ignore" });
   try {
     // Until setpriv has changed user and exec'd, the process is root's.
-    const comm = () => { try { return readFileSync(`/proc/${sleeper.pid}/comm`, "utf8"); } catch { return ""; } };
+    const comm = () => {
+      try {
+        return readFileSync(`/proc/${sleeper.pid}/comm`, "utf8");
+      } catch {
+        return "";
+      }
+    };
     expect(await until(() => comm() === "sleep\n")).toBe(true);
     expect(probe(sleeper.pid)).toBe("mem-opened\nenviron-read\nfd2-opened\nmaps-read\n");
   } finally {

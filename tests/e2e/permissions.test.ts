@@ -24,7 +24,12 @@ function toolResults(s: FakeLLM, i: number): Array<{ content: string; is_error?:
   const out: Array<{ content: string; is_error?: boolean }> = [];
   for (const m of s.requests[i]!.body.messages) {
     if (!Array.isArray(m.content)) continue;
-    for (const b of m.content) if (b.type === "tool_result") out.push({ content: typeof b.content === "string" ? b.content : JSON.stringify(b.content), is_error: b.is_error });
+    for (const b of m.content)
+      if (b.type === "tool_result")
+        out.push({
+          content: typeof b.content === "string" ? b.content : JSON.stringify(b.content),
+          is_error: b.is_error,
+        });
   }
   return out;
 }
@@ -39,7 +44,8 @@ function workspace(): { ws: string; outside: string; home: ReturnType<typeof tem
   return { ws, outside, home };
 }
 
-const run = (args: string[], env: Record<string, string>, extra: Record<string, string> = {}) => runBinary({ args, env: { ...env, ...extra } });
+const run = (args: string[], env: Record<string, string>, extra: Record<string, string> = {}) =>
+  runBinary({ args, env: { ...env, ...extra } });
 
 describe("default mode, headless", () => {
   test("a dangerous command is refused: is_error to the model, the flag on stderr, nothing deleted", async () => {
@@ -71,12 +77,19 @@ describe("default mode, headless", () => {
     expect(r.code).toBe(0);
     expect(readdirSync(outside)).toEqual([]);
     expect(readFileSync(join(ws, "inside.txt"), "utf8")).toBe("ok\n");
-    expect(toolResults(s, 1)[0]).toMatchObject({ is_error: true, content: expect.stringContaining("outside the workspace") });
+    expect(toolResults(s, 1)[0]).toMatchObject({
+      is_error: true,
+      content: expect.stringContaining("outside the workspace"),
+    });
     expect(toolResults(s, 2)[1]).toMatchObject({ is_error: true });
     expect(toolResults(s, 3)[2]!.is_error).toBeUndefined();
     const denials = jsonLines(r.stdout).filter((l) => l.subtype === "permission_denied");
     expect(denials).toHaveLength(2);
-    expect(denials[0]).toMatchObject({ type: "system", name: "Write", allow_with: `--allow 'Write(${join(outside, "a.txt")})'` });
+    expect(denials[0]).toMatchObject({
+      type: "system",
+      name: "Write",
+      allow_with: `--allow 'Write(${join(outside, "a.txt")})'`,
+    });
     expect(r.stderr).toContain("permission denied: Write");
   });
 
@@ -85,10 +98,13 @@ describe("default mode, headless", () => {
     mkdirSync(join(ws, "build"));
     const s = await serve([
       { toolCalls: [{ name: "Write", input: { path: join(outside, "b.txt"), content: "x" } }] },
-      { toolCalls: [{ name: "Bash", input: { command: "rm -rf .." , cwd: join(ws, "build") } }] },
+      { toolCalls: [{ name: "Bash", input: { command: "rm -rf ..", cwd: join(ws, "build") } }] },
       { text: "done" },
     ]);
-    const r = await run(["-C", ws, "--add-dir", outside, "--deny", "Read(secret/**)", "go"], { ...home.env, ...providerEnv(s.url) });
+    const r = await run(["-C", ws, "--add-dir", outside, "--deny", "Read(secret/**)", "go"], {
+      ...home.env,
+      ...providerEnv(s.url),
+    });
     expect(r.code).toBe(0);
     expect(readFileSync(join(outside, "b.txt"), "utf8")).toBe("x");
     expect(toolResults(s, 2)[1]!.is_error).toBe(true); // `rm -rf ..` was not allowed by any rule
@@ -106,12 +122,18 @@ describe("accept-edits", () => {
       { toolCalls: [{ name: "Bash", input: { command: "ln -s a.txt not-allowed" } }] },
       { text: "done" },
     ]);
-    const r = await run(["-o", "json", "--permission-mode", "accept-edits", "--allow", "Bash(touch by-rule)", "-C", ws, "go"], { ...home.env, ...providerEnv(s.url) });
+    const r = await run(
+      ["-o", "json", "--permission-mode", "accept-edits", "--allow", "Bash(touch by-rule)", "-C", ws, "go"],
+      { ...home.env, ...providerEnv(s.url) },
+    );
     expect(r.code).toBe(0);
     expect(existsSync(join(ws, "a.txt"))).toBe(true);
     expect(existsSync(join(ws, "by-rule"))).toBe(true);
     expect(existsSync(join(ws, "not-allowed"))).toBe(false);
-    expect(toolResults(s, 3)[2]).toMatchObject({ is_error: true, content: expect.stringContaining("Bash(ln -s by-rule not-allowed)") });
+    expect(toolResults(s, 3)[2]).toMatchObject({
+      is_error: true,
+      content: expect.stringContaining("Bash(ln -s by-rule not-allowed)"),
+    });
     expect(toolResults(s, 4)[3]).toMatchObject({ is_error: true, content: expect.stringContaining("accept-edits") });
   });
 });
@@ -119,7 +141,10 @@ describe("accept-edits", () => {
 describe("plan and bypass", () => {
   test("plan offers no writing tools and writes nothing", async () => {
     const { ws, home } = workspace();
-    const s = await serve([{ toolCalls: [{ name: "Write", input: { path: "a.txt", content: "a" } }] }, { text: "planned" }]);
+    const s = await serve([
+      { toolCalls: [{ name: "Write", input: { path: "a.txt", content: "a" } }] },
+      { text: "planned" },
+    ]);
     const r = await run(["--permission-mode", "plan", "-C", ws, "plan it"], { ...home.env, ...providerEnv(s.url) });
     expect(r.code).toBe(0);
     expect(s.requests[0]!.body.tools.map((t: any) => t.name).sort()).toEqual(["Glob", "Grep", "Read"]);
@@ -138,12 +163,18 @@ describe("plan and bypass", () => {
     expect(r.code).toBe(0);
     expect(r.stderr.split("\n").filter((l) => l.includes("bypass mode"))).toHaveLength(1);
     expect(readFileSync(join(outside, "b.txt"), "utf8")).toBe("x");
-    expect(toolResults(s, 2)[1]).toMatchObject({ is_error: true, content: expect.stringContaining("Bash(git push *)") });
+    expect(toolResults(s, 2)[1]).toMatchObject({
+      is_error: true,
+      content: expect.stringContaining("Bash(git push *)"),
+    });
   });
 
   test("an invalid rule is a configuration error naming it (flag or config file)", async () => {
     const { ws, home } = workspace();
-    const bad = await run(["--allow", "Bash(npm test", "-C", ws, "hi"], { ...home.env, ...providerEnv("http://127.0.0.1:9") });
+    const bad = await run(["--allow", "Bash(npm test", "-C", ws, "hi"], {
+      ...home.env,
+      ...providerEnv("http://127.0.0.1:9"),
+    });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('"Bash(npm test"');
     mkdirSync(join(ws, ".synapse"));
@@ -161,12 +192,16 @@ describe("secrets", () => {
     const { ws, home } = workspace();
     writeFileSync(join(ws, "config.txt"), `api_key = ${KEY}\n`);
     const s = await serve([
-      { toolCalls: [{ name: "Bash", input: { command: "env; echo \"key=$ANTHROPIC_API_KEY\"" } }] },
+      { toolCalls: [{ name: "Bash", input: { command: 'env; echo "key=$ANTHROPIC_API_KEY"' } }] },
       { toolCalls: [{ name: "Read", input: { path: "config.txt" } }] },
       { toolCalls: [{ name: "Bash", input: { command: "cat config.txt" } }] },
       { text: "done" },
     ]);
-    const r = await run(["-o", "stream-json", "-C", ws, "show me"], { ...home.env, ...providerEnv(s.url), ANTHROPIC_API_KEY: KEY });
+    const r = await run(["-o", "stream-json", "-C", ws, "show me"], {
+      ...home.env,
+      ...providerEnv(s.url),
+      ANTHROPIC_API_KEY: KEY,
+    });
     expect(r.code).toBe(0);
     const results = toolResults(s, 3);
     expect(results).toHaveLength(3);
@@ -215,7 +250,10 @@ describe("secrets", () => {
     for (const res of results) expect(res.content).not.toContain("hunter2");
     await server!.stop();
     s = await serve(script);
-    const allowed = await run(["-C", ws, "--allow", "Read(**/.env)", "find the token"], { ...home.env, ...providerEnv(s.url) });
+    const allowed = await run(["-C", ws, "--allow", "Read(**/.env)", "find the token"], {
+      ...home.env,
+      ...providerEnv(s.url),
+    });
     expect(allowed.code).toBe(0);
     expect(toolResults(s, 1)[0]!.content).toContain("hunter2");
   });
@@ -231,7 +269,12 @@ describe("sub-agents", () => {
       if (isSub(req)) {
         const turn = (req.body.messages.length - 1) / 2;
         const last = req.body.messages[req.body.messages.length - 1];
-        if (turn > 0) for (const b of last.content) if (b.type === "tool_result") subResults.push(`${b.is_error ? "ERR " : ""}${typeof b.content === "string" ? b.content : JSON.stringify(b.content)}`);
+        if (turn > 0)
+          for (const b of last.content)
+            if (b.type === "tool_result")
+              subResults.push(
+                `${b.is_error ? "ERR " : ""}${typeof b.content === "string" ? b.content : JSON.stringify(b.content)}`,
+              );
         const steps: ScriptedReply[] = [
           { toolCalls: [{ name: "Bash", input: { command: "touch allowed" } }] },
           { toolCalls: [{ name: "Bash", input: { command: "ln -s allowed forbidden" } }] },
@@ -240,9 +283,19 @@ describe("sub-agents", () => {
         ];
         return steps[turn] ?? { text: "sub done" };
       }
-      return [{ toolCalls: [{ name: "Bash", input: { command: `task:general --prompt "make files" --description files` } }] }, { text: "done" }][main++] ?? { text: "done" };
+      return (
+        [
+          {
+            toolCalls: [{ name: "Bash", input: { command: `task:general --prompt "make files" --description files` } }],
+          },
+          { text: "done" },
+        ][main++] ?? { text: "done" }
+      );
     });
-    const r = await run(["--permission-mode", "accept-edits", "--allow", "Bash(touch allowed)", "-C", ws, "go"], { ...home.env, ...providerEnv(server.url) });
+    const r = await run(["--permission-mode", "accept-edits", "--allow", "Bash(touch allowed)", "-C", ws, "go"], {
+      ...home.env,
+      ...providerEnv(server.url),
+    });
     expect(r.code).toBe(0);
     expect(existsSync(join(ws, "allowed"))).toBe(true);
     expect(existsSync(join(ws, "forbidden"))).toBe(false);
@@ -260,7 +313,10 @@ describe("sub-agents", () => {
 describe("OpenAI-compatible provider", () => {
   test("a refused call comes back as the tool message of the next request", async () => {
     const { ws, outside, home } = workspace();
-    const s = await serve([{ toolCalls: [{ name: "Write", input: { path: join(outside, "b.txt"), content: "x" } }] }, { text: "done" }]);
+    const s = await serve([
+      { toolCalls: [{ name: "Write", input: { path: join(outside, "b.txt"), content: "x" } }] },
+      { text: "done" },
+    ]);
     const r = await run(["-C", ws, "go"], { ...home.env, ...providerEnv(s.url, "openai") });
     expect(r.code).toBe(0);
     const tool = s.requests[1]!.body.messages.find((m: any) => m.role === "tool");

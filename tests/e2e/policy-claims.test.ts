@@ -15,7 +15,12 @@ function lastResults(s: FakeLLM): Array<{ content: string; is_error?: boolean }>
   const out: Array<{ content: string; is_error?: boolean }> = [];
   for (const m of s.requests.at(-1)!.body.messages) {
     if (!Array.isArray(m.content)) continue;
-    for (const b of m.content) if (b.type === "tool_result") out.push({ content: typeof b.content === "string" ? b.content : JSON.stringify(b.content), is_error: b.is_error });
+    for (const b of m.content)
+      if (b.type === "tool_result")
+        out.push({
+          content: typeof b.content === "string" ? b.content : JSON.stringify(b.content),
+          is_error: b.is_error,
+        });
   }
   return out;
 }
@@ -30,7 +35,10 @@ function project() {
   return { home, ws };
 }
 
-const calls = (list: Array<{ name: string; input: unknown }>): ScriptedReply[] => [...list.map((c) => ({ toolCalls: [c] })), { text: "done" }];
+const calls = (list: Array<{ name: string; input: unknown }>): ScriptedReply[] => [
+  ...list.map((c) => ({ toolCalls: [c] })),
+  { text: "done" },
+];
 
 describe("rules, as the README states them", () => {
   test("a Read deny rule leaves files out of Grep (content and files mode) and Glob results", async () => {
@@ -43,7 +51,10 @@ describe("rules, as the README states them", () => {
         { name: "Glob", input: { pattern: "docs/**" } },
       ]),
     );
-    const r = await runBinary({ args: ["--deny", "Read(docs/**)", "-C", ws, "find it"], env: { ...home.env, ...providerEnv(s.url) } });
+    const r = await runBinary({
+      args: ["--deny", "Read(docs/**)", "-C", ws, "find it"],
+      env: { ...home.env, ...providerEnv(s.url) },
+    });
     expect(r.code).toBe(0);
     const out = lastResults(s);
     expect(out[0]!.content).toContain("b.ts");
@@ -58,11 +69,20 @@ describe("rules, as the README states them", () => {
   test("deny rules from the user config file apply in bypass mode too", async () => {
     const { home, ws } = project();
     mkdirSync(join(home.env.XDG_CONFIG_HOME!, "synapse"), { recursive: true });
-    writeFileSync(join(home.env.XDG_CONFIG_HOME!, "synapse", "config.json"), JSON.stringify({ permissions: { deny: ["Bash(touch *)", "Write(src/**)"] } }));
-    const s = await serve(calls([{ name: "Bash", input: { command: "touch denied" } }, { name: "Write", input: { path: "src/c.ts", content: "x" } }]));
+    writeFileSync(
+      join(home.env.XDG_CONFIG_HOME!, "synapse", "config.json"),
+      JSON.stringify({ permissions: { deny: ["Bash(touch *)", "Write(src/**)"] } }),
+    );
+    const s = await serve(
+      calls([
+        { name: "Bash", input: { command: "touch denied" } },
+        { name: "Write", input: { path: "src/c.ts", content: "x" } },
+      ]),
+    );
     const r = await runBinary({ args: ["-y", "-C", ws, "go"], env: { ...home.env, ...providerEnv(s.url) } });
     expect(r.code).toBe(0);
-    for (const res of lastResults(s)) expect(res).toMatchObject({ is_error: true, content: expect.stringContaining("Permission denied") });
+    for (const res of lastResults(s))
+      expect(res).toMatchObject({ is_error: true, content: expect.stringContaining("Permission denied") });
     expect(existsSync(join(ws, "denied"))).toBe(false);
     expect(existsSync(join(ws, "src", "c.ts"))).toBe(false);
   });
@@ -78,7 +98,19 @@ describe("rules, as the README states them", () => {
         { name: "Bash", input: { command: "npm run deploy" } },
       ]),
     );
-    const args = ["--permission-mode", "accept-edits", "--allow", "Bash(npm test)", "--allow", "Bash(npm run lint:*)", "--deny", "Bash(git push *)", "-C", ws, "fix the failing test"];
+    const args = [
+      "--permission-mode",
+      "accept-edits",
+      "--allow",
+      "Bash(npm test)",
+      "--allow",
+      "Bash(npm run lint:*)",
+      "--deny",
+      "Bash(git push *)",
+      "-C",
+      ws,
+      "fix the failing test",
+    ];
     const r = await runBinary({ args, env: { ...home.env, ...providerEnv(s.url) } });
     expect(r.code).toBe(0);
     const out = lastResults(s);

@@ -23,7 +23,11 @@ async function shellRun(args: string, redirect: string, env: Record<string, stri
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, stderr] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   const code = Number(/exit=(\d+)\n$/.exec(stderr)![1]);
   return { code, stdout, stderr: stderr.replace(/exit=\d+\n$/, "") };
 }
@@ -42,7 +46,12 @@ describe("a failed run prints one `error:` line on stderr in every output format
       if (format === "text") return expect(cut.stdout).toBe("half an answ\n");
       // stdout stays pure JSON; the result says the same for scripts.
       const result = format === "json" ? JSON.parse(cut.stdout) : jsonLines(cut.stdout).at(-1);
-      expect(result).toMatchObject({ type: "result", subtype: "error_max_tokens", is_error: true, result: "half an answ" });
+      expect(result).toMatchObject({
+        type: "result",
+        subtype: "error_max_tokens",
+        is_error: true,
+        result: "half an answ",
+      });
     });
   }
 
@@ -90,8 +99,16 @@ describe("-q keeps what changes the outcome", () => {
   };
   const script = (): ScriptedReply[] => [
     { status: 503 },
-    { toolCalls: [{ name: "Read", input: { path: "a.txt" } }, { name: "Write", input: { path: "/nonexistent-dir/x.txt", content: "x" } }] },
-    { toolCalls: [{ name: "Write", input: {}, rawArguments: '{"path":"big.txt","content":"aaa' }], stopReason: "max_tokens" },
+    {
+      toolCalls: [
+        { name: "Read", input: { path: "a.txt" } },
+        { name: "Write", input: { path: "/nonexistent-dir/x.txt", content: "x" } },
+      ],
+    },
+    {
+      toolCalls: [{ name: "Write", input: {}, rawArguments: '{"path":"big.txt","content":"aaa' }],
+      stopReason: "max_tokens",
+    },
     { text: "done" },
   ];
 
@@ -144,7 +161,10 @@ describe("the README's samples are what the binary does", () => {
     const sample = JSON.parse(/`-o json` prints one object at the end:\n\n```json\n([^]*?)```/.exec(README)![1]!);
     const fake = await serve([{ text: "README.md describes it" }]);
     // The sample is of a model with a price (total_cost_usd is there only then).
-    const r = await runBinary({ args: ["-o", "json", "summarise"], env: { ...providerEnv(fake.url), SYNAPSE_PRICE: "3,15" } });
+    const r = await runBinary({
+      args: ["-o", "json", "summarise"],
+      env: { ...providerEnv(fake.url), SYNAPSE_PRICE: "3,15" },
+    });
     const real = JSON.parse(r.stdout);
     expect(Object.keys(sample).sort()).toEqual(Object.keys(real).sort());
     expect(Object.keys(sample.stats).sort()).toEqual(Object.keys(real.stats).sort());
@@ -155,12 +175,18 @@ describe("the README's samples are what the binary does", () => {
   test("/help lists exactly the commands and aliases of the README's table", async () => {
     const r = await runBinary({ stdin: "/help", env: providerEnv("http://127.0.0.1:9") });
     expect(r.code).toBe(0);
-    const helped = r.stdout.split("\n").filter((l) => l.startsWith("  /")).flatMap((l) => {
-      const aliases = /\(also ([^)]*)\)/.exec(l)?.[1]?.split(/,\s*/) ?? [];
-      return [l.trim().split(/\s/)[0]!, ...aliases];
-    });
+    const helped = r.stdout
+      .split("\n")
+      .filter((l) => l.startsWith("  /"))
+      .flatMap((l) => {
+        const aliases = /\(also ([^)]*)\)/.exec(l)?.[1]?.split(/,\s*/) ?? [];
+        return [l.trim().split(/\s/)[0]!, ...aliases];
+      });
     const table = README.slice(README.indexOf("**Slash commands**"));
-    const rows = table.slice(0, table.indexOf("\n\n", table.indexOf("| command |"))).split("\n").filter((l) => l.startsWith("| `/"));
+    const rows = table
+      .slice(0, table.indexOf("\n\n", table.indexOf("| command |")))
+      .split("\n")
+      .filter((l) => l.startsWith("| `/"));
     const documented = rows.flatMap((row) => [...row.split(" | ")[0]!.matchAll(/`(\/[\w?-]+)/g)].map((m) => m[1]!));
     expect(helped.sort()).toEqual(documented.sort());
     expect(helped).toContain("/?");
@@ -169,7 +195,11 @@ describe("the README's samples are what the binary does", () => {
 
   test("identical output lines are collapsed only where the marker is shorter: five `same` stay five", async () => {
     const bash = (command: string): ScriptedReply => ({ toolCalls: [{ name: "Bash", input: { command } }] });
-    const fake = await serve([bash("for i in 1 2 3 4 5; do echo same; done"), bash("for i in $(seq 300); do echo same; done"), { text: "ok" }]);
+    const fake = await serve([
+      bash("for i in 1 2 3 4 5; do echo same; done"),
+      bash("for i in $(seq 300); do echo same; done"),
+      { text: "ok" },
+    ]);
     const r = await runBinary({ args: ["go"], env: providerEnv(fake.url) });
     expect(r.code).toBe(0);
     const resultOf = (i: number) => JSON.stringify(fake.requests[i]!.body.messages.at(-1).content);

@@ -17,7 +17,10 @@ const lastModel = () => fake!.requests.filter((r) => r.path === "/v1/messages").
 
 describe("the model a resumed session runs on", () => {
   test("--continue/--resume use the recorded /model; SYNAPSE_MODEL does not override it, -m does (and is recorded)", async () => {
-    fake = await serve([{ text: "one" }, { text: "two" }, { text: "three" }, { text: "four" }, { text: "five" }], MODELS);
+    fake = await serve(
+      [{ text: "one" }, { text: "two" }, { text: "three" }, { text: "four" }, { text: "five" }],
+      MODELS,
+    );
     const home = tempHome();
     const env = { ...home.env, ...providerEnv(fake.url) };
     const first = await runBinary({ args: ["-o", "json", "hello"], env, cwd: home.dir });
@@ -33,10 +36,22 @@ describe("the model a resumed session runs on", () => {
     expect(cont.code).toBe(0);
     expect(lastModel()).toBe("fake-model-b");
     // What the run reports agrees with what was sent.
-    const init = cont.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.subtype === "init");
+    const init = cont.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((e) => e.subtype === "init");
     expect(init.model).toBe("fake-model-b");
 
-    expect((await runBinary({ args: ["-r", id, "by id"], env: { ...env, SYNAPSE_MODEL: "claude-sonnet-5-5" }, cwd: home.dir })).code).toBe(0);
+    expect(
+      (
+        await runBinary({
+          args: ["-r", id, "by id"],
+          env: { ...env, SYNAPSE_MODEL: "claude-sonnet-5-5" },
+          cwd: home.dir,
+        })
+      ).code,
+    ).toBe(0);
     expect(lastModel()).toBe("fake-model-b");
 
     expect((await runBinary({ args: ["-c", "-m", "claude-sonnet-5-5", "flag"], env, cwd: home.dir })).code).toBe(0);

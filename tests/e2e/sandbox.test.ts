@@ -23,7 +23,14 @@ const KEY = "sk-ant-test-key-9f8e7d6c";
 function world() {
   // Not under /tmp (see testBase): there the sandbox's private /tmp alone would hide it.
   const dir = realpathSync(mkdtempSync(join(testBase(), "synapse-e2e-sandbox-")));
-  const home = { env: { HOME: dir, XDG_DATA_HOME: join(dir, "data"), XDG_CONFIG_HOME: join(dir, "config"), SYNAPSE_HOME: join(dir, "data", "synapse") } };
+  const home = {
+    env: {
+      HOME: dir,
+      XDG_DATA_HOME: join(dir, "data"),
+      XDG_CONFIG_HOME: join(dir, "config"),
+      SYNAPSE_HOME: join(dir, "data", "synapse"),
+    },
+  };
   const ws = join(dir, "ws");
   const sibling = join(dir, "sibling");
   mkdirSync(ws);
@@ -58,7 +65,12 @@ describe("the sandbox from the binary (default: workspace-write, no network)", (
       bash("echo made > here.txt && cat here.txt"),
       { text: "done" },
     ]);
-    const r = await runBinary({ args: ["-o", "json", "go"], env: { ...providerEnv(s.url), ...w.env }, cwd: w.ws, timeoutMs: 30_000 });
+    const r = await runBinary({
+      args: ["-o", "json", "go"],
+      env: { ...providerEnv(s.url), ...w.env },
+      cwd: w.ws,
+      timeoutMs: 30_000,
+    });
     expect(r.code).toBe(0);
     // Nothing was refused: sandboxed commands run without asking in default mode.
     expect(r.stderr).not.toContain("permission denied");
@@ -110,7 +122,10 @@ describe("the sandbox from the binary (default: workspace-write, no network)", (
     const port = (server.address() as { port: number }).port;
     try {
       const probe = `(exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null && echo connected || echo refused`;
-      for (const [args, want] of [[[], "refused"], [["--sandbox-network"], "connected"]] as const) {
+      for (const [args, want] of [
+        [[], "refused"],
+        [["--sandbox-network"], "connected"],
+      ] as const) {
         const w = world();
         const s = await serve([bash(probe), { text: "done" }]);
         const r = await runBinary({ args: [...args, "go"], env: { ...providerEnv(s.url), ...w.env }, cwd: w.ws });
@@ -126,7 +141,11 @@ describe("the sandbox from the binary (default: workspace-write, no network)", (
   it("--sandbox read-only: the workspace cannot be written either", async () => {
     const w = world();
     const s = await serve([bash("touch made.txt; echo tried"), { text: "done" }]);
-    const r = await runBinary({ args: ["--sandbox", "read-only", "go"], env: { ...providerEnv(s.url), ...w.env }, cwd: w.ws });
+    const r = await runBinary({
+      args: ["--sandbox", "read-only", "go"],
+      env: { ...providerEnv(s.url), ...w.env },
+      cwd: w.ws,
+    });
     expect(r.code).toBe(0);
     expect(resultText(s, 1)).toContain("Read-only file system");
     expect(existsSync(join(w.ws, "made.txt"))).toBe(false);
@@ -142,7 +161,10 @@ describe("the sandbox from the binary (default: workspace-write, no network)", (
     const w = world();
     const s = await serve([bash("sleep 778.1 & sleep 778.2"), { text: "never" }]);
     const proc = spawnBinary({ args: ["go"], env: { ...providerEnv(s.url), ...w.env }, cwd: w.ws });
-    const ps = async () => (await new Response(Bun.spawn(["ps", "-eo", "pid=,ppid=,stat=,args="], { stdout: "pipe" }).stdout).text()).split("\n");
+    const ps = async () =>
+      (await new Response(Bun.spawn(["ps", "-eo", "pid=,ppid=,stat=,args="], { stdout: "pipe" }).stdout).text()).split(
+        "\n",
+      );
     const live = (lines: string[], re: RegExp) => lines.filter((l) => re.test(l) && !/^\s*\d+\s+\d+\s+Z/.test(l));
     await pollUntil("both sleeps to run", async () => live(await ps(), /sleep 778\.[12]$/).length === 2);
     // They run inside bwrap, a child of the binary.
@@ -172,7 +194,11 @@ describe("without bwrap", () => {
   test("--sandbox full-access: one warning line, and the policy fails closed", async () => {
     const w = world();
     const s = await serve([bash("echo x >> ~/.bashrc"), { text: "done" }]);
-    const r = await runBinary({ args: ["--sandbox", "full-access", "go"], env: { ...providerEnv(s.url), ...w.env }, cwd: w.ws });
+    const r = await runBinary({
+      args: ["--sandbox", "full-access", "go"],
+      env: { ...providerEnv(s.url), ...w.env },
+      cwd: w.ws,
+    });
     expect(r.code).toBe(0);
     expect(r.stderr.split("\n").filter((l) => l.includes("sandbox off"))).toHaveLength(1);
     expect(readFileSync(join(w.dir, ".bashrc"), "utf8")).toBe(`# ${CANARY}\n`);

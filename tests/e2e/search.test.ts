@@ -25,8 +25,18 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 async function run(args: string[], env: Record<string, string>, cwd: string) {
   const home = tempHome();
-  const proc = Bun.spawn([binary, ...args], { cwd, env: { PATH: "/usr/bin:/bin", ...home.env, ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const proc = Bun.spawn([binary, ...args], {
+    cwd,
+    env: { PATH: "/usr/bin:/bin", ...home.env, ...env },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   rmSync(home.dir, { recursive: true, force: true });
   return { stdout, stderr, code };
 }
@@ -43,14 +53,21 @@ function project(): string {
 }
 
 const script = [
-  { toolCalls: [{ name: "Grep", input: { pattern: "needle\\s*=", output_mode: "content" } }, { name: "Glob", input: { pattern: "**/*.ts" } }] },
+  {
+    toolCalls: [
+      { name: "Grep", input: { pattern: "needle\\s*=", output_mode: "content" } },
+      { name: "Glob", input: { pattern: "**/*.ts" } },
+    ],
+  },
   { toolCalls: [{ name: "Grep", input: { pattern: "needle" } }] },
   { text: "done" },
 ];
 
 function toolResults(body: any): string[] {
   const last = body.messages.at(-1);
-  return last.content.filter((b: any) => b.type === "tool_result").map((b: any) => (typeof b.content === "string" ? b.content : JSON.stringify(b.content)));
+  return last.content
+    .filter((b: any) => b.type === "tool_result")
+    .map((b: any) => (typeof b.content === "string" ? b.content : JSON.stringify(b.content)));
 }
 
 describe("search from the compiled binary", () => {
@@ -88,8 +105,13 @@ describe("search from the compiled binary", () => {
     const isSub = (req: any) => JSON.stringify(req.body?.system ?? "").includes("You are a sub-agent");
     let main = 0;
     const s = await serve((req) => {
-      if (isSub(req)) return req.body.messages.length === 1 ? { toolCalls: [{ name: "Grep", input: { pattern: "needle", output_mode: "count", type: "ts" } }] } : { text: "found it" };
-      return main++ === 0 ? { toolCalls: [{ name: "Bash", input: { command: "task:explore --prompt find" } }] } : { text: "done" };
+      if (isSub(req))
+        return req.body.messages.length === 1
+          ? { toolCalls: [{ name: "Grep", input: { pattern: "needle", output_mode: "count", type: "ts" } }] }
+          : { text: "found it" };
+      return main++ === 0
+        ? { toolCalls: [{ name: "Bash", input: { command: "task:explore --prompt find" } }] }
+        : { text: "done" };
     });
     const r = await run(["-o", "json", "go"], { ...providerEnv(s.url), XDG_CACHE_HOME: cache }, dir);
     expect(r.code).toBe(0);
@@ -126,7 +148,8 @@ describe("search from the compiled binary", () => {
   test("doctor names the engine; two at once on an empty cache both unpack and run rg", async () => {
     const cache = join(root, "cache-race");
     const runs = await Promise.all([0, 1].map(() => run(["doctor"], { XDG_CACHE_HOME: cache }, root)));
-    for (const r of runs) expect(r.stdout).toMatch(new RegExp(`^ok {4}search: ripgrep 15\\.\\S+ \\(${cache}/synapse/rg-\\w+\\)$`, "m"));
+    for (const r of runs)
+      expect(r.stdout).toMatch(new RegExp(`^ok {4}search: ripgrep 15\\.\\S+ \\(${cache}/synapse/rg-\\w+\\)$`, "m"));
     expect(readdirSync(join(cache, "synapse"))).toHaveLength(1);
   }, 30_000);
 });

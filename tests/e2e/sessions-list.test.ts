@@ -50,10 +50,20 @@ describe("synapse sessions", () => {
   test("a listing larger than a pipe's buffer reaches a slow reader whole", async () => {
     const home = tempHome();
     for (let i = 0; i < 1500; i++) {
-      writeSession(home.env.SYNAPSE_HOME, { id: `20260103-${String(i).padStart(6, "0")}-c0ffee`, cwd: "/w", segments: 1, turnsPerSegment: 1, outputChars: 10 });
+      writeSession(home.env.SYNAPSE_HOME, {
+        id: `20260103-${String(i).padStart(6, "0")}-c0ffee`,
+        cwd: "/w",
+        segments: 1,
+        turnsPerSegment: 1,
+        outputChars: 10,
+      });
     }
     // The reader starts late, so the pipe (64 KiB) fills while synapse is still writing.
-    const proc = Bun.spawn(["bash", "-c", `${BINARY} sessions --all | { sleep 0.3; cat; }`], { env: { ...home.env, PATH: process.env.PATH! }, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn(["bash", "-c", `${BINARY} sessions --all | { sleep 0.3; cat; }`], {
+      env: { ...home.env, PATH: process.env.PATH! },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
     expect(code).toBe(0);
     expect(out.length).toBeGreaterThan(65_536);

@@ -44,7 +44,8 @@ describe("sessions", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("continued\n");
     const sent = allText(s.requests[0].body);
-    for (const part of ["first prompt", "turn-one-output", "turn-two-output", "second prompt"]) expect(sent).toContain(part);
+    for (const part of ["first prompt", "turn-one-output", "turn-two-output", "second prompt"])
+      expect(sent).toContain(part);
     expect(sessionDirs(home.env.SYNAPSE_HOME)).toHaveLength(1);
   });
 
@@ -73,7 +74,10 @@ describe("sessions", () => {
     const r = await runBinary({ args: ["-o", "json", "-r", id, "beta"], env: { ...home.env, ...providerEnv(s.url) } });
     expect(JSON.parse(r.stdout).session_id).toBe(id);
     expect(allText(s.requests[0].body)).toContain("alpha");
-    expect((await runBinary({ args: ["-r", "20990101-000000-ffffff", "x"], env: { ...home.env, ...providerEnv(s.url) } })).code).toBe(2);
+    expect(
+      (await runBinary({ args: ["-r", "20990101-000000-ffffff", "x"], env: { ...home.env, ...providerEnv(s.url) } }))
+        .code,
+    ).toBe(2);
     const other = mkdtempSync(join(tmpdir(), "synapse-none-"));
     const none = await runBinary({ args: ["-c", "x"], cwd: other, env: { ...home.env, ...providerEnv(s.url) } });
     expect(none.code).toBe(2);
@@ -108,7 +112,11 @@ describe("sessions", () => {
     expect(lost.code).toBe(2);
     expect(lost.stderr).toContain(`-r <id>`);
     s = await serve([{ text: "resumed" }]);
-    const r = await runBinary({ args: ["-r", id, "what was the word?"], cwd, env: { ...home.env, ...providerEnv(s.url) } });
+    const r = await runBinary({
+      args: ["-r", id, "what was the word?"],
+      cwd,
+      env: { ...home.env, ...providerEnv(s.url) },
+    });
     expect(r.code).toBe(0);
     expect(allText(s.requests[0].body)).toContain("zebra");
     expect(JSON.parse(readFileSync(join(dir, "meta.json"), "utf8")).cwd).toBe(cwd);
@@ -133,7 +141,12 @@ describe("sessions", () => {
     writeFileSync(join(cwd, "a.png"), png);
     writeFileSync(join(cwd, "b.png"), png);
     const s = await serve([
-      { toolCalls: [{ name: "Read", input: { path: "a.png" } }, { name: "Read", input: { path: "b.png" } }] },
+      {
+        toolCalls: [
+          { name: "Read", input: { path: "a.png" } },
+          { name: "Read", input: { path: "b.png" } },
+        ],
+      },
       { text: "two identical images" },
     ]);
     const r = await runBinary({ args: ["--image", "a.png", "look"], cwd, env: { ...home.env, ...providerEnv(s.url) } });
@@ -150,7 +163,12 @@ describe("sessions", () => {
     const s = await serve([{ toolCalls: [{ name: "Bash", input: { command: "echo hi" } }] }, { text: "ok" }]);
     const r = await runBinary({
       args: ["-o", "json", "go"],
-      env: { ...providerEnv(s.url), SYNAPSE_MEMORY_CHECK_INTERVAL_MS: "5", SYNAPSE_MEMORY_WARN_MB: "1", SYNAPSE_MEMORY_CRITICAL_MB: "2" },
+      env: {
+        ...providerEnv(s.url),
+        SYNAPSE_MEMORY_CHECK_INTERVAL_MS: "5",
+        SYNAPSE_MEMORY_WARN_MB: "1",
+        SYNAPSE_MEMORY_CRITICAL_MB: "2",
+      },
     });
     expect(r.code).toBe(0);
     expect(r.stderr.match(/memory/gi)?.length).toBeGreaterThanOrEqual(1);
@@ -160,33 +178,36 @@ describe("sessions", () => {
     expect(stats.peak_rss_mb).toBeGreaterThan(1);
   });
 
-  test.skipIf(!canMountTmpfs)("a full disk: warning, the answer still printed, exit 1 saying the session could not be saved", async () => {
-    const home = tempHome();
-    const mnt = join(home.dir, "small");
-    require("node:fs").mkdirSync(mnt);
-    const mount = Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=48k", "tmpfs", mnt]);
-    expect(mount.stderr.toString()).toBe("");
-    expect(mount.exitCode).toBe(0);
-    try {
-      const big = "x".repeat(20_000);
-      const s = await serve([
-        { toolCalls: [{ name: "Bash", input: { command: `printf '${big}'` } }] },
-        { toolCalls: [{ name: "Bash", input: { command: `printf '${big}'` } }] },
-        { toolCalls: [{ name: "Bash", input: { command: `printf '${big}'` } }] },
-        { text: "the answer" },
-      ]);
-      const r = await runBinary({ args: ["go"], env: { ...home.env, SYNAPSE_HOME: mnt, ...providerEnv(s.url) } });
-      expect(r.stdout).toBe("the answer\n");
-      expect(r.stderr).toContain("warning:");
-      expect(r.stderr).toContain("could not save the session");
-      expect(r.code).toBe(1);
-      // What did fit is intact and readable.
-      const [dir] = readdirSync(join(mnt, "sessions")).map((id) => join(mnt, "sessions", id));
-      const lines = readFileSync(join(dir, "messages.jsonl"), "utf8").split("\n").filter(Boolean);
-      for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
-      expect(lines[0]).toContain('"go"');
-    } finally {
-      Bun.spawnSync(["umount", "-l", mnt]);
-    }
-  });
+  test.skipIf(!canMountTmpfs)(
+    "a full disk: warning, the answer still printed, exit 1 saying the session could not be saved",
+    async () => {
+      const home = tempHome();
+      const mnt = join(home.dir, "small");
+      require("node:fs").mkdirSync(mnt);
+      const mount = Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=48k", "tmpfs", mnt]);
+      expect(mount.stderr.toString()).toBe("");
+      expect(mount.exitCode).toBe(0);
+      try {
+        const big = "x".repeat(20_000);
+        const s = await serve([
+          { toolCalls: [{ name: "Bash", input: { command: `printf '${big}'` } }] },
+          { toolCalls: [{ name: "Bash", input: { command: `printf '${big}'` } }] },
+          { toolCalls: [{ name: "Bash", input: { command: `printf '${big}'` } }] },
+          { text: "the answer" },
+        ]);
+        const r = await runBinary({ args: ["go"], env: { ...home.env, SYNAPSE_HOME: mnt, ...providerEnv(s.url) } });
+        expect(r.stdout).toBe("the answer\n");
+        expect(r.stderr).toContain("warning:");
+        expect(r.stderr).toContain("could not save the session");
+        expect(r.code).toBe(1);
+        // What did fit is intact and readable.
+        const [dir] = readdirSync(join(mnt, "sessions")).map((id) => join(mnt, "sessions", id));
+        const lines = readFileSync(join(dir, "messages.jsonl"), "utf8").split("\n").filter(Boolean);
+        for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+        expect(lines[0]).toContain('"go"');
+      } finally {
+        Bun.spawnSync(["umount", "-l", mnt]);
+      }
+    },
+  );
 });

@@ -10,7 +10,9 @@ import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { jsonLines, providerEnv, runBinary, spawnBinary } from "../support/binary.ts";
 
 const serve = fakeLLMPerTest();
-const bash = (command: string, extra: Record<string, unknown> = {}): ScriptedReply => ({ toolCalls: [{ name: "Bash", input: { command, ...extra } }] });
+const bash = (command: string, extra: Record<string, unknown> = {}): ScriptedReply => ({
+  toolCalls: [{ name: "Bash", input: { command, ...extra } }],
+});
 
 /** Tool result text the model got back in request `i` (Anthropic wire format). */
 function resultText(s: FakeLLM, i: number): string {
@@ -55,7 +57,11 @@ describe("Bash through the binary", () => {
   });
 
   test("a command past its timeout is killed with its process group; the next runs at once", async () => {
-    const s = await serve([bash("echo started; sleep 4242.1", { timeout_ms: 300 }), bash("echo next"), { text: "done" }]);
+    const s = await serve([
+      bash("echo started; sleep 4242.1", { timeout_ms: 300 }),
+      bash("echo next"),
+      { text: "done" },
+    ]);
     const r = await runBinary({ args: ["-o", "json", "go"], env: providerEnv(s.url), timeoutMs: 20_000 });
     expect(r.code).toBe(0);
     expect(resultText(s, 1)).toContain("started");
@@ -74,7 +80,10 @@ describe("Bash through the binary", () => {
   });
 
   test("ANSI colours and progress bars reach the model cleaned", async () => {
-    const s = await serve([bash("printf '\\033[31mred\\033[0m\\n'; printf '10%%\\r50%%\\r100%%\\n'"), { text: "done" }]);
+    const s = await serve([
+      bash("printf '\\033[31mred\\033[0m\\n'; printf '10%%\\r50%%\\r100%%\\n'"),
+      { text: "done" },
+    ]);
     await runBinary({ args: ["go"], env: providerEnv(s.url) });
     const text = resultText(s, 1);
     expect(text).toContain("red");

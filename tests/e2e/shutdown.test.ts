@@ -20,9 +20,15 @@ test(`${RUNS} runs over --max-turns after one Bash call: all exit 1, no lock lef
   const url = server.url;
   const one = async () => {
     const home = tempHome();
-    const r = await runBinary({ args: ["--max-turns", "1", "-q", "go"], env: { ...home.env, ...providerEnv(url) }, cwd: home.dir });
+    const r = await runBinary({
+      args: ["--max-turns", "1", "-q", "go"],
+      env: { ...home.env, ...providerEnv(url) },
+      cwd: home.dir,
+    });
     const sessions = join(home.env.SYNAPSE_HOME, "sessions");
-    const locks = existsSync(sessions) ? readdirSync(sessions).filter((id) => existsSync(join(sessions, id, "lock"))) : [];
+    const locks = existsSync(sessions)
+      ? readdirSync(sessions).filter((id) => existsSync(join(sessions, id, "lock")))
+      : [];
     return { code: r.code, stderr: r.stderr, locks: locks.length };
   };
   const results: Awaited<ReturnType<typeof one>>[] = [];
@@ -34,7 +40,9 @@ test(`${RUNS} runs over --max-turns after one Bash call: all exit 1, no lock lef
 
 test(`${RUNS / 2} runs whose answer meets a full disk (stdout > /dev/full) after a Bash call: all exit 1, no lock left`, async () => {
   server = await serve((req) =>
-    req.body.messages.length === 1 ? { toolCalls: [{ name: "Bash", input: { command: "echo hi" } }] } : { text: "an answer nobody can store" },
+    req.body.messages.length === 1
+      ? { toolCalls: [{ name: "Bash", input: { command: "echo hi" } }] }
+      : { text: "an answer nobody can store" },
   );
   const url = server.url;
   const one = async () => {
@@ -47,11 +55,14 @@ test(`${RUNS / 2} runs whose answer meets a full disk (stdout > /dev/full) after
     });
     const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
     const sessions = join(home.env.SYNAPSE_HOME, "sessions");
-    const locks = existsSync(sessions) ? readdirSync(sessions).filter((id) => existsSync(join(sessions, id, "lock"))) : [];
+    const locks = existsSync(sessions)
+      ? readdirSync(sessions).filter((id) => existsSync(join(sessions, id, "lock")))
+      : [];
     return { code, stderr, locks: locks.length };
   };
   const results: Awaited<ReturnType<typeof one>>[] = [];
-  for (let i = 0; i < RUNS / 2; i += AT_ONCE) results.push(...(await Promise.all(Array.from({ length: AT_ONCE }, one))));
+  for (let i = 0; i < RUNS / 2; i += AT_ONCE)
+    results.push(...(await Promise.all(Array.from({ length: AT_ONCE }, one))));
   expect(results.filter((r) => r.code !== 1 || r.locks !== 0)).toEqual([]);
   expect(results.every((r) => r.stderr.includes("cannot write the output: no space left on device"))).toBe(true);
 }, 120_000);

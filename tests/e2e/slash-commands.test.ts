@@ -42,7 +42,12 @@ describe("headless slash commands", () => {
     const good = await runBinary({ stdin: "/model fake-model-b", args: ["-c", "-o", "json"], env, cwd: home.dir });
     expect(good.code).toBe(0);
     const result = JSON.parse(good.stdout);
-    expect(result).toMatchObject({ type: "result", subtype: "success", command: "model", result: "model: anthropic/fake-model-b" });
+    expect(result).toMatchObject({
+      type: "result",
+      subtype: "success",
+      command: "model",
+      result: "model: anthropic/fake-model-b",
+    });
     const meta = await Bun.file(join(sessionsRoot(home.env.SYNAPSE_HOME), result.session_id, "meta.json")).json();
     expect(meta.model).toBe("anthropic/fake-model-b");
   });
@@ -85,19 +90,26 @@ describe("headless slash commands", () => {
 
 describe("headless /compact", () => {
   const isSummary = (body: any) => !body.tools?.length;
-  const bigAnswer = (i: number) => ({ text: `answer ${i} ${"lorem ipsum ".repeat(300)}`, usage: { input_tokens: 40_000 * (i + 1), output_tokens: 900 } });
+  const bigAnswer = (i: number) => ({
+    text: `answer ${i} ${"lorem ipsum ".repeat(300)}`,
+    usage: { input_tokens: 40_000 * (i + 1), output_tokens: 900 },
+  });
 
   async function sessionWithHistory(onSummary: (req: any) => any) {
     let turn = 0;
     fake = await serve((req) => (isSummary(req.body) ? onSummary(req) : bigAnswer(turn++)), MODELS);
     const home = tempHome();
     const env = { ...home.env, ...providerEnv(fake.url) };
-    for (let i = 0; i < 5; i++) expect((await runBinary({ stdin: `question ${i}`, args: i ? ["-c"] : [], env, cwd: home.dir })).code).toBe(0);
+    for (let i = 0; i < 5; i++)
+      expect((await runBinary({ stdin: `question ${i}`, args: i ? ["-c"] : [], env, cwd: home.dir })).code).toBe(0);
     return { env, home };
   }
 
   test("/compact <focus> condenses the latest session with the focus in the summary prompt", async () => {
-    const { env, home } = await sessionWithHistory(() => ({ text: "SUMMARY: the task so far", usage: { input_tokens: 3000, output_tokens: 100 } }));
+    const { env, home } = await sessionWithHistory(() => ({
+      text: "SUMMARY: the task so far",
+      usage: { input_tokens: 3000, output_tokens: 100 },
+    }));
     const run = await runBinary({ stdin: "/compact keep the API design", args: ["-c"], env, cwd: home.dir });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^compacted: \d+(\.\d)?k → \d+(\.\d)?k tokens, kept the last \d+ turns?\n$/);
@@ -111,7 +123,10 @@ describe("headless /compact", () => {
   }, 30_000);
 
   test("/compact reports in json", async () => {
-    const { env, home } = await sessionWithHistory(() => ({ text: "SUMMARY", usage: { input_tokens: 3000, output_tokens: 100 } }));
+    const { env, home } = await sessionWithHistory(() => ({
+      text: "SUMMARY",
+      usage: { input_tokens: 3000, output_tokens: 100 },
+    }));
     const run = await runBinary({ stdin: "/compact", args: ["-c", "-o", "json"], env, cwd: home.dir });
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout);
@@ -121,7 +136,10 @@ describe("headless /compact", () => {
   }, 30_000);
 
   test("/compact reports in stream-json: the compact_boundary line, then the result", async () => {
-    const { env, home } = await sessionWithHistory(() => ({ text: "SUMMARY", usage: { input_tokens: 3000, output_tokens: 100 } }));
+    const { env, home } = await sessionWithHistory(() => ({
+      text: "SUMMARY",
+      usage: { input_tokens: 3000, output_tokens: 100 },
+    }));
     const run = await runBinary({ stdin: "/compact", args: ["-c", "-o", "stream-json"], env, cwd: home.dir });
     expect(run.code).toBe(0);
     const lines = jsonLines(run.stdout);
@@ -141,7 +159,10 @@ describe("headless /compact", () => {
     expect(next.code).toBe(0);
     const after = posts().at(-1)!.body.messages;
     // Everything that was sent before is sent again, unchanged, followed by the new turn.
-    expect(after.slice(0, lastBefore.length + 1).map((m: any) => m.role)).toEqual([...lastBefore.map((m: any) => m.role), "assistant"]);
+    expect(after.slice(0, lastBefore.length + 1).map((m: any) => m.role)).toEqual([
+      ...lastBefore.map((m: any) => m.role),
+      "assistant",
+    ]);
     expect(JSON.stringify(after)).not.toContain("SUMMARY");
     expect(JSON.stringify(after)).toContain("question 0");
   }, 30_000);

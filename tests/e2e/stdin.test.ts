@@ -16,7 +16,10 @@ function lastUserText(body: any): string {
 }
 
 /** Resolves with everything read once `needle` has appeared in the stream. */
-async function readUntil(stream: ReadableStream<Uint8Array>, needle: string): Promise<{ seen: string; rest: Promise<string> }> {
+async function readUntil(
+  stream: ReadableStream<Uint8Array>,
+  needle: string,
+): Promise<{ seen: string; rest: Promise<string> }> {
   const reader = stream.getReader();
   const decoder = new TextDecoder();
   let seen = "";
@@ -27,7 +30,8 @@ async function readUntil(stream: ReadableStream<Uint8Array>, needle: string): Pr
   }
   const rest = (async () => {
     let more = "";
-    for (let r = await reader.read(); !r.done; r = await reader.read()) more += decoder.decode(r.value, { stream: true });
+    for (let r = await reader.read(); !r.done; r = await reader.read())
+      more += decoder.decode(r.value, { stream: true });
     return more;
   })();
   return { seen, rest };
@@ -36,7 +40,11 @@ async function readUntil(stream: ReadableStream<Uint8Array>, needle: string): Pr
 describe("stdin that arrives late", () => {
   test("no prompt argument and a pipe silent at first: a notice, then the late data is the prompt", async () => {
     server = await serve([{ text: "reviewed" }]);
-    const proc = spawnBinary({ args: [], stdin: "silent-pipe", env: { ...providerEnv(server.url), SYNAPSE_STDIN_WAIT_MS: "50" } });
+    const proc = spawnBinary({
+      args: [],
+      stdin: "silent-pipe",
+      env: { ...providerEnv(server.url), SYNAPSE_STDIN_WAIT_MS: "50" },
+    });
     const err = await readUntil(proc.stderr as ReadableStream<Uint8Array>, "waiting for stdin");
     expect(server.requests).toHaveLength(0);
     proc.stdin!.write("late data\n");
@@ -51,7 +59,11 @@ describe("stdin that arrives late", () => {
   test("a prompt argument and an idle pipe: Claude Code's warning after SYNAPSE_STDIN_WAIT_MS, then the run goes on", async () => {
     server = await serve([{ text: "answered" }]);
     // The pipe stays open and silent for the whole run (a CI step's stdin): before, this hung.
-    const r = await runBinary({ args: ["question"], stdin: "silent-pipe", env: { ...providerEnv(server.url), SYNAPSE_STDIN_WAIT_MS: "50" } });
+    const r = await runBinary({
+      args: ["question"],
+      stdin: "silent-pipe",
+      env: { ...providerEnv(server.url), SYNAPSE_STDIN_WAIT_MS: "50" },
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("answered\n");
     expect(r.stderr).toContain(
@@ -63,7 +75,11 @@ describe("stdin that arrives late", () => {
 
   test("a prompt argument and stdin that has started arriving: read to its end, past the wait", async () => {
     server = await serve([{ text: "ok" }]);
-    const proc = spawnBinary({ args: ["summarise"], stdin: "silent-pipe", env: { ...providerEnv(server.url), SYNAPSE_STDIN_WAIT_MS: "50" } });
+    const proc = spawnBinary({
+      args: ["summarise"],
+      stdin: "silent-pipe",
+      env: { ...providerEnv(server.url), SYNAPSE_STDIN_WAIT_MS: "50" },
+    });
     // Written before the binary reads: the first byte is there long before the wait runs out.
     proc.stdin!.write("data\n");
     proc.stdin!.flush();
@@ -77,7 +93,7 @@ describe("stdin that arrives late", () => {
     expect(lastUserText(server.requests[0].body)).toBe("summarise\n\n<stdin>\ndata\nmore\n</stdin>");
   });
 
-  test("the issue's case: `(sleep; echo data) | synapse \"summarise\"` answers with the data within the wait", async () => {
+  test('the issue\'s case: `(sleep; echo data) | synapse "summarise"` answers with the data within the wait', async () => {
     server = await serve([{ text: "ok" }]);
     const home = tempHome();
     // The producer is slow on purpose (its sleep is the scenario, not a wait of the test's).

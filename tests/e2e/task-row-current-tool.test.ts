@@ -25,33 +25,58 @@ async function screenUntil(pane: string, predicate: (screen: string) => boolean)
 const isSub = (r: RecordedRequest) => JSON.stringify(r.body?.system ?? "").includes("You are a sub-agent");
 const SECRET = "s3cret-token-0123456789";
 
-test.skipIf(!hasTmux)("the running row shows the current call, with a hidden variable's value redacted", async () => {
-  let mainTurn = 0;
-  let subTurn = 0;
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  const fake = await serve((req): ScriptedReply => {
-    if (!isSub(req)) {
-      if (mainTurn++ === 0) return { toolCalls: [{ id: "toolu_t1", name: "Bash", input: { command: 'task:explore -p look -d "look around"' } }] };
-      return { text: "All looked at." };
+test.skipIf(!hasTmux)(
+  "the running row shows the current call, with a hidden variable's value redacted",
+  async () => {
+    let mainTurn = 0;
+    let subTurn = 0;
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const fake = await serve((req): ScriptedReply => {
+      if (!isSub(req)) {
+        if (mainTurn++ === 0)
+          return {
+            toolCalls: [{ id: "toolu_t1", name: "Bash", input: { command: 'task:explore -p look -d "look around"' } }],
+          };
+        return { text: "All looked at." };
+      }
+      // The sub-agent reads a file whose name quotes the secret, then waits until the screen was read.
+      if (subTurn++ === 0) return { toolCalls: [{ name: "Read", input: { path: `notes-${SECRET}.txt` } }] };
+      return { text: "seen", after: gate };
+    });
+    const env = {
+      ...tempHome().env,
+      ...providerEnv(fake.url),
+      TERM: "xterm-256color",
+      SYNAPSE_HIDE_ENV: "MY_TOKEN",
+      MY_TOKEN: SECRET,
+    };
+    const exports = Object.entries(env)
+      .map(([k, v]) => `${k}='${v}'`)
+      .join(" ");
+    tmux(
+      "new-session",
+      "-d",
+      "-s",
+      "current",
+      "-x",
+      "120",
+      "-y",
+      "20",
+      `env ${exports} PATH='${process.env.PATH}' ${BINARY} 'go'; echo EXIT=$?; sleep 60`,
+    );
+    try {
+      const running = await screenUntil("current", (s) => s.includes("Read("));
+      expect(running).toMatch(/task:explore look around · Read\(notes-\[redacted\]\.txt\) · 1 tool call/);
+      expect(running).not.toContain(SECRET);
+      open();
+      const done = await screenUntil("current", (s) => s.includes("EXIT="));
+      expect(done).not.toContain(SECRET);
+      expect(done).toContain("EXIT=0");
+    } finally {
+      open();
+      tmux("kill-session", "-t", "current");
     }
-    // The sub-agent reads a file whose name quotes the secret, then waits until the screen was read.
-    if (subTurn++ === 0) return { toolCalls: [{ name: "Read", input: { path: `notes-${SECRET}.txt` } }] };
-    return { text: "seen", after: gate };
-  });
-  const env = { ...tempHome().env, ...providerEnv(fake.url), TERM: "xterm-256color", SYNAPSE_HIDE_ENV: "MY_TOKEN", MY_TOKEN: SECRET };
-  const exports = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ");
-  tmux("new-session", "-d", "-s", "current", "-x", "120", "-y", "20", `env ${exports} PATH='${process.env.PATH}' ${BINARY} 'go'; echo EXIT=$?; sleep 60`);
-  try {
-    const running = await screenUntil("current", (s) => s.includes("Read("));
-    expect(running).toMatch(/task:explore look around · Read\(notes-\[redacted\]\.txt\) · 1 tool call/);
-    expect(running).not.toContain(SECRET);
-    open();
-    const done = await screenUntil("current", (s) => s.includes("EXIT="));
-    expect(done).not.toContain(SECRET);
-    expect(done).toContain("EXIT=0");
-  } finally {
-    open();
-    tmux("kill-session", "-t", "current");
-  }
-}, 30_000);
+  },
+  30_000,
+);

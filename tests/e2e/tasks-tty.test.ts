@@ -58,7 +58,11 @@ const SPINNER = /[◐◓◑◒○]/;
 
 describe.skipIf(!hasTmux)("status rows on a terminal", () => {
   test("seven rows, each ending ✓ or ✗, none duplicated, no spinner left, surviving a resize", async () => {
-    const calls = Array.from({ length: 7 }, (_, i) => ({ id: `toolu_r${i + 1}`, name: "Bash", input: { command: `task:explore -p p${i + 1} -d "row label ${i + 1} ${"x".repeat(60)}"` } }));
+    const calls = Array.from({ length: 7 }, (_, i) => ({
+      id: `toolu_r${i + 1}`,
+      name: "Bash",
+      input: { command: `task:explore -p p${i + 1} -d "row label ${i + 1} ${"x".repeat(60)}"` },
+    }));
     let mainTurn = 0;
     const fake = await serve((req): ScriptedReply => {
       if (!isSub(req)) return mainTurn++ === 0 ? { toolCalls: calls } : { text: "Final answer below the rows." };
@@ -66,12 +70,30 @@ describe.skipIf(!hasTmux)("status rows on a terminal", () => {
       if (n === 4) return { status: 400 };
       return { text: `answer ${n}`, delayMs: 400 + n * 150 };
     });
-    const env = { ...tempHome().env, ...providerEnv(fake.url), TERM: "xterm-256color", SYNAPSE_MAX_PARALLEL_TASKS: "3" };
-    const exports = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ");
-    tmux("new-session", "-d", "-s", "rows", "-x", "100", "-y", "30", `for i in $(seq 18); do echo; done; env ${exports} PATH='${process.env.PATH}' ${BINARY} 'go'; echo EXIT=$?; sleep 60`);
+    const env = {
+      ...tempHome().env,
+      ...providerEnv(fake.url),
+      TERM: "xterm-256color",
+      SYNAPSE_MAX_PARALLEL_TASKS: "3",
+    };
+    const exports = Object.entries(env)
+      .map(([k, v]) => `${k}='${v}'`)
+      .join(" ");
+    tmux(
+      "new-session",
+      "-d",
+      "-s",
+      "rows",
+      "-x",
+      "100",
+      "-y",
+      "30",
+      `for i in $(seq 18); do echo; done; env ${exports} PATH='${process.env.PATH}' ${BINARY} 'go'; echo EXIT=$?; sleep 60`,
+    );
     try {
       const running = await screenUntil("rows", (s) => s.includes("row label 7") && SPINNER.test(s), true);
-      for (let i = 1; i <= 7; i++) expect(running.split("\n").filter((l) => l.includes(`row label ${i}`))).toHaveLength(1);
+      for (let i = 1; i <= 7; i++)
+        expect(running.split("\n").filter((l) => l.includes(`row label ${i}`))).toHaveLength(1);
       // Narrowed while the rows are drawn: tmux re-wraps them, each now taking two lines; the next
       // redraw must go up over all of them. (The rows start 18 lines down, so the re-wrapped block
       // stays on screen rather than being pushed into the scrollback, where no redraw can reach.)
@@ -89,7 +111,9 @@ describe.skipIf(!hasTmux)("status rows on a terminal", () => {
         const rows = lines.filter((l) => l.includes(`row label ${i}`));
         expect(rows).toHaveLength(1);
         // Cut to the narrowed width (60 columns), with the end of the row kept.
-        expect(rows[0]).toMatch(new RegExp(`^${i === 4 ? "✗" : "✓"} task:explore row label ${i} x+… · \\d+\\.\\ds · 0 tool calls$`));
+        expect(rows[0]).toMatch(
+          new RegExp(`^${i === 4 ? "✗" : "✓"} task:explore row label ${i} x+… · \\d+\\.\\ds · 0 tool calls$`),
+        );
         expect([...rows[0]].length).toBeLessThan(60);
       }
       expect(SPINNER.test(done)).toBe(false);
@@ -103,15 +127,36 @@ describe.skipIf(!hasTmux)("status rows on a terminal", () => {
   }, 30_000);
 
   test("a batch taller than the terminal: the running rows fit on screen, and every row is printed once at the end", async () => {
-    const calls = Array.from({ length: 10 }, (_, i) => ({ id: `toolu_s${i}`, name: "Bash", input: { command: `task:explore -p q${i} -d "small ${i}"` } }));
+    const calls = Array.from({ length: 10 }, (_, i) => ({
+      id: `toolu_s${i}`,
+      name: "Bash",
+      input: { command: `task:explore -p q${i} -d "small ${i}"` },
+    }));
     let mainTurn = 0;
     const fake = await serve((req): ScriptedReply => {
       if (!isSub(req)) return mainTurn++ === 0 ? { toolCalls: calls } : { text: "Tall batch done." };
       return { text: "ok", delayMs: 600 };
     });
-    const env = { ...tempHome().env, ...providerEnv(fake.url), TERM: "xterm-256color", SYNAPSE_MAX_PARALLEL_TASKS: "3" };
-    const exports = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ");
-    tmux("new-session", "-d", "-s", "tall", "-x", "80", "-y", "8", `env ${exports} PATH='${process.env.PATH}' ${BINARY} 'go'; echo EXIT=$?; sleep 60`);
+    const env = {
+      ...tempHome().env,
+      ...providerEnv(fake.url),
+      TERM: "xterm-256color",
+      SYNAPSE_MAX_PARALLEL_TASKS: "3",
+    };
+    const exports = Object.entries(env)
+      .map(([k, v]) => `${k}='${v}'`)
+      .join(" ");
+    tmux(
+      "new-session",
+      "-d",
+      "-s",
+      "tall",
+      "-x",
+      "80",
+      "-y",
+      "8",
+      `env ${exports} PATH='${process.env.PATH}' ${BINARY} 'go'; echo EXIT=$?; sleep 60`,
+    );
     try {
       const running = await screenUntil("tall", (s) => s.includes("more tasks:"), true);
       expect(running).toMatch(/… \d+ more tasks: /);
@@ -119,7 +164,9 @@ describe.skipIf(!hasTmux)("status rows on a terminal", () => {
       const lines = done.split("\n");
       for (let i = 0; i < 10; i++) {
         const rows = lines.filter((l) => new RegExp(`task:explore small ${i}( |$)`).test(l));
-        expect(rows).toEqual([expect.stringMatching(new RegExp(`^✓ task:explore small ${i} · \\d+\\.\\ds · 0 tool calls$`))]);
+        expect(rows).toEqual([
+          expect.stringMatching(new RegExp(`^✓ task:explore small ${i} · \\d+\\.\\ds · 0 tool calls$`)),
+        ]);
       }
       expect(SPINNER.test(done)).toBe(false);
       expect(done).toContain("Tall batch done.");

@@ -47,7 +47,13 @@ function script(main: ScriptedReply[], sub: (prompt: string, turn: number, req: 
   };
 }
 
-interface Run { code: number; stdout: string; stderr: string; home: string; proc: ReturnType<typeof Bun.spawn> }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  home: string;
+  proc: ReturnType<typeof Bun.spawn>;
+}
 
 function start(args: string[], fake: FakeLLM, env: Record<string, string> = {}, cwd?: string) {
   const home = tempHome();
@@ -63,7 +69,8 @@ function start(args: string[], fake: FakeLLM, env: Record<string, string> = {}, 
   );
   return { proc, home: home.dir, done };
 }
-const run = (args: string[], fake: FakeLLM, env?: Record<string, string>, cwd?: string) => start(args, fake, env, cwd).done;
+const run = (args: string[], fake: FakeLLM, env?: Record<string, string>, cwd?: string) =>
+  start(args, fake, env, cwd).done;
 
 async function survivors(needle: string): Promise<string[]> {
   const proc = Bun.spawn(["ps", "-eo", "pid,pgid,args"], { stdout: "pipe" });
@@ -73,14 +80,19 @@ async function survivors(needle: string): Promise<string[]> {
 
 describe("sub-agents from the binary alone", () => {
   test("seven tasks: at most five in flight, a queued task starts as soon as a slot frees, results in call order", async () => {
-    const calls = Array.from({ length: 7 }, (_, i) => task(`toolu_t${i + 1}`, `task:explore -p t${i + 1} -d "label ${i + 1}"`));
+    const calls = Array.from({ length: 7 }, (_, i) =>
+      task(`toolu_t${i + 1}`, `task:explore -p t${i + 1} -d "label ${i + 1}"`),
+    );
     // Gates, not delays: t2-t5 are answered once five tasks are in flight, t1 only once t6 and t7
     // have arrived, which in waves of five they never would (the gate then opens at its timeout,
     // and the order checked below fails).
     const late = (q: RecordedRequest) => isSub(q) && ["t6", "t7"].includes(promptOf(q));
-    const gate = (n: number, which: (q: RecordedRequest) => boolean) => fake.waitForRequests(n, undefined, which).catch(() => {});
+    const gate = (n: number, which: (q: RecordedRequest) => boolean) =>
+      fake.waitForRequests(n, undefined, which).catch(() => {});
     const gateOf = (p: string) => (p === "t1" ? gate(2, late) : p === "t6" || p === "t7" ? undefined : gate(5, isSub));
-    const fake: FakeLLM = await serve(script([{ toolCalls: calls }, { text: "all done" }], (p) => ({ text: `answer to ${p}`, after: gateOf(p) })));
+    const fake: FakeLLM = await serve(
+      script([{ toolCalls: calls }, { text: "all done" }], (p) => ({ text: `answer to ${p}`, after: gateOf(p) })),
+    );
     const r = await run(["-o", "stream-json", "go"], fake);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
@@ -112,7 +124,10 @@ describe("sub-agents from the binary alone", () => {
     const [session] = readdirSync(sessions);
     const tasks = readdirSync(join(sessions, session, "tasks")).sort();
     expect(tasks).toEqual(calls.map((c) => c.id).sort());
-    const transcript = readFileSync(join(sessions, session, "tasks", "toolu_t2", "messages.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const transcript = readFileSync(join(sessions, session, "tasks", "toolu_t2", "messages.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(transcript.map((m) => m.role)).toEqual(["user", "assistant"]);
     expect(transcript[0].content[0].text).toBe("t2");
     // The parent's own transcript holds only the results, not the sub-agents' turns.
@@ -141,7 +156,10 @@ describe("sub-agents from the binary alone", () => {
     ];
     const fake = await serve(
       script([{ toolCalls: calls }, { text: "finished" }], (p, turn) => {
-        if (p === "b" && turn === 0) return { toolCalls: [{ name: "Bash", input: { command: "echo from-general-$((6*7)) key=[$ANTHROPIC_API_KEY]" } }] };
+        if (p === "b" && turn === 0)
+          return {
+            toolCalls: [{ name: "Bash", input: { command: "echo from-general-$((6*7)) key=[$ANTHROPIC_API_KEY]" } }],
+          };
         return { text: `done ${p}`, delayMs: p === "c" ? 300 : 0 };
       }),
     );
@@ -174,10 +192,18 @@ describe("sub-agents from the binary alone", () => {
   }, 30_000);
 
   test("one failed task, one timed out, one fine: each result on its own", async () => {
-    const calls = [task("toolu_bad", "task:explore -p bad"), task("toolu_slow", "task:explore -p slow"), task("toolu_ok", "task:explore -p ok")];
+    const calls = [
+      task("toolu_bad", "task:explore -p bad"),
+      task("toolu_slow", "task:explore -p slow"),
+      task("toolu_ok", "task:explore -p ok"),
+    ];
     const fake = await serve(
       script([{ toolCalls: calls }, { text: "reported" }], (p) => {
-        if (p === "bad") return { status: 400, body: { type: "error", error: { type: "invalid_request_error", message: "prompt is poisoned" } } };
+        if (p === "bad")
+          return {
+            status: 400,
+            body: { type: "error", error: { type: "invalid_request_error", message: "prompt is poisoned" } },
+          };
         if (p === "slow") return { hang: true };
         return { text: "fine answer" };
       }),
@@ -199,7 +225,9 @@ describe("sub-agents from the binary alone", () => {
     // A reply of ~80 MB of text in 64 kB words: the sub-agent's heap grows as it streams in.
     const word = `${"w".repeat(65_535)} `;
     const fake = await serve(
-      script([{ toolCalls: calls }, { text: "survived" }], (p) => (p === "big" ? { text: word.repeat(1200), chunkDelayMs: 1 } : { text: "small answer" })),
+      script([{ toolCalls: calls }, { text: "survived" }], (p) =>
+        p === "big" ? { text: word.repeat(1200), chunkDelayMs: 1 } : { text: "small answer" },
+      ),
     );
     const r = await run(["-o", "json", "go"], fake, { SYNAPSE_TASK_MAX_HEAP_MB: "48" });
     expect(r.code).toBe(0);
@@ -212,18 +240,25 @@ describe("sub-agents from the binary alone", () => {
 
   test("explore cannot write; a sub-agent cannot start sub-agents; a malformed call explains the syntax", async () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), "synapse-ro-")));
-    const calls = [task("toolu_ro", "task:explore -p try-write"), task("toolu_nest", "task:general -p try-nest"), task("toolu_bad", "task:explore --prompt")];
+    const calls = [
+      task("toolu_ro", "task:explore -p try-write"),
+      task("toolu_nest", "task:general -p try-nest"),
+      task("toolu_bad", "task:explore --prompt"),
+    ];
     const fake = await serve(
       script([{ toolCalls: calls }, { text: "ok" }], (p, turn) => {
-        if (turn === 0 && p === "try-write") return { toolCalls: [{ name: "Write", input: { path: "hacked.txt", content: "x" } }] };
-        if (turn === 0 && p === "try-nest") return { toolCalls: [{ name: "Bash", input: { command: "task:explore -p deeper" } }] };
+        if (turn === 0 && p === "try-write")
+          return { toolCalls: [{ name: "Write", input: { path: "hacked.txt", content: "x" } }] };
+        if (turn === 0 && p === "try-nest")
+          return { toolCalls: [{ name: "Bash", input: { command: "task:explore -p deeper" } }] };
         return { text: `after ${p}` };
       }),
     );
     const r = await run(["-o", "json", "-C", dir, "go"], fake);
     expect(r.code).toBe(0);
     expect(existsSync(join(dir, "hacked.txt"))).toBe(false);
-    const second = (p: string) => fake.requests.find((q) => isSub(q) && promptOf(q) === p && q.body.messages.length === 3)!;
+    const second = (p: string) =>
+      fake.requests.find((q) => isSub(q) && promptOf(q) === p && q.body.messages.length === 3)!;
     expect(results(second("try-write"))[0]).toMatchObject({ error: true });
     expect(results(second("try-write"))[0].text).toContain('Unknown tool "Write"');
     expect(results(second("try-nest"))[0]).toMatchObject({ error: true });
@@ -236,8 +271,13 @@ describe("sub-agents from the binary alone", () => {
   }, 30_000);
 
   test("off a terminal: one plain stderr line per task start and end", async () => {
-    const calls = [task("toolu_p1", 'task:explore -p x -d "first \u001b[31mlabel"'), task("toolu_p2", "task:general -p y")];
-    const fake = await serve(script([{ toolCalls: calls }, { text: "answer" }], (p) => (p === "y" ? { status: 400 } : { text: "fine" })));
+    const calls = [
+      task("toolu_p1", 'task:explore -p x -d "first \u001b[31mlabel"'),
+      task("toolu_p2", "task:general -p y"),
+    ];
+    const fake = await serve(
+      script([{ toolCalls: calls }, { text: "answer" }], (p) => (p === "y" ? { status: 400 } : { text: "fine" })),
+    );
     const r = await run(["go"], fake);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("answer\n");
@@ -273,14 +313,17 @@ describe("sub-agents from the binary alone", () => {
     ];
     const fake = await serve(
       script([{ toolCalls: calls }], (p, turn) => {
-        if (p.startsWith("sh") && turn === 0) return { toolCalls: [{ name: "Bash", input: { command: `sleep ${marker}` } }] };
+        if (p.startsWith("sh") && turn === 0)
+          return { toolCalls: [{ name: "Bash", input: { command: `sleep ${marker}` } }] };
         return { hang: true };
       }),
     );
     const { proc, home, done } = start(["-o", "stream-json", "go"], fake);
     await fake.waitForRequests(5, undefined, isSub);
     const sleeps = () => survivors(`sleep ${marker}`);
-    await pollUntil("the three sub-agents' commands to run", async () => (await sleeps()).length >= 3, { seen: sleeps });
+    await pollUntil("the three sub-agents' commands to run", async () => (await sleeps()).length >= 3, {
+      seen: sleeps,
+    });
     const sent = performance.now();
     proc.kill("SIGINT");
     const r = await done;
@@ -296,7 +339,10 @@ describe("sub-agents from the binary alone", () => {
     // The conversation stays valid: the saved session answers every call.
     const sessions = join(home, "data", "synapse", "sessions");
     const [session] = readdirSync(sessions);
-    const saved = readFileSync(join(sessions, session, "messages.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const saved = readFileSync(join(sessions, session, "messages.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const last = saved.at(-1);
     expect(last.role).toBe("user");
     expect(last.content.map((b: any) => b.tool_use_id)).toEqual(calls.map((c) => c.id));

@@ -26,9 +26,26 @@ describe.skipIf(!hasTmux)("on a terminal", () => {
       { toolCalls: [{ name: "Bash", input: { command: "echo first-line; sleep 1; echo progress-line-2; sleep 30" } }] },
       { text: "All done here." },
     ]);
-    const env = { ...tempHome().env, ...providerEnv(server.url), SYNAPSE_COMMAND_TIMEOUT_MS: "2500", TERM: "xterm-256color" };
-    const exports = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ");
-    tmux("new-session", "-d", "-s", "t1", "-x", "100", "-y", "20", `env ${exports} PATH='${process.env.PATH}' ${BINARY} 'run it'; echo EXIT=$?; sleep 60`);
+    const env = {
+      ...tempHome().env,
+      ...providerEnv(server.url),
+      SYNAPSE_COMMAND_TIMEOUT_MS: "2500",
+      TERM: "xterm-256color",
+    };
+    const exports = Object.entries(env)
+      .map(([k, v]) => `${k}='${v}'`)
+      .join(" ");
+    tmux(
+      "new-session",
+      "-d",
+      "-s",
+      "t1",
+      "-x",
+      "100",
+      "-y",
+      "20",
+      `env ${exports} PATH='${process.env.PATH}' ${BINARY} 'run it'; echo EXIT=$?; sleep 60`,
+    );
     try {
       const tailShows = (s: string) => s.split("\n").some((line) => line.trim() === "progress-line-2");
       const live = await screenUntil("t1", tailShows);
@@ -51,8 +68,20 @@ describe.skipIf(!hasTmux)("on a terminal", () => {
   test("NO_COLOR turns colour off on a terminal too", async () => {
     const server = await startFakeLLM([{ toolCalls: [{ name: "Glob", input: { pattern: "*" } }] }, { text: "plain" }]);
     const env = { ...tempHome().env, ...providerEnv(server.url), NO_COLOR: "1", TERM: "xterm-256color" };
-    const exports = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ");
-    tmux("new-session", "-d", "-s", "t2", "-x", "100", "-y", "20", `env ${exports} PATH='${process.env.PATH}' ${BINARY} 'go'; echo EXIT=$?; sleep 60`);
+    const exports = Object.entries(env)
+      .map(([k, v]) => `${k}='${v}'`)
+      .join(" ");
+    tmux(
+      "new-session",
+      "-d",
+      "-s",
+      "t2",
+      "-x",
+      "100",
+      "-y",
+      "20",
+      `env ${exports} PATH='${process.env.PATH}' ${BINARY} 'go'; echo EXIT=$?; sleep 60`,
+    );
     try {
       const screen = await screenUntil("t2", (s) => s.includes("EXIT="), true);
       expect(screen).toContain("plain");

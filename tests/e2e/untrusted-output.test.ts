@@ -17,10 +17,27 @@ const ESC = "\x1b]52;c;ZXZpbA==\x07\x1b]0;pwned-title\x07\x1b[2J\u009b31m";
 function hostileScript(): ScriptedReply[] {
   return [
     { toolCalls: [{ name: "Read", input: { path: `/nonexistent/${ESC}file` } }] },
-    { toolCalls: [{ name: "Bash", input: { command: `printf 'out: %s\\n' "$(printf '\\033]0;pwned-title\\007')"; echo "${ESC}" >/dev/null` } }] },
+    {
+      toolCalls: [
+        {
+          name: "Bash",
+          input: { command: `printf 'out: %s\\n' "$(printf '\\033]0;pwned-title\\007')"; echo "${ESC}" >/dev/null` },
+        },
+      ],
+    },
     { toolCalls: [{ name: "Bash", input: { command: "head -c 20000 /dev/zero | tr '\\0' y" } }] },
     // `env`, and synapse's own environment block as Linux shows it to any process of the same user.
-    { toolCalls: [{ name: "Bash", input: { command: "env | grep -c '^PATH='; env | grep -c LEAK-CANARY; tr '\\0' '\\n' < /proc/$PPID/environ | grep -c LEAK-CANARY; true" } }] },
+    {
+      toolCalls: [
+        {
+          name: "Bash",
+          input: {
+            command:
+              "env | grep -c '^PATH='; env | grep -c LEAK-CANARY; tr '\\0' '\\n' < /proc/$PPID/environ | grep -c LEAK-CANARY; true",
+          },
+        },
+      ],
+    },
     { toolCalls: [{ name: `Evil${ESC}`, input: { x: ESC } }] },
     { text: `Finished.${ESC}` },
   ];
@@ -41,7 +58,9 @@ describe("a hostile session on a pipe", () => {
     expect(r.code).toBe(0);
     expect(server.requests).toHaveLength(6);
     // Synapse itself still sends the key (blanking /proc/<pid>/environ keeps its own copy).
-    expect(server.requests.every((q) => q.headers["x-api-key"] === KEY || q.headers.authorization === `Bearer ${KEY}`)).toBe(true);
+    expect(
+      server.requests.every((q) => q.headers["x-api-key"] === KEY || q.headers.authorization === `Bearer ${KEY}`),
+    ).toBe(true);
 
     // 6: no control character but newline on stderr (no colours on a pipe either).
     expect(r.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
@@ -65,7 +84,8 @@ describe("a hostile session on a pipe", () => {
     const sessions = join(home.env.SYNAPSE_HOME, "sessions");
     for (const id of readdirSync(sessions)) {
       for (const file of readdirSync(join(sessions, id))) {
-        if (file.endsWith(".jsonl") || file.endsWith(".json")) expect(readFileSync(join(sessions, id, file), "utf8")).not.toContain(KEY);
+        if (file.endsWith(".jsonl") || file.endsWith(".json"))
+          expect(readFileSync(join(sessions, id, file), "utf8")).not.toContain(KEY);
       }
     }
   });
@@ -79,8 +99,20 @@ describe.skipIf(!hasTmux)("a hostile session on a terminal (tmux)", () => {
     server = await startFakeLLM(hostileScript());
     const home = tempHome();
     const env = { ...home.env, ...providerEnv(server.url), ANTHROPIC_API_KEY: KEY, TERM: "xterm-256color" };
-    const exports = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ");
-    tmux("new-session", "-d", "-s", "h6", "-x", "120", "-y", "50", `env ${exports} PATH='${process.env.PATH}' ${BINARY} 'go'; echo EXIT=$?; sleep 60`);
+    const exports = Object.entries(env)
+      .map(([k, v]) => `${k}='${v}'`)
+      .join(" ");
+    tmux(
+      "new-session",
+      "-d",
+      "-s",
+      "h6",
+      "-x",
+      "120",
+      "-y",
+      "50",
+      `env ${exports} PATH='${process.env.PATH}' ${BINARY} 'go'; echo EXIT=$?; sleep 60`,
+    );
     try {
       tmux("set-option", "-t", "h6", "allow-rename", "on");
       let screen = "";

@@ -12,9 +12,23 @@ const cases: Array<[string, ReturnType<typeof parseCompactArgs>]> = [
   ["  --keep-last   2   spaced  ", { keepLast: 2, focus: "spaced" }],
   ["-- --keep-last 5", { focus: "--keep-last 5" }],
   ["focus with --keep-last 5 later", { focus: "focus with --keep-last 5 later" }],
-  ["--keep-last", { error: '/compact: --keep-last needs a whole number of turns, got "" (usage: /compact [--keep-last N] [focus])' }],
-  ["--keep-last five", { error: '/compact: --keep-last needs a whole number of turns, got "five" (usage: /compact [--keep-last N] [focus])' }],
-  ["--keep-last -1", { error: '/compact: --keep-last needs a whole number of turns, got "-1" (usage: /compact [--keep-last N] [focus])' }],
+  [
+    "--keep-last",
+    { error: '/compact: --keep-last needs a whole number of turns, got "" (usage: /compact [--keep-last N] [focus])' },
+  ],
+  [
+    "--keep-last five",
+    {
+      error:
+        '/compact: --keep-last needs a whole number of turns, got "five" (usage: /compact [--keep-last N] [focus])',
+    },
+  ],
+  [
+    "--keep-last -1",
+    {
+      error: '/compact: --keep-last needs a whole number of turns, got "-1" (usage: /compact [--keep-last N] [focus])',
+    },
+  ],
   ["--keep 5", { error: "/compact: unknown option --keep (usage: /compact [--keep-last N] [focus])" }],
   ["--focus api", { error: "/compact: unknown option --focus (usage: /compact [--keep-last N] [focus])" }],
 ];

@@ -22,7 +22,12 @@ afterEach(async () => {
 const TASK = "TASK-c0: read notes.txt a few times";
 
 // The same Read several times is the workload here, not a runaway loop: loop detection is off.
-async function session(summary: (req: RecordedRequest) => ScriptedReply, turns = 6, env: Record<string, string> = {}, talk = "") {
+async function session(
+  summary: (req: RecordedRequest) => ScriptedReply,
+  turns = 6,
+  env: Record<string, string> = {},
+  talk = "",
+) {
   let done = 0;
   const summaries: any[] = [];
   fake = await startFakeLLM((req) => {
@@ -30,13 +35,23 @@ async function session(summary: (req: RecordedRequest) => ScriptedReply, turns =
       summaries.push(req.body);
       return summary(req);
     }
-    return done++ < turns ? { text: `step ${done}${talk}`, toolCalls: [{ name: "Read", input: { path: "notes.txt" } }] } : { text: "done" };
+    return done++ < turns
+      ? { text: `step ${done}${talk}`, toolCalls: [{ name: "Read", input: { path: "notes.txt" } }] }
+      : { text: "done" };
   });
   const dir = mkdtempSync(join(tmpdir(), "synapse-compact-"));
   writeFileSync(join(dir, "notes.txt"), "note line\n".repeat(300));
   const config = resolveConfig({
     flags: { permissionMode: "bypass" },
-    env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, SYNAPSE_HOME: join(dir, "home"), SYNAPSE_RETRY_BASE_MS: "5", SYNAPSE_MEMORY_CHECK_INTERVAL_MS: "600000", SYNAPSE_LOOP_LIMIT: "0", ...env },
+    env: {
+      ANTHROPIC_API_KEY: "test-key",
+      ANTHROPIC_BASE_URL: fake.url,
+      SYNAPSE_HOME: join(dir, "home"),
+      SYNAPSE_RETRY_BASE_MS: "5",
+      SYNAPSE_MEMORY_CHECK_INTERVAL_MS: "600000",
+      SYNAPSE_LOOP_LIMIT: "0",
+      ...env,
+    },
     processCwd: dir,
     homeDir: dir,
   });
@@ -46,24 +61,39 @@ async function session(summary: (req: RecordedRequest) => ScriptedReply, turns =
   expect(result.subtype).toBe("success");
   const archive = () => {
     const folder = join(sessionsRoot(config.home), runtime.sessionId);
-    return readdirSync(folder).filter((n) => n.startsWith("messages")).map((n) => readFileSync(join(folder, n), "utf8")).join("");
+    return readdirSync(folder)
+      .filter((n) => n.startsWith("messages"))
+      .map((n) => readFileSync(join(folder, n), "utf8"))
+      .join("");
   };
   return { runtime, events, summaries, archive };
 }
 
 describe("SessionRuntime.compact", () => {
   test("without focus: one summary call, a record in the archive, a manual compact_boundary", async () => {
-    const { runtime, events, summaries, archive } = await session(() => ({ text: "SUMMARY: read notes.txt six times." }));
+    const { runtime, events, summaries, archive } = await session(() => ({
+      text: "SUMMARY: read notes.txt six times.",
+    }));
     const out = await runtime.compact(undefined, new AbortController().signal);
     expect(out.method).toBe("summary");
     expect(out.trigger).toBe("manual");
     expect(out.tokensAfter).toBeLessThan(out.tokensBefore);
     expect(summaries.length).toBe(1);
     expect(summaries[0].messages[0].content[0].text).not.toContain("focus on");
-    const lines = archive().trim().split("\n").map((l) => JSON.parse(l));
+    const lines = archive()
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const record = lines.findLast((m) => m.compaction);
-    expect(record.compaction).toMatchObject({ trigger: "manual", method: "summary", task: TASK, summary: "SUMMARY: read notes.txt six times." });
-    expect(events.some((e) => e.type === "compact_boundary" && e.trigger === "manual" && e.method === "summary")).toBe(true);
+    expect(record.compaction).toMatchObject({
+      trigger: "manual",
+      method: "summary",
+      task: TASK,
+      summary: "SUMMARY: read notes.txt six times.",
+    });
+    expect(events.some((e) => e.type === "compact_boundary" && e.trigger === "manual" && e.method === "summary")).toBe(
+      true,
+    );
     // The next request starts from the record.
     await runtime.submit([{ type: "text", text: "and now?" }], new AbortController().signal);
     const next = fake!.requests.filter((r) => r.body.tools).at(-1)!.body.messages;
@@ -75,7 +105,9 @@ describe("SessionRuntime.compact", () => {
   test("with focus: the focus text is in the summary prompt", async () => {
     const { runtime, summaries } = await session(() => ({ text: "SUMMARY with focus" }));
     await runtime.compact("keep the API design", new AbortController().signal);
-    expect(summaries[0].messages[0].content[0].text).toContain("The user asks this summary to focus on: keep the API design");
+    expect(summaries[0].messages[0].content[0].text).toContain(
+      "The user asks this summary to focus on: keep the API design",
+    );
     await runtime.close();
   });
 
@@ -93,12 +125,19 @@ describe("SessionRuntime.compact", () => {
   test("a history too large for one summary call is summarised in chunks, each updating the last", async () => {
     let n = 0;
     const env = { SYNAPSE_CONTEXT_WINDOW: "12000", SYNAPSE_AUTO_CONDENSE: "0" };
-    const { runtime, summaries } = await session(() => ({ text: `CHUNK-SUMMARY-${++n}` }), 8, env, ` ${"thinking ".repeat(450)}`);
+    const { runtime, summaries } = await session(
+      () => ({ text: `CHUNK-SUMMARY-${++n}` }),
+      8,
+      env,
+      ` ${"thinking ".repeat(450)}`,
+    );
     const out = await runtime.compact(undefined, new AbortController().signal);
     expect(out.method).toBe("summary");
     expect(summaries.length).toBeGreaterThan(1);
     for (let i = 1; i < summaries.length; i++) {
-      expect(summaries[i].messages[0].content[0].text).toContain(`<previous_summary>\nCHUNK-SUMMARY-${i}\n</previous_summary>`);
+      expect(summaries[i].messages[0].content[0].text).toContain(
+        `<previous_summary>\nCHUNK-SUMMARY-${i}\n</previous_summary>`,
+      );
     }
     const next = await runtime.submit([{ type: "text", text: "go on" }], new AbortController().signal);
     expect(next.subtype).toBe("success");
@@ -112,14 +151,20 @@ describe("SessionRuntime.compact", () => {
     const out = await runtime.compact(undefined, new AbortController().signal, 2);
     expect(out.method).toBe("summary");
     expect(out.keptTurns).toBe(2);
-    const lines = archive().trim().split("\n").map((l) => JSON.parse(l));
+    const lines = archive()
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const at = lines.findLastIndex((m) => m.compaction);
     // Two turns after the record: the last Read call with its result, and the final answer.
     expect(lines.slice(at + 1).map((m) => m.role)).toEqual(["assistant", "user", "assistant"]);
     await runtime.close();
   });
 
-  const refuse = () => ({ status: 400, body: { type: "error", error: { type: "invalid_request_error", message: "no" } } });
+  const refuse = () => ({
+    status: 400,
+    body: { type: "error", error: { type: "invalid_request_error", message: "no" } },
+  });
 
   test("a failed summary: the window fallback keeps fewer turns rather than grow the context", async () => {
     // Tiny exchanges: a record carrying the task, the user's messages and its note is about as
@@ -143,7 +188,9 @@ describe("SessionRuntime.compact", () => {
     expect(out.tokensAfter).toBe(out.tokensBefore);
     expect(archive()).toBe(before);
     expect(events.some((e) => e.type === "compact_boundary")).toBe(false);
-    expect(events.some((e) => e.type === "warning" && e.message.startsWith("could not compact the conversation"))).toBe(true);
+    expect(events.some((e) => e.type === "warning" && e.message.startsWith("could not compact the conversation"))).toBe(
+      true,
+    );
     await runtime.close();
   });
 

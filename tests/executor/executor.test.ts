@@ -22,7 +22,13 @@ function configFor(url: string) {
   const dir = mkdtempSync(join(tmpdir(), "synapse-exec-"));
   return resolveConfig({
     flags: { permissionMode: "bypass" },
-    env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: url, SYNAPSE_HOME: join(dir, "home"), SYNAPSE_RETRY_BASE_MS: "5", SYNAPSE_MEMORY_CHECK_INTERVAL_MS: "600000" },
+    env: {
+      ANTHROPIC_API_KEY: "test-key",
+      ANTHROPIC_BASE_URL: url,
+      SYNAPSE_HOME: join(dir, "home"),
+      SYNAPSE_RETRY_BASE_MS: "5",
+      SYNAPSE_MEMORY_CHECK_INTERVAL_MS: "600000",
+    },
     processCwd: dir,
     homeDir: dir,
   });
@@ -47,13 +53,15 @@ async function start(script: Parameters<typeof startFakeLLM>[0], options?: Param
     },
     emit: (e) => {
       events.push(e);
-      for (const w of [...waiters]) if (w.match(e)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve();
-      }
+      for (const w of [...waiters])
+        if (w.match(e)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve();
+        }
     },
   });
-  const next = (match: (e: ExecutorEvent) => boolean) => new Promise<void>((resolve) => waiters.push({ match, resolve }));
+  const next = (match: (e: ExecutorEvent) => boolean) =>
+    new Promise<void>((resolve) => waiters.push({ match, resolve }));
   return { executor, events, next, signals, config };
 }
 
@@ -114,7 +122,11 @@ describe("executor", () => {
     const messages = posts()[1].body.messages;
     // One user message (the APIs want alternating roles), its prompts as separate blocks, the mark between.
     expect(messages).toHaveLength(1);
-    expect(messages[0].content.map((b: any) => b.text)).toEqual(["first prompt", "[Request interrupted by user]", "second prompt"]);
+    expect(messages[0].content.map((b: any) => b.text)).toEqual([
+      "first prompt",
+      "[Request interrupted by user]",
+      "second prompt",
+    ]);
     await executor.close();
   });
 
@@ -131,7 +143,9 @@ describe("executor", () => {
     expect(Date.now() - began).toBeLessThan(25_000); // the sleep was killed, not waited out
     await executor.waitFor(executor.submit({ text: "next" }));
     const messages = posts()[1].body.messages;
-    const results = messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).filter((b: any) => b.type === "tool_result");
+    const results = messages
+      .flatMap((m: any) => (Array.isArray(m.content) ? m.content : []))
+      .filter((b: any) => b.type === "tool_result");
     expect(results).toHaveLength(1);
     expect(results[0].tool_use_id).toBe("toolu_1");
     expect(results[0].is_error).toBe(true);
@@ -140,7 +154,10 @@ describe("executor", () => {
 
   test("an interrupt during a compaction leaves the conversation as it was", async () => {
     // Small usage figures: far from the window, so no automatic condense gets in the way.
-    const big = (i: number) => ({ text: `answer ${i} ${"lorem ipsum ".repeat(300)}`, usage: { input_tokens: 5_000 * (i + 1), output_tokens: 900 } });
+    const big = (i: number) => ({
+      text: `answer ${i} ${"lorem ipsum ".repeat(300)}`,
+      usage: { input_tokens: 5_000 * (i + 1), output_tokens: 900 },
+    });
     let turn = 0;
     const { executor, next } = await start((req) => (req.body.tools?.length ? big(turn++) : { hang: true }));
     for (let i = 0; i < 5; i++) await executor.waitFor(executor.submit({ text: `question ${i}` }));
@@ -178,7 +195,9 @@ describe("executor", () => {
     executor.interrupt(id);
     expect((await executor.waitFor(id)).status).toBe("interrupted");
     await executor.waitFor(executor.submit({ text: "next" }));
-    const results = posts()[1].body.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).filter((b: any) => b.type === "tool_result");
+    const results = posts()[1]
+      .body.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : []))
+      .filter((b: any) => b.type === "tool_result");
     expect(results.map((r: any) => r.tool_use_id).sort()).toEqual(["toolu_a", "toolu_b", "toolu_c"]);
     await executor.close();
   });
@@ -189,8 +208,16 @@ describe("executor", () => {
       if (i === 0) {
         return {
           toolCalls: [
-            { id: "toolu_t1", name: "Bash", input: { command: 'task:explore --prompt "first look" --description "one"' } },
-            { id: "toolu_t2", name: "Bash", input: { command: 'task:explore --prompt "second look" --description "two"' } },
+            {
+              id: "toolu_t1",
+              name: "Bash",
+              input: { command: 'task:explore --prompt "first look" --description "one"' },
+            },
+            {
+              id: "toolu_t2",
+              name: "Bash",
+              input: { command: 'task:explore --prompt "second look" --description "two"' },
+            },
           ],
         };
       }
@@ -207,7 +234,9 @@ describe("executor", () => {
     const again = await executor.waitFor(executor.submit({ text: "next" }));
     expect(again.result?.result).toBe("after the batch");
     const last = posts().at(-1)!.body.messages;
-    const results = last.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).filter((b: any) => b.type === "tool_result");
+    const results = last
+      .flatMap((m: any) => (Array.isArray(m.content) ? m.content : []))
+      .filter((b: any) => b.type === "tool_result");
     expect(results.map((r: any) => r.tool_use_id).sort()).toEqual(["toolu_t1", "toolu_t2"]);
     await executor.close();
   });
@@ -225,7 +254,9 @@ describe("executor", () => {
   });
 
   test("/model <name> switches: the next request names the new model; the switch is in the session", async () => {
-    const { executor, events, config } = await start([{ text: "a" }], { models: [{ id: "claude-sonnet-5-5" }, { id: "fake-model-b" }] });
+    const { executor, events, config } = await start([{ text: "a" }], {
+      models: [{ id: "claude-sonnet-5-5" }, { id: "fake-model-b" }],
+    });
     const switched = await executor.waitFor(executor.submit({ text: "/model fake-model-b" }));
     expect(switched.status).toBe("done");
     expect(events).toContainEqual({ type: "model_changed", model: "anthropic/fake-model-b" });
@@ -246,7 +277,11 @@ describe("executor", () => {
     const before = executor.runtime.sessionId;
     await executor.waitFor(executor.submit({ text: "/clear" }));
     expect(executor.runtime.sessionId).not.toBe(before);
-    expect(events).toContainEqual({ type: "session_changed", session_id: executor.runtime.sessionId, previous: before });
+    expect(events).toContainEqual({
+      type: "session_changed",
+      session_id: executor.runtime.sessionId,
+      previous: before,
+    });
     await executor.waitFor(executor.submit({ text: "fresh" }));
     expect(posts()[1].body.messages).toHaveLength(1);
     await executor.close();
@@ -295,4 +330,3 @@ describe("executor", () => {
     await executor.close();
   }, 60_000);
 });
-

@@ -9,14 +9,27 @@ import type { CommandContext } from "../../src/executor/slash-command.ts";
 import type { ServerReport } from "../../src/mcp/servers.ts";
 
 const every: ServerReport = {
-  name: "every", scope: "flag", status: "connected", tools: ["echo", "add"], prompts: ["mcp__every__simple-prompt"],
+  name: "every",
+  scope: "flag",
+  status: "connected",
+  tools: ["echo", "add"],
+  prompts: ["mcp__every__simple-prompt"],
 };
-const broken: ServerReport = { name: "broken", scope: "user", status: "failed", error: "spawn nope ENOENT", tools: [], prompts: [] };
+const broken: ServerReport = {
+  name: "broken",
+  scope: "user",
+  status: "failed",
+  error: "spawn nope ENOENT",
+  tools: [],
+  prompts: [],
+};
 const repo: ServerReport = { name: "repo", scope: "project", status: "needs-approval", tools: [], prompts: [] };
 
 function ctx(reports: ServerReport[]): CommandContext {
   return {
-    facts: () => { throw new Error("not used"); },
+    facts: () => {
+      throw new Error("not used");
+    },
     listModels: async () => ({ models: [], source: "provider" }),
     listSessions: async () => [],
     commands: () => COMMANDS,
@@ -28,9 +41,23 @@ function ctx(reports: ServerReport[]): CommandContext {
 describe("/mcp", () => {
   test.each([
     [[], ["No MCP servers configured (.mcp.json, --mcp-config, or `synapse mcp add`)."]],
-    [[every], ["MCP servers:", "  every (flag): connected", "    2 tools: echo, add", "    prompts: /mcp__every__simple-prompt"]],
+    [
+      [every],
+      [
+        "MCP servers:",
+        "  every (flag): connected",
+        "    2 tools: echo, add",
+        "    prompts: /mcp__every__simple-prompt",
+      ],
+    ],
     [[broken], ["MCP servers:", "  broken (user): failed: spawn nope ENOENT"]],
-    [[repo], ["MCP servers:", "  repo (project): needs approval (not started; approve at the next prompt, or run with --allow-project-mcp)"]],
+    [
+      [repo],
+      [
+        "MCP servers:",
+        "  repo (project): needs approval (not started; approve at the next prompt, or run with --allow-project-mcp)",
+      ],
+    ],
     [[{ ...every, tools: ["echo"], prompts: [] }], ["MCP servers:", "  every (flag): connected", "    1 tool: echo"]],
   ] as [ServerReport[], string[]][])("%j", (reports, lines) => {
     expect(describeServers(reports)).toEqual(lines);
@@ -55,6 +82,10 @@ describe("MCP prompts as commands", () => {
   test("Tab completes them after the commands", () => {
     const names = [...commandNames(), "mcp__every__simple-prompt", "mcp__every__args-prompt"];
     expect(complete("/mcp__every__s", 14, "/", names)?.candidates).toEqual(["/mcp__every__simple-prompt "]);
-    expect(complete("/mc", 3, "/", names)?.candidates).toEqual(["/mcp ", "/mcp__every__simple-prompt ", "/mcp__every__args-prompt "]);
+    expect(complete("/mc", 3, "/", names)?.candidates).toEqual([
+      "/mcp ",
+      "/mcp__every__simple-prompt ",
+      "/mcp__every__args-prompt ",
+    ]);
   });
 });

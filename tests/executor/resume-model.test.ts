@@ -21,11 +21,21 @@ const lastModel = () => fake!.requests.filter((r) => r.path === "/v1/messages").
 async function executorIn(dir: string, url: string, flags: { model?: string } = {}) {
   const config = resolveConfig({
     flags: { permissionMode: "bypass", ...flags },
-    env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: url, SYNAPSE_HOME: join(dir, "home"), SYNAPSE_RETRY_BASE_MS: "5", SYNAPSE_MEMORY_CHECK_INTERVAL_MS: "600000" },
+    env: {
+      ANTHROPIC_API_KEY: "test-key",
+      ANTHROPIC_BASE_URL: url,
+      SYNAPSE_HOME: join(dir, "home"),
+      SYNAPSE_RETRY_BASE_MS: "5",
+      SYNAPSE_MEMORY_CHECK_INTERVAL_MS: "600000",
+    },
     processCwd: dir,
     homeDir: dir,
   });
-  return createExecutor({ config, open: (sink, resume) => openRuntime({ config, resume, emit: sink }), emit: () => {} });
+  return createExecutor({
+    config,
+    open: (sink, resume) => openRuntime({ config, resume, emit: sink }),
+    emit: () => {},
+  });
 }
 
 async function run(executor: Awaited<ReturnType<typeof executorIn>>, text: string) {

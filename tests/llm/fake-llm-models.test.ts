@@ -12,7 +12,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-const MODELS = [{ id: "claude-sonnet-5-5", displayName: "Claude Sonnet 5.5", created: 1_790_000_000 }, { id: "llama3" }];
+const MODELS = [
+  { id: "claude-sonnet-5-5", displayName: "Claude Sonnet 5.5", created: 1_790_000_000 },
+  { id: "llama3" },
+];
 
 describe("fake GET /v1/models", () => {
   test("Anthropic SDK: the listed models, paged the Anthropic way", async () => {
@@ -32,7 +35,10 @@ describe("fake GET /v1/models", () => {
     server = await startFakeLLM([], { models: MODELS, apiKey: "k2" });
     const client = new OpenAI({ apiKey: "k2", baseURL: `${server.url}/v1`, maxRetries: 0 });
     const page = await client.models.list();
-    expect(page.data.map((m) => [m.id, m.object])).toEqual([["claude-sonnet-5-5", "model"], ["llama3", "model"]]);
+    expect(page.data.map((m) => [m.id, m.object])).toEqual([
+      ["claude-sonnet-5-5", "model"],
+      ["llama3", "model"],
+    ]);
     expect(server.requests).toMatchObject([{ path: "/v1/models", provider: "openai" }]);
   });
 
@@ -41,7 +47,10 @@ describe("fake GET /v1/models", () => {
     const anthropic = new Anthropic({ apiKey: "wrong", baseURL: server.url, maxRetries: 0 });
     const a = await anthropic.models.list().catch((err) => err);
     expect(a).toBeInstanceOf(Anthropic.AuthenticationError);
-    expect(a.error).toMatchObject({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } });
+    expect(a.error).toMatchObject({
+      type: "error",
+      error: { type: "authentication_error", message: "invalid x-api-key" },
+    });
     const openai = new OpenAI({ apiKey: "wrong", baseURL: `${server.url}/v1`, maxRetries: 0 });
     const o = await openai.models.list().catch((err) => err);
     expect(o).toBeInstanceOf(OpenAI.AuthenticationError);
@@ -52,6 +61,8 @@ describe("fake GET /v1/models", () => {
     server = await startFakeLLM([]);
     const res = await fetch(`${server.url}/v1/models`, { headers: { "anthropic-version": "2023-06-01" } });
     expect(res.status).toBe(401);
-    expect(await res.json()).toMatchObject({ error: { type: "authentication_error", message: "x-api-key header is required" } });
+    expect(await res.json()).toMatchObject({
+      error: { type: "authentication_error", message: "x-api-key header is required" },
+    });
   });
 });

@@ -17,7 +17,12 @@ const HELLO = [{ role: "user", content: "hello" }];
 /** Streamed, as Synapse always asks; `stream: false` in `body` to send an unstreamed request. */
 function post(url: string, body: object, signal?: AbortSignal): Promise<Response> {
   const valid = { stream: true, ...("messages" in body ? body : { ...body, messages: HELLO }) };
-  return fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(valid), signal });
+  return fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(valid),
+    signal,
+  });
 }
 
 /** Splits an SSE body into {event, data} records, the way a client would. */
@@ -28,7 +33,10 @@ function parseSse(body: string): Array<{ event?: string; data: string }> {
     .map((frame) => {
       const lines = frame.split("\n");
       const event = lines.find((l) => l.startsWith("event: "))?.slice(7);
-      const data = lines.filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+      const data = lines
+        .filter((l) => l.startsWith("data: "))
+        .map((l) => l.slice(6))
+        .join("\n");
       return { event, data };
     });
 }
@@ -46,7 +54,13 @@ const TOOL_INPUT = { path: "src/main.ts", pattern: "needle with spaces", limit: 
 
 describe("anthropic wire format", () => {
   test("SSE: text deltas, fragmented tool input with an empty fragment, ping, cumulative usage", async () => {
-    const f = await serve([{ text: "Hello there, world", toolCalls: [{ id: "toolu_1", name: "Grep", input: TOOL_INPUT }], usage: { input_tokens: 30, output_tokens: 12 } }]);
+    const f = await serve([
+      {
+        text: "Hello there, world",
+        toolCalls: [{ id: "toolu_1", name: "Grep", input: TOOL_INPUT }],
+        usage: { input_tokens: 30, output_tokens: 12 },
+      },
+    ]);
     const res = await post(`${f.url}/v1/messages`, { model: "claude-x", stream: true, messages: HELLO });
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     const events = parseSse(await res.text());
@@ -83,18 +97,34 @@ describe("anthropic wire format", () => {
   });
 
   test("a mid-stream error is an `event: error` after the stream started", async () => {
-    const f = await serve([{ streamError: { type: "overloaded_error", message: "Overloaded" }, text: "partial answer here" }]);
+    const f = await serve([
+      { streamError: { type: "overloaded_error", message: "Overloaded" }, text: "partial answer here" },
+    ]);
     const events = parseSse(await (await post(`${f.url}/v1/messages`, { stream: true })).text());
     expect(events[0].event).toBe("message_start");
     expect(events.at(-1)!.event).toBe("error");
-    expect(JSON.parse(events.at(-1)!.data)).toEqual({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
+    expect(JSON.parse(events.at(-1)!.data)).toEqual({
+      type: "error",
+      error: { type: "overloaded_error", message: "Overloaded" },
+    });
   });
 });
 
 describe("openai wire format", () => {
   test("SSE: role chunk, tool calls by index with id/name only first, finish, usage chunk, [DONE]", async () => {
-    const f = await serve([{ toolCalls: [{ id: "call_a", name: "Read", input: { path: "x" } }, { name: "Grep", input: TOOL_INPUT }] }]);
-    const res = await post(`${f.url}/v1/chat/completions`, { model: "gpt-x", stream: true, stream_options: { include_usage: true } });
+    const f = await serve([
+      {
+        toolCalls: [
+          { id: "call_a", name: "Read", input: { path: "x" } },
+          { name: "Grep", input: TOOL_INPUT },
+        ],
+      },
+    ]);
+    const res = await post(`${f.url}/v1/chat/completions`, {
+      model: "gpt-x",
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const events = parseSse(await res.text());
     expect(events.every((e) => e.event === undefined)).toBe(true);
     expect(events.at(-1)!.data).toBe("[DONE]");
@@ -108,7 +138,10 @@ describe("openai wire format", () => {
       expect(mine.slice(1).every((c: any) => c.id === undefined && c.function.name === undefined)).toBe(true);
       expect(mine.length).toBeGreaterThan(2);
     }
-    const args = calls.filter((c: any) => c.index === 1).map((c: any) => c.function.arguments).join("");
+    const args = calls
+      .filter((c: any) => c.index === 1)
+      .map((c: any) => c.function.arguments)
+      .join("");
     expect(JSON.parse(args)).toEqual(TOOL_INPUT);
     const finish = chunks.find((c) => c.choices[0]?.finish_reason);
     expect(finish.choices[0]).toMatchObject({ delta: {}, finish_reason: "tool_calls" });
@@ -137,7 +170,6 @@ describe("openai wire format", () => {
     expect(body.error).toMatchObject({ type: "requests", code: "rate_limit_exceeded", param: null });
     expect(body.error.message).toContain("Rate limit");
   });
-
 });
 
 describe("scripting", () => {
@@ -175,7 +207,10 @@ describe("scripting", () => {
     await f.waitForRequests(1);
     controller.abort();
     await expect(pending).rejects.toThrow();
-    const second = post(`${f.url}/v1/messages`, {}).then((res) => res.status, () => "closed");
+    const second = post(`${f.url}/v1/messages`, {}).then(
+      (res) => res.status,
+      () => "closed",
+    );
     await f.waitForRequests(2);
     await f.stop();
     // Released by stop(): the connection is closed under it, or the fake's 499 gets out first.
@@ -197,10 +232,18 @@ describe("scripting", () => {
     await (await post(`${f.url}/v1/messages`, { messages: [{ role: "user", content: "first one" }] })).text();
     await (await post(`${f.url}/v1/messages`, { messages: [{ role: "user", content: "second one" }] })).text();
     expect((await waiting).map((r) => r.body.messages[0].content)).toEqual(["first one", "second one"]);
-    const failed = await f.waitForRequests(3, 50).then(() => "resolved", (e: Error) => e.message);
+    const failed = await f.waitForRequests(3, 50).then(
+      () => "resolved",
+      (e: Error) => e.message,
+    );
     expect(failed).toContain("waited 50 ms for 3 request(s), 2 came");
     expect(failed).toContain('#1 /v1/messages (anthropic) last message: "second one"');
-    const filtered = await f.waitForRequests(1, 50, (r) => r.provider === "openai").then(() => "resolved", (e: Error) => e.message);
+    const filtered = await f
+      .waitForRequests(1, 50, (r) => r.provider === "openai")
+      .then(
+        () => "resolved",
+        (e: Error) => e.message,
+      );
     expect(filtered).toContain("of the kind asked for, 0 came");
   });
 
@@ -228,7 +271,10 @@ describe("scripting", () => {
     let got = "";
     while (parseSse(got).length < 3) got += new TextDecoder().decode((await reader.read()).value);
     expect(parseSse(got).map((e) => e.event)).toEqual(["message_start", "content_block_start", "ping"]);
-    const failed = await f.waitForStreamed(0, "text_delta", 1, 50).then(() => "resolved", (e: Error) => e.message);
+    const failed = await f.waitForStreamed(0, "text_delta", 1, 50).then(
+      () => "resolved",
+      (e: Error) => e.message,
+    );
     expect(failed).toContain('for request #0 to stream "text_delta" 1 time(s); it sent');
     expect(failed).toContain("holding it 0 time(s)");
     controller.abort();
@@ -246,7 +292,10 @@ test("runs as a process with a looping script file, printing its URL", async () 
   const dir = mkdtempSync(join(tmpdir(), "fake-llm-"));
   const file = join(dir, "script.json");
   writeFileSync(file, JSON.stringify({ loop: [{ text: "ping" }, { text: "pong" }] }));
-  const proc = Bun.spawn([process.execPath, "tests/support/fake-llm.ts", "--script", file], { stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, "tests/support/fake-llm.ts", "--script", file], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   try {
     const reader = proc.stdout.getReader();
     let out = "";

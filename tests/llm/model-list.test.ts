@@ -18,7 +18,13 @@ test("a local OpenAI-compatible server with no key configured is asked with the 
 });
 
 test("a configured key is sent as is", async () => {
-  const list = await listModels("openai", { baseUrl: `${fake.url}/v1`, apiKey: "sk-real" }, new AbortController().signal);
+  const list = await listModels(
+    "openai",
+    { baseUrl: `${fake.url}/v1`, apiKey: "sk-real" },
+    new AbortController().signal,
+  );
   expect(list.source).toBe("provider");
-  expect(fake.requests.filter((r) => r.path.startsWith("/v1/models")).at(-1)!.headers.authorization).toBe("Bearer sk-real");
+  expect(fake.requests.filter((r) => r.path.startsWith("/v1/models")).at(-1)!.headers.authorization).toBe(
+    "Bearer sk-real",
+  );
 });

@@ -60,9 +60,13 @@ describe("Anthropic breakpoints", () => {
 
 describe("prompt_cache_key", () => {
   test("sent as the session id, to OpenAI's own API only", async () => {
-    expect((await toOpenAIParams(request({ cacheKey: "20260101-000000-abcdef" }), "gpt-5")).prompt_cache_key).toBe("20260101-000000-abcdef");
+    expect((await toOpenAIParams(request({ cacheKey: "20260101-000000-abcdef" }), "gpt-5")).prompt_cache_key).toBe(
+      "20260101-000000-abcdef",
+    );
     expect("prompt_cache_key" in (await toOpenAIParams(request(), "gpt-5"))).toBe(false);
-    expect([undefined, "https://api.openai.com/v1", "http://127.0.0.1:11434/v1", "not a url"].map(isOpenAIHost)).toEqual([true, true, false, false]);
+    expect(
+      [undefined, "https://api.openai.com/v1", "http://127.0.0.1:11434/v1", "not a url"].map(isOpenAIHost),
+    ).toEqual([true, true, false, false]);
   });
 });
 
@@ -93,10 +97,23 @@ describe("cache usage from the fake, through each provider's stream parser", () 
   test("a request with a fifth breakpoint gets the real API's 400", async () => {
     fake = await startFakeLLM(() => ({ text: "ok" }));
     const block = { type: "text", text: "x", cache_control: { type: "ephemeral" } };
-    const body = { model: "m", max_tokens: 10, stream: true, system: [block], messages: [{ role: "user", content: [block, block, block, block] }] };
-    const res = await fetch(`${fake.url}/v1/messages`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const body = {
+      model: "m",
+      max_tokens: 10,
+      stream: true,
+      system: [block],
+      messages: [{ role: "user", content: [block, block, block, block] }],
+    };
+    const res = await fetch(`${fake.url}/v1/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as any).error).toEqual({ type: "invalid_request_error", message: "A maximum of 4 blocks with cache_control may be provided. Found 5." });
+    expect(((await res.json()) as any).error).toEqual({
+      type: "invalid_request_error",
+      message: "A maximum of 4 blocks with cache_control may be provided. Found 5.",
+    });
   });
 
   test("Anthropic: an entry older than 5 minutes is gone, and a changed early message misses", async () => {
@@ -106,10 +123,14 @@ describe("cache usage from the fake, through each provider's stream parser", () 
     const messages = [message("user", "task"), message("assistant", "ok"), message("user", "go on")];
     await streamCollect(provider, request({ system: long, tools, messages }));
     now += 4 * 60_000;
-    expect((await streamCollect(provider, request({ system: long, tools, messages }))).turn.usage.cache_read_input_tokens).toBeGreaterThan(4000);
+    expect(
+      (await streamCollect(provider, request({ system: long, tools, messages }))).turn.usage.cache_read_input_tokens,
+    ).toBeGreaterThan(4000);
     // Read 4 minutes ago: alive for 5 more. Then 6 minutes with no request: gone.
     now += 6 * 60_000;
-    expect((await streamCollect(provider, request({ system: long, tools, messages }))).turn.usage.cache_read_input_tokens).toBe(0);
+    expect(
+      (await streamCollect(provider, request({ system: long, tools, messages }))).turn.usage.cache_read_input_tokens,
+    ).toBe(0);
     const changed = [message("user", "another task"), ...messages.slice(1)];
     const u = (await streamCollect(provider, request({ system: long, tools, messages: changed }))).turn.usage;
     // The tools and system (their breakpoint) are still a hit; the messages after are written again.
@@ -124,7 +145,12 @@ describe("cache usage from the fake, through each provider's stream parser", () 
     const messages = [message("user", "task")];
     const a = (await streamCollect(provider, request({ system: long, messages }))).turn.usage;
     expect(a.cache_read_input_tokens).toBe(0);
-    const b = (await streamCollect(provider, request({ system: long, messages: [...messages, message("assistant", "ok"), message("user", "next")] }))).turn.usage;
+    const b = (
+      await streamCollect(
+        provider,
+        request({ system: long, messages: [...messages, message("assistant", "ok"), message("user", "next")] }),
+      )
+    ).turn.usage;
     expect(b.cache_read_input_tokens).toBeGreaterThan(4000);
     expect(b.cache_read_input_tokens! % 128).toBe(0);
     expect(b.cache_creation_input_tokens).toBeUndefined();

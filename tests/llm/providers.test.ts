@@ -12,7 +12,9 @@ const serve = fakeLLMPerTest();
 
 describe.each(["anthropic", "openai"] as ProviderKind[])("%s provider", (kind) => {
   test("streams text in pieces and reports usage", async () => {
-    const f = await serve([{ text: "The quick brown fox jumps over the lazy dog.", usage: { input_tokens: 42, output_tokens: 9 } }]);
+    const f = await serve([
+      { text: "The quick brown fox jumps over the lazy dog.", usage: { input_tokens: 42, output_tokens: 9 } },
+    ]);
     const { turn, pieces } = await streamCollect(providerFor(kind, f));
     expect(pieces.length).toBeGreaterThan(3);
     expect(pieces.join("")).toBe("The quick brown fox jumps over the lazy dog.");
@@ -27,13 +29,15 @@ describe.each(["anthropic", "openai"] as ProviderKind[])("%s provider", (kind) =
 
   test("assembles several tool calls from fragmented arguments", async () => {
     const edit = { path: "src/a.ts", old_string: 'const a = "x";\n', new_string: "const a = 1;", replace_all: false };
-    const f = await serve([{
-      text: "Let me look.",
-      toolCalls: [
-        { id: "call_1", name: "Read", input: { path: "README.md", offset: 10 } },
-        { id: "call_2", name: "Edit", input: edit },
-      ],
-    }]);
+    const f = await serve([
+      {
+        text: "Let me look.",
+        toolCalls: [
+          { id: "call_1", name: "Read", input: { path: "README.md", offset: 10 } },
+          { id: "call_2", name: "Edit", input: edit },
+        ],
+      },
+    ]);
     const { turn } = await streamCollect(providerFor(kind, f));
     expect(turn.stopReason).toBe("tool_use");
     expect(turn.content).toEqual([
@@ -44,12 +48,14 @@ describe.each(["anthropic", "openai"] as ProviderKind[])("%s provider", (kind) =
   });
 
   test("broken tool JSON becomes data, not a throw; empty arguments become {}", async () => {
-    const f = await serve([{
-      toolCalls: [
-        { id: "t1", name: "Bash", input: null, rawArguments: '{"command": "ls -la' },
-        { id: "t2", name: "Glob", input: null, rawArguments: "" },
-      ],
-    }]);
+    const f = await serve([
+      {
+        toolCalls: [
+          { id: "t1", name: "Bash", input: null, rawArguments: '{"command": "ls -la' },
+          { id: "t2", name: "Glob", input: null, rawArguments: "" },
+        ],
+      },
+    ]);
     const { turn } = await streamCollect(providerFor(kind, f));
     expect(turn.content).toEqual([
       { type: "tool_use", id: "t1", name: "Bash", input: {}, raw_input: '{"command": "ls -la' },
@@ -81,13 +87,32 @@ describe.each(["anthropic", "openai"] as ProviderKind[])("%s provider", (kind) =
   });
 
   test("a scripted error body and a non-JSON body both surface their text", async () => {
-    const body = kind === "anthropic"
-      ? { type: "error", error: { type: "invalid_request_error", message: "max_tokens: too large" }, request_id: "req_1" }
-      : { error: { message: "max_tokens is too large", type: "invalid_request_error", param: "max_tokens", code: null } };
-    const f = await serve([{ status: 400, body }, { status: 502, body: "<html>Bad Gateway</html>", headers: { "content-type": "text/html" } }]);
+    const body =
+      kind === "anthropic"
+        ? {
+            type: "error",
+            error: { type: "invalid_request_error", message: "max_tokens: too large" },
+            request_id: "req_1",
+          }
+        : {
+            error: {
+              message: "max_tokens is too large",
+              type: "invalid_request_error",
+              param: "max_tokens",
+              code: null,
+            },
+          };
+    const f = await serve([
+      { status: 400, body },
+      { status: 502, body: "<html>Bad Gateway</html>", headers: { "content-type": "text/html" } },
+    ]);
     const provider = providerFor(kind, f);
     const bad = await failure(streamCollect(provider));
-    expect(bad.message).toBe(kind === "anthropic" ? "400 invalid_request_error: max_tokens: too large" : "400 invalid_request_error: max_tokens is too large");
+    expect(bad.message).toBe(
+      kind === "anthropic"
+        ? "400 invalid_request_error: max_tokens: too large"
+        : "400 invalid_request_error: max_tokens is too large",
+    );
     expect(bad.retryable).toBe(false);
     const gateway = await failure(streamCollect(provider));
     expect(gateway.status).toBe(502);
@@ -120,9 +145,10 @@ describe.each(["anthropic", "openai"] as ProviderKind[])("%s provider", (kind) =
   });
 
   test("a stream that ends cleanly but early counts as cut", async () => {
-    const early = kind === "anthropic"
-      ? 'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":1,"output_tokens":1}}}\n\n'
-      : 'data: {"choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"finish_reason":null}]}\n\n';
+    const early =
+      kind === "anthropic"
+        ? 'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":1,"output_tokens":1}}}\n\n'
+        : 'data: {"choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"finish_reason":null}]}\n\n';
     const f = await serve([{ raw: early }]);
     const err = await failure(streamCollect(providerFor(kind, f)));
     expect(err.retryable).toBe(true);
@@ -174,7 +200,9 @@ describe.each(["anthropic", "openai"] as ProviderKind[])("%s provider", (kind) =
     const f = await serve([{ text: "unused" }]);
     const controller = new AbortController();
     controller.abort();
-    expect(await failure(streamCollect(providerFor(kind, f), request({ signal: controller.signal })))).toBeInstanceOf(InterruptedError);
+    expect(await failure(streamCollect(providerFor(kind, f), request({ signal: controller.signal })))).toBeInstanceOf(
+      InterruptedError,
+    );
     expect(f.requests.length).toBe(0);
   });
 });

@@ -23,14 +23,23 @@ type Expectation = { turn: AssistantTurn } | { error: { retryable: boolean; mess
 
 const EXPECTED: Record<string, Expectation> = {
   "anthropic-text.sse": {
-    turn: { content: [{ type: "text", text: "Hello!" }], stopReason: "end_turn", usage: { input_tokens: 25, output_tokens: 15 } },
+    turn: {
+      content: [{ type: "text", text: "Hello!" }],
+      stopReason: "end_turn",
+      usage: { input_tokens: 25, output_tokens: 15 },
+    },
   },
   "anthropic-tool-use.sse": {
     turn: {
       content: [
         { type: "text", text: "Okay, let's check the weather for San Francisco, CA:" },
         // The transcript's fragments join to {"location": "San Francisco, CA"}: there is no unit.
-        { type: "tool_use", id: "toolu_01T1x1fJ34qAmk2tNTrN7Up6", name: "get_weather", input: { location: "San Francisco, CA" } },
+        {
+          type: "tool_use",
+          id: "toolu_01T1x1fJ34qAmk2tNTrN7Up6",
+          name: "get_weather",
+          input: { location: "San Francisco, CA" },
+        },
       ],
       stopReason: "tool_use",
       usage: { input_tokens: 472, output_tokens: 89 },
@@ -39,24 +48,37 @@ const EXPECTED: Record<string, Expectation> = {
   "anthropic-error.sse": { error: { retryable: true, message: "overloaded_error: Overloaded" } },
   "openai-text.sse": {
     turn: {
-      content: [{
-        type: "text",
-        text: "I'm unable to provide real-time updates, including current weather information. For the latest weather in San Francisco, I recommend checking a reliable weather website or app such as the Weather Channel, BBC Weather, or a local San Francisco news station.",
-      }],
+      content: [
+        {
+          type: "text",
+          text: "I'm unable to provide real-time updates, including current weather information. For the latest weather in San Francisco, I recommend checking a reliable weather website or app such as the Weather Channel, BBC Weather, or a local San Francisco news station.",
+        },
+      ],
       stopReason: "end_turn",
       usage: { input_tokens: 14, output_tokens: 47 },
     },
   },
   "openai-tool-calls.sse": {
     turn: {
-      content: [{ type: "tool_use", id: "call_pVHYsU0gmSfX5TqxOyVbB2ma", name: "get_weather", input: { city: "San Francisco", state: "CA" } }],
+      content: [
+        {
+          type: "tool_use",
+          id: "call_pVHYsU0gmSfX5TqxOyVbB2ma",
+          name: "get_weather",
+          input: { city: "San Francisco", state: "CA" },
+        },
+      ],
       stopReason: "tool_use",
       usage: { input_tokens: 48, output_tokens: 19 },
     },
   },
 };
 
-const files = present ? readdirSync(VECTORS).filter((f) => f.endsWith(".sse")).sort() : [];
+const files = present
+  ? readdirSync(VECTORS)
+      .filter((f) => f.endsWith(".sse"))
+      .sort()
+  : [];
 if (!present) for (const file of Object.keys(EXPECTED)) skipForMissingVectors(`replays ${file}`, "sse");
 
 test.skipIf(!present)("every transcript has an expectation", () => {
@@ -73,7 +95,10 @@ for (const file of files) {
     const pieces: string[] = [];
     const run = providerFor(kind, fake).stream(request(), { onText: (t) => pieces.push(t) });
     if ("error" in expected) {
-      const err = await run.then(() => undefined, (e) => e);
+      const err = await run.then(
+        () => undefined,
+        (e) => e,
+      );
       expect(err).toBeInstanceOf(ProviderError);
       expect(err.retryable).toBe(expected.error.retryable);
       expect(err.message).toContain(expected.error.message);

@@ -15,11 +15,26 @@ import { type FakeLLM, startFakeLLM } from "../support/fake-llm.ts";
 const image = { type: "image", image: { sha256: "ab", mediaType: "image/png", bytes: 3 } } as const;
 
 function conversation(turns: number): Message[] {
-  const w: Message[] = [{ id: "t", role: "user", content: [{ type: "text", text: 'task: é \u2028 "quoted" \\ 😀' }], ts: 0 }];
+  const w: Message[] = [
+    { id: "t", role: "user", content: [{ type: "text", text: 'task: é \u2028 "quoted" \\ 😀' }], ts: 0 },
+  ];
   for (let i = 0; i < turns; i++) {
-    w.push({ id: `a${i}`, role: "assistant", content: [{ type: "text", text: i % 3 ? "" : `step ${i}` }, { type: "tool_use", id: `c${i}`, name: "Bash", input: { command: `cat f${i}` } }], ts: 0 });
+    w.push({
+      id: `a${i}`,
+      role: "assistant",
+      content: [
+        { type: "text", text: i % 3 ? "" : `step ${i}` },
+        { type: "tool_use", id: `c${i}`, name: "Bash", input: { command: `cat f${i}` } },
+      ],
+      ts: 0,
+    });
     const content = i % 5 === 4 ? [image] : `output ${i}\n`.repeat(50);
-    w.push({ id: `u${i}`, role: "user", content: [{ type: "tool_result", tool_use_id: `c${i}`, content, is_error: i % 4 === 3 }], ts: 0 });
+    w.push({
+      id: `u${i}`,
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: `c${i}`, content, is_error: i % 4 === 3 }],
+      ts: 0,
+    });
   }
   w.push({ id: "empty", role: "assistant", content: [{ type: "text", text: "" }], ts: 0 });
   return w;
@@ -30,7 +45,13 @@ function request(messages: Message[]): ModelRequest {
     model: "claude-x",
     system: "system prompt",
     messages,
-    tools: [{ name: "Bash", description: "runs", input_schema: { type: "object", properties: { command: { type: "string" } } } }],
+    tools: [
+      {
+        name: "Bash",
+        description: "runs",
+        input_schema: { type: "object", properties: { command: { type: "string" } } },
+      },
+    ],
     maxTokens: 100,
     signal: new AbortController().signal,
     loadImage: async () => ({ mediaType: "image/png", base64: "iVBORw0KGgo=" }),
@@ -85,7 +106,11 @@ describe("on the wire", () => {
   });
 
   test("Anthropic: the SDK sends the built body unchanged", async () => {
-    const provider = new AnthropicProvider({ apiKey: "k", baseUrl: `http://127.0.0.1:${proxy.port}`, model: "claude-x" });
+    const provider = new AnthropicProvider({
+      apiKey: "k",
+      baseUrl: `http://127.0.0.1:${proxy.port}`,
+      model: "claude-x",
+    });
     const all = conversation(6).slice(0, -1);
     for (const n of [1, 5, 9, 13]) {
       const context = all.slice(0, n);

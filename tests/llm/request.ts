@@ -10,7 +10,8 @@ import type { FakeLLM } from "../support/fake-llm.ts";
 export type ProviderKind = "anthropic" | "openai";
 
 export function providerFor(kind: ProviderKind, fake: FakeLLM, model?: string): Provider {
-  if (kind === "anthropic") return new AnthropicProvider({ apiKey: "sk-ant-test", baseUrl: fake.url, model: model ?? "claude-test" });
+  if (kind === "anthropic")
+    return new AnthropicProvider({ apiKey: "sk-ant-test", baseUrl: fake.url, model: model ?? "claude-test" });
   return new OpenAIProvider({ apiKey: "sk-test", baseUrl: `${fake.url}/v1`, model: model ?? "gpt-test" });
 }
 
@@ -27,7 +28,10 @@ export function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
     tools: [],
     maxTokens: 1024,
     signal: new AbortController().signal,
-    loadImage: async (ref) => ({ mediaType: ref.mediaType, base64: Buffer.from(`image ${ref.sha256}`).toString("base64") }),
+    loadImage: async (ref) => ({
+      mediaType: ref.mediaType,
+      base64: Buffer.from(`image ${ref.sha256}`).toString("base64"),
+    }),
     ...overrides,
   };
 }

@@ -26,7 +26,13 @@ describe.each(["anthropic", "openai"] as ProviderKind[])("%s with retries", (kin
     started = Promise.withResolvers<FakeLLM>();
     fake = await startFakeLLM(script);
     started.resolve(fake);
-    const opts: RetryOptions = { maxRetries: 4, baseMs: 5, maxMs: 5_000, onRetry: (info) => retries.push(info), ...options };
+    const opts: RetryOptions = {
+      maxRetries: 4,
+      baseMs: 5,
+      maxMs: 5_000,
+      onRetry: (info) => retries.push(info),
+      ...options,
+    };
     const req = request(signal ? { signal } : {});
     return streamWithRetry(providerFor(kind, fake), req, { onText: (t) => texts.push(t) }, opts);
   }
@@ -97,7 +103,9 @@ describe.each(["anthropic", "openai"] as ProviderKind[])("%s with retries", (kin
   });
 
   test("retries run out: the last ProviderError, saying so", async () => {
-    const err = await failure(run([{ status: 503 }, { status: 500 }, { status: 502 }, { text: "too late" }], { maxRetries: 2 }));
+    const err = await failure(
+      run([{ status: 503 }, { status: 500 }, { status: 502 }, { text: "too late" }], { maxRetries: 2 }),
+    );
     expect(err).toBeInstanceOf(ProviderError);
     expect(err.status).toBe(502);
     expect(err.message).toContain("gave up after 2 retries");
@@ -125,7 +133,11 @@ describe.each(["anthropic", "openai"] as ProviderKind[])("%s with retries", (kin
     const waiting = Promise.withResolvers<void>();
     // The hour-long retry-after outlasts the test's timeout: only the abort can end this wait in time.
     const onRetry = (info: RetryInfo) => (retries.push(info), waiting.resolve());
-    const pending = run([{ status: 529, headers: { "retry-after": "3600" } }, { text: "never" }], { maxMs: 7_200_000, onRetry }, controller.signal);
+    const pending = run(
+      [{ status: 529, headers: { "retry-after": "3600" } }, { text: "never" }],
+      { maxMs: 7_200_000, onRetry },
+      controller.signal,
+    );
     await waiting.promise;
     expect(retries[0].delayMs).toBe(3_600_000);
     controller.abort();

@@ -25,17 +25,41 @@ const chosen: Array<[string, Env, string]> = [
   ["both keys: anthropic first", { anthropicKey: A, openaiKey: O }, "anthropic/claude-sonnet-5-5"],
   ["base URL without key: local openai-compatible server", { openaiUrl: LOCAL }, "openai/gpt-5.4"],
   ["explicit provider/model", { model: "openai/gpt-4.1", anthropicKey: A, openaiKey: O }, "openai/gpt-4.1"],
-  ["explicit anthropic/model", { model: "anthropic/claude-opus-4-1", anthropicKey: A, openaiKey: O }, "anthropic/claude-opus-4-1"],
+  [
+    "explicit anthropic/model",
+    { model: "anthropic/claude-opus-4-1", anthropicKey: A, openaiKey: O },
+    "anthropic/claude-opus-4-1",
+  ],
   ["explicit provider, empty model: its default", { model: "openai/", openaiKey: O }, "openai/gpt-5.4"],
-  ["bare claude name", { model: "claude-3-5-haiku-latest", anthropicKey: A, openaiKey: O }, "anthropic/claude-3-5-haiku-latest"],
+  [
+    "bare claude name",
+    { model: "claude-3-5-haiku-latest", anthropicKey: A, openaiKey: O },
+    "anthropic/claude-3-5-haiku-latest",
+  ],
   ["bare gpt name", { model: "gpt-4o-mini", anthropicKey: A, openaiKey: O }, "openai/gpt-4o-mini"],
   ["bare o3 name", { model: "o3-mini", anthropicKey: A, openaiKey: O }, "openai/o3-mini"],
   ["bare o1 and o4 names", { model: "o4-mini", openaiKey: O }, "openai/o4-mini"],
-  ["unknown name goes to the only configured provider", { model: "llama3.1:8b", openaiUrl: LOCAL }, "openai/llama3.1:8b"],
-  ["unknown name with both: the local server wins", { model: "qwen3", anthropicKey: A, openaiUrl: LOCAL }, "openai/qwen3"],
-  ["unknown name with both keys and no base URL: anthropic first", { model: "mystery", anthropicKey: A, openaiKey: O }, "anthropic/mystery"],
+  [
+    "unknown name goes to the only configured provider",
+    { model: "llama3.1:8b", openaiUrl: LOCAL },
+    "openai/llama3.1:8b",
+  ],
+  [
+    "unknown name with both: the local server wins",
+    { model: "qwen3", anthropicKey: A, openaiUrl: LOCAL },
+    "openai/qwen3",
+  ],
+  [
+    "unknown name with both keys and no base URL: anthropic first",
+    { model: "mystery", anthropicKey: A, openaiKey: O },
+    "anthropic/mystery",
+  ],
   ["unknown name, anthropic only", { model: "mystery", anthropicKey: A }, "anthropic/mystery"],
-  ["a slash that names no provider stays in the model", { model: "meta-llama/Llama-3-8B", openaiUrl: LOCAL }, "openai/meta-llama/Llama-3-8B"],
+  [
+    "a slash that names no provider stays in the model",
+    { model: "meta-llama/Llama-3-8B", openaiUrl: LOCAL },
+    "openai/meta-llama/Llama-3-8B",
+  ],
   ["provider prefix is case-insensitive", { model: "OpenAI/gpt-4o", openaiKey: O }, "openai/gpt-4o"],
 ];
 

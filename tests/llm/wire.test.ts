@@ -19,23 +19,42 @@ const b64 = (sha: string) => Buffer.from(`image ${sha}`).toString("base64");
 
 const conversation: Message[] = [
   message("user", "Describe this", { type: "image", image: png }),
-  message("assistant", "Looking.", { type: "tool_use", id: "tu1", name: "Read", input: { path: "a.png" } }, { type: "tool_use", id: "tu2", name: "Bash", input: { command: "false" } }),
+  message(
+    "assistant",
+    "Looking.",
+    { type: "tool_use", id: "tu1", name: "Read", input: { path: "a.png" } },
+    { type: "tool_use", id: "tu2", name: "Bash", input: { command: "false" } },
+  ),
   message(
     "user",
     "also this",
-    { type: "tool_result", tool_use_id: "tu1", content: [{ type: "text", text: "here" }, { type: "image", image: shot }] },
+    {
+      type: "tool_result",
+      tool_use_id: "tu1",
+      content: [
+        { type: "text", text: "here" },
+        { type: "image", image: shot },
+      ],
+    },
     { type: "tool_result", tool_use_id: "tu2", content: "exit 1", is_error: true },
   ),
   message("assistant", ""),
 ];
 
 const tools: ToolSpec[] = [
-  { name: "Read", description: "Reads a file.", input_schema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } },
+  {
+    name: "Read",
+    description: "Reads a file.",
+    input_schema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+  },
 ];
 
 test("anthropic: blocks, base64 images, tool results first, system and cache breakpoints", async () => {
   fake = await startFakeLLM([{ text: "ok" }]);
-  await streamCollect(providerFor("anthropic", fake), request({ system: "Be brief.", messages: conversation, tools, maxTokens: 777 }));
+  await streamCollect(
+    providerFor("anthropic", fake),
+    request({ system: "Be brief.", messages: conversation, tools, maxTokens: 777 }),
+  );
   const body = fake.requests[0].body;
   expect(body.max_tokens).toBe(777);
   expect(body.system).toEqual([{ type: "text", text: "Be brief.", cache_control: { type: "ephemeral" } }]);
@@ -62,7 +81,10 @@ test("anthropic: blocks, base64 images, tool results first, system and cache bre
         {
           type: "tool_result",
           tool_use_id: "tu1",
-          content: [{ type: "text", text: "here" }, { type: "image", source: { type: "base64", media_type: "image/jpeg", data: b64("def") } }],
+          content: [
+            { type: "text", text: "here" },
+            { type: "image", source: { type: "base64", media_type: "image/jpeg", data: b64("def") } },
+          ],
         },
         { type: "tool_result", tool_use_id: "tu2", content: "exit 1", is_error: true },
         { type: "text", text: "also this", cache_control: { type: "ephemeral" } },
@@ -73,11 +95,16 @@ test("anthropic: blocks, base64 images, tool results first, system and cache bre
 
 test("openai: system message, tool_calls, role tool messages, images as data URLs after tool results", async () => {
   fake = await startFakeLLM([{ text: "ok" }]);
-  await streamCollect(providerFor("openai", fake), request({ system: "Be brief.", messages: conversation, tools, maxTokens: 777 }));
+  await streamCollect(
+    providerFor("openai", fake),
+    request({ system: "Be brief.", messages: conversation, tools, maxTokens: 777 }),
+  );
   const body = fake.requests[0].body;
   expect(body.max_tokens).toBe(777);
   expect(body.stream_options).toEqual({ include_usage: true });
-  expect(body.tools).toEqual([{ type: "function", function: { name: "Read", description: "Reads a file.", parameters: tools[0].input_schema } }]);
+  expect(body.tools).toEqual([
+    { type: "function", function: { name: "Read", description: "Reads a file.", parameters: tools[0].input_schema } },
+  ]);
   expect(body.messages).toEqual([
     { role: "system", content: "Be brief." },
     {
@@ -117,7 +144,10 @@ test("openai: reasoning models get max_completion_tokens; no tools means no tool
   expect(local.max_tokens).toBe(500);
   expect(local.model).toBe("llama3.1:8b");
   expect(local.tools).toBeUndefined();
-  expect(local.messages).toEqual([{ role: "system", content: "You are a test." }, { role: "user", content: "hello" }]);
+  expect(local.messages).toEqual([
+    { role: "system", content: "You are a test." },
+    { role: "user", content: "hello" },
+  ]);
 });
 
 test("request.model overrides the provider's model; an empty system prompt is left out", async () => {

@@ -40,19 +40,34 @@ describe("tool names", () => {
 
 describe("server entries", () => {
   test.each([
-    [{ command: "npx", args: ["-y", "x"] }, { type: "stdio", command: "npx", args: ["-y", "x"], env: {} }],
-    [{ type: "stdio", command: "a", env: { K: "v" }, cwd: "sub" }, { type: "stdio", command: "a", args: [], env: { K: "v" }, cwd: "sub" }],
-    [{ type: "http", url: "https://x/mcp" }, { type: "http", url: "https://x/mcp", headers: {} }],
-    [{ type: "streamable-http", url: "u", headers: { A: "b" } }, { type: "http", url: "u", headers: { A: "b" } }],
-    [{ type: "sse", url: "u" }, { type: "sse", url: "u", headers: {} }],
+    [
+      { command: "npx", args: ["-y", "x"] },
+      { type: "stdio", command: "npx", args: ["-y", "x"], env: {} },
+    ],
+    [
+      { type: "stdio", command: "a", env: { K: "v" }, cwd: "sub" },
+      { type: "stdio", command: "a", args: [], env: { K: "v" }, cwd: "sub" },
+    ],
+    [
+      { type: "http", url: "https://x/mcp" },
+      { type: "http", url: "https://x/mcp", headers: {} },
+    ],
+    [
+      { type: "streamable-http", url: "u", headers: { A: "b" } },
+      { type: "http", url: "u", headers: { A: "b" } },
+    ],
+    [
+      { type: "sse", url: "u" },
+      { type: "sse", url: "u", headers: {} },
+    ],
   ])("%p is accepted", (raw, entry) => {
     expect(parseServerEntry(raw)).toEqual({ ok: true, entry: entry as never });
   });
 
   test.each([
     [[], "an entry must be a JSON object"],
-    [{ args: [] }, "needs \"command\""],
-    [{ command: "a", args: "b" }, "needs \"command\""],
+    [{ args: [] }, 'needs "command"'],
+    [{ command: "a", args: "b" }, 'needs "command"'],
     [{ type: "ws", url: "u" }, 'unknown "type" "ws"'],
     [{ type: "http" }, 'needs "url"'],
   ])("%p is refused", (raw, says) => {
@@ -75,17 +90,29 @@ describe("server entries", () => {
 
   test("expansion covers every string of an entry; a missing variable is an error naming it", () => {
     const http = { type: "http" as const, url: "${HOST:-h}/mcp", headers: { Authorization: "Bearer ${TOKEN}" } };
-    expect(expandEntry(http, { TOKEN: "t" })).toEqual({ ok: true, entry: { type: "http", url: "h/mcp", headers: { Authorization: "Bearer t" } } });
+    expect(expandEntry(http, { TOKEN: "t" })).toEqual({
+      ok: true,
+      entry: { type: "http", url: "h/mcp", headers: { Authorization: "Bearer t" } },
+    });
     expect(expandEntry(http, {})).toEqual({ ok: false, error: "missing environment variable TOKEN" });
   });
 });
 
 describe("input schemas for both APIs", () => {
   test.each([
-    [{ $schema: "x", type: "object", properties: { a: { type: "string" } }, required: ["a"] }, { type: "object", properties: { a: { type: "string" } }, required: ["a"] }],
+    [
+      { $schema: "x", type: "object", properties: { a: { type: "string" } }, required: ["a"] },
+      { type: "object", properties: { a: { type: "string" } }, required: ["a"] },
+    ],
     [undefined, { type: "object", properties: {} }],
-    [{ anyOf: [{}, {}], required: "a" }, { type: "object", properties: {} }],
-    [{ type: "object", properties: [], additionalProperties: false }, { type: "object", properties: {}, additionalProperties: false }],
+    [
+      { anyOf: [{}, {}], required: "a" },
+      { type: "object", properties: {} },
+    ],
+    [
+      { type: "object", properties: [], additionalProperties: false },
+      { type: "object", properties: {}, additionalProperties: false },
+    ],
   ])("%p", (schema, expected) => {
     expect(apiInputSchema(schema)).toEqual(expected as never);
   });
@@ -95,17 +122,31 @@ describe("results", () => {
   const limits = { maxChars: 50, maxImageBytes: 1000, limitName: "LIMIT" };
   test.each([
     [{ content: [{ type: "text", text: "hi" }] }, { content: "hi" }],
-    [{ content: [{ type: "text", text: "bad" }], isError: true }, { content: "bad", isError: true }],
+    [
+      { content: [{ type: "text", text: "bad" }], isError: true },
+      { content: "bad", isError: true },
+    ],
     [{ content: [], structuredContent: { a: 1 } }, { content: '{\n  "a": 1\n}' }],
     [{ content: [] }, { content: "(no output)" }],
     [{ content: [{ type: "resource_link", uri: "file:///a", name: "a" }] }, { content: "Resource link file:///a (a)" }],
-    [{ content: [{ type: "resource", resource: { uri: "mem://x", mimeType: "text/plain", text: "body" } }] }, { content: "Resource mem://x (text/plain):\nbody" }],
+    [
+      { content: [{ type: "resource", resource: { uri: "mem://x", mimeType: "text/plain", text: "body" } }] },
+      { content: "Resource mem://x (text/plain):\nbody" },
+    ],
   ])("%p", async (result, expected) => {
     expect(await mcpToolResult(result, limits)).toEqual(expected as never);
   });
 
   test("text over the limit is cut with a note naming it", async () => {
-    const out = await mcpToolResult({ content: [{ type: "text", text: "x".repeat(80) }, { type: "text", text: "y".repeat(10) }] }, limits);
+    const out = await mcpToolResult(
+      {
+        content: [
+          { type: "text", text: "x".repeat(80) },
+          { type: "text", text: "y".repeat(10) },
+        ],
+      },
+      limits,
+    );
     expect(out.content).toBe(`${"x".repeat(50)}\n\n[output cut: 90 characters, over the limit of 50 (LIMIT)]`);
   });
 
@@ -116,9 +157,20 @@ describe("results", () => {
       saved.push(mediaType);
       return { sha256: "h", mediaType, bytes: bytes.length };
     };
-    const out = await mcpToolResult({ content: [{ type: "image", data: png, mimeType: "image/png" }, { type: "image", data: "AAAA", mimeType: "image/x" }] }, { ...limits, maxChars: 500, saveImage });
+    const out = await mcpToolResult(
+      {
+        content: [
+          { type: "image", data: png, mimeType: "image/png" },
+          { type: "image", data: "AAAA", mimeType: "image/x" },
+        ],
+      },
+      { ...limits, maxChars: 500, saveImage },
+    );
     expect(saved).toEqual(["image/png"]);
-    expect(out.content).toEqual([{ type: "image", image: { sha256: "h", mediaType: "image/png", bytes: 16 } }, { type: "text", text: expect.stringContaining("not shown") }]);
+    expect(out.content).toEqual([
+      { type: "image", image: { sha256: "h", mediaType: "image/png", bytes: 16 } },
+      { type: "text", text: expect.stringContaining("not shown") },
+    ]);
   });
 });
 
@@ -152,17 +204,24 @@ describe("permission rules", () => {
   test("through the policy: MCP rules are accepted, a project's own allow rules do not count, a bad one is a usage error", () => {
     const source = { cwd: "/w", permissionMode: "default" as const, addDirs: [], secrets: [] };
     const policy = buildPolicy({ ...source, permissions: { allow: [], deny: [], projectAllow: ["mcp__fs"] } });
-    expect(decide(policy, { tool: "mcp__fs__read", input: {}, cwd: "/w" })).toEqual({ kind: "ask", reason: "mcp__fs__read is a tool of an MCP server", rule: "mcp__fs__read" });
+    expect(decide(policy, { tool: "mcp__fs__read", input: {}, cwd: "/w" })).toEqual({
+      kind: "ask",
+      reason: "mcp__fs__read is a tool of an MCP server",
+      rule: "mcp__fs__read",
+    });
     const allowed = buildPolicy({ ...source, permissions: { allow: ["mcp__fs", "Bash(ls)"], deny: [] } });
     expect(decide(allowed, { tool: "mcp__fs__read", input: {}, cwd: "/w" }).kind).toBe("allow");
-    expect(() => buildPolicy({ ...source, permissions: { allow: ["mcp__a b"], deny: [] } })).toThrow("expected mcp__<server>");
+    expect(() => buildPolicy({ ...source, permissions: { allow: ["mcp__a b"], deny: [] } })).toThrow(
+      "expected mcp__<server>",
+    );
   });
 });
 
 describe("sources", () => {
   function dirWith(project?: unknown): string {
     const dir = mkdtempSync(join(tmpdir(), "synapse-mcp-src-"));
-    if (project !== undefined) writeFileSync(join(dir, ".mcp.json"), typeof project === "string" ? project : JSON.stringify(project));
+    if (project !== undefined)
+      writeFileSync(join(dir, ".mcp.json"), typeof project === "string" ? project : JSON.stringify(project));
     return dir;
   }
   const user = { u: { command: "user-cmd" }, both: { command: "from-user" } };
@@ -170,26 +229,54 @@ describe("sources", () => {
   test("user < project < flag for one name; strict keeps only the flags'", () => {
     const cwd = dirWith({ mcpServers: { both: { command: "from-project" }, p: { command: "p" } } });
     const flag = JSON.stringify({ mcpServers: { f: { type: "http", url: "u" } } });
-    const all = configuredServers({ cwd, userServers: user, userOrigin: "cfg", flagConfigs: [flag], strict: false }, () => {});
-    expect(all.map((s) => [s.name, s.scope])).toEqual([["u", "user"], ["both", "project"], ["p", "project"], ["f", "flag"]]);
-    const strict = configuredServers({ cwd, userServers: user, userOrigin: "cfg", flagConfigs: [flag], strict: true }, () => {});
+    const all = configuredServers(
+      { cwd, userServers: user, userOrigin: "cfg", flagConfigs: [flag], strict: false },
+      () => {},
+    );
+    expect(all.map((s) => [s.name, s.scope])).toEqual([
+      ["u", "user"],
+      ["both", "project"],
+      ["p", "project"],
+      ["f", "flag"],
+    ]);
+    const strict = configuredServers(
+      { cwd, userServers: user, userOrigin: "cfg", flagConfigs: [flag], strict: true },
+      () => {},
+    );
     expect(strict.map((s) => s.name)).toEqual(["f"]);
   });
 
   test("a broken .mcp.json is one warning; a bad entry fails that server only; a bad --mcp-config is a usage error", () => {
     const warnings: string[] = [];
-    expect(configuredServers({ cwd: dirWith("{oops"), userOrigin: "cfg", flagConfigs: [], strict: false }, (w) => warnings.push(w))).toEqual([]);
+    expect(
+      configuredServers({ cwd: dirWith("{oops"), userOrigin: "cfg", flagConfigs: [], strict: false }, (w) =>
+        warnings.push(w),
+      ),
+    ).toEqual([]);
     expect(warnings[0]).toContain(".mcp.json");
-    const bad = configuredServers({ cwd: dirWith(), userServers: { x: { args: [] } }, userOrigin: "cfg", flagConfigs: [], strict: false }, () => {});
+    const bad = configuredServers(
+      { cwd: dirWith(), userServers: { x: { args: [] } }, userOrigin: "cfg", flagConfigs: [], strict: false },
+      () => {},
+    );
     expect(bad[0]!.error).toContain('needs "command"');
-    expect(() => configuredServers({ cwd: dirWith(), userOrigin: "cfg", flagConfigs: ["{x"], strict: false }, () => {})).toThrow("--mcp-config");
-    expect(() => configuredServers({ cwd: dirWith(), userOrigin: "cfg", flagConfigs: ["missing.json"], strict: false }, () => {})).toThrow("cannot read");
+    expect(() =>
+      configuredServers({ cwd: dirWith(), userOrigin: "cfg", flagConfigs: ["{x"], strict: false }, () => {}),
+    ).toThrow("--mcp-config");
+    expect(() =>
+      configuredServers({ cwd: dirWith(), userOrigin: "cfg", flagConfigs: ["missing.json"], strict: false }, () => {}),
+    ).toThrow("cannot read");
   });
 });
 
 describe("resource mentions", () => {
   test.each([
-    ["read @fs:file:///a.txt, then @fs:file:///b.txt.", [["fs", "file:///a.txt"], ["fs", "file:///b.txt"]]],
+    [
+      "read @fs:file:///a.txt, then @fs:file:///b.txt.",
+      [
+        ["fs", "file:///a.txt"],
+        ["fs", "file:///b.txt"],
+      ],
+    ],
     ["mail@fs:x and @other:y and @fs:x again", [["fs", "x"]]],
     ["@fs:demo://r/1 @fs:demo://r/1", [["fs", "demo://r/1"]]],
     ["(@fs:a)", []],
@@ -202,7 +289,9 @@ describe("resource mentions", () => {
     expect(resourceText(m, [{ text: "hello" }, { blob: "AAAA", mimeType: "image/png" }], 100, "L")).toBe(
       '<resource server="fs" uri="u">\nhello\n[binary contents (image/png), 3 bytes: not attached]\n</resource>',
     );
-    expect(resourceText(m, [{ text: "x".repeat(20) }], 5, "L")).toBe('<resource server="fs" uri="u">\nxxxxx\n[cut: 20 characters, over L]\n</resource>');
+    expect(resourceText(m, [{ text: "x".repeat(20) }], 5, "L")).toBe(
+      '<resource server="fs" uri="u">\nxxxxx\n[cut: 20 characters, over L]\n</resource>',
+    );
   });
 });
 
@@ -224,7 +313,11 @@ describe("approvals", () => {
 describe("the command line", () => {
   test.each([
     [["mcp", "list"], { kind: "mcp", args: ["list"] }, {}],
-    [["-C", "/p", "mcp", "add", "x", "-e", "A=1", "--", "c"], { kind: "mcp", args: ["add", "x", "-e", "A=1", "--", "c"] }, { cwd: "/p" }],
+    [
+      ["-C", "/p", "mcp", "add", "x", "-e", "A=1", "--", "c"],
+      { kind: "mcp", args: ["add", "x", "-e", "A=1", "--", "c"] },
+      { cwd: "/p" },
+    ],
     [["--", "mcp", "list"], { kind: "run", prompt: "mcp list", images: [] }, undefined],
   ])("%p", (argv, command, flags) => {
     const parsed = parseCommandLine(argv);
@@ -233,16 +326,33 @@ describe("the command line", () => {
   });
 
   test("--mcp-config repeats; --strict-mcp-config and --allow-project-mcp are flags", () => {
-    const { flags } = parseCommandLine(["--mcp-config", "a.json", "--mcp-config", "{}", "--strict-mcp-config", "--allow-project-mcp", "go"]);
+    const { flags } = parseCommandLine([
+      "--mcp-config",
+      "a.json",
+      "--mcp-config",
+      "{}",
+      "--strict-mcp-config",
+      "--allow-project-mcp",
+      "go",
+    ]);
     expect([flags.mcpConfig, flags.strictMcpConfig, flags.allowProjectMcp]).toEqual([["a.json", "{}"], true, true]);
   });
 });
 
 describe("synapse mcp add", () => {
   test.each([
-    [["fs", "--", "npx", "-y", "server", "/tmp"], { type: "stdio", command: "npx", args: ["-y", "server", "/tmp"], env: {} }],
-    [["-e", "K=v=w", "fs", "-s", "project", "--", "node", "s.js"], { type: "stdio", command: "node", args: ["s.js"], env: { K: "v=w" } }],
-    [["--transport", "http", "web", "https://x/mcp", "--header", "Authorization: Bearer a:b"], { type: "http", url: "https://x/mcp", headers: { Authorization: "Bearer a:b" } }],
+    [
+      ["fs", "--", "npx", "-y", "server", "/tmp"],
+      { type: "stdio", command: "npx", args: ["-y", "server", "/tmp"], env: {} },
+    ],
+    [
+      ["-e", "K=v=w", "fs", "-s", "project", "--", "node", "s.js"],
+      { type: "stdio", command: "node", args: ["s.js"], env: { K: "v=w" } },
+    ],
+    [
+      ["--transport", "http", "web", "https://x/mcp", "--header", "Authorization: Bearer a:b"],
+      { type: "http", url: "https://x/mcp", headers: { Authorization: "Bearer a:b" } },
+    ],
     [["-t", "sse", "old", "https://x/sse"], { type: "sse", url: "https://x/sse" }],
   ])("%p", (words, entry) => {
     expect(entryOf(parseAddArgs(words))).toEqual(entry);

@@ -7,7 +7,10 @@ const config = { checkIntervalMs: 60_000, warnMb: 100, criticalMb: 200 };
 
 function scripted() {
   let next: MemorySample = { heapBytes: 10 * MB, rssBytes: 20 * MB };
-  return { set: (rssMb: number, heapMb = rssMb / 2) => (next = { heapBytes: heapMb * MB, rssBytes: rssMb * MB }), sample: () => next };
+  return {
+    set: (rssMb: number, heapMb = rssMb / 2) => (next = { heapBytes: heapMb * MB, rssBytes: rssMb * MB }),
+    sample: () => next,
+  };
 }
 
 describe("memory monitor", () => {
@@ -15,7 +18,12 @@ describe("memory monitor", () => {
     const s = scripted();
     const warns: string[] = [];
     const criticals: MemoryReading[] = [];
-    const monitor = startMemoryMonitor({ config, onWarn: (m) => warns.push(m), onCritical: (i) => criticals.push(i), sample: s.sample });
+    const monitor = startMemoryMonitor({
+      config,
+      onWarn: (m) => warns.push(m),
+      onCritical: (i) => criticals.push(i),
+      sample: s.sample,
+    });
     try {
       expect(monitor.check().level).toBe("ok");
       s.set(120);
@@ -82,7 +90,11 @@ describe("memory monitor", () => {
     expect(samples).toBe(after);
 
     // Real numbers (no scripted sample), thresholds below anything a process uses.
-    const real = startMemoryMonitor({ config: { checkIntervalMs: 5, warnMb: 1, criticalMb: 2 }, onWarn: () => {}, onCritical: critical.resolve });
+    const real = startMemoryMonitor({
+      config: { checkIntervalMs: 5, warnMb: 1, criticalMb: 2 },
+      onWarn: () => {},
+      onCritical: critical.resolve,
+    });
     const info = await critical.promise;
     real.stop();
     expect(info.level).toBe("critical");

@@ -35,7 +35,17 @@ describe("grantIsExact against the policy", () => {
   const home = join(top, "home");
   const ws = join(home, "project");
   mkdirSync(ws, { recursive: true });
-  const policy = buildPolicy({ cwd: ws, permissionMode: "default", permissions: { allow: [], deny: [] }, addDirs: [], secrets: [], shell: { env: { PATH: "/usr/bin:/bin" } } }, { home });
+  const policy = buildPolicy(
+    {
+      cwd: ws,
+      permissionMode: "default",
+      permissions: { allow: [], deny: [] },
+      addDirs: [],
+      secrets: [],
+      shell: { env: { PATH: "/usr/bin:/bin" } },
+    },
+    { home },
+  );
   const ask = (tool: string, input: Record<string, unknown>) => {
     const call = { tool, input, cwd: ws };
     const d = decide(policy, call);

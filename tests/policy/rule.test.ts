@@ -73,7 +73,9 @@ describe("Bash rules match commands word by word", () => {
     ["Bash(echo hi)", "echo 'hi'", true],
     ["Bash(CI=1 npm test)", "CI=1 npm test", true],
     ["Bash(npm test)", "CI=1 npm test", false],
-  ] as Array<[string, string, boolean]>)("%s vs %p → %p", (rule, command, expected) => expect(matches(rule, command)).toBe(expected));
+  ] as Array<[string, string, boolean]>)("%s vs %p → %p", (rule, command, expected) =>
+    expect(matches(rule, command)).toBe(expected),
+  );
 });
 
 describe("path rules are globs against absolute paths", () => {
@@ -95,7 +97,9 @@ describe("path rules are globs against absolute paths", () => {
     ["**/.env", "/w/proj/app/.env", true],
     ["*.{md,txt}", "/w/proj/a.txt", true],
     ["?.md", "/w/proj/ab.md", false],
-  ] as Array<[string, string, boolean]>)("%s vs %s → %p", (glob, path, expected) => expect(matchPath(glob, path, base, home)).toBe(expected));
+  ] as Array<[string, string, boolean]>)("%s vs %s → %p", (glob, path, expected) =>
+    expect(matchPath(glob, path, base, home)).toBe(expected),
+  );
 
   test("regex characters in globs are literal", () => {
     expect(globRegExp("a+b(c).ts").test("a+b(c).ts")).toBe(true);

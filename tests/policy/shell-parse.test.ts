@@ -7,7 +7,9 @@ import { viewCommands } from "../../src/policy/command-view.ts";
 function commands(source: string): string[][] {
   const r = parseShell(source);
   if (!r.ok) throw new Error(r.error);
-  return r.commands.filter((c) => c.words.length || c.assignments.length).map((c) => [...c.assignments, ...c.words].map((w) => w.text));
+  return r.commands
+    .filter((c) => c.words.length || c.assignments.length)
+    .map((c) => [...c.assignments, ...c.words].map((w) => w.text));
 }
 
 describe("parseShell splits command lines into simple commands", () => {
@@ -21,23 +23,60 @@ describe("parseShell splits command lines into simple commands", () => {
     [`git "status"`, [["git", "status"]]],
     [`g''it st"at"us`, [["git", "status"]]],
     [`echo $'a\\tb'`, [["echo", "a\tb"]]],
-    ["echo $(rm -rf x)", [["echo", "$(rm -rf x)"], ["rm", "-rf", "x"]]],
-    ["echo `rm -rf x`", [["echo", "`rm -rf x`"], ["rm", "-rf", "x"]]],
+    [
+      "echo $(rm -rf x)",
+      [
+        ["echo", "$(rm -rf x)"],
+        ["rm", "-rf", "x"],
+      ],
+    ],
+    [
+      "echo `rm -rf x`",
+      [
+        ["echo", "`rm -rf x`"],
+        ["rm", "-rf", "x"],
+      ],
+    ],
     [`echo "$(whoami) is $USER"`, [["echo", "$(whoami) is $USER"], ["whoami"]]],
     ["echo $(echo $(id))", [["echo", "$(echo $(id))"], ["echo", "$(id)"], ["id"]]],
     ["diff <(ls a) >(cat)", [["diff", "<(…)", ">(…)"], ["ls", "a"], ["cat"]]],
     ["(cd sub && make) ; ls", [["cd", "sub"], ["make"], ["ls"]]],
     ["{ a; b; }", [["a"], ["b"]]],
-    ["if test -f x; then rm x; else touch x; fi", [["test", "-f", "x"], ["rm", "x"], ["touch", "x"]]],
-    ["while read l; do echo $l; done < f", [["read", "l"], ["echo", "$l"]]],
-    ["for f in $(ls); do rm \"$f\"; done", [["ls"], ["rm", "$f"]]],
-    ["[[ -f a && -d b ]] && echo ok", [["[[", "-f", "a", "&&", "-d", "b", "]]"], ["echo", "ok"]]],
+    [
+      "if test -f x; then rm x; else touch x; fi",
+      [
+        ["test", "-f", "x"],
+        ["rm", "x"],
+        ["touch", "x"],
+      ],
+    ],
+    [
+      "while read l; do echo $l; done < f",
+      [
+        ["read", "l"],
+        ["echo", "$l"],
+      ],
+    ],
+    ['for f in $(ls); do rm "$f"; done', [["ls"], ["rm", "$f"]]],
+    [
+      "[[ -f a && -d b ]] && echo ok",
+      [
+        ["[[", "-f", "a", "&&", "-d", "b", "]]"],
+        ["echo", "ok"],
+      ],
+    ],
     ["FOO=1 BAR='x y' npm test", [["FOO=1", "BAR=x y", "npm", "test"]]],
     ["X=1", [["X=1"]]],
     ["ls # comment && rm -rf /", [["ls"]]],
     ["echo a#b", [["echo", "a#b"]]],
     ["echo ${x:-$(date)}", [["echo", "${x:-$(date)}"], ["date"]]],
-    ["echo $((1 + $(id -u)))", [["echo", "$((1 + $(id -u)))"], ["id", "-u"]]],
+    [
+      "echo $((1 + $(id -u)))",
+      [
+        ["echo", "$((1 + $(id -u)))"],
+        ["id", "-u"],
+      ],
+    ],
     ["ls \\\n  -la", [["ls", "-la"]]],
     ["! grep -q x f", [["grep", "-q", "x", "f"]]],
     ["cmd 2>&1 >out.txt <in.txt", [["cmd"]]],
@@ -50,8 +89,17 @@ describe("parseShell splits command lines into simple commands", () => {
     const r = parseShell("cat <<EOF > out.txt 2>>err.log\nhello $(id)\n$(date)\nEOF\necho done");
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.commands[0]!.redirects.map((x) => [x.op, x.target.text])).toEqual([["<<", "EOF"], [">", "out.txt"], [">>", "err.log"]]);
-    expect(commands("cat <<EOF > out.txt 2>>err.log\nhello $(id)\n$(date)\nEOF\necho done")).toEqual([["cat"], ["id"], ["date"], ["echo", "done"]]);
+    expect(r.commands[0]!.redirects.map((x) => [x.op, x.target.text])).toEqual([
+      ["<<", "EOF"],
+      [">", "out.txt"],
+      [">>", "err.log"],
+    ]);
+    expect(commands("cat <<EOF > out.txt 2>>err.log\nhello $(id)\n$(date)\nEOF\necho done")).toEqual([
+      ["cat"],
+      ["id"],
+      ["date"],
+      ["echo", "done"],
+    ]);
     // A quoted delimiter: nothing in the body runs.
     expect(commands("cat <<'EOF'\n$(rm -rf /)\nEOF")).toEqual([["cat"]]);
     expect(commands("cat <<-EOF\n\t$(id)\n\tEOF\nls")).toEqual([["cat"], ["id"], ["ls"]]);
@@ -70,7 +118,18 @@ describe("parseShell splits command lines into simple commands", () => {
     expect(r.ok && r.commands[0]!.words.map((w) => w.dynamic)).toEqual([false, true, false, false]);
   });
 
-  for (const bad of [`echo 'open`, `echo "open`, "echo $(ls", "echo `ls", "(ls", "ls )", "| ls", "echo >", "f() { ls; }", "case x in a) ls;; esac"]) {
+  for (const bad of [
+    `echo 'open`,
+    `echo "open`,
+    "echo $(ls",
+    "echo `ls",
+    "(ls",
+    "ls )",
+    "| ls",
+    "echo >",
+    "f() { ls; }",
+    "case x in a) ls;; esac",
+  ]) {
     test(`refuses ${JSON.stringify(bad)}`, () => expect(parseShell(bad).ok).toBe(false));
   }
 });

@@ -9,7 +9,7 @@ test.each([
   ["C1 CSI and OSC", "a\u009b2Jb\u009d0;title\u009c"],
   ["DEL and C0", "x\u007f\u001b]52;c;eA==\u0007"],
   ["bidi overrides and line separators", "file\u202egnp.exe\u2066x\u2069\u2028\u2029"],
-  ["plain text and emoji", "héllo 😀 \\ \" /"],
+  ["plain text and emoji", 'héllo 😀 \\ " /'],
 ])("%s", (_name, text) => {
   const value = { type: "result", result: text, nested: [{ text }] };
   const out = inertJson(value);

@@ -17,7 +17,11 @@ describe("lastLines", () => {
 describe("LiveTail", () => {
   function tail() {
     const writes: string[] = [];
-    const t = new LiveTail((s) => writes.push(s), () => 40, (s) => `<${s}>`);
+    const t = new LiveTail(
+      (s) => writes.push(s),
+      () => 40,
+      (s) => `<${s}>`,
+    );
     return { t, writes };
   }
 

@@ -30,8 +30,7 @@ class Emulator {
         else if (m[2] === "B") {
           this.row = Math.min(this.height - 1, this.row + n);
           while (this.lines.length <= this.row) this.lines.push("");
-        }
-        else if (m[2] === "G") this.col = n - 1;
+        } else if (m[2] === "G") this.col = n - 1;
         else if (m[2] === "K") this.lines[this.row] = "";
         else if (m[2] === "H") {
           this.row = 0;
@@ -95,7 +94,8 @@ describe("ScreenDiff", () => {
     const term = new Emulator(6);
     const screen = new ScreenDiff(term.write, 40);
     screen.render({ rows: ["spinner", "> ", "status"], cursor: { row: 1, col: 2 } });
-    for (let i = 0; i < 10; i++) screen.commit([`line ${i}`], { rows: ["spinner", "> ", "status"], cursor: { row: 1, col: 2 } });
+    for (let i = 0; i < 10; i++)
+      screen.commit([`line ${i}`], { rows: ["spinner", "> ", "status"], cursor: { row: 1, col: 2 } });
     const all = term.all();
     expect(all.slice(0, 10)).toEqual(Array.from({ length: 10 }, (_, i) => `line ${i}`));
     expect(all.slice(10)).toEqual(["spinner", "> ", "status"]);
@@ -144,7 +144,12 @@ describe("ScreenDiff long committed lines", () => {
     screen.render(live);
     screen.commit(["retrying (attempt 1) bb"], live);
     screen.commit(["retrying (attempt 2) cc"], live);
-    expect(term.all().filter((l) => l !== "").map((l) => l.trimEnd())).toEqual(["retrying (attempt", "1) bb", "retrying (attempt", "2) cc", ...live.rows]);
+    expect(
+      term
+        .all()
+        .filter((l) => l !== "")
+        .map((l) => l.trimEnd()),
+    ).toEqual(["retrying (attempt", "1) bb", "retrying (attempt", "2) cc", ...live.rows]);
   });
 });
 
@@ -188,7 +193,12 @@ describe("ScreenDiff resize", () => {
     }, 20);
     for (let i = 0; i < 8; i++) screen.commit([`line ${i}`], live(20));
     screen.resize(20, 6, { ...live(20), rows: ["─".repeat(19), "> draft", "status 2"] });
-    expect(term.all().filter((l) => l !== "")).toEqual([...Array.from({ length: 8 }, (_, i) => `line ${i}`), "─".repeat(19), "> draft", "status 2"]);
+    expect(term.all().filter((l) => l !== "")).toEqual([
+      ...Array.from({ length: 8 }, (_, i) => `line ${i}`),
+      "─".repeat(19),
+      "> draft",
+      "status 2",
+    ]);
     expect(writes.join("")).not.toContain("\x1b[3J");
   });
 });

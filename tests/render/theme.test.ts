@@ -16,7 +16,14 @@ test("each theme has its own colours; off is off whatever the theme", () => {
 });
 
 test("COLORFGBG with a light background (7 or 15) picks light; anything else dark", () => {
-  const table: [string | undefined, string][] = [["0;15", "light"], ["0;7", "light"], ["0;default;15", "light"], ["15;0", "dark"], ["", "dark"], [undefined, "dark"]];
+  const table: [string | undefined, string][] = [
+    ["0;15", "light"],
+    ["0;7", "light"],
+    ["0;default;15", "light"],
+    ["15;0", "dark"],
+    ["", "dark"],
+    [undefined, "dark"],
+  ];
   for (const [value, want] of table) expect([value, themeFromColorFgBg(value)]).toEqual([value, want as any]);
 });
 

@@ -13,7 +13,11 @@ async function runChild(names: string[], env: Record<string, string>) {
     const count = await blankSecretsInProcEnviron(${JSON.stringify(names)});
     const block = readFileSync("/proc/self/environ", "latin1").split("\\0").filter(Boolean);
     process.stdout.write(JSON.stringify({ count, block, kept: process.env.SYN_TEST_KEY }));`;
-  const proc = Bun.spawn([process.execPath, "-e", script], { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env }, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, "-e", script], {
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [out, err] = [await new Response(proc.stdout).text(), await new Response(proc.stderr).text()];
   expect(await proc.exited, err).toBe(0);
   return JSON.parse(out) as { count: number; block: string[]; kept: string };

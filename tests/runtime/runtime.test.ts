@@ -15,7 +15,11 @@ test("under Bun the Bun implementation is picked", () => {
 
 describe("spawn", () => {
   test("pipes both ways and reports the exit status", async () => {
-    const p = runtime.spawn(["bash", "-c", "read line; echo \"got $line\"; exit 3"], { stdin: "pipe", stdout: "pipe", env: { PATH: process.env.PATH! } });
+    const p = runtime.spawn(["bash", "-c", 'read line; echo "got $line"; exit 3'], {
+      stdin: "pipe",
+      stdout: "pipe",
+      env: { PATH: process.env.PATH! },
+    });
     p.stdin.write("hello\n");
     p.stdin.end();
     expect(await new Response(p.stdout).text()).toBe("got hello\n");
@@ -31,7 +35,10 @@ describe("spawn", () => {
   test("newSession makes the child lead its own session; a kill names the signal", async () => {
     const p = runtime.spawn(["sleep", "30"], { newSession: true });
     const stat = readFileSync(`/proc/${p.pid}/stat`, "latin1");
-    const [, , pgid, sid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number);
+    const [, , pgid, sid] = stat
+      .slice(stat.lastIndexOf(")") + 2)
+      .split(" ")
+      .map(Number);
     expect([pgid, sid]).toEqual([p.pid, p.pid]);
     p.kill("SIGTERM");
     await p.exited;
@@ -39,13 +46,19 @@ describe("spawn", () => {
   });
 
   test("spawnSync returns status and stdout", () => {
-    expect(runtime.spawnSync(["bash", "-c", "printf ok; exit 4"])).toEqual({ exitCode: 4, stdout: new TextEncoder().encode("ok") as any });
+    expect(runtime.spawnSync(["bash", "-c", "printf ok; exit 4"])).toEqual({
+      exitCode: 4,
+      stdout: new TextEncoder().encode("ok") as any,
+    });
   });
 
   test("spawnSync gives the child no environment of synapse's (a key included), only a system PATH", () => {
     process.env.SYNAPSE_TEST_SECRET = "sk-canary-2b7e";
     try {
-      const env = new TextDecoder().decode(runtime.spawnSync(["/usr/bin/env"]).stdout).trim().split("\n");
+      const env = new TextDecoder()
+        .decode(runtime.spawnSync(["/usr/bin/env"]).stdout)
+        .trim()
+        .split("\n");
       expect(env).toEqual([`PATH=${SYSTEM_PATH}`]);
     } finally {
       delete process.env.SYNAPSE_TEST_SECRET;
@@ -62,7 +75,9 @@ describe("portable helpers", () => {
   });
 
   test("sha256Hex matches the FIPS 180-2 vector", async () => {
-    expect(await sha256Hex(new TextEncoder().encode("abc"))).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    expect(await sha256Hex(new TextEncoder().encode("abc"))).toBe(
+      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+    );
   });
 
   test("sleep resolves", async () => {

@@ -25,7 +25,8 @@ function runtimeUses(text: string): string[] {
 }
 
 test("the scan finds each kind of use and ignores comments", () => {
-  const sample = 'Bun.spawn(x);\nconst d = Deno.Command;\nawait import("bun:jsc");\n// Bun.gc in a comment\n/* Deno.exit */\n';
+  const sample =
+    'Bun.spawn(x);\nconst d = Deno.Command;\nawait import("bun:jsc");\n// Bun.gc in a comment\n/* Deno.exit */\n';
   expect(runtimeUses(sample)).toEqual(["Bun.spawn", "Deno.Command", '"bun:jsc"']);
 });
 

@@ -7,7 +7,11 @@ import { HAVE_BWRAP, NEEDS_BWRAP } from "./support.ts";
 
 describe("sandboxState", () => {
   test("full-access is no sandbox, by choice", async () => {
-    expect(await sandboxState({ mode: "full-access", network: false })).toEqual({ kind: "none", mode: "full-access", reason: "full-access" });
+    expect(await sandboxState({ mode: "full-access", network: false })).toEqual({
+      kind: "none",
+      mode: "full-access",
+      reason: "full-access",
+    });
   });
 
   test("SYNAPSE_BWRAP pointing at nothing: no sandbox, saying why", async () => {
@@ -22,11 +26,14 @@ describe("sandboxState", () => {
     expect(state).toEqual({ kind: "none", mode: "read-only", reason: "bwrap cannot start a sandbox here: exit 1" });
   });
 
-  test.skipIf(!HAVE_BWRAP)(`bwrap on the trusted PATH that starts: the sandbox, in the asked mode${NEEDS_BWRAP}`, async () => {
-    const state = await sandboxState({ mode: "read-only", network: true });
-    expect(state).toMatchObject({ kind: "bwrap", mode: "read-only", network: true });
-    expect(isSandboxed(state)).toBe(true);
-  });
+  test.skipIf(!HAVE_BWRAP)(
+    `bwrap on the trusted PATH that starts: the sandbox, in the asked mode${NEEDS_BWRAP}`,
+    async () => {
+      const state = await sandboxState({ mode: "read-only", network: true });
+      expect(state).toMatchObject({ kind: "bwrap", mode: "read-only", network: true });
+      expect(isSandboxed(state)).toBe(true);
+    },
+  );
 
   test("asked once per process and configuration", async () => {
     const config = { mode: "workspace-write" as const, network: false, bwrapPath: "/nonexistent/other" };
@@ -39,7 +46,9 @@ describe("what is said about it", () => {
     expect(sandboxWarning({ kind: "bwrap", mode: "workspace-write", network: false, bwrap: "/b" })).toBeNull();
     const missing = { kind: "none", mode: "workspace-write", reason: "bwrap not found" } as const;
     expect(sandboxWarning(missing)).toContain("no OS sandbox for commands (bwrap not found)");
-    expect(sandboxWarning({ kind: "none", mode: "full-access", reason: "full-access" })).toContain("sandbox off (--sandbox full-access)");
+    expect(sandboxWarning({ kind: "none", mode: "full-access", reason: "full-access" })).toContain(
+      "sandbox off (--sandbox full-access)",
+    );
     expect(sandboxWarningOnce(missing)).toBe(sandboxWarning(missing));
     expect(sandboxWarningOnce(missing)).toBeNull();
     expect(describeSandbox(missing)).toContain("unavailable (bwrap not found)");

@@ -9,22 +9,43 @@ import { sandboxEnvironment } from "../../src/sandbox/environment.ts";
 import { bwrapArgs, type SandboxProfile } from "../../src/sandbox/profile.ts";
 import { collectProfile } from "../../src/sandbox/profile-paths.ts";
 
-const base: SandboxProfile = { mode: "workspace-write", network: false, roots: ["/w"], readOnly: [], hiddenDirs: [], hiddenFiles: [] };
+const base: SandboxProfile = {
+  mode: "workspace-write",
+  network: false,
+  roots: ["/w"],
+  readOnly: [],
+  hiddenDirs: [],
+  hiddenFiles: [],
+};
 const HEAD = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
 const NS = ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"];
 
 describe("bwrapArgs", () => {
   test.each<[string, Partial<SandboxProfile>, string[]]>([
-    ["workspace-write: roots writable, no network", {}, [...HEAD, "--bind", "/w", "/w", ...NS, "--unshare-net", "--die-with-parent", "--"]],
+    [
+      "workspace-write: roots writable, no network",
+      {},
+      [...HEAD, "--bind", "/w", "/w", ...NS, "--unshare-net", "--die-with-parent", "--"],
+    ],
     [
       "read-only: every root bound read-only (visible even under the private /tmp)",
       { mode: "read-only", roots: ["/w", "/x"] },
       [...HEAD, "--ro-bind", "/w", "/w", "--ro-bind", "/x", "/x", ...NS, "--unshare-net", "--die-with-parent", "--"],
     ],
-    ["network allowed: the network namespace is shared", { network: true }, [...HEAD, "--bind", "/w", "/w", ...NS, "--die-with-parent", "--"]],
+    [
+      "network allowed: the network namespace is shared",
+      { network: true },
+      [...HEAD, "--bind", "/w", "/w", ...NS, "--die-with-parent", "--"],
+    ],
     [
       "every root, then read-only parts, then hidden stores, then the pool's folder",
-      { roots: ["/w", "/x"], readOnly: ["/w/.git/hooks"], hiddenDirs: ["/h/.ssh"], hiddenFiles: ["/h/.netrc"], poolDir: "/dev/shm/p" },
+      {
+        roots: ["/w", "/x"],
+        readOnly: ["/w/.git/hooks"],
+        hiddenDirs: ["/h/.ssh"],
+        hiddenFiles: ["/h/.netrc"],
+        poolDir: "/dev/shm/p",
+      },
       [
         ...HEAD,
         ...["--bind", "/w", "/w", "--bind", "/x", "/x"],
@@ -49,9 +70,24 @@ describe("bwrapArgs", () => {
 
 describe("sandboxEnvironment", () => {
   test.each<[string, Record<string, string>, string[], Record<string, string>]>([
-    ["allow-listed names pass", { PATH: "/bin", HOME: "/h", LANG: "C", LC_ALL: "C", TERM: "xterm", USER: "u" }, [], { PATH: "/bin", HOME: "/h", LANG: "C", LC_ALL: "C", TERM: "xterm", USER: "u", TMPDIR: "/tmp" }],
-    ["anything else stays out, keys and tokens first", { PATH: "/bin", GITHUB_TOKEN: "g", AWS_SECRET_ACCESS_KEY: "a", ANTHROPIC_API_KEY: "k", BASH_ENV: "/x" }, [], { PATH: "/bin", TMPDIR: "/tmp" }],
-    ["a hidden name stays out even when allowed", { PATH: "/bin", USER: "u" }, ["USER"], { PATH: "/bin", TMPDIR: "/tmp" }],
+    [
+      "allow-listed names pass",
+      { PATH: "/bin", HOME: "/h", LANG: "C", LC_ALL: "C", TERM: "xterm", USER: "u" },
+      [],
+      { PATH: "/bin", HOME: "/h", LANG: "C", LC_ALL: "C", TERM: "xterm", USER: "u", TMPDIR: "/tmp" },
+    ],
+    [
+      "anything else stays out, keys and tokens first",
+      { PATH: "/bin", GITHUB_TOKEN: "g", AWS_SECRET_ACCESS_KEY: "a", ANTHROPIC_API_KEY: "k", BASH_ENV: "/x" },
+      [],
+      { PATH: "/bin", TMPDIR: "/tmp" },
+    ],
+    [
+      "a hidden name stays out even when allowed",
+      { PATH: "/bin", USER: "u" },
+      ["USER"],
+      { PATH: "/bin", TMPDIR: "/tmp" },
+    ],
     ["TMPDIR is the sandbox's private /tmp", { TMPDIR: "/var/tmp/x" }, [], { TMPDIR: "/tmp" }],
   ])("%s", (_name, env, hidden, want) => {
     expect(sandboxEnvironment(env, hidden)).toEqual(want);
@@ -77,7 +113,14 @@ describe("collectProfile", () => {
     const sock = join(dir, "daemon.sock");
     writeFileSync(sock, "");
     const ownDirs = [join(home, ".config/synapse"), sessions, join(dir, "missing")];
-    const p = collectProfile({ mode: "workspace-write", network: false, roots: [ws, ws], homeDir: home, ownDirs, hostSockets: [sock, join(dir, "no.sock")] });
+    const p = collectProfile({
+      mode: "workspace-write",
+      network: false,
+      roots: [ws, ws],
+      homeDir: home,
+      ownDirs,
+      hostSockets: [sock, join(dir, "no.sock")],
+    });
     expect(p.roots).toEqual([ws]);
     expect(p.readOnly).toEqual([join(ws, ".git/hooks"), join(ws, ".git/config")]);
     expect(p.hiddenDirs).toEqual([join(home, ".ssh"), join(dir, "real-aws"), join(home, ".config/synapse"), sessions]);
@@ -85,7 +128,14 @@ describe("collectProfile", () => {
   });
 
   test("a folder that is (or holds) a workspace root is not hidden: that would hide the workspace", () => {
-    const p = collectProfile({ mode: "workspace-write", network: false, roots: [join(home, ".ssh")], homeDir: home, ownDirs: [], hostSockets: [] });
+    const p = collectProfile({
+      mode: "workspace-write",
+      network: false,
+      roots: [join(home, ".ssh")],
+      homeDir: home,
+      ownDirs: [],
+      hostSockets: [],
+    });
     expect(p.hiddenDirs).not.toContain(join(home, ".ssh"));
     expect(p.hiddenFiles).toEqual([join(home, ".netrc")]);
   });

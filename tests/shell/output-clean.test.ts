@@ -60,7 +60,10 @@ describe("escape sequences (Roo-Code TerminalProcess vectors)", () => {
   // Roo-Code (2026) keeps colour codes for its webview; the model cannot see colours, so Synapse
   // removes them too (as Roo-Code did before, with strip-ansi). The check: everything Roo-Code
   // removes is removed, and the text left is the same once colours are gone.
-  for (const file of ["TerminalProcess.removeVSCodeShellIntegration.json", "TerminalProcess.stripCursorSequences.json"]) {
+  for (const file of [
+    "TerminalProcess.removeVSCodeShellIntegration.json",
+    "TerminalProcess.stripCursorSequences.json",
+  ]) {
     loadVectors(file).forEach((v, i) => {
       test(`${file} ${label(v, i)}`, () => expect(stripEscapes(v.input)).toBe(stripAnsi(v.expected)));
     });

@@ -33,7 +33,21 @@ function rng(seed: number): () => number {
   };
 }
 
-const PIECES = ["line", "same line\n", "\r", "\b", "\n", "\x1b[31m", "\x1b[0m", "héllo", "🚀", "progress 50%", "\r\n", "x", "  "];
+const PIECES = [
+  "line",
+  "same line\n",
+  "\r",
+  "\b",
+  "\n",
+  "\x1b[31m",
+  "\x1b[0m",
+  "héllo",
+  "🚀",
+  "progress 50%",
+  "\r\n",
+  "x",
+  "  ",
+];
 
 describe("streaming equals cleaning the whole text", () => {
   for (let seed = 1; seed <= 40; seed++) {
@@ -42,7 +56,11 @@ describe("streaming equals cleaning the whole text", () => {
       let text = "";
       const parts = 50 + Math.floor(r() * 400);
       for (let i = 0; i < parts; i++) text += PIECES[Math.floor(r() * PIECES.length)];
-      const [lines, chars] = [[5, 80], [20, 300], [500, 30000]][seed % 3]!;
+      const [lines, chars] = [
+        [5, 80],
+        [20, 300],
+        [500, 30000],
+      ][seed % 3]!;
       const bytes = encoder.encode(text);
       // Chunks of 1..17 bytes split lines, escape codes and UTF-8 sequences anywhere.
       expect(collect(bytes, lines!, chars!, () => 1 + Math.floor(r() * 17))).toBe(wholeText(text, lines!, chars!));
@@ -130,7 +148,9 @@ describe("OutputCollector", () => {
     const c = new OutputCollector({ maxLines: 500, maxChars: 30_000 }, undefined, "/dev/shm/ws/request-1");
     c.write(encoder.encode("/dev/shm/ws/request-1: line 1: foo: command not found\nok /dev/shm/ws/request-1\n"));
     c.write(encoder.encode("/dev/shm/ws/request-1: eval: line 2: syntax error"));
-    expect(c.end()).toBe("bash: line 1: foo: command not found\nok /dev/shm/ws/request-1\nbash: eval: line 2: syntax error");
+    expect(c.end()).toBe(
+      "bash: line 1: foo: command not found\nok /dev/shm/ws/request-1\nbash: eval: line 2: syntax error",
+    );
   });
 
   test("end() can be called twice and later writes are ignored", () => {

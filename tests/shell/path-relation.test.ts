@@ -55,7 +55,9 @@ describe("resolveRealDir", () => {
     expect(getPathRelation(resolveRealDir(join(root, "link")), resolveRealDir(join(root, "target")))).toBe("same");
   });
   test("a symlinked parent contains the target's child", () => {
-    expect(getPathRelation(resolveRealDir(join(root, "link")), resolveRealDir(join(root, "target", "inner")))).toBe("parent");
+    expect(getPathRelation(resolveRealDir(join(root, "link")), resolveRealDir(join(root, "target", "inner")))).toBe(
+      "parent",
+    );
   });
   test("lexically they differ, which is why real paths are compared", () => {
     expect(getPathRelation(join(root, "link"), join(root, "target"))).toBe("unrelated");

@@ -20,7 +20,9 @@ describe("RunLengthEncoder", () => {
     enc.pushFragment("piece of a long line");
     enc.pushLine(" and its end\n");
     enc.end();
-    expect(out).toBe("repeated line here\n<previous line repeated 9 additional times>\npiece of a long line and its end\n");
+    expect(out).toBe(
+      "repeated line here\n<previous line repeated 9 additional times>\npiece of a long line and its end\n",
+    );
   });
 
   test("a million identical lines take constant memory and one marker", () => {

@@ -25,7 +25,7 @@ test("`env` in a pooled command shows no provider key, nor a name SYNAPSE_HIDE_E
     homeDir: "/nonexistent",
   });
   h = harness(config.shell);
-  const r = await h.run("env; echo; echo \"[$ANTHROPIC_API_KEY][$OPENAI_API_KEY][$MY_TOKEN]\"");
+  const r = await h.run('env; echo; echo "[$ANTHROPIC_API_KEY][$OPENAI_API_KEY][$MY_TOKEN]"');
   expect(r.exitCode).toBe(0);
   expect(r.output).toContain("KEPT_VAR=visible");
   expect(r.output).toContain("[][][]");
@@ -42,14 +42,16 @@ test("the shells' watchdogs do not hold the keys in their environment either", a
   h = harness(config.shell);
   const r = await h.run("echo $$");
   expect(r.exitCode).toBe(0);
-  const watchdogs = readdirSync("/proc").filter((p) => /^\d+$/.test(p)).filter((pid) => {
-    try {
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "latin1");
-      return cmdline.includes("watchdog.sh") && cmdline.endsWith(`\0${r.output.trim()}\0`);
-    } catch {
-      return false;
-    }
-  });
+  const watchdogs = readdirSync("/proc")
+    .filter((p) => /^\d+$/.test(p))
+    .filter((pid) => {
+      try {
+        const cmdline = readFileSync(`/proc/${pid}/cmdline`, "latin1");
+        return cmdline.includes("watchdog.sh") && cmdline.endsWith(`\0${r.output.trim()}\0`);
+      } catch {
+        return false;
+      }
+    });
   expect(watchdogs.length).toBe(1);
   expect(readFileSync(`/proc/${watchdogs[0]}/environ`, "latin1")).not.toContain("LEAKCHECK");
 });

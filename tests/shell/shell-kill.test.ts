@@ -25,7 +25,10 @@ describe("process groups", () => {
     const self = readFileSync("/proc/self/stat", "latin1");
     const selfGroup = Number(self.slice(self.lastIndexOf(")") + 2).split(" ")[2]);
     expect(pgid).not.toBe(selfGroup);
-    expect(processes().find((p) => p.pid === Number(shellPid))).toMatchObject({ pgid: Number(shellPid), sid: Number(shellPid) });
+    expect(processes().find((p) => p.pid === Number(shellPid))).toMatchObject({
+      pgid: Number(shellPid),
+      sid: Number(shellPid),
+    });
   });
 });
 
@@ -109,7 +112,9 @@ describe("background jobs", () => {
     const done = join(h.root, "done");
     const m = marker();
     await h.run(`mkfifo ${gate}`);
-    const first = await h.run(`sleep ${m} & (cat ${gate} > /dev/null; echo LEAKED; echo LEAKED >&2; touch ${done}) & echo started`);
+    const first = await h.run(
+      `sleep ${m} & (cat ${gate} > /dev/null; echo LEAKED; echo LEAKED >&2; touch ${done}) & echo started`,
+    );
     // Returning at all is the check: waiting on the job would outlast the test's timeout.
     expect(first.output).toBe("started\n");
     // This command lets the job go and ends only after the job has printed.
@@ -144,7 +149,9 @@ describe("background jobs", () => {
 describe("shutdown leaves no process behind", () => {
   async function startEverything(): Promise<{ m: string; shells: number[]; running: Promise<unknown> }> {
     const m = marker();
-    const first = await h.run(`echo $$; sleep ${m} & (sleep ${m} &); nohup sleep ${m} > /dev/null 2>&1 & setsid -f sleep ${m}.1 2>/dev/null; true`);
+    const first = await h.run(
+      `echo $$; sleep ${m} & (sleep ${m} &); nohup sleep ${m} > /dev/null 2>&1 & setsid -f sleep ${m}.1 2>/dev/null; true`,
+    );
     const second = await h.run(`echo $$; sh -c 'sleep ${m}' &`, { taskId: "other" });
     const running = h.run(`echo $$; sleep ${m}`, { taskId: "third" });
     const shells = [pidOf(first), pidOf(second)];
@@ -169,7 +176,9 @@ describe("shutdown leaves no process behind", () => {
     const { m, shells, running } = await startEverything();
     h.pool.killAllNow();
     // SIGKILL is delivered at once, but the table may show a process for a moment longer.
-    expect(await until(() => survivors(m, shells).filter((p) => !p.cmdline.includes(`${m}.1`)).length === 0)).toBe(true);
+    expect(await until(() => survivors(m, shells).filter((p) => !p.cmdline.includes(`${m}.1`)).length === 0)).toBe(
+      true,
+    );
     await running;
     for (const p of survivors(`${m}.1`)) process.kill(p.pid, "SIGKILL");
   });

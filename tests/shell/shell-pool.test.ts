@@ -14,7 +14,13 @@ describe("running commands", () => {
   test("output and exit status", async () => {
     h = harness();
     const r = await h.run("echo hi; echo err >&2");
-    expect(r).toMatchObject({ output: "hi\nerr\n", exitCode: 0, timedOut: false, interrupted: false, finalCwd: h.root });
+    expect(r).toMatchObject({
+      output: "hi\nerr\n",
+      exitCode: 0,
+      timedOut: false,
+      interrupted: false,
+      finalCwd: h.root,
+    });
   });
 
   test("printf without a trailing newline", async () => {
@@ -24,7 +30,9 @@ describe("running commands", () => {
 
   test("output that looks like the shell's end-of-command record changes nothing", async () => {
     h = harness();
-    const r = await h.run(String.raw`printf '\x01%s 9\n\x02/\0' abcdef0123456789; __sy_p; __sy_p; printf '\0\0'; echo after`);
+    const r = await h.run(
+      String.raw`printf '\x01%s 9\n\x02/\0' abcdef0123456789; __sy_p; __sy_p; printf '\0\0'; echo after`,
+    );
     expect(r.exitCode).toBe(0);
     expect(r.output.endsWith("after\n")).toBe(true);
     expect((await h.run("echo next")).output).toBe("next\n");
@@ -32,7 +40,9 @@ describe("running commands", () => {
 
   test("a progress bar keeps its final state, colours are removed", async () => {
     h = harness();
-    const r = await h.run(String.raw`for i in 10 50 100; do printf '\rprogress %3d%%' $i; done; echo; printf '\e[31mred\e[0m \e[1mbold\e[0m\n'`);
+    const r = await h.run(
+      String.raw`for i in 10 50 100; do printf '\rprogress %3d%%' $i; done; echo; printf '\e[31mred\e[0m \e[1mbold\e[0m\n'`,
+    );
     expect(r.output).toBe("progress 100%\nred bold\n");
   });
 
@@ -66,7 +76,9 @@ describe("running commands", () => {
     // A trap left behind makes the next request clear it first: line numbers do not move.
     await h.run("trap 'echo t' USR1");
     expect((await h.run("no_such_command_x")).output).toBe("bash: line 1: no_such_command_x: command not found\n");
-    expect((await h.run("echo 'open")).output).toBe("bash: eval: line 1: unexpected EOF while looking for matching `''\n");
+    expect((await h.run("echo 'open")).output).toBe(
+      "bash: eval: line 1: unexpected EOF while looking for matching `''\n",
+    );
   });
 
   test("200 000 emoji come back as head and tail without half an emoji, live chunks too", async () => {
@@ -99,15 +111,18 @@ describe("running commands", () => {
 });
 
 describe("workspace", () => {
-  test.skipIf(!existsSync("/dev/shm"))("a workspace left by a process that died is removed by the next pool", async () => {
-    const gone = Bun.spawn(["true"]);
-    await gone.exited;
-    const stale = join("/dev/shm", `synapse-shell-${gone.pid}-test`);
-    mkdirSync(stale);
-    h = harness();
-    await h.run("true");
-    expect(existsSync(stale)).toBe(false);
-  });
+  test.skipIf(!existsSync("/dev/shm"))(
+    "a workspace left by a process that died is removed by the next pool",
+    async () => {
+      const gone = Bun.spawn(["true"]);
+      await gone.exited;
+      const stale = join("/dev/shm", `synapse-shell-${gone.pid}-test`);
+      mkdirSync(stale);
+      h = harness();
+      await h.run("true");
+      expect(existsSync(stale)).toBe(false);
+    },
+  );
 });
 
 describe("shells are reused", () => {
@@ -142,7 +157,11 @@ describe("shells are reused", () => {
     const third = h.run("echo third");
     // Shells are handed out synchronously: the third command got none.
     expect(h.pool.stats().shells_spawned).toBe(2);
-    expect((await Promise.all([first, second, third])).map((r) => r.output)).toEqual(["first\n", "second\n", "third\n"]);
+    expect((await Promise.all([first, second, third])).map((r) => r.output)).toEqual([
+      "first\n",
+      "second\n",
+      "third\n",
+    ]);
     expect(h.pool.stats().shells_spawned).toBe(2);
   });
 
@@ -204,9 +223,13 @@ describe("isolation between commands", () => {
 
   test("options and traps a command sets do not reach the next command", async () => {
     h = harness({ killGraceMs: 120_000 });
-    const first = await h.run("echo $$; set -euo pipefail; set -x; shopt -s nullglob; trap 'echo TRAPPED' EXIT DEBUG ERR; trap '' TERM INT");
+    const first = await h.run(
+      "echo $$; set -euo pipefail; set -x; shopt -s nullglob; trap 'echo TRAPPED' EXIT DEBUG ERR; trap '' TERM INT",
+    );
     expect(first.exitCode).toBe(0);
-    const next = await h.run('echo $$; echo "$-"; shopt -p nullglob; trap -p; false | true; echo "pipe=$?"; echo "${undefined_var}unset-ok"');
+    const next = await h.run(
+      'echo $$; echo "$-"; shopt -p nullglob; trap -p; false | true; echo "pipe=$?"; echo "${undefined_var}unset-ok"',
+    );
     const lines = next.output.split("\n");
     expect(lines[0]).toBe(String(pidOf(first)));
     expect(lines[1]).not.toMatch(/[eux]/);
@@ -240,7 +263,9 @@ describe("isolation between commands", () => {
     expect(a2.output).toBe(`${pidOf(a1)}\nkept\nfn\n`);
     h.pool.releaseTask("a");
     // Task b gets the same (now unbound) shell, reset first.
-    const b = await h.run('echo $$; echo "${SYNAPSE_T-unset}"; type hello >/dev/null 2>&1 || echo no-fn', { taskId: "b" });
+    const b = await h.run('echo $$; echo "${SYNAPSE_T-unset}"; type hello >/dev/null 2>&1 || echo no-fn', {
+      taskId: "b",
+    });
     expect(b.output).toBe(`${pidOf(a1)}\nunset\nno-fn\n`);
     expect(h.pool.stats()).toMatchObject({ shells_spawned: 1 });
   });

@@ -4,15 +4,20 @@ import { describe, expect, test } from "bun:test";
 import { commandScript, parseRecord, quoteForShell } from "../../src/shell/shell-script.ts";
 
 describe("quoteForShell", () => {
-  test.each(["plain", "it's", "'", "a\nb", "$HOME `x` $(y) \\ \"q\"", "", "émoji 🚀"])("%p survives bash unchanged", (text) => {
-    const out = Bun.spawnSync(["bash", "-c", `printf %s ${quoteForShell(text)}`]).stdout.toString();
-    expect(out).toBe(text);
-  });
+  test.each(["plain", "it's", "'", "a\nb", '$HOME `x` $(y) \\ "q"', "", "émoji 🚀"])(
+    "%p survives bash unchanged",
+    (text) => {
+      const out = Bun.spawnSync(["bash", "-c", `printf %s ${quoteForShell(text)}`]).stdout.toString();
+      expect(out).toBe(text);
+    },
+  );
 });
 
 describe("commandScript", () => {
   test("drops NUL, which bash strings cannot hold", () => {
-    expect(commandScript({ command: "echo a\0b", cwd: "/", fifo: "/f", clearTraps: false, resetTask: false })).toContain("'echo ab'");
+    expect(
+      commandScript({ command: "echo a\0b", cwd: "/", fifo: "/f", clearTraps: false, resetTask: false }),
+    ).toContain("'echo ab'");
   });
   test("clears traps and resets the task only when asked", () => {
     const plain = commandScript({ command: "true", cwd: "/", fifo: "/f", clearTraps: false, resetTask: false });

@@ -29,7 +29,11 @@ describe("watchdog", () => {
     expect(r.output).not.toContain(String(watchdog!.pid));
     expect(r.output.trim().split("\n").length).toBe(3);
     expect(watchdog!.sid).toBe(watchdog!.pid);
-    expect(processes().filter((p) => p.sid === shell && !p.zombie).map((p) => p.pid)).toEqual([shell]);
+    expect(
+      processes()
+        .filter((p) => p.sid === shell && !p.zombie)
+        .map((p) => p.pid),
+    ).toEqual([shell]);
     // It holds nothing of the shell's: no output pipe, no request file.
     const fds = await Bun.$`ls -l /proc/${watchdog!.pid}/fd`.nothrow().text();
     expect(fds).not.toContain("/out-");

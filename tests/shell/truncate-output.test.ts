@@ -53,7 +53,8 @@ describe("HeadTailBuffer", () => {
       test(`${name}, ${lines} lines / ${chars} chars: same as truncateOutput on the whole text`, () => {
         const buf = new HeadTailBuffer(lines!, chars!);
         // Uneven pieces, as a stream delivers them.
-        for (let i = 0, step = 1; i < text.length; i += step, step = (step * 7) % 97 + 1) buf.push(text.slice(i, i + step));
+        for (let i = 0, step = 1; i < text.length; i += step, step = ((step * 7) % 97) + 1)
+          buf.push(text.slice(i, i + step));
         expect(buf.result()).toBe(truncateOutput(text, lines, chars));
         expect(buf.length).toBe(text.length);
         expect(buf.result().isWellFormed()).toBe(true);

@@ -19,7 +19,7 @@ describe("archive", () => {
       usage: { input_tokens: 3, output_tokens: 4 },
       stop_reason: "tool_use",
       content: [
-        { type: "text" as const, text: "héllo \n \"quoted\" \u2028 end" },
+        { type: "text" as const, text: 'héllo \n "quoted" \u2028 end' },
         { type: "tool_use" as const, id: "t1", name: "Bash", input: { command: "ls", nested: [1, null, { a: true }] } },
       ],
     };
@@ -44,13 +44,21 @@ describe("archive", () => {
 
   test("rotation continues in numbered segments and readAll reads them in order", async () => {
     const home = tempHome();
-    const { store } = await openSession({ home, cwd: "/p", model: "m", config: storeConfig({ rotateBytes: 2048 }), onWarning: () => {} });
+    const { store } = await openSession({
+      home,
+      cwd: "/p",
+      model: "m",
+      config: storeConfig({ rotateBytes: 2048 }),
+      onWarning: () => {},
+    });
     for (const i of range(0, 300)) {
       store.append(msg(i, "x".repeat(40)));
       if (i % 37 === 0) await store.flush();
     }
     await store.flush();
-    const segments = readdirSync(store.dir).filter((n) => n.startsWith("messages")).sort();
+    const segments = readdirSync(store.dir)
+      .filter((n) => n.startsWith("messages"))
+      .sort();
     expect(segments.length).toBeGreaterThan(5);
     expect(segments).toContain("messages.jsonl");
     expect(segments).toContain("messages.1.jsonl");
@@ -60,7 +68,14 @@ describe("archive", () => {
     const id = store.id;
     await store.close();
     // A resumed store keeps appending to the last segment.
-    const again = await openSession({ home, cwd: "/p", model: "m", config: storeConfig({ rotateBytes: 2048 }), resume: { id }, onWarning: () => {} });
+    const again = await openSession({
+      home,
+      cwd: "/p",
+      model: "m",
+      config: storeConfig({ rotateBytes: 2048 }),
+      resume: { id },
+      onWarning: () => {},
+    });
     again.store.append(msg(300));
     await again.store.flush();
     expect(await readAllIds(again.store)).toEqual(range(0, 301).map((i) => `m${i}`));
@@ -79,14 +94,25 @@ describe("archive", () => {
     appendFileSync(file, '{"id":"m3","role":"user","content":[{"type":"te');
 
     const w = warnings();
-    const { store: again } = await openSession({ home, cwd: "/p", model: "m", config: storeConfig(), resume: { id }, onWarning: w.push });
+    const { store: again } = await openSession({
+      home,
+      cwd: "/p",
+      model: "m",
+      config: storeConfig(),
+      resume: { id },
+      onWarning: w.push,
+    });
     expect(again.window().map((m) => m.id)).toEqual(["m0", "m1", "m2"]);
     expect(w.list.some((m) => m.includes(file) && m.includes("line 4"))).toBe(true);
     again.append(msg(4));
     await again.flush();
     expect(await readAllIds(again)).toEqual(["m0", "m1", "m2", "m4"]);
     await again.close();
-    expect(readFileSync(file, "utf8").split("\n").filter((l) => l.startsWith('{"id":"m4"'))).toHaveLength(1);
+    expect(
+      readFileSync(file, "utf8")
+        .split("\n")
+        .filter((l) => l.startsWith('{"id":"m4"')),
+    ).toHaveLength(1);
   });
 
   test("a corrupt middle line is skipped and lines after it are still read", async () => {
@@ -103,7 +129,14 @@ describe("archive", () => {
     writeFileSync(file, lines.join("\n"));
 
     const w = warnings();
-    const { store: again } = await openSession({ home, cwd: "/p", model: "m", config: storeConfig(), resume: { id }, onWarning: w.push });
+    const { store: again } = await openSession({
+      home,
+      cwd: "/p",
+      model: "m",
+      config: storeConfig(),
+      resume: { id },
+      onWarning: w.push,
+    });
     expect(await readAllIds(again)).toEqual(["m0", "m1", "m4", "m5"]);
     expect(w.list.some((m) => m.includes(file) && m.includes("line 3"))).toBe(true);
     expect(w.list.some((m) => m.includes(file) && m.includes("line 4") && m.includes("not a message"))).toBe(true);

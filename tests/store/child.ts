@@ -41,7 +41,10 @@ export function spawnFixture(name: string, args: string[]): Child {
     }
     await proc.exited;
     const stderr = await new Response(proc.stderr).text();
-    for (const w of waiters.splice(0)) w.reject(new Error(`${name} exited (${proc.exitCode}) before ${w.pattern}: ${lines.slice(-3).join(" | ")} ${stderr}`));
+    for (const w of waiters.splice(0))
+      w.reject(
+        new Error(`${name} exited (${proc.exitCode}) before ${w.pattern}: ${lines.slice(-3).join(" | ")} ${stderr}`),
+      );
   })();
   return {
     proc,

@@ -1,7 +1,16 @@
 // Compressed archive segments and compacting one session, in process: what readers see when a
 // segment is gzip, both copies, or a damaged copy; what compactSession changes and what it keeps.
 import { afterAll, describe, expect, test } from "bun:test";
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Message } from "../../src/protocol/message.ts";
@@ -24,7 +33,14 @@ async function archived(dir: string, warn: (m: string) => void = quiet): Promise
 }
 
 async function resumed(home: string, id: string): Promise<Message[]> {
-  const { store } = await openSession({ home, cwd: "/w", model: "claude-test", config: storeConfig(), resume: { id }, onWarning: quiet });
+  const { store } = await openSession({
+    home,
+    cwd: "/w",
+    model: "claude-test",
+    config: storeConfig(),
+    resume: { id },
+    onWarning: quiet,
+  });
   const out: Message[] = [];
   for await (const m of store.readAll()) out.push(m);
   await store.close();
@@ -44,7 +60,11 @@ describe("compressed segments", () => {
     writeFileSync(join(dir, "messages.1.jsonl.gz"), gzipSync(lines(10, 10)));
     writeFileSync(join(dir, "messages.2.jsonl"), lines(5, 20));
     const segments = await listSegments(dir);
-    expect(segments.map((s) => [s.index, s.compressed ?? false])).toEqual([[0, true], [1, false], [2, false]]);
+    expect(segments.map((s) => [s.index, s.compressed ?? false])).toEqual([
+      [0, true],
+      [1, false],
+      [2, false],
+    ]);
     expect((await archived(dir)).map((m) => m.id)).toEqual(Array.from({ length: 25 }, (_, i) => `m${i}`));
     const archive = await Archive.open({ dir, rotateBytes: 1 << 30, onWarning: quiet });
     expect((await archive.tail(22, 1 << 20)).map((a) => a.message.id)[0]).toBe("m3");
@@ -85,13 +105,30 @@ describe("compactSession", () => {
   test("compresses segments before the last compaction record, removes orphan images, keeps every message", async () => {
     const home = tempHome();
     const id = "20260101-000000-aaaaaa";
-    const s = writeSession(home, { id, cwd: "/w", segments: 5, turnsPerSegment: 10, outputChars: 300, compactionIn: [1, 3], images: 2, orphanImages: 3 });
+    const s = writeSession(home, {
+      id,
+      cwd: "/w",
+      segments: 5,
+      turnsPerSegment: 10,
+      outputChars: 300,
+      compactionIn: [1, 3],
+      images: 2,
+      orphanImages: 3,
+    });
     const before = await archived(s.dir);
     const report = await compactSession(id, { home, dryRun: false, now: Date.now() });
     expect(report).toMatchObject({ status: "compacted", segmentsCompressed: 3, imagesRemoved: 3 });
     expect(report.bytesAfter).toBeLessThan(report.bytesBefore);
     const names = readdirSync(s.dir).sort();
-    expect(names).toEqual(["images", "messages.1.jsonl.gz", "messages.2.jsonl.gz", "messages.3.jsonl", "messages.4.jsonl", "messages.jsonl.gz", "meta.json"]);
+    expect(names).toEqual([
+      "images",
+      "messages.1.jsonl.gz",
+      "messages.2.jsonl.gz",
+      "messages.3.jsonl",
+      "messages.4.jsonl",
+      "messages.jsonl.gz",
+      "meta.json",
+    ]);
     expect(readdirSync(join(s.dir, "images"))).toHaveLength(2);
     expect(await archived(s.dir)).toEqual(before);
     // meta.json's byte count follows, so resume does not take the session for a crashed one.
@@ -99,13 +136,23 @@ describe("compactSession", () => {
     expect(meta.bytes).toBe((await listSegments(s.dir)).reduce((n, x) => n + x.size, 0));
     expect(await resumed(home, id)).toEqual(before);
     // A second run has nothing left to do.
-    expect(await compactSession(id, { home, dryRun: false, now: Date.now() })).toMatchObject({ status: "unchanged", segmentsCompressed: 0 });
+    expect(await compactSession(id, { home, dryRun: false, now: Date.now() })).toMatchObject({
+      status: "unchanged",
+      segmentsCompressed: 0,
+    });
   });
 
   test("a torn line at the end of an old segment survives compression as the same skipped line", async () => {
     const home = tempHome();
     const id = "20260101-000000-ffffff";
-    const s = writeSession(home, { id, cwd: "/w", segments: 3, turnsPerSegment: 6, outputChars: 100, compactionIn: [2] });
+    const s = writeSession(home, {
+      id,
+      cwd: "/w",
+      segments: 3,
+      turnsPerSegment: 6,
+      outputChars: 100,
+      compactionIn: [2],
+    });
     appendFileSync(join(s.dir, "messages.jsonl"), '{"id":"torn","role":"user","content":[{"ty');
     const w1 = warnings();
     const before = await archived(s.dir, w1.push);
@@ -119,14 +166,27 @@ describe("compactSession", () => {
   test("finishes what a killed run left: a stale temp copy, a copy beside its original", async () => {
     const home = tempHome();
     const id = "20260101-000000-bbbbbb";
-    const s = writeSession(home, { id, cwd: "/w", segments: 3, turnsPerSegment: 10, outputChars: 300, compactionIn: [2] });
+    const s = writeSession(home, {
+      id,
+      cwd: "/w",
+      segments: 3,
+      turnsPerSegment: 10,
+      outputChars: 300,
+      compactionIn: [2],
+    });
     const before = await archived(s.dir);
     writeFileSync(join(s.dir, "messages.jsonl.gz.999999.tmp"), "half a gzip");
     writeFileSync(join(s.dir, "messages.1.jsonl.gz"), gzipSync(readFileSync(join(s.dir, "messages.1.jsonl"))));
     expect(await archived(s.dir)).toEqual(before);
     const report = await compactSession(id, { home, dryRun: false, now: Date.now() });
     expect(report).toMatchObject({ status: "compacted", segmentsCompressed: 2 });
-    expect(readdirSync(s.dir).sort()).toEqual(["images", "messages.1.jsonl.gz", "messages.2.jsonl", "messages.jsonl.gz", "meta.json"]);
+    expect(readdirSync(s.dir).sort()).toEqual([
+      "images",
+      "messages.1.jsonl.gz",
+      "messages.2.jsonl",
+      "messages.jsonl.gz",
+      "meta.json",
+    ]);
     expect(await archived(s.dir)).toEqual(before);
   });
 
@@ -143,7 +203,15 @@ describe("compactSession", () => {
   test("--older-than deletes whole sessions through the trash; a dry run touches nothing", async () => {
     const home = tempHome();
     const id = "20250101-000000-dddddd";
-    const s = writeSession(home, { id, cwd: "/w", segments: 2, turnsPerSegment: 5, outputChars: 100, updatedDaysAgo: 40, compactionIn: [1] });
+    const s = writeSession(home, {
+      id,
+      cwd: "/w",
+      segments: 2,
+      turnsPerSegment: 5,
+      outputChars: 100,
+      updatedDaysAgo: 40,
+      compactionIn: [1],
+    });
     const dry = await compactSession(id, { home, dryRun: true, olderThanMs: 30 * 86_400_000, now: Date.now() });
     expect(dry).toMatchObject({ status: "deleted", bytesAfter: 0 });
     expect(existsSync(s.dir)).toBe(true);

@@ -16,12 +16,24 @@ describe("crash safety", () => {
     child.proc.kill("SIGKILL");
     await child.proc.exited;
     expect(child.proc.signalCode).toBe("SIGKILL");
-    const flushed = Math.max(...child.lines.map((l) => /^flushed (\d+)$/.exec(l)?.[1]).filter(Boolean).map(Number));
+    const flushed = Math.max(
+      ...child.lines
+        .map((l) => /^flushed (\d+)$/.exec(l)?.[1])
+        .filter(Boolean)
+        .map(Number),
+    );
     expect(flushed).toBeGreaterThanOrEqual(100);
 
     const w = warnings();
     // The dead writer's lock is stale and taken over.
-    const { store } = await openSession({ home, cwd: "/crash", model: "m", config: storeConfig(), resume: { latest: true }, onWarning: w.push });
+    const { store } = await openSession({
+      home,
+      cwd: "/crash",
+      model: "m",
+      config: storeConfig(),
+      resume: { latest: true },
+      onWarning: w.push,
+    });
     expect(store.id).toBe(id!);
     const ids: string[] = [];
     for await (const m of store.readAll()) ids.push(m.id);

@@ -40,7 +40,13 @@ describe("disk failures", () => {
     const disk = tmpfs("64k");
     const home = disk ?? tempHome("synapse-full-");
     const w = warnings();
-    const { store } = await openSession({ home, cwd: "/p", model: "m", config: storeConfig({ flushMs: 60_000 }), onWarning: w.push });
+    const { store } = await openSession({
+      home,
+      cwd: "/p",
+      model: "m",
+      config: storeConfig({ flushMs: 60_000 }),
+      onWarning: w.push,
+    });
     store.append(msg(0));
     await store.flush();
     const file = join(store.dir, "messages.jsonl");
@@ -79,7 +85,13 @@ describe("disk failures", () => {
       console.warn("disk-failure: tmpfs unavailable, using a directory in place of the archive file");
     }
     const home = disk ?? tempHome("synapse-ro-");
-    const { store } = await openSession({ home, cwd: "/p", model: "m", config: storeConfig({ flushMs: 60_000 }), onWarning: () => {} });
+    const { store } = await openSession({
+      home,
+      cwd: "/p",
+      model: "m",
+      config: storeConfig({ flushMs: 60_000 }),
+      onWarning: () => {},
+    });
     store.append(msg(0));
     await store.flush();
     const file = join(store.dir, "messages.jsonl");

@@ -10,7 +10,13 @@ afterAll(removeTempHomes);
 async function cycle(home: string, n: number): Promise<string[]> {
   const dirs: string[] = [];
   for (let s = 0; s < n; s++) {
-    const { store } = await openSession({ home, cwd: "/p", model: "m", config: storeConfig({ flushMs: 5 }), onWarning: () => {} });
+    const { store } = await openSession({
+      home,
+      cwd: "/p",
+      model: "m",
+      config: storeConfig({ flushMs: 5 }),
+      onWarning: () => {},
+    });
     for (let i = 0; i < 40; i++) store.append(msg(i, "d".repeat(2000)));
     await store.flush();
     await store.saveImage(new Uint8Array(4096).fill(s % 256), "image/png");
@@ -39,7 +45,14 @@ test("200 sessions created and closed in one process give their memory back", as
   expect(after - before).toBeLessThan(leakMb / 4);
   // Each close released its lock and wrote what was queued.
   for (const dir of dirs) expect(existsSync(join(dir, "lock"))).toBe(false);
-  const { store } = await openSession({ home, cwd: "/p", model: "m", config: storeConfig(), resume: { id: dirs.at(-1)!.split("/").at(-1)! }, onWarning: () => {} });
+  const { store } = await openSession({
+    home,
+    cwd: "/p",
+    model: "m",
+    config: storeConfig(),
+    resume: { id: dirs.at(-1)!.split("/").at(-1)! },
+    onWarning: () => {},
+  });
   expect(store.window()).toHaveLength(41);
   await store.close();
 });

@@ -39,9 +39,13 @@ describe("durability", () => {
       // Every flushed line is in the file at once: that is what a kill -9 leaves.
       expect(readFileSync(join(store.dir, "messages.jsonl"), "utf8").trimEnd().split("\n").length).toBe(i + 1);
     }
-    await pollUntil(`meta.json's count to reach 21 (synced every ${DURABLE_SYNC_MS} ms)`, () => metaOf(store.dir).messages === 21, {
-      seen: () => metaOf(store.dir).messages,
-    });
+    await pollUntil(
+      `meta.json's count to reach 21 (synced every ${DURABLE_SYNC_MS} ms)`,
+      () => metaOf(store.dir).messages === 21,
+      {
+        seen: () => metaOf(store.dir).messages,
+      },
+    );
     const meta = metaOf(store.dir);
     expect(meta.bytes).toBe(statSync(join(store.dir, "messages.jsonl")).size);
     expect(meta.title).toBe("the task");
@@ -83,37 +87,58 @@ describe("durability", () => {
   // The figure behind DURABLE_SYNC_MS: fsyncs were most of a turn's store time. Seen from the
   // system calls of a real writer process.
   const skipped = STRACE_REFUSED ? ` (skipped: ${STRACE_REFUSED})` : "";
-  test.skipIf(STRACE_REFUSED !== undefined)(`a turn's flush makes no fsync, fdatasync or rename; close() makes them${skipped}`, async () => {
-    const home = tempHome();
-    const log = join(mkdtempSync(join(tmpdir(), "synapse-strace-")), "log");
-    const proc = Bun.spawn([STRACE!, "-f", "-qq", "-o", log, "-e", "trace=fsync,fdatasync,rename,renameat,renameat2,write", process.execPath, join(import.meta.dir, "fixtures", "turns.ts"), home], {
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-    if (proc.exitCode !== 0) throw new Error(`the traced writer exited ${proc.exitCode}: ${err}`);
-    const dir = /closed (\S+)/.exec(out)![1]!;
-    const calls = readFileSync(log, "utf8").split("\n");
-    const at = (marker: string) => calls.findIndex((l) => l.includes(`write(1, "${marker}`));
-    const start = at("turns start");
-    const end = at("turns end");
-    const closed = at("closed ");
-    expect(start).toBeGreaterThanOrEqual(0);
-    expect(end).toBeGreaterThan(start);
-    const syncing = (l: string) => /\b(fsync|fdatasync|rename|renameat2?)\(/.test(l);
-    const turns = calls.slice(start, end);
-    // The 20 flushes did append (each turn's pair in one write)...
-    expect(turns.filter((l) => /write\(\d+, "\{\\"id\\":\\"a\d+/.test(l)).length).toBe(20);
-    // ...and neither synced nor replaced a file.
-    expect(turns.filter(syncing)).toEqual([]);
-    // close(): the archive's fdatasync, then meta.json replaced (fsync + rename).
-    const closing = calls.slice(end, closed);
-    expect(closing.some((l) => /fdatasync\(/.test(l))).toBe(true);
-    expect(closing.some((l) => /rename(at2?)?\(.*meta\.json/.test(l))).toBe(true);
-    const meta = metaOf(dir);
-    expect(meta.messages).toBe(41);
-    expect(meta.bytes).toBe(statSync(join(dir, "messages.jsonl")).size);
-  });
+  test.skipIf(STRACE_REFUSED !== undefined)(
+    `a turn's flush makes no fsync, fdatasync or rename; close() makes them${skipped}`,
+    async () => {
+      const home = tempHome();
+      const log = join(mkdtempSync(join(tmpdir(), "synapse-strace-")), "log");
+      const proc = Bun.spawn(
+        [
+          STRACE!,
+          "-f",
+          "-qq",
+          "-o",
+          log,
+          "-e",
+          "trace=fsync,fdatasync,rename,renameat,renameat2,write",
+          process.execPath,
+          join(import.meta.dir, "fixtures", "turns.ts"),
+          home,
+        ],
+        {
+          stdout: "pipe",
+          stderr: "pipe",
+        },
+      );
+      const [out, err] = await Promise.all([
+        new Response(proc.stdout).text(),
+        new Response(proc.stderr).text(),
+        proc.exited,
+      ]);
+      if (proc.exitCode !== 0) throw new Error(`the traced writer exited ${proc.exitCode}: ${err}`);
+      const dir = /closed (\S+)/.exec(out)![1]!;
+      const calls = readFileSync(log, "utf8").split("\n");
+      const at = (marker: string) => calls.findIndex((l) => l.includes(`write(1, "${marker}`));
+      const start = at("turns start");
+      const end = at("turns end");
+      const closed = at("closed ");
+      expect(start).toBeGreaterThanOrEqual(0);
+      expect(end).toBeGreaterThan(start);
+      const syncing = (l: string) => /\b(fsync|fdatasync|rename|renameat2?)\(/.test(l);
+      const turns = calls.slice(start, end);
+      // The 20 flushes did append (each turn's pair in one write)...
+      expect(turns.filter((l) => /write\(\d+, "\{\\"id\\":\\"a\d+/.test(l)).length).toBe(20);
+      // ...and neither synced nor replaced a file.
+      expect(turns.filter(syncing)).toEqual([]);
+      // close(): the archive's fdatasync, then meta.json replaced (fsync + rename).
+      const closing = calls.slice(end, closed);
+      expect(closing.some((l) => /fdatasync\(/.test(l))).toBe(true);
+      expect(closing.some((l) => /rename(at2?)?\(.*meta\.json/.test(l))).toBe(true);
+      const meta = metaOf(dir);
+      expect(meta.messages).toBe(41);
+      expect(meta.bytes).toBe(statSync(join(dir, "messages.jsonl")).size);
+    },
+  );
 });
 
 describe("resume after a kill: meta.json behind the archive", () => {
@@ -125,7 +150,8 @@ describe("resume after a kill: meta.json behind the archive", () => {
     await store.close();
     return { home, dir: store.dir, id: store.id, file: join(store.dir, "messages.jsonl") };
   }
-  const lines = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => JSON.stringify(msg(from + k)) + "\n").join("");
+  const lines = (from: number, to: number) =>
+    Array.from({ length: to - from }, (_, k) => JSON.stringify(msg(from + k)) + "\n").join("");
 
   test("only the lines past meta.json's bytes are read to bring its count up", async () => {
     const s = await closedSession(10);
@@ -134,8 +160,22 @@ describe("resume after a kill: meta.json behind the archive", () => {
     appendFileSync(s.file, lines(10, 14));
     // ...and the known part overwritten in place with same-sized garbage: read again, it would
     // count no message there. Counting only the new tail keeps meta.json's 10.
-    writeFileSync(s.file, Buffer.concat([Buffer.alloc(before.length - 1, 0x78), Buffer.from("\n"), readFileSync(s.file).subarray(before.length)]));
-    const { store } = await openSession({ home: s.home, cwd: "/k", model: "m", config: storeConfig(), resume: { id: s.id }, onWarning: quiet });
+    writeFileSync(
+      s.file,
+      Buffer.concat([
+        Buffer.alloc(before.length - 1, 0x78),
+        Buffer.from("\n"),
+        readFileSync(s.file).subarray(before.length),
+      ]),
+    );
+    const { store } = await openSession({
+      home: s.home,
+      cwd: "/k",
+      model: "m",
+      config: storeConfig(),
+      resume: { id: s.id },
+      onWarning: quiet,
+    });
     expect(store.meta().messages).toBe(14);
     expect(store.meta().bytes).toBe(statSync(s.file).size);
     await store.close();
@@ -146,13 +186,27 @@ describe("resume after a kill: meta.json behind the archive", () => {
     const whole = readFileSync(s.file, "utf8");
     const keep = whole.split("\n").slice(0, 6).join("\n") + "\n";
     writeFileSync(s.file, keep);
-    let opened = await openSession({ home: s.home, cwd: "/k", model: "m", config: storeConfig(), resume: { id: s.id }, onWarning: quiet });
+    let opened = await openSession({
+      home: s.home,
+      cwd: "/k",
+      model: "m",
+      config: storeConfig(),
+      resume: { id: s.id },
+      onWarning: quiet,
+    });
     expect(opened.store.meta().messages).toBe(6);
     await opened.store.close();
     // meta.json now says 6 messages in `keep.length` bytes; the file is changed so that offset is
     // no longer a line end (a longer first line): a full count.
     writeFileSync(s.file, JSON.stringify(msg(0, "a much longer first message than before")) + "\n" + lines(1, 8));
-    opened = await openSession({ home: s.home, cwd: "/k", model: "m", config: storeConfig(), resume: { id: s.id }, onWarning: quiet });
+    opened = await openSession({
+      home: s.home,
+      cwd: "/k",
+      model: "m",
+      config: storeConfig(),
+      resume: { id: s.id },
+      onWarning: quiet,
+    });
     expect(opened.store.meta().messages).toBe(8);
     await opened.store.close();
   });
@@ -168,7 +222,14 @@ describe("resume after a kill: meta.json behind the archive", () => {
     // The newest segment: messages.jsonl, messages.1.jsonl, ..., the highest number.
     const last = join(first.store.dir, `messages.${segments.length - 1}.jsonl`);
     appendFileSync(last, lines(9, 11));
-    const { store } = await openSession({ home, cwd: "/k", model: "m", config, resume: { id: first.store.id }, onWarning: quiet });
+    const { store } = await openSession({
+      home,
+      cwd: "/k",
+      model: "m",
+      config,
+      resume: { id: first.store.id },
+      onWarning: quiet,
+    });
     expect(store.meta().messages).toBe(11);
     const ids: string[] = [];
     for await (const m of store.readAll()) ids.push(m.id);

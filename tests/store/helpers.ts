@@ -21,7 +21,15 @@ export function tempHome(prefix = "synapse-store-"): string {
 }
 
 export function storeConfig(overrides: Partial<StoreConfig> = {}): StoreConfig {
-  return { maxMessages: 400, maxBytes: 8 * 1024 * 1024, flushMs: 200, rotateBytes: 64 * 1024 * 1024, contextMaxImages: 5, contextMaxImageBytes: 16 << 20, ...overrides };
+  return {
+    maxMessages: 400,
+    maxBytes: 8 * 1024 * 1024,
+    flushMs: 200,
+    rotateBytes: 64 * 1024 * 1024,
+    contextMaxImages: 5,
+    contextMaxImageBytes: 16 << 20,
+    ...overrides,
+  };
 }
 
 export function msg(n: number, text = `message ${n}`, role: Role = n % 2 === 0 ? "user" : "assistant"): Message {

@@ -10,7 +10,11 @@ import { removeTempHomes, storeConfig, tempHome } from "./helpers.ts";
 
 afterAll(removeTempHomes);
 
-const ref = (n: number, mediaType = "image/png"): ImageRef => ({ sha256: String(n).repeat(64).slice(0, 64), mediaType, bytes: 10 });
+const ref = (n: number, mediaType = "image/png"): ImageRef => ({
+  sha256: String(n).repeat(64).slice(0, 64),
+  mediaType,
+  bytes: 10,
+});
 const imageMsg = (id: string, ...ns: number[]): Message => ({
   id,
   role: "user",
@@ -36,7 +40,9 @@ describe("images on disk", () => {
     expect(loaded.mediaType).toBe("image/png");
     expect(Buffer.from(loaded.base64, "base64").equals(Buffer.from(bytes))).toBe(true);
     // A ref from a hand-edited archive cannot reach outside the images folder.
-    await expect(store.loadImage({ sha256: "../../meta", mediaType: "image/png", bytes: 1 })).rejects.toThrow(/not an image hash/);
+    await expect(store.loadImage({ sha256: "../../meta", mediaType: "image/png", bytes: 1 })).rejects.toThrow(
+      /not an image hash/,
+    );
     store.append({ id: "x", role: "user", ts: 0, content: [{ type: "image", image: a }] });
     await store.close();
   });
@@ -82,7 +88,21 @@ describe("selectImagesForContext", () => {
 
   test("images inside tool results count too", () => {
     const messages: Message[] = [
-      { id: "t", role: "user", ts: 0, content: [{ type: "tool_result", tool_use_id: "x", content: [{ type: "image", image: ref(7, "image/webp") }, { type: "text", text: "shot" }] }] },
+      {
+        id: "t",
+        role: "user",
+        ts: 0,
+        content: [
+          {
+            type: "tool_result",
+            tool_use_id: "x",
+            content: [
+              { type: "image", image: ref(7, "image/webp") },
+              { type: "text", text: "shot" },
+            ],
+          },
+        ],
+      },
       imageMsg("n", 8),
     ];
     const out = selectImagesForContext(messages, { maxImages: 1, maxBytes: Infinity });
@@ -93,6 +113,8 @@ describe("selectImagesForContext", () => {
     ]);
     expect(out[1]).toBe(messages[1]!);
     const original = messages[0]!.content[0]!;
-    expect(original.type === "tool_result" && Array.isArray(original.content) && original.content[0]!.type).toBe("image");
+    expect(original.type === "tool_result" && Array.isArray(original.content) && original.content[0]!.type).toBe(
+      "image",
+    );
   });
 });

@@ -31,7 +31,14 @@ describe("session lock", () => {
       expect(line).toContain(`pid ${pid}`);
       expect(await second.proc.exited).toBe(2);
       // And in this process too.
-      const err = await openSession({ home, cwd: "/p", model: "m", config: storeConfig(), resume: { id }, onWarning: quiet }).catch((e) => e);
+      const err = await openSession({
+        home,
+        cwd: "/p",
+        model: "m",
+        config: storeConfig(),
+        resume: { id },
+        onWarning: quiet,
+      }).catch((e) => e);
       expect(err).toBeInstanceOf(UsageError);
       expect(err.exitCode).toBe(2);
       expect(err.message).toContain(`pid ${pid}`);
@@ -40,7 +47,14 @@ describe("session lock", () => {
       await holder.proc.exited;
     }
     // The holder died without releasing: its lock is stale now and taken over.
-    const { store } = await openSession({ home, cwd: "/p", model: "m", config: storeConfig(), resume: { id }, onWarning: quiet });
+    const { store } = await openSession({
+      home,
+      cwd: "/p",
+      model: "m",
+      config: storeConfig(),
+      resume: { id },
+      onWarning: quiet,
+    });
     expect(store.window().map((m) => m.id)).toEqual(["m0"]);
     await store.close();
   });
@@ -52,7 +66,14 @@ describe("session lock", () => {
     await dead.exited;
     const lock = join(home, "sessions", id, "lock");
     writeFileSync(lock, JSON.stringify({ pid: dead.pid, host: hostname(), token: "old" }));
-    const { store } = await openSession({ home, cwd: "/p", model: "m", config: storeConfig(), resume: { id }, onWarning: quiet });
+    const { store } = await openSession({
+      home,
+      cwd: "/p",
+      model: "m",
+      config: storeConfig(),
+      resume: { id },
+      onWarning: quiet,
+    });
     expect(JSON.parse(readFileSync(lock, "utf8")).pid).toBe(process.pid);
     await store.close();
     expect(existsSync(lock)).toBe(false);
@@ -65,7 +86,14 @@ describe("session lock", () => {
     const live = Bun.spawn(["sleep", "30"]);
     try {
       writeFileSync(lock, `${live.pid}\n`);
-      const err = await openSession({ home, cwd: "/p", model: "m", config: storeConfig(), resume: { id }, onWarning: quiet }).catch((e) => e);
+      const err = await openSession({
+        home,
+        cwd: "/p",
+        model: "m",
+        config: storeConfig(),
+        resume: { id },
+        onWarning: quiet,
+      }).catch((e) => e);
       expect(err).toBeInstanceOf(UsageError);
       expect(err.message).toContain(`pid ${live.pid}`);
     } finally {
@@ -77,12 +105,33 @@ describe("session lock", () => {
   test("the same process cannot open a session twice", async () => {
     const home = tempHome();
     const id = await sessionWithOneMessage(home);
-    const first = await openSession({ home, cwd: "/p", model: "m", config: storeConfig(), resume: { id }, onWarning: quiet });
-    const err = await openSession({ home, cwd: "/p", model: "m", config: storeConfig(), resume: { id }, onWarning: quiet }).catch((e) => e);
+    const first = await openSession({
+      home,
+      cwd: "/p",
+      model: "m",
+      config: storeConfig(),
+      resume: { id },
+      onWarning: quiet,
+    });
+    const err = await openSession({
+      home,
+      cwd: "/p",
+      model: "m",
+      config: storeConfig(),
+      resume: { id },
+      onWarning: quiet,
+    }).catch((e) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect(err.message).toContain("this process");
     await first.store.close();
-    const again = await openSession({ home, cwd: "/p", model: "m", config: storeConfig(), resume: { id }, onWarning: quiet });
+    const again = await openSession({
+      home,
+      cwd: "/p",
+      model: "m",
+      config: storeConfig(),
+      resume: { id },
+      onWarning: quiet,
+    });
     await again.store.close();
   });
 });

@@ -4,12 +4,15 @@ import { describe, expect, test } from "bun:test";
 import { UNREADABLE_RESULT } from "../../src/protocol/message-schema.ts";
 import { parseLine } from "../../src/store/message-line.ts";
 
-const m = (content: unknown[], extra: Record<string, unknown> = {}) => JSON.stringify({ id: "m1", role: "user", ts: 5, content, ...extra });
+const m = (content: unknown[], extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ id: "m1", role: "user", ts: 5, content, ...extra });
 const text = (t: string) => ({ type: "text" as const, text: t });
 
 function read(lineText: string) {
   const warnings: string[] = [];
-  const message = parseLine({ text: lineText, no: 7, terminated: true } as never, "/s/messages.jsonl", (w) => warnings.push(w));
+  const message = parseLine({ text: lineText, no: 7, terminated: true } as never, "/s/messages.jsonl", (w) =>
+    warnings.push(w),
+  );
   return { message, warnings };
 }
 
@@ -19,7 +22,12 @@ describe("parseLine", () => {
     ["an empty content list is a message", m([]), [], undefined],
     ["text without text", m([{ type: "text" }, text("b")]), [text("b")], '"text" is required'],
     ["text that is a number", m([{ type: "text", text: 3 }, text("b")]), [text("b")], '"text" must be a string'],
-    ["a newer version's block", m([{ type: "thinking", thinking: "x" }, text("b")]), [text("b")], "of a type this version does not know"],
+    [
+      "a newer version's block",
+      m([{ type: "thinking", thinking: "x" }, text("b")]),
+      [text("b")],
+      "of a type this version does not know",
+    ],
     ["a block without a type", m([{ text: "x" }, text("b")]), [text("b")], "dropped"],
     ["a null block", m([null, text("b")]), [text("b")], "must be an object, got null"],
     [
@@ -34,11 +42,26 @@ describe("parseLine", () => {
       [{ type: "tool_result", tool_use_id: "t1", content: UNREADABLE_RESULT, is_error: true }],
       "replaced by a note",
     ],
-    ["a tool_result without an id", m([{ type: "tool_result", content: "x" }, text("b")]), [text("b")], '"tool_use_id" is required'],
+    [
+      "a tool_result without an id",
+      m([{ type: "tool_result", content: "x" }, text("b")]),
+      [text("b")],
+      '"tool_use_id" is required',
+    ],
     ["an image without its reference", m([{ type: "image" }, text("b")]), [text("b")], '"image" is required'],
-    ["nothing usable left: the line is skipped", m([{ type: "text" }]), undefined, "skipped line 7 of /s/messages.jsonl"],
+    [
+      "nothing usable left: the line is skipped",
+      m([{ type: "text" }]),
+      undefined,
+      "skipped line 7 of /s/messages.jsonl",
+    ],
     ["no id: not a message", JSON.stringify({ role: "user", ts: 1, content: [] }), undefined, "not a message"],
-    ["an unknown role", JSON.stringify({ id: "a", role: "system", ts: 1, content: [] }), undefined, '"role" must be one of'],
+    [
+      "an unknown role",
+      JSON.stringify({ id: "a", role: "system", ts: 1, content: [] }),
+      undefined,
+      '"role" must be one of',
+    ],
   ];
   test.each(cases)("%s", (_name, lineText, content, warning) => {
     const { message, warnings } = read(lineText);
@@ -65,7 +88,16 @@ describe("parseLine", () => {
     expect(bad.message?.compaction).toBeUndefined();
     expect(bad.message?.isSummary).toBe(true);
     expect(bad.warnings[0]).toContain("compaction (");
-    const info = { trigger: "manual", firstId: "a", lastId: "b", count: 2, tokensBefore: 9, tokensAfter: 3, keptIds: ["c"], method: "summary" };
+    const info = {
+      trigger: "manual",
+      firstId: "a",
+      lastId: "b",
+      count: 2,
+      tokensBefore: 9,
+      tokensAfter: 3,
+      keptIds: ["c"],
+      method: "summary",
+    };
     const good = read(m([text("summary")], { isSummary: true, compaction: info }));
     expect(good.message?.compaction).toEqual(info as never);
     expect(good.warnings).toEqual([]);
@@ -83,7 +115,9 @@ describe("parseLine", () => {
 
 test("usage is kept whole, the cache counts too", () => {
   const usage = { input_tokens: 9, output_tokens: 2, cache_read_input_tokens: 5, cache_creation_input_tokens: 1 };
-  const { message, warnings } = read(JSON.stringify({ id: "a", role: "assistant", ts: 1, content: [{ type: "text", text: "x" }], usage }));
+  const { message, warnings } = read(
+    JSON.stringify({ id: "a", role: "assistant", ts: 1, content: [{ type: "text", text: "x" }], usage }),
+  );
   expect(message?.usage).toEqual(usage);
   expect(warnings).toEqual([]);
 });

@@ -1,7 +1,19 @@
 // Sessions whose meta.json is damaged, deleted or from a newer synapse while the archive is intact:
 // each kind of damage against listing, `--resume <id>` and `--continue`, on real files.
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, openSync, readFileSync, readSync, closeSync, readdirSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  closeSync,
+  readdirSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../../src/protocol/errors.ts";
 import { parseMeta } from "../../src/store/meta.ts";
@@ -19,7 +31,11 @@ type Damage = "unreadable" | "newer";
 const KINDS: Array<{ name: string; damage: Damage; apply: (metaFile: string) => void }> = [
   { name: "emptied", damage: "unreadable", apply: (f) => writeFileSync(f, "") },
   { name: "garbage", damage: "unreadable", apply: (f) => writeFileSync(f, "\u0000{not json at all") },
-  { name: "truncated JSON", damage: "unreadable", apply: (f) => writeFileSync(f, readFileSync(f, "utf8").slice(0, 40)) },
+  {
+    name: "truncated JSON",
+    damage: "unreadable",
+    apply: (f) => writeFileSync(f, readFileSync(f, "utf8").slice(0, 40)),
+  },
   { name: "not an object", damage: "unreadable", apply: (f) => writeFileSync(f, "null") },
   { name: "wrong types", damage: "unreadable", apply: (f) => rewrite(f, { id: 5, cwd: ["/p"], updated: "yesterday" }) },
   { name: "one wrong optional field", damage: "unreadable", apply: (f) => rewrite(f, { messages: "3" }) },
@@ -36,7 +52,12 @@ function rewrite(file: string, patch: Record<string, unknown>): void {
 async function damagedSession(home: string, apply: (metaFile: string) => void, cwd = "/p", rotateBytes?: number) {
   const config = storeConfig(rotateBytes ? { rotateBytes } : {});
   const { store } = await openSession({ home, cwd, model: "m-old", config, onWarning: quiet });
-  store.append({ id: "q", role: "user", ts: 1_700_000_000_000, content: [{ type: "text", text: "  what is   the answer" }] });
+  store.append({
+    id: "q",
+    role: "user",
+    ts: 1_700_000_000_000,
+    content: [{ type: "text", text: "  what is   the answer" }],
+  });
   store.append(msg(1, "forty-two"));
   store.append(msg(2, "thanks"));
   await store.close();
@@ -65,7 +86,14 @@ describe("listing with a damaged meta.json", () => {
       expect(table).toContain(s.id);
       expect(table.split("\n")[0]).toMatch(/\sNOTE$/);
       if (kind.damage === "unreadable") {
-        expect(listed).toMatchObject({ state: "rebuilt", title: "what is the answer", cwd: "", model: "?", messages: 3, bytes: s.bytes });
+        expect(listed).toMatchObject({
+          state: "rebuilt",
+          title: "what is the answer",
+          cwd: "",
+          model: "?",
+          messages: 3,
+          bytes: s.bytes,
+        });
         expect(listed!.updated).toBe(ARCHIVE_TIME_S * 1000);
         expect(w.list).toEqual([`${s.metaFile} is missing or unreadable; rebuilt from messages.jsonl`]);
         expect(table).toContain("what is the answer");
@@ -131,7 +159,14 @@ describe("--resume <id> with a damaged meta.json", () => {
       // Rewritten before anything is appended, complete and valid, with no temp file left.
       const parsed = parseMeta(readFileSync(s.metaFile, "utf8"));
       expect(parsed.state).toBe("ok");
-      expect(parsed.state === "ok" && parsed.meta).toMatchObject({ id: s.id, cwd: "/here", model: "m-new", title: "what is the answer", messages: 3, bytes: s.bytes });
+      expect(parsed.state === "ok" && parsed.meta).toMatchObject({
+        id: s.id,
+        cwd: "/here",
+        model: "m-new",
+        title: "what is the answer",
+        messages: 3,
+        bytes: s.bytes,
+      });
       expect(JSON.parse(readFileSync(s.metaFile, "utf8")).format).toBe(1);
       expect(readdirSync(s.dir).filter((n) => n.includes(".tmp"))).toEqual([]);
       store.append(msg(4, "more"));
@@ -202,7 +237,9 @@ describe("--continue with a damaged meta.json", () => {
       if (kind.damage === "newer") {
         expect(err.message).toBe(`session ${s.id} was written by a newer synapse (format 2)`);
       } else {
-        expect(err.message).toBe(`no previous session for /here; 1 session has no readable metadata (${s.id}), resume it with -r <id>`);
+        expect(err.message).toBe(
+          `no previous session for /here; 1 session has no readable metadata (${s.id}), resume it with -r <id>`,
+        );
         // -c does not repair what it cannot attribute to this directory.
         expect(existsSync(s.metaFile) && parseMeta(readFileSync(s.metaFile, "utf8")).state === "ok").toBe(false);
       }
@@ -212,12 +249,21 @@ describe("--continue with a damaged meta.json", () => {
 
   test("picks the newest readable session for the cwd and warns about newer unreadable ones", async () => {
     const home = tempHome();
-    const { store: good } = await openSession({ home, cwd: "/here", model: "m", config: storeConfig(), onWarning: quiet });
+    const { store: good } = await openSession({
+      home,
+      cwd: "/here",
+      model: "m",
+      config: storeConfig(),
+      onWarning: quiet,
+    });
     good.append(msg(0, "good"));
     await good.close();
     const goodMeta = join(good.dir, "meta.json");
     utimesSync(join(good.dir, "messages.jsonl"), ARCHIVE_TIME_S - 10, ARCHIVE_TIME_S - 10);
-    writeFileSync(goodMeta, JSON.stringify({ ...JSON.parse(readFileSync(goodMeta, "utf8")), updated: (ARCHIVE_TIME_S - 10) * 1000 }));
+    writeFileSync(
+      goodMeta,
+      JSON.stringify({ ...JSON.parse(readFileSync(goodMeta, "utf8")), updated: (ARCHIVE_TIME_S - 10) * 1000 }),
+    );
     const older = await damagedSession(home, (f) => unlinkSync(f));
     utimesSync(join(older.dir, "messages.jsonl"), ARCHIVE_TIME_S - 100, ARCHIVE_TIME_S - 100);
     const newer = await damagedSession(home, (f) => unlinkSync(f));
@@ -226,14 +272,18 @@ describe("--continue with a damaged meta.json", () => {
     const { store } = await open(home, { latest: true }, w.push);
     expect(store.id).toBe(good.id);
     await store.close();
-    expect(w.list).toEqual([`continuing ${good.id}; 1 newer session has no readable metadata (${newer.id}), resume it with -r <id>`]);
+    expect(w.list).toEqual([
+      `continuing ${good.id}; 1 newer session has no readable metadata (${newer.id}), resume it with -r <id>`,
+    ]);
   });
 
   test("several unreadable sessions are counted, and at most three named", async () => {
     const home = tempHome();
     for (const _ of range(0, 4)) await damagedSession(home, (f) => writeFileSync(f, ""));
     const err = await open(home, { latest: true }).catch((e) => e);
-    expect(err.message).toMatch(/^no previous session for \/here; 4 sessions have no readable metadata \([^,]+, [^,]+, [^,]+, \.\.\.\), resume them with -r <id>$/);
+    expect(err.message).toMatch(
+      /^no previous session for \/here; 4 sessions have no readable metadata \([^,]+, [^,]+, [^,]+, \.\.\.\), resume them with -r <id>$/,
+    );
   });
 });
 

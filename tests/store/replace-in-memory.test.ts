@@ -7,7 +7,13 @@ import { msg, removeTempHomes, storeConfig, tempHome } from "./helpers.ts";
 afterAll(removeTempHomes);
 
 test("the window holds the copies, the archive the originals", async () => {
-  const { store } = await openSession({ home: tempHome(), cwd: "/w", model: "m", config: storeConfig(), onWarning: () => undefined });
+  const { store } = await openSession({
+    home: tempHome(),
+    cwd: "/w",
+    model: "m",
+    config: storeConfig(),
+    onWarning: () => undefined,
+  });
   const big = msg(1, "x".repeat(50_000));
   store.append(msg(0, "task"));
   store.append(big);

@@ -13,15 +13,71 @@ function ring(maxCount: number, maxBytes: number) {
 const item = (id: string, size = 1): Item => ({ id, size });
 
 describe("RingBuffer", () => {
-  const cases: Array<{ name: string; maxCount: number; maxBytes: number; sizes: number[]; kept: string[]; evicted: string[] }> = [
-    { name: "under both bounds keeps all", maxCount: 5, maxBytes: 100, sizes: [1, 1, 1], kept: ["a0", "a1", "a2"], evicted: [] },
-    { name: "count bound evicts oldest", maxCount: 3, maxBytes: 100, sizes: [1, 1, 1, 1, 1], kept: ["a2", "a3", "a4"], evicted: ["a0", "a1"] },
-    { name: "byte bound evicts oldest", maxCount: 100, maxBytes: 10, sizes: [4, 4, 4, 4], kept: ["a2", "a3"], evicted: ["a0", "a1"] },
-    { name: "exactly at byte bound is kept", maxCount: 100, maxBytes: 8, sizes: [4, 4], kept: ["a0", "a1"], evicted: [] },
-    { name: "one big item evicts many", maxCount: 100, maxBytes: 10, sizes: [2, 2, 2, 9], kept: ["a3"], evicted: ["a0", "a1", "a2"] },
-    { name: "oversized newest item is still kept", maxCount: 100, maxBytes: 10, sizes: [2, 50], kept: ["a1"], evicted: ["a0"] },
+  const cases: Array<{
+    name: string;
+    maxCount: number;
+    maxBytes: number;
+    sizes: number[];
+    kept: string[];
+    evicted: string[];
+  }> = [
+    {
+      name: "under both bounds keeps all",
+      maxCount: 5,
+      maxBytes: 100,
+      sizes: [1, 1, 1],
+      kept: ["a0", "a1", "a2"],
+      evicted: [],
+    },
+    {
+      name: "count bound evicts oldest",
+      maxCount: 3,
+      maxBytes: 100,
+      sizes: [1, 1, 1, 1, 1],
+      kept: ["a2", "a3", "a4"],
+      evicted: ["a0", "a1"],
+    },
+    {
+      name: "byte bound evicts oldest",
+      maxCount: 100,
+      maxBytes: 10,
+      sizes: [4, 4, 4, 4],
+      kept: ["a2", "a3"],
+      evicted: ["a0", "a1"],
+    },
+    {
+      name: "exactly at byte bound is kept",
+      maxCount: 100,
+      maxBytes: 8,
+      sizes: [4, 4],
+      kept: ["a0", "a1"],
+      evicted: [],
+    },
+    {
+      name: "one big item evicts many",
+      maxCount: 100,
+      maxBytes: 10,
+      sizes: [2, 2, 2, 9],
+      kept: ["a3"],
+      evicted: ["a0", "a1", "a2"],
+    },
+    {
+      name: "oversized newest item is still kept",
+      maxCount: 100,
+      maxBytes: 10,
+      sizes: [2, 50],
+      kept: ["a1"],
+      evicted: ["a0"],
+    },
     { name: "count of one", maxCount: 1, maxBytes: 100, sizes: [1, 1, 1], kept: ["a2"], evicted: ["a0", "a1"] },
-    { name: "wraps past initial capacity", maxCount: 20, maxBytes: 1000, sizes: Array(30).fill(1), kept: Array.from({ length: 20 }, (_, i) => `a${i + 10}`), evicted: Array.from({ length: 10 }, (_, i) => `a${i}`) },
+    {
+      name: "wraps past initial capacity",
+      maxCount: 20,
+      maxBytes: 1000,
+      sizes: Array(30).fill(1),
+      kept: Array.from({ length: 20 }, (_, i) => `a${i + 10}`),
+      evicted: Array.from({ length: 10 }, (_, i) => `a${i}`),
+    },
   ];
   for (const c of cases) {
     test(c.name, () => {

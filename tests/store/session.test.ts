@@ -29,7 +29,13 @@ describe("sessions", () => {
 
   test("eviction by count keeps the newest in memory; every message reads back from disk", async () => {
     const home = tempHome();
-    const { store } = await openSession({ home, cwd: "/p", model: "m", config: storeConfig({ maxMessages: 10 }), onWarning: quiet });
+    const { store } = await openSession({
+      home,
+      cwd: "/p",
+      model: "m",
+      config: storeConfig({ maxMessages: 10 }),
+      onWarning: quiet,
+    });
     for (const i of range(0, 25)) store.append(msg(i));
     expect(store.window().map((m) => m.id)).toEqual(range(15, 25).map((i) => `m${i}`));
     expect(store.get("m24")?.id).toBe("m24");
@@ -42,7 +48,13 @@ describe("sessions", () => {
 
   test("eviction by bytes keeps the window under maxBytes", async () => {
     const home = tempHome();
-    const { store } = await openSession({ home, cwd: "/p", model: "m", config: storeConfig({ maxBytes: 4096 }), onWarning: quiet });
+    const { store } = await openSession({
+      home,
+      cwd: "/p",
+      model: "m",
+      config: storeConfig({ maxBytes: 4096 }),
+      onWarning: quiet,
+    });
     for (const i of range(0, 40)) store.append(msg(i, "z".repeat(900)));
     const windowBytes = store.window().reduce((s, m) => s + JSON.stringify(m).length, 0);
     expect(windowBytes).toBeLessThanOrEqual(4096);
@@ -68,7 +80,12 @@ describe("sessions", () => {
     const home = tempHome();
     const { store } = await openSession({ home, cwd: "/p", model: "m", config: storeConfig(), onWarning: quiet });
     const big = "o".repeat(5000);
-    const result = (i: number): Message => ({ id: `r${i}`, role: "user", ts: i, content: [{ type: "tool_result", tool_use_id: `t${i}`, content: i === 1 ? "small" : big }] });
+    const result = (i: number): Message => ({
+      id: `r${i}`,
+      role: "user",
+      ts: i,
+      content: [{ type: "tool_result", tool_use_id: `t${i}`, content: i === 1 ? "small" : big }],
+    });
     for (const i of range(0, 6)) store.append(result(i));
     const before = store.windowBytes();
     const freed = store.dropToolOutputs(2);
@@ -83,13 +100,21 @@ describe("sessions", () => {
     // Nothing was lost: the archive has every output whole.
     const archived: Message[] = [];
     for await (const m of store.readAll()) archived.push(m);
-    expect(archived.map((m) => (m.content[0] as { content: string }).content)).toEqual(range(0, 6).map((i) => (i === 1 ? "small" : big)));
+    expect(archived.map((m) => (m.content[0] as { content: string }).content)).toEqual(
+      range(0, 6).map((i) => (i === 1 ? "small" : big)),
+    );
     await store.close();
   });
 
   test("writes are debounced: nothing before flushMs, everything after", async () => {
     const home = tempHome();
-    const { store } = await openSession({ home, cwd: "/p", model: "m", config: storeConfig({ flushMs: 50 }), onWarning: quiet });
+    const { store } = await openSession({
+      home,
+      cwd: "/p",
+      model: "m",
+      config: storeConfig({ flushMs: 50 }),
+      onWarning: quiet,
+    });
     store.append(msg(0));
     const file = join(store.dir, "messages.jsonl");
     expect(existsSync(file)).toBe(false);
@@ -102,9 +127,25 @@ describe("sessions", () => {
 
   test("meta.json: title from the first user text, counts, atomic content", async () => {
     const home = tempHome();
-    const { store } = await openSession({ home, cwd: "/proj", model: "claude-x", config: storeConfig(), onWarning: quiet });
-    store.append({ id: "a", role: "user", ts: 1, content: [{ type: "tool_result", tool_use_id: "t", content: "not a title" }] });
-    store.append({ id: "b", role: "user", ts: 2, content: [{ type: "text", text: `  Fix   the\nbug ${"in the parser ".repeat(10)}` }] });
+    const { store } = await openSession({
+      home,
+      cwd: "/proj",
+      model: "claude-x",
+      config: storeConfig(),
+      onWarning: quiet,
+    });
+    store.append({
+      id: "a",
+      role: "user",
+      ts: 1,
+      content: [{ type: "tool_result", tool_use_id: "t", content: "not a title" }],
+    });
+    store.append({
+      id: "b",
+      role: "user",
+      ts: 2,
+      content: [{ type: "text", text: `  Fix   the\nbug ${"in the parser ".repeat(10)}` }],
+    });
     store.append({ id: "c", role: "user", ts: 3, content: [{ type: "text", text: "second prompt" }] });
     await store.flush();
     const meta = JSON.parse(readFileSync(join(store.dir, "meta.json"), "utf8"));
@@ -143,7 +184,14 @@ describe("sessions", () => {
     b.append(msg(0, "in b"));
     await b.close();
 
-    const latestA = await openSession({ home, cwd: "/a", model: "m2", config, resume: { latest: true }, onWarning: quiet });
+    const latestA = await openSession({
+      home,
+      cwd: "/a",
+      model: "m2",
+      config,
+      resume: { latest: true },
+      onWarning: quiet,
+    });
     expect(latestA.resumed).toBe(true);
     expect(latestA.store.id).toBe(a.id);
     expect(latestA.store.window().map((m) => m.id)).toEqual(range(80, 100).map((i) => `m${i}`));
@@ -152,12 +200,26 @@ describe("sessions", () => {
     latestA.store.append(msg(100));
     await latestA.store.close();
 
-    const byId = await openSession({ home, cwd: "/elsewhere", model: "m", config, resume: { id: a.id }, onWarning: quiet });
+    const byId = await openSession({
+      home,
+      cwd: "/elsewhere",
+      model: "m",
+      config,
+      resume: { id: a.id },
+      onWarning: quiet,
+    });
     expect(byId.store.meta().messages).toBe(101);
     expect(await readAllIds(byId.store)).toHaveLength(101);
     await byId.store.close();
 
-    const byPrefix = await openSession({ home, cwd: "/b", model: "m", config, resume: { id: b.id.slice(0, 18) }, onWarning: quiet });
+    const byPrefix = await openSession({
+      home,
+      cwd: "/b",
+      model: "m",
+      config,
+      resume: { id: b.id.slice(0, 18) },
+      onWarning: quiet,
+    });
     expect(byPrefix.store.id).toBe(b.id);
     await byPrefix.store.close();
   });
@@ -217,7 +279,14 @@ describe("sessions", () => {
     writeFileSync(join(store.dir, "meta.json.12345.tmp"), "{half");
     mkdirSync(join(store.dir, "images"));
     writeFileSync(join(store.dir, "images", `${"a".repeat(64)}.png.999.tmp`), "half");
-    const again = await openSession({ home, cwd: "/p", model: "m", config: storeConfig(), resume: { id: store.id }, onWarning: quiet });
+    const again = await openSession({
+      home,
+      cwd: "/p",
+      model: "m",
+      config: storeConfig(),
+      resume: { id: store.id },
+      onWarning: quiet,
+    });
     expect(readdirSync(store.dir).filter((n) => n.endsWith(".tmp"))).toEqual([]);
     expect(readdirSync(join(store.dir, "images"))).toEqual([]);
     await again.store.close();

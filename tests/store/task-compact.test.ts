@@ -41,14 +41,34 @@ async function sessionWithTranscripts(home: string): Promise<{ id: string; dir: 
   store.append(msg(1));
   await store.close();
   for (const taskId of TASKS) {
-    const task = await openTaskStore({ sessionDir: store.dir, taskId, cwd: "/w", model: "m", title: taskId, config: storeConfig({ rotateBytes: 4096 }), onWarning: quiet });
+    const task = await openTaskStore({
+      sessionDir: store.dir,
+      taskId,
+      cwd: "/w",
+      model: "m",
+      title: taskId,
+      config: storeConfig({ rotateBytes: 4096 }),
+      onWarning: quiet,
+    });
     const image = await task.saveImage(Buffer.from(`png of ${taskId} `.repeat(50)), "image/png");
-    task.append({ id: `${taskId}-img`, role: "user", content: [{ type: "text", text: "look" }, { type: "image", image }], ts: 1 });
-    for (let i = 0; i < PER_TASK; i++) task.append(msg(i, `output ${i} of ${taskId}: ${"src/store/archive.ts passed ".repeat(20)}`));
+    task.append({
+      id: `${taskId}-img`,
+      role: "user",
+      content: [
+        { type: "text", text: "look" },
+        { type: "image", image },
+      ],
+      ts: 1,
+    });
+    for (let i = 0; i < PER_TASK; i++)
+      task.append(msg(i, `output ${i} of ${taskId}: ${"src/store/archive.ts passed ".repeat(20)}`));
     await task.close();
     // One no message names, as a run killed between saving an image and archiving its message leaves.
     const orphan = Buffer.from(`orphan of ${taskId}`);
-    writeFileSync(join(taskStoreDir(store.dir, taskId), "images", `${createHash("sha256").update(orphan).digest("hex")}.png`), orphan);
+    writeFileSync(
+      join(taskStoreDir(store.dir, taskId), "images", `${createHash("sha256").update(orphan).digest("hex")}.png`),
+      orphan,
+    );
   }
   return { id: store.id, dir: store.dir };
 }
@@ -90,11 +110,21 @@ describe("compacting sub-agent transcripts", () => {
       expect(readdirSync(join(tdir, "images"))).toHaveLength(1);
       expect(await archived(tdir)).toEqual(before.get(t)!);
       const meta = JSON.parse(readFileSync(join(tdir, "meta.json"), "utf8"));
-      expect(meta.bytes).toBe(names.filter((n) => n.startsWith("messages")).reduce((sum, n) => sum + statSync(join(tdir, n)).size, 0));
+      expect(meta.bytes).toBe(
+        names.filter((n) => n.startsWith("messages")).reduce((sum, n) => sum + statSync(join(tdir, n)).size, 0),
+      );
     }
 
     // A transcript reopened after compaction appends to a new plain segment and reads through all.
-    const again = await openTaskStore({ sessionDir: dir, taskId: TASKS[0]!, cwd: "/w", model: "m", title: "t", config: storeConfig({ rotateBytes: 4096 }), onWarning: quiet });
+    const again = await openTaskStore({
+      sessionDir: dir,
+      taskId: TASKS[0]!,
+      cwd: "/w",
+      model: "m",
+      title: "t",
+      config: storeConfig({ rotateBytes: 4096 }),
+      onWarning: quiet,
+    });
     again.append(msg(999));
     await again.flush();
     expect(await readAllIds(again)).toEqual([...before.get(TASKS[0]!)!.map((m) => m.id), "m999"]);
@@ -102,7 +132,11 @@ describe("compacting sub-agent transcripts", () => {
 
     // A second run finds the rest compressed already (the reopened one's new segment aside).
     const second = await compactSession(id, { home, dryRun: false, now: Date.now() });
-    expect({ status: second.status, tasks: second.taskTranscripts, segments: second.taskSegments }).toEqual({ status: "compacted", tasks: 1, segments: 1 });
+    expect({ status: second.status, tasks: second.taskTranscripts, segments: second.taskSegments }).toEqual({
+      status: "compacted",
+      tasks: 1,
+      segments: 1,
+    });
     const third = await compactSession(id, { home, dryRun: false, now: Date.now() });
     expect({ status: third.status, segments: third.segmentsCompressed }).toEqual({ status: "unchanged", segments: 0 });
   });
@@ -110,7 +144,10 @@ describe("compacting sub-agent transcripts", () => {
   test("nothing is touched while the parent session is in use; a dry run counts and changes nothing", async () => {
     const home = tempHome();
     const { id, dir } = await sessionWithTranscripts(home);
-    const snapshot = () => TASKS.map((t) => files(taskStoreDir(dir, t)).map((n) => `${n}:${statSync(join(taskStoreDir(dir, t), n)).mtimeMs}`));
+    const snapshot = () =>
+      TASKS.map((t) =>
+        files(taskStoreDir(dir, t)).map((n) => `${n}:${statSync(join(taskStoreDir(dir, t), n)).mtimeMs}`),
+      );
     const before = snapshot();
 
     const holder = spawnFixture("holder.ts", [home, id]);

@@ -37,19 +37,26 @@ export interface AcpAgentProcess {
 export function startAcpAgent(env: Record<string, string>, args: string[] = []): AcpAgentProcess {
   const home = env.HOME ? undefined : tempHome();
   const fullEnv: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", ...home?.env, ...env };
-  const proc = Bun.spawn([BINARY, "acp", ...args], { env: fullEnv, cwd: env.HOME ?? home!.dir, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([BINARY, "acp", ...args], {
+    env: fullEnv,
+    cwd: env.HOME ?? home!.dir,
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const updates: acp.SessionNotification[] = [];
   const permissions: acp.RequestPermissionRequest[] = [];
   const waiters: Array<() => void> = [];
   const changed = () => waiters.splice(0).forEach((w) => w());
-  const until = <T>(find: () => T | undefined): Promise<T> => new Promise((resolve) => {
-    const check = () => {
-      const found = find();
-      if (found !== undefined) resolve(found);
-      else waiters.push(check);
-    };
-    check();
-  });
+  const until = <T>(find: () => T | undefined): Promise<T> =>
+    new Promise((resolve) => {
+      const check = () => {
+        const found = find();
+        if (found !== undefined) resolve(found);
+        else waiters.push(check);
+      };
+      check();
+    });
   const self: AcpAgentProcess = {
     proc,
     conn: undefined as unknown as acp.ClientConnection,
@@ -87,7 +94,8 @@ export function startAcpAgent(env: Record<string, string>, args: string[] = []):
     .onRequest(acp.methods.client.session.requestPermission, async ({ params, signal }) => {
       permissions.push(params);
       changed();
-      if (self.answer === "hold" && !signal.aborted) await new Promise((r) => signal.addEventListener("abort", r, { once: true }));
+      if (self.answer === "hold" && !signal.aborted)
+        await new Promise((r) => signal.addEventListener("abort", r, { once: true }));
       if (self.answer === "cancel" || signal.aborted) return { outcome: { outcome: "cancelled" } };
       const option = params.options.find((o) => o.kind === self.answer);
       return { outcome: option ? { outcome: "selected", optionId: option.optionId } : { outcome: "cancelled" } };
@@ -111,10 +119,16 @@ export function startAcpAgent(env: Record<string, string>, args: string[] = []):
 }
 
 /** `fs`: offer the editor's file methods (answered from `agent.buffers`); `terminal`: offer terminals. */
-export async function initialize(agent: AcpAgentProcess, opts: { fs?: boolean; terminal?: boolean } = {}): Promise<acp.InitializeResponse> {
+export async function initialize(
+  agent: AcpAgentProcess,
+  opts: { fs?: boolean; terminal?: boolean } = {},
+): Promise<acp.InitializeResponse> {
   return agent.conn.agent.request(acp.methods.agent.initialize, {
     protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: { fs: { readTextFile: Boolean(opts.fs), writeTextFile: Boolean(opts.fs) }, terminal: Boolean(opts.terminal) },
+    clientCapabilities: {
+      fs: { readTextFile: Boolean(opts.fs), writeTextFile: Boolean(opts.fs) },
+      terminal: Boolean(opts.terminal),
+    },
     clientInfo: { name: "synapse-test", version: "1" },
   });
 }
@@ -131,8 +145,15 @@ export function agentText(updates: readonly acp.SessionNotification[], sessionId
 }
 
 /** The updates about one tool call (tool_call and tool_call_update), in order. */
-export function toolUpdates(updates: readonly acp.SessionNotification[], sessionId: string): Array<acp.ToolCall | acp.ToolCallUpdate> {
+export function toolUpdates(
+  updates: readonly acp.SessionNotification[],
+  sessionId: string,
+): Array<acp.ToolCall | acp.ToolCallUpdate> {
   return updates
-    .filter((n) => n.sessionId === sessionId && (n.update.sessionUpdate === "tool_call" || n.update.sessionUpdate === "tool_call_update"))
+    .filter(
+      (n) =>
+        n.sessionId === sessionId &&
+        (n.update.sessionUpdate === "tool_call" || n.update.sessionUpdate === "tool_call_update"),
+    )
     .map((n) => n.update as acp.ToolCall | acp.ToolCallUpdate);
 }

@@ -49,7 +49,13 @@ export function spawnBinary(opts: RunOptions = {}) {
   const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", ...home?.env };
   for (const [k, v] of Object.entries(opts.env ?? {})) if (v !== undefined) env[k] = v;
   const stdin = opts.stdin === undefined ? "ignore" : "pipe";
-  const proc = Bun.spawn([BINARY, ...(opts.args ?? [])], { cwd: opts.cwd ?? home?.dir ?? tmpdir(), env, stdin, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([BINARY, ...(opts.args ?? [])], {
+    cwd: opts.cwd ?? home?.dir ?? tmpdir(),
+    env,
+    stdin,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (opts.stdin !== undefined && opts.stdin !== "silent-pipe") {
     proc.stdin!.write(opts.stdin);
     proc.stdin!.end();
@@ -61,7 +67,11 @@ export async function runBinary(opts: RunOptions = {}): Promise<BinaryRun> {
   const started = performance.now();
   const proc = spawnBinary(opts);
   const timer = setTimeout(() => proc.kill("SIGKILL"), opts.timeoutMs ?? 30_000);
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   clearTimeout(timer);
   if (opts.stdin === "silent-pipe") proc.stdin!.end();
   return { code, stdout, stderr, ms: performance.now() - started };
@@ -69,5 +79,8 @@ export async function runBinary(opts: RunOptions = {}): Promise<BinaryRun> {
 
 /** Parses stream-json output into objects. */
 export function jsonLines(text: string): any[] {
-  return text.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+  return text
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 }

@@ -14,7 +14,15 @@ export const MAIN = join(ROOT, "src/cli/main.ts");
  * process's /proc/<pid>/environ. Narrower than -A: no /proc/self/fd, so terminals are told apart
  * by node:tty there.
  */
-export const DENO_PERMISSIONS = ["--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-net", "--allow-sys", "--allow-ffi"];
+export const DENO_PERMISSIONS = [
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-run",
+  "--allow-net",
+  "--allow-sys",
+  "--allow-ffi",
+];
 
 /**
  * Nothing from the directory synapse runs in configures Deno: no deno.json / package.json discovery
@@ -59,8 +67,15 @@ export function spawnDeno(deno: string, opts: DenoRunOptions) {
   return proc;
 }
 
-export async function runDeno(deno: string, opts: DenoRunOptions): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runDeno(
+  deno: string,
+  opts: DenoRunOptions,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const proc = spawnDeno(deno, opts);
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { code, stdout, stderr };
 }

@@ -46,7 +46,9 @@ export function anthropicBlocks(body: any): Block[] {
   else if (Array.isArray(body?.system)) items.push(...body.system);
   for (const m of Array.isArray(body?.messages) ? body.messages : []) {
     if (typeof m?.content === "string") items.push({ role: m.role, text: m.content });
-    else for (const [i, b] of (Array.isArray(m?.content) ? m.content : []).entries()) items.push(i === 0 ? { role: m.role, ...b } : b);
+    else
+      for (const [i, b] of (Array.isArray(m?.content) ? m.content : []).entries())
+        items.push(i === 0 ? { role: m.role, ...b } : b);
   }
   const out: Block[] = [];
   let key = "";
@@ -62,7 +64,9 @@ export function anthropicBlocks(body: any): Block[] {
 /** The 400 the real API gives more than 4 breakpoints, or undefined. */
 export function breakpointProblem(body: any): string | undefined {
   const found = anthropicBlocks(body).filter((b) => b.breakpoint).length;
-  return found > MAX_BREAKPOINTS ? `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${found}.` : undefined;
+  return found > MAX_BREAKPOINTS
+    ? `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${found}.`
+    : undefined;
 }
 
 export class FakePromptCache {
@@ -72,7 +76,13 @@ export class FakePromptCache {
    * Totals over every request answered with computed usage. `fresh`: Anthropic prompt tokens in
    * blocks no earlier request carried anywhere, which no cache could have served.
    */
-  readonly totals: CacheUsage & { requests: number; fresh: number } = { uncached: 0, read: 0, write: 0, requests: 0, fresh: 0 };
+  readonly totals: CacheUsage & { requests: number; fresh: number } = {
+    uncached: 0,
+    read: 0,
+    write: 0,
+    requests: 0,
+    fresh: 0,
+  };
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -115,7 +125,10 @@ export class FakePromptCache {
 
   /** Bills one OpenAI request: the longest earlier prefix (message by message), in 128-token steps. */
   openai(body: any, total: number): CacheUsage {
-    const items = [...(Array.isArray(body?.tools) ? body.tools : []), ...(Array.isArray(body?.messages) ? body.messages : [])];
+    const items = [
+      ...(Array.isArray(body?.tools) ? body.tools : []),
+      ...(Array.isArray(body?.messages) ? body.messages : []),
+    ];
     const at = this.now();
     let key = "";
     let sum = 0;

@@ -14,7 +14,12 @@ export interface Rejection {
 
 /** Tokens the fake counts for a request: system, messages and tools, at FAKE_CHARS_PER_TOKEN. */
 export function promptTokens(body: any): number {
-  return Math.max(1, Math.ceil(JSON.stringify([body?.system ?? "", body?.messages ?? [], body?.tools ?? []]).length / FAKE_CHARS_PER_TOKEN));
+  return Math.max(
+    1,
+    Math.ceil(
+      JSON.stringify([body?.system ?? "", body?.messages ?? [], body?.tools ?? []]).length / FAKE_CHARS_PER_TOKEN,
+    ),
+  );
 }
 
 const JSON_SCHEMA_TYPES = ["string", "number", "integer", "boolean", "array", "object", "null"];
@@ -26,9 +31,12 @@ const JSON_SCHEMA_TYPES = ["string", "number", "integer", "boolean", "array", "o
  */
 export function schemaProblem(schema: any, at = ""): string | undefined {
   if (!schema || typeof schema !== "object" || Array.isArray(schema)) return `${at || "schema"}: must be an object`;
-  if (schema.type !== undefined && !JSON_SCHEMA_TYPES.includes(schema.type)) return `${at}type: '${schema.type}' is not a JSON Schema type`;
-  if (schema.enum !== undefined && (!Array.isArray(schema.enum) || schema.enum.length === 0)) return `${at}enum: must be a non-empty array`;
-  if (schema.type === "string" && schema.enum?.some((v: unknown) => typeof v !== "string")) return `${at}enum: values must be strings`;
+  if (schema.type !== undefined && !JSON_SCHEMA_TYPES.includes(schema.type))
+    return `${at}type: '${schema.type}' is not a JSON Schema type`;
+  if (schema.enum !== undefined && (!Array.isArray(schema.enum) || schema.enum.length === 0))
+    return `${at}enum: must be a non-empty array`;
+  if (schema.type === "string" && schema.enum?.some((v: unknown) => typeof v !== "string"))
+    return `${at}enum: values must be strings`;
   if (schema.items !== undefined) return schemaProblem(schema.items, `${at}items.`);
   if (schema.properties !== undefined) {
     if (!schema.properties || typeof schema.properties !== "object") return `${at}properties: must be an object`;
@@ -39,10 +47,16 @@ export function schemaProblem(schema: any, at = ""): string | undefined {
   }
   if (schema.required !== undefined) {
     const names = Object.keys(schema.properties ?? {});
-    const bad = Array.isArray(schema.required) ? schema.required.find((r: unknown) => typeof r !== "string" || !names.includes(r)) : "";
+    const bad = Array.isArray(schema.required)
+      ? schema.required.find((r: unknown) => typeof r !== "string" || !names.includes(r))
+      : "";
     if (bad !== undefined) return `${at}required: '${bad}' is not a property`;
   }
-  if (schema.additionalProperties !== undefined && typeof schema.additionalProperties !== "boolean" && typeof schema.additionalProperties !== "object") {
+  if (
+    schema.additionalProperties !== undefined &&
+    typeof schema.additionalProperties !== "boolean" &&
+    typeof schema.additionalProperties !== "object"
+  ) {
     return `${at}additionalProperties: must be a boolean or a schema`;
   }
   return undefined;
@@ -56,24 +70,40 @@ function anthropicToolsProblem(tools: unknown): Rejection | undefined {
     if (typeof tool?.name !== "string" || !/^[a-zA-Z0-9_-]{1,128}$/.test(tool.name)) {
       return { message: `tools.${i}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'` };
     }
-    if (tool.input_schema?.type !== "object") return { message: `tools.${i}.custom.input_schema.type: Input should be 'object'` };
+    if (tool.input_schema?.type !== "object")
+      return { message: `tools.${i}.custom.input_schema.type: Input should be 'object'` };
     const problem = schemaProblem(tool.input_schema);
-    if (problem) return { message: `tools.${i}.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (${problem})` };
+    if (problem)
+      return {
+        message: `tools.${i}.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (${problem})`,
+      };
   }
   return undefined;
 }
 
 function openAIToolsProblem(tools: unknown): Rejection | undefined {
   if (tools === undefined) return undefined;
-  if (!Array.isArray(tools)) return { message: "Invalid type for 'tools': expected an array.", param: "tools", code: "invalid_type" };
+  if (!Array.isArray(tools))
+    return { message: "Invalid type for 'tools': expected an array.", param: "tools", code: "invalid_type" };
   for (let i = 0; i < tools.length; i++) {
     const fn = tools[i]?.function;
     if (tools[i]?.type !== "function" || typeof fn?.name !== "string" || !/^[a-zA-Z0-9_-]{1,64}$/.test(fn.name)) {
-      return { message: `Invalid 'tools[${i}].function.name': string does not match pattern.`, param: `tools[${i}].function.name`, code: "invalid_value" };
+      return {
+        message: `Invalid 'tools[${i}].function.name': string does not match pattern.`,
+        param: `tools[${i}].function.name`,
+        code: "invalid_value",
+      };
     }
-    const problem = fn.parameters?.type === "object" ? schemaProblem(fn.parameters) : "schema must be a JSON Schema of 'type: \"object\"'";
+    const problem =
+      fn.parameters?.type === "object"
+        ? schemaProblem(fn.parameters)
+        : "schema must be a JSON Schema of 'type: \"object\"'";
     if (problem) {
-      return { message: `Invalid schema for function '${fn.name}': ${problem}.`, param: `tools[${i}].function.parameters`, code: "invalid_function_parameters" };
+      return {
+        message: `Invalid schema for function '${fn.name}': ${problem}.`,
+        param: `tools[${i}].function.parameters`,
+        code: "invalid_function_parameters",
+      };
     }
   }
   return undefined;
@@ -87,14 +117,17 @@ export function checkAnthropic(body: any, contextWindow?: number): Rejection | u
   const toolsProblem = anthropicToolsProblem(body?.tools);
   if (toolsProblem) return toolsProblem;
   const messages = body?.messages;
-  if (!Array.isArray(messages) || messages.length === 0) return { message: "messages: at least one message is required" };
+  if (!Array.isArray(messages) || messages.length === 0)
+    return { message: "messages: at least one message is required" };
   if (messages[0]?.role !== "user") return { message: 'messages: first message must use the "user" role' };
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
     const content = m?.content;
     const empty = typeof content === "string" ? content === "" : !isBlockList(content) || content.length === 0;
     if (empty && !(i === messages.length - 1 && m?.role === "assistant")) {
-      return { message: `messages.${i}: all messages must have non-empty content except for the optional final assistant message` };
+      return {
+        message: `messages.${i}: all messages must have non-empty content except for the optional final assistant message`,
+      };
     }
     if (!isBlockList(content)) continue;
     for (let j = 0; j < content.length; j++) {
@@ -148,27 +181,38 @@ export function checkOpenAI(body: any, contextWindow?: number): Rejection | unde
   const toolsProblem = openAIToolsProblem(body?.tools);
   if (toolsProblem) return toolsProblem;
   const messages = body?.messages;
-  if (!Array.isArray(messages) || messages.length === 0) return { message: "[] is too short - 'messages'", param: "messages", code: null };
+  if (!Array.isArray(messages) || messages.length === 0)
+    return { message: "[] is too short - 'messages'", param: "messages", code: null };
   const first = messages.findIndex((m: any) => m?.role !== "system" && m?.role !== "developer");
   // Stricter than OpenAI itself, which takes an assistant-first conversation: Synapse promises
   // every request starts with the user's task (and Anthropic requires it), so the fake checks it.
   if (first < 0 || messages[first]?.role !== "user") {
-    return { message: `Invalid parameter: the first non-system message must have role 'user' (fake-llm invariant).`, param: `messages.[${Math.max(first, 0)}].role`, code: null };
+    return {
+      message: `Invalid parameter: the first non-system message must have role 'user' (fake-llm invariant).`,
+      param: `messages.[${Math.max(first, 0)}].role`,
+      code: null,
+    };
   }
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
     if (m?.role === "user" && Array.isArray(m.content) && m.content.length === 0) {
-      return { message: `Invalid 'messages[${i}].content': empty array. Expected an array with minimum length 1, but got an empty array instead.`, param: `messages.[${i}].content`, code: "empty_array" };
+      return {
+        message: `Invalid 'messages[${i}].content': empty array. Expected an array with minimum length 1, but got an empty array instead.`,
+        param: `messages.[${i}].content`,
+        code: "empty_array",
+      };
     }
     if (m?.role === "tool") {
       // A tool message answers a call of the closest assistant message before it, with only tool
       // messages in between.
       let j = i - 1;
       while (j >= 0 && messages[j]?.role === "tool") j--;
-      const calls: string[] = messages[j]?.role === "assistant" ? (messages[j].tool_calls ?? []).map((c: any) => c.id) : [];
+      const calls: string[] =
+        messages[j]?.role === "assistant" ? (messages[j].tool_calls ?? []).map((c: any) => c.id) : [];
       if (!calls.includes(m.tool_call_id)) {
         return {
-          message: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+          message:
+            "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
           param: `messages.[${i}].role`,
           code: null,
         };
@@ -176,7 +220,8 @@ export function checkOpenAI(body: any, contextWindow?: number): Rejection | unde
     }
     if (m?.role === "assistant" && Array.isArray(m.tool_calls) && m.tool_calls.length) {
       const answered = new Set<string>();
-      for (let k = i + 1; k < messages.length && messages[k]?.role === "tool"; k++) answered.add(messages[k].tool_call_id);
+      for (let k = i + 1; k < messages.length && messages[k]?.role === "tool"; k++)
+        answered.add(messages[k].tool_call_id);
       const missing = m.tool_calls.map((c: any) => c.id).filter((id: string) => !answered.has(id));
       if (missing.length) {
         return {

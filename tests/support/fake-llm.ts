@@ -101,15 +101,32 @@ export interface FakeOptions {
 }
 
 /** The 400 a real API gives a malformed conversation (or one over the window), with its own body. */
-function rejectionPlan(req: RecordedRequest, contextWindow: number | undefined): { plan: Plan; message: string } | undefined {
+function rejectionPlan(
+  req: RecordedRequest,
+  contextWindow: number | undefined,
+): { plan: Plan; message: string } | undefined {
   const tooManyMarks = req.provider === "anthropic" ? breakpointProblem(req.body) : undefined;
   const rejection = tooManyMarks
     ? { message: tooManyMarks }
-    : req.provider === "anthropic" ? checkAnthropic(req.body, contextWindow) : checkOpenAI(req.body, contextWindow);
+    : req.provider === "anthropic"
+      ? checkAnthropic(req.body, contextWindow)
+      : checkOpenAI(req.body, contextWindow);
   if (!rejection) return undefined;
-  const body = req.provider === "anthropic"
-    ? { type: "error", error: { type: "invalid_request_error", message: rejection.message }, request_id: fakeId("req_fake") }
-    : { error: { message: rejection.message, type: "invalid_request_error", param: rejection.param ?? null, code: rejection.code ?? null } };
+  const body =
+    req.provider === "anthropic"
+      ? {
+          type: "error",
+          error: { type: "invalid_request_error", message: rejection.message },
+          request_id: fakeId("req_fake"),
+        }
+      : {
+          error: {
+            message: rejection.message,
+            type: "invalid_request_error",
+            param: rejection.param ?? null,
+            code: rejection.code ?? null,
+          },
+        };
   return { plan: errorPlan(req.provider, 400, body), message: rejection.message };
 }
 
@@ -153,7 +170,11 @@ const ANTHROPIC_ERRORS: Record<number, [string, string]> = {
 
 const OPENAI_ERRORS: Record<number, [string, string | null, string]> = {
   400: ["invalid_request_error", null, "Invalid request."],
-  401: ["invalid_request_error", "invalid_api_key", "Incorrect API key provided: sk-fake. You can find your API key at https://platform.openai.com/account/api-keys."],
+  401: [
+    "invalid_request_error",
+    "invalid_api_key",
+    "Incorrect API key provided: sk-fake. You can find your API key at https://platform.openai.com/account/api-keys.",
+  ],
   403: ["invalid_request_error", "unsupported_country_region_territory", "Country, region, or territory not supported"],
   404: ["invalid_request_error", "model_not_found", "The model does not exist or you do not have access to it."],
   429: ["requests", "rate_limit_exceeded", "Rate limit reached for requests. Please try again in 1s."],
@@ -193,10 +214,12 @@ function toolArgs(call: NonNullable<Success["toolCalls"]>[number]): string {
 }
 
 function usageOf(reply: Success, req: RecordedRequest) {
-  return reply.usage ?? {
-    input_tokens: promptTokensOf(req),
-    output_tokens: estimateTokens([reply.text ?? "", reply.toolCalls ?? []]),
-  };
+  return (
+    reply.usage ?? {
+      input_tokens: promptTokensOf(req),
+      output_tokens: estimateTokens([reply.text ?? "", reply.toolCalls ?? []]),
+    }
+  );
 }
 
 function promptTokensOf(req: RecordedRequest): number {
@@ -209,7 +232,7 @@ const OPENAI_STOP: Record<string, string> = { tool_use: "tool_calls", end_turn: 
 function stopReasonOf(reply: Success, provider: RecordedRequest["provider"]): string {
   const fallback = reply.toolCalls?.length ? "tool_use" : "end_turn";
   const given = reply.stopReason ?? fallback;
-  return provider === "anthropic" ? ANTHROPIC_STOP[given] ?? given : OPENAI_STOP[given] ?? given;
+  return provider === "anthropic" ? (ANTHROPIC_STOP[given] ?? given) : (OPENAI_STOP[given] ?? given);
 }
 
 const CUT_FLUSH_MS = 20;
@@ -232,14 +255,31 @@ function anthropicEvent(type: string, data: object): string {
 }
 
 /** Events up to and including the text block; `partial` stops halfway through the text. */
-function anthropicOpening(req: RecordedRequest, text: string, inputTokens: number, partial: boolean, cache?: CacheUsage): string[] {
+function anthropicOpening(
+  req: RecordedRequest,
+  text: string,
+  inputTokens: number,
+  partial: boolean,
+  cache?: CacheUsage,
+): string[] {
   // As the API reports them: input_tokens is only what was neither read from nor written to the cache.
   const usage = cache
-    ? { input_tokens: cache.uncached, cache_creation_input_tokens: cache.write, cache_read_input_tokens: cache.read, output_tokens: 1 }
+    ? {
+        input_tokens: cache.uncached,
+        cache_creation_input_tokens: cache.write,
+        cache_read_input_tokens: cache.read,
+        output_tokens: 1,
+      }
     : { input_tokens: inputTokens, output_tokens: 1 };
   const message = {
-    id: fakeId("msg_fake"), type: "message", role: "assistant", model: req.body?.model ?? "claude-fake",
-    content: [], stop_reason: null, stop_sequence: null, usage,
+    id: fakeId("msg_fake"),
+    type: "message",
+    role: "assistant",
+    model: req.body?.model ?? "claude-fake",
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage,
   };
   const out = [anthropicEvent("message_start", { message })];
   if (!text) return out;
@@ -275,16 +315,31 @@ function anthropicStream(reply: Success, req: RecordedRequest): string[] {
 }
 
 function anthropicErrorBody(status: number, type?: string, message?: string): object {
-  const [defType, defMessage] = ANTHROPIC_ERRORS[status] ?? (status >= 500 ? ANTHROPIC_ERRORS[500] : ANTHROPIC_ERRORS[400]);
-  return { type: "error", error: { type: type ?? defType, message: message ?? defMessage }, request_id: fakeId("req_fake") };
+  const [defType, defMessage] =
+    ANTHROPIC_ERRORS[status] ?? (status >= 500 ? ANTHROPIC_ERRORS[500] : ANTHROPIC_ERRORS[400]);
+  return {
+    type: "error",
+    error: { type: type ?? defType, message: message ?? defMessage },
+    request_id: fakeId("req_fake"),
+  };
 }
 
 // ---- OpenAI Chat Completions -------------------------------------------------------------------
 
-function openaiChunk(req: RecordedRequest, id: string, delta: object | null, finish: string | null, extra: object = {}): string {
+function openaiChunk(
+  req: RecordedRequest,
+  id: string,
+  delta: object | null,
+  finish: string | null,
+  extra: object = {},
+): string {
   const chunk = {
-    id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: req.body?.model ?? "gpt-fake",
-    system_fingerprint: "fp_fake", choices: delta ? [{ index: 0, delta, logprobs: null, finish_reason: finish }] : [],
+    id,
+    object: "chat.completion.chunk",
+    created: Math.floor(Date.now() / 1000),
+    model: req.body?.model ?? "gpt-fake",
+    system_fingerprint: "fp_fake",
+    choices: delta ? [{ index: 0, delta, logprobs: null, finish_reason: finish }] : [],
     ...extra,
   };
   return `data: ${JSON.stringify(chunk)}\n\n`;
@@ -301,36 +356,58 @@ function openaiOpening(req: RecordedRequest, id: string, text: string, partial: 
 function openaiUsage(reply: Success, req: RecordedRequest) {
   const u = usageOf(reply, req);
   const details = req.cache ? { prompt_tokens_details: { cached_tokens: req.cache.read } } : {};
-  return { prompt_tokens: u.input_tokens, completion_tokens: u.output_tokens, total_tokens: u.input_tokens + u.output_tokens, ...details };
+  return {
+    prompt_tokens: u.input_tokens,
+    completion_tokens: u.output_tokens,
+    total_tokens: u.input_tokens + u.output_tokens,
+    ...details,
+  };
 }
 
 function openaiStream(reply: Success, req: RecordedRequest): string[] {
   const id = fakeId("chatcmpl-fake");
   const out = openaiOpening(req, id, reply.text ?? "", false);
   (reply.toolCalls ?? []).forEach((call, index) => {
-    const first = { index, id: call.id ?? fakeId("call_fake"), type: "function", function: { name: call.name, arguments: "" } };
+    const first = {
+      index,
+      id: call.id ?? fakeId("call_fake"),
+      type: "function",
+      function: { name: call.name, arguments: "" },
+    };
     out.push(openaiChunk(req, id, { tool_calls: [first] }, null));
     for (const args of fragments(toolArgs(call))) {
       out.push(openaiChunk(req, id, { tool_calls: [{ index, function: { arguments: args } }] }, null));
     }
   });
   out.push(openaiChunk(req, id, {}, stopReasonOf(reply, "openai")));
-  if (req.body?.stream_options?.include_usage) out.push(openaiChunk(req, id, null, null, { usage: openaiUsage(reply, req) }));
+  if (req.body?.stream_options?.include_usage)
+    out.push(openaiChunk(req, id, null, null, { usage: openaiUsage(reply, req) }));
   out.push("data: [DONE]\n\n");
   return out;
 }
 
 function openaiErrorBody(status: number, type?: string, message?: string): object {
-  const [defType, code, defMessage] = OPENAI_ERRORS[status] ?? (status >= 500 ? OPENAI_ERRORS[500] : OPENAI_ERRORS[400]);
+  const [defType, code, defMessage] =
+    OPENAI_ERRORS[status] ?? (status >= 500 ? OPENAI_ERRORS[500] : OPENAI_ERRORS[400]);
   return { error: { message: message ?? defMessage, type: type ?? defType, param: null, code: type ? null : code } };
 }
 
 // ---- From a scripted reply to a response plan --------------------------------------------------
 
-function errorPlan(provider: RecordedRequest["provider"], status: number, body?: unknown, headers: Record<string, string> = {}, type?: string, message?: string): Plan {
-  const shaped = body ?? (provider === "anthropic" ? anthropicErrorBody(status, type, message) : openaiErrorBody(status, type, message));
+function errorPlan(
+  provider: RecordedRequest["provider"],
+  status: number,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  type?: string,
+  message?: string,
+): Plan {
+  const shaped =
+    body ??
+    (provider === "anthropic" ? anthropicErrorBody(status, type, message) : openaiErrorBody(status, type, message));
   const text = typeof shaped === "string" ? shaped : JSON.stringify(shaped);
-  const id: Record<string, string> = provider === "anthropic" ? { "request-id": fakeId("req_fake") } : { "x-request-id": fakeId("req_fake") };
+  const id: Record<string, string> =
+    provider === "anthropic" ? { "request-id": fakeId("req_fake") } : { "x-request-id": fakeId("req_fake") };
   return { status, headers: { ...JSON_HEADERS, ...id, ...headers }, chunks: [text] };
 }
 
@@ -339,24 +416,42 @@ function planFor(reply: Exclude<ScriptedReply, { hang: true }>, req: RecordedReq
   if ("status" in reply) return errorPlan(req.provider, reply.status, reply.body, reply.headers);
   if ("raw" in reply) {
     const headers = { "content-type": reply.contentType ?? SSE_HEADERS["content-type"] };
-    return { status: 200, headers, chunks: reply.chunkSize ? chop(new TextEncoder().encode(reply.raw), reply.chunkSize) : [reply.raw], chunkDelayMs: reply.chunkDelayMs };
+    return {
+      status: 200,
+      headers,
+      chunks: reply.chunkSize ? chop(new TextEncoder().encode(reply.raw), reply.chunkSize) : [reply.raw],
+      chunkDelayMs: reply.chunkDelayMs,
+    };
   }
   if ("cut" in reply) {
     const text = reply.text ?? "The connection drops partway through this reply.";
-    const chunks = anthropic ? anthropicOpening(req, text, 10, true) : openaiOpening(req, fakeId("chatcmpl-fake"), text, true);
+    const chunks = anthropic
+      ? anthropicOpening(req, text, 10, true)
+      : openaiOpening(req, fakeId("chatcmpl-fake"), text, true);
     return { status: 200, headers: SSE_HEADERS, chunks, cut: true };
   }
   if ("streamError" in reply) {
     const { type, message } = reply.streamError;
     const text = reply.text ?? "";
     const chunks = anthropic
-      ? [...anthropicOpening(req, text, 10, true), `event: error\ndata: ${JSON.stringify({ type: "error", error: { type, message } })}\n\n`]
-      : [...openaiOpening(req, fakeId("chatcmpl-fake"), text, true), `data: ${JSON.stringify({ error: { message, type, param: null, code: null } })}\n\n`];
+      ? [
+          ...anthropicOpening(req, text, 10, true),
+          `event: error\ndata: ${JSON.stringify({ type: "error", error: { type, message } })}\n\n`,
+        ]
+      : [
+          ...openaiOpening(req, fakeId("chatcmpl-fake"), text, true),
+          `data: ${JSON.stringify({ error: { message, type, param: null, code: null } })}\n\n`,
+        ];
     return { status: 200, headers: SSE_HEADERS, chunks };
   }
   const chunks = anthropic ? anthropicStream(reply, req) : openaiStream(reply, req);
   return {
-    status: 200, headers: SSE_HEADERS, chunks, delayMs: reply.delayMs, after: reply.after, chunkDelayMs: reply.chunkDelayMs,
+    status: 200,
+    headers: SSE_HEADERS,
+    chunks,
+    delayMs: reply.delayMs,
+    after: reply.after,
+    chunkDelayMs: reply.chunkDelayMs,
     stallAfter: reply.stallAfter,
   };
 }
@@ -368,29 +463,48 @@ function planFor(reply: Exclude<ScriptedReply, { hang: true }>, req: RecordedReq
  * the OpenAI one a bearer token, which is how the fake tells them apart. A missing or wrong key gets
  * the API's own 401, as the real endpoints do.
  */
-function modelList(request: Request, options: FakeOptions): { provider: RecordedRequest["provider"]; response: Response } {
+function modelList(
+  request: Request,
+  options: FakeOptions,
+): { provider: RecordedRequest["provider"]; response: Response } {
   const anthropic = request.headers.has("anthropic-version");
   const provider: RecordedRequest["provider"] = anthropic ? "anthropic" : "openai";
   const bearer = /^Bearer (.+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
-  const key = anthropic ? request.headers.get("x-api-key") ?? bearer : bearer;
+  const key = anthropic ? (request.headers.get("x-api-key") ?? bearer) : bearer;
   const models = options.models ?? DEFAULT_FAKE_MODELS;
   if (!key || (options.apiKey !== undefined && key !== options.apiKey)) {
     const message = anthropic
-      ? key ? "invalid x-api-key" : "x-api-key header is required"
-      : key ? OPENAI_ERRORS[401][2] : "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).";
-    const body = anthropic ? anthropicErrorBody(401, "authentication_error", message) : openaiErrorBody(401, undefined, message);
+      ? key
+        ? "invalid x-api-key"
+        : "x-api-key header is required"
+      : key
+        ? OPENAI_ERRORS[401][2]
+        : "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).";
+    const body = anthropic
+      ? anthropicErrorBody(401, "authentication_error", message)
+      : openaiErrorBody(401, undefined, message);
     return { provider, response: Response.json(body, { status: 401 }) };
   }
   if (anthropic) {
     const data = models.map((m) => ({
-      type: "model", id: m.id, display_name: m.displayName ?? m.id,
+      type: "model",
+      id: m.id,
+      display_name: m.displayName ?? m.id,
       created_at: new Date((m.created ?? 1_790_000_000) * 1000).toISOString(),
     }));
     const body = { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
     return { provider, response: Response.json(body, { headers: { "request-id": fakeId("req_fake") } }) };
   }
-  const data = models.map((m) => ({ id: m.id, object: "model", created: m.created ?? 1_790_000_000, owned_by: "fake-llm" }));
-  return { provider, response: Response.json({ object: "list", data }, { headers: { "x-request-id": fakeId("req_fake") } }) };
+  const data = models.map((m) => ({
+    id: m.id,
+    object: "model",
+    created: m.created ?? 1_790_000_000,
+    owned_by: "fake-llm",
+  }));
+  return {
+    provider,
+    response: Response.json({ object: "list", data }, { headers: { "x-request-id": fakeId("req_fake") } }),
+  };
 }
 
 // ---- The server --------------------------------------------------------------------------------
@@ -429,23 +543,32 @@ export async function startFakeLLM(script: Script, options: FakeOptions = {}): P
   }
 
   const fake: FakeLLM = {
-    url: "", requests, serverTimeMs: 0, rejected: [], inFlight: 0, maxInFlight: 0, stop: async () => {},
+    url: "",
+    requests,
+    serverTimeMs: 0,
+    rejected: [],
+    inFlight: 0,
+    maxInFlight: 0,
+    stop: async () => {},
     cache: new FakePromptCache(options.now),
     waitForRequests(n, timeoutMs = WAIT_MS, which) {
       const matching = () => (which ? requests.filter(which) : requests);
       return waitUntil(
         () => (matching().length >= n ? [...matching()] : undefined),
         timeoutMs,
-        () => `fake-llm: waited ${timeoutMs} ms for ${n} request(s)${which ? " of the kind asked for" : ""}, ` +
+        () =>
+          `fake-llm: waited ${timeoutMs} ms for ${n} request(s)${which ? " of the kind asked for" : ""}, ` +
           `${matching().length} came; all ${requests.length} seen:${requests.map(describeRequest).join("") || " none"}`,
       );
     },
     waitForStreamed(at, text = "", times = 1, timeoutMs = WAIT_MS) {
-      const held = () => (text ? (requests[at]?.sent ?? "").split(text).length - 1 : Math.min(1, requests[at]?.sentBytes ?? 0));
+      const held = () =>
+        text ? (requests[at]?.sent ?? "").split(text).length - 1 : Math.min(1, requests[at]?.sentBytes ?? 0);
       return waitUntil(
         () => (held() >= times ? true : undefined),
         timeoutMs,
-        () => `fake-llm: waited ${timeoutMs} ms for request #${at} to stream ${JSON.stringify(text || "a byte")} ${times} ` +
+        () =>
+          `fake-llm: waited ${timeoutMs} ms for request #${at} to stream ${JSON.stringify(text || "a byte")} ${times} ` +
           `time(s); it sent ${requests[at]?.sentBytes ?? 0} bytes holding it ${held()} time(s); ` +
           `all ${requests.length} seen:${requests.map(describeRequest).join("") || " none"}`,
       ).then(() => {});
@@ -472,7 +595,10 @@ export async function startFakeLLM(script: Script, options: FakeOptions = {}): P
 
   function send(plan: Plan, started: number, req?: RecordedRequest, signal?: AbortSignal): Response {
     let i = 0;
-    const finish = () => { fake.serverTimeMs += performance.now() - started; done(req); };
+    const finish = () => {
+      fake.serverTimeMs += performance.now() - started;
+      done(req);
+    };
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
         if (plan.stallAfter !== undefined && i >= plan.stallAfter) {
@@ -488,7 +614,8 @@ export async function startFakeLLM(script: Script, options: FakeOptions = {}): P
           controller.enqueue(bytes);
           if (req) {
             req.sentBytes = (req.sentBytes ?? 0) + bytes.length;
-            if (options.recordBodies !== false) req.sent = (req.sent ?? "") + (typeof chunk === "string" ? chunk : decoder.decode(chunk));
+            if (options.recordBodies !== false)
+              req.sent = (req.sent ?? "") + (typeof chunk === "string" ? chunk : decoder.decode(chunk));
           }
           changed();
           return;
@@ -510,18 +637,38 @@ export async function startFakeLLM(script: Script, options: FakeOptions = {}): P
     const path = new URL(request.url).pathname;
     if (request.method === "GET" && path === "/v1/models") {
       const listed = modelList(request, options);
-      requests.push({ path, provider: listed.provider, headers: Object.fromEntries(request.headers), body: null, receivedAt: Date.now() });
+      requests.push({
+        path,
+        provider: listed.provider,
+        headers: Object.fromEntries(request.headers),
+        body: null,
+        receivedAt: Date.now(),
+      });
       changed();
       return listed.response;
     }
     const provider = ENDPOINTS[path];
     if (request.method !== "POST" || !provider) {
-      return Response.json({ type: "error", error: { type: "not_found_error", message: `fake-llm: no route ${request.method} ${path}` } }, { status: 404 });
+      return Response.json(
+        { type: "error", error: { type: "not_found_error", message: `fake-llm: no route ${request.method} ${path}` } },
+        { status: 404 },
+      );
     }
     const text = await request.text();
     let body: any;
-    try { body = JSON.parse(text); } catch { body = text; }
-    const recorded: RecordedRequest = { path, provider, headers: Object.fromEntries(request.headers), body, receivedAt: Date.now(), arrivedAt: started };
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+    const recorded: RecordedRequest = {
+      path,
+      provider,
+      headers: Object.fromEntries(request.headers),
+      body,
+      receivedAt: Date.now(),
+      arrivedAt: started,
+    };
     requests.push(recorded);
     fake.inFlight++;
     fake.maxInFlight = Math.max(fake.maxInFlight, fake.inFlight);
@@ -529,7 +676,7 @@ export async function startFakeLLM(script: Script, options: FakeOptions = {}): P
     changed();
     // Synapse always streams; a request that does not is a mistake the fake reports, not serves.
     if (body?.stream !== true) {
-      const message = "fake-llm: only streamed requests are served, and this one has no \"stream\": true";
+      const message = 'fake-llm: only streamed requests are served, and this one has no "stream": true';
       return send(errorPlan(provider, 400, undefined, {}, "invalid_request_error", message), started, recorded);
     }
     // Checked before the script is consulted: a rejected request uses up no scripted reply.
@@ -544,12 +691,20 @@ export async function startFakeLLM(script: Script, options: FakeOptions = {}): P
     if (!reply) {
       const message = `fake-llm: script exhausted (${n} replies scripted, this was request #${n + 1})`;
       fake.serverTimeMs += performance.now() - started;
-      return send(errorPlan(provider, 500, undefined, {}, provider === "anthropic" ? "api_error" : "server_error", message), performance.now(), recorded);
+      return send(
+        errorPlan(provider, 500, undefined, {}, provider === "anthropic" ? "api_error" : "server_error", message),
+        performance.now(),
+        recorded,
+      );
     }
     if ("hang" in reply) {
       // Never answers; released when the client goes away or the server stops.
       return new Promise<Response>((resolve) => {
-        const release = () => { hanging.delete(release); done(recorded); resolve(new Response(null, { status: 499 })); };
+        const release = () => {
+          hanging.delete(release);
+          done(recorded);
+          resolve(new Response(null, { status: 499 }));
+        };
         hanging.add(release);
         request.signal.addEventListener("abort", release, { once: true });
       });

@@ -52,7 +52,18 @@ function output(seed: number, chars: number): string {
 }
 
 function makeOutput(seed: number, chars: number): string {
-  const words = ["src/store/archive.ts", "error", "warning:", "function", "return", "const", "0x1f", "passed", "tests/e2e", "import"];
+  const words = [
+    "src/store/archive.ts",
+    "error",
+    "warning:",
+    "function",
+    "return",
+    "const",
+    "0x1f",
+    "passed",
+    "tests/e2e",
+    "import",
+  ];
   let text = "";
   let n = seed * 2654435761;
   while (text.length < chars) {
@@ -89,14 +100,39 @@ export function writeSession(home: string, spec: SessionSpec): WrittenSession {
         for (const image of imageRefs) content.push({ type: "image", image });
         add({ id: `${spec.id}-m${k}a`, role: "user", content, ts: ts++ });
       } else {
-        add({ id: `${spec.id}-m${k}a`, role: "assistant", content: [{ type: "tool_use", id: `call${k}`, name: "Bash", input: { command: `make step${k}` } }], ts: ts++ });
-        add({ id: `${spec.id}-m${k}b`, role: "user", content: [{ type: "tool_result", tool_use_id: `call${k}`, content: output(k, spec.outputChars) }], ts: ts++ });
+        add({
+          id: `${spec.id}-m${k}a`,
+          role: "assistant",
+          content: [{ type: "tool_use", id: `call${k}`, name: "Bash", input: { command: `make step${k}` } }],
+          ts: ts++,
+        });
+        add({
+          id: `${spec.id}-m${k}b`,
+          role: "user",
+          content: [{ type: "tool_result", tool_use_id: `call${k}`, content: output(k, spec.outputChars) }],
+          ts: ts++,
+        });
       }
     }
     if (spec.compactionIn?.includes(s)) {
       const lastId = ids[ids.length - 1]!;
-      const compaction: CompactionInfo = { trigger: "auto", firstId, lastId, count: ids.length, tokensBefore: 170_000, tokensAfter: 20_000, keptIds: [] };
-      add({ id: `${spec.id}-c${s}`, role: "user", content: [{ type: "text", text: `summary up to ${lastId}: the task, files touched, next steps` }], ts: ts++, isSummary: true, compaction });
+      const compaction: CompactionInfo = {
+        trigger: "auto",
+        firstId,
+        lastId,
+        count: ids.length,
+        tokensBefore: 170_000,
+        tokensAfter: 20_000,
+        keptIds: [],
+      };
+      add({
+        id: `${spec.id}-c${s}`,
+        role: "user",
+        content: [{ type: "text", text: `summary up to ${lastId}: the task, files touched, next steps` }],
+        ts: ts++,
+        isSummary: true,
+        compaction,
+      });
     }
     writeFileSync(join(dir, segmentFile(s)), lines.join("\n") + "\n", { mode: 0o600 });
   }
@@ -106,7 +142,17 @@ export function writeSession(home: string, spec: SessionSpec): WrittenSession {
   for (let s = 0; s < spec.segments; s++) bytes += statSync(join(dir, segmentFile(s))).size;
   const updated = Date.now() - (spec.updatedDaysAgo ?? 0) * DAY;
   if (!spec.noMeta) {
-    const meta = { format: 1, id: spec.id, title: `task for ${spec.id}: fix the build`, cwd: spec.cwd, model: "claude-test", created: updated - 3_600_000, updated, messages: ids.length, bytes };
+    const meta = {
+      format: 1,
+      id: spec.id,
+      title: `task for ${spec.id}: fix the build`,
+      cwd: spec.cwd,
+      model: "claude-test",
+      created: updated - 3_600_000,
+      updated,
+      messages: ids.length,
+      bytes,
+    };
     writeFileSync(join(dir, "meta.json"), JSON.stringify(meta, null, 2) + "\n", { mode: 0o600 });
   }
   for (let s = 0; s < spec.segments; s++) utimesSync(join(dir, segmentFile(s)), new Date(updated), new Date(updated));

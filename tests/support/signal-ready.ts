@@ -20,7 +20,11 @@ export function catchesSignal(pid: number, signal: keyof typeof constants.signal
  * Resolves once `pid` catches `signal`. No event announces that from another process, so this
  * polls; the deadline only bounds a failing test.
  */
-export async function untilCatching(pid: number, signal: keyof typeof constants.signals, deadlineMs = 30_000): Promise<void> {
+export async function untilCatching(
+  pid: number,
+  signal: keyof typeof constants.signals,
+  deadlineMs = 30_000,
+): Promise<void> {
   const end = Date.now() + deadlineMs;
   while (!catchesSignal(pid, signal)) {
     if (Date.now() > end) throw new Error(`process ${pid} did not trap ${signal} within ${deadlineMs} ms`);

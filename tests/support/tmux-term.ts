@@ -39,7 +39,8 @@ export function screenWaiter(screen: () => string, timeoutMs: number) {
 /** One tmux server per test file; call stop() in afterAll. */
 export function tmuxServer() {
   const socket = join(mkdtempSync(join(tmpdir(), "synapse-tmux-")), "sock");
-  const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-S", socket, ...args], { stdout: "pipe", stderr: "pipe" });
+  const tmux = (...args: string[]) =>
+    Bun.spawnSync(["tmux", "-S", socket, ...args], { stdout: "pipe", stderr: "pipe" });
   let n = 0;
   // Kept open so a test's new-session never races the server shutting down after the one before.
   if (hasTmux) tmux("new-session", "-d", "-s", "keeper", "sleep 600");
@@ -47,12 +48,35 @@ export function tmuxServer() {
     tmux,
     stop: () => void (hasTmux && tmux("kill-server")),
     /** Starts the binary (against `url`, a fake server) and waits for its status line. */
-    async open(url: string, opts: { env?: Record<string, string>; args?: string[]; columns?: number; rows?: number; home?: ReturnType<typeof tempHome> } = {}): Promise<TmuxTerm> {
+    async open(
+      url: string,
+      opts: {
+        env?: Record<string, string>;
+        args?: string[];
+        columns?: number;
+        rows?: number;
+        home?: ReturnType<typeof tempHome>;
+      } = {},
+    ): Promise<TmuxTerm> {
       const name = `t${++n}`;
       const home = opts.home ?? tempHome();
       const env = { ...home.env, ...providerEnv(url), TERM: "xterm-256color", ...opts.env };
-      const exports = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ");
-      const started = tmux("new-session", "-d", "-s", name, "-x", String(opts.columns ?? 100), "-y", String(opts.rows ?? 30), "-c", home.dir, `env ${exports} PATH='${process.env.PATH}' sh -c 'echo PID=$$; exec ${BINARY} ${(opts.args ?? []).join(" ")}'; echo EXIT=$?; sleep 120`);
+      const exports = Object.entries(env)
+        .map(([k, v]) => `${k}='${v}'`)
+        .join(" ");
+      const started = tmux(
+        "new-session",
+        "-d",
+        "-s",
+        name,
+        "-x",
+        String(opts.columns ?? 100),
+        "-y",
+        String(opts.rows ?? 30),
+        "-c",
+        home.dir,
+        `env ${exports} PATH='${process.env.PATH}' sh -c 'echo PID=$$; exec ${BINARY} ${(opts.args ?? []).join(" ")}'; echo EXIT=$?; sleep 120`,
+      );
       if (started.exitCode !== 0) throw new Error(`tmux new-session failed: ${started.stderr.toString()}`);
       const screen = () => tmux("capture-pane", "-p", "-t", name).stdout.toString();
       const until = screenWaiter(screen, 15_000);

@@ -13,8 +13,11 @@ afterEach(async () => {
 });
 
 const make = (opts: Partial<Parameters<typeof createTaskPool>[0]> = {}) =>
-  createTaskPool({ filename: PROBE, maxThreads: 2, timeoutMs: 60_000, heapCapBytes: 4096 * 1048576, ...opts }).then((p) => (pool = p));
-const run = (p: TaskPool, input: object, signal = new AbortController().signal, onMessage = () => {}) => p.run<object, any>(input, { signal, onMessage });
+  createTaskPool({ filename: PROBE, maxThreads: 2, timeoutMs: 60_000, heapCapBytes: 4096 * 1048576, ...opts }).then(
+    (p) => (pool = p),
+  );
+const run = (p: TaskPool, input: object, signal = new AbortController().signal, onMessage = () => {}) =>
+  p.run<object, any>(input, { signal, onMessage });
 
 test("a queued task starts as soon as any slot frees, not when the whole wave is done", async () => {
   const p = await make({ maxThreads: 2 });
@@ -22,19 +25,32 @@ test("a queued task starts as soon as any slot frees, not when the whole wave is
   const signal = new AbortController().signal;
   // `slow` holds its slot until the test lets it go, which it does only once `queued` has ended.
   const slowStarted = Promise.withResolvers<(m: unknown) => void>();
-  const slow = p.run<object, any>({ mode: "held" }, { signal, onMessage: (m, reply) => m?.t === "holding" && slowStarted.resolve(reply) });
+  const slow = p.run<object, any>(
+    { mode: "held" },
+    { signal, onMessage: (m, reply) => m?.t === "holding" && slowStarted.resolve(reply) },
+  );
   const release = await slowStarted.promise;
   const go = (name: string) =>
-    p.run<object, any>({ mode: "sleep", ms: 0 }, { signal, onMessage: () => {}, onStart: () => events.push(`${name} start`) }).then((r) => {
-      events.push(`${name} end`);
-      return r;
-    });
+    p
+      .run<object, any>(
+        { mode: "sleep", ms: 0 },
+        { signal, onMessage: () => {}, onStart: () => events.push(`${name} start`) },
+      )
+      .then((r) => {
+        events.push(`${name} end`);
+        return r;
+      });
   // In waves, `queued` would wait for `slow`, which waits for `queued`: the deadline names that.
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`queued did not run while slow held its slot: ${events.join(", ")}`)), 15_000);
+    timer = setTimeout(
+      () => reject(new Error(`queued did not run while slow held its slot: ${events.join(", ")}`)),
+      15_000,
+    );
   });
-  const results = await Promise.race([Promise.all([go("fast"), go("queued")]), deadline]).finally(() => clearTimeout(timer));
+  const results = await Promise.race([Promise.all([go("fast"), go("queued")]), deadline]).finally(() =>
+    clearTimeout(timer),
+  );
   expect(results.every((r) => r.ok)).toBe(true);
   // Two slots, one held: `queued` waited for `fast`'s.
   expect(events.indexOf("queued start")).toBeGreaterThan(events.indexOf("fast start"));
@@ -102,7 +118,10 @@ test("every message a worker posted before returning reaches onMessage before ru
   const p = await make({ maxThreads: 3 });
   const burst = async () => {
     const seen: number[] = [];
-    const end = await p.run<object, any>({ mode: "burst", ms: 300 }, { signal: new AbortController().signal, onMessage: (m: any) => seen.push(m.i) });
+    const end = await p.run<object, any>(
+      { mode: "burst", ms: 300 },
+      { signal: new AbortController().signal, onMessage: (m: any) => seen.push(m.i) },
+    );
     return { end, seen: seen.length };
   };
   for (let round = 0; round < 5; round++) {
@@ -119,7 +138,7 @@ test("a malformed message ends that task as crashed, and the pool runs the next 
   expect((badHeap as any).message).toContain('sent a malformed message: "bytes" must be a number');
   // A task message its receiver refuses (it throws), as the sub-agent launcher does.
   const refused = await run(p, { mode: "ask" }, new AbortController().signal, () => {
-    throw new Error("a message from the worker \"question\": not one this side knows");
+    throw new Error('a message from the worker "question": not one this side knows');
   });
   expect(refused).toMatchObject({ ok: false, reason: "crashed" });
   expect((refused as any).message).toContain("not one this side knows");

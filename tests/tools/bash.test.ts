@@ -31,7 +31,11 @@ afterAll(async () => {
 });
 
 function context(opts: { signal?: AbortSignal; progress?: (t: string) => void } = {}): ToolContext {
-  return { ...makeContext(root, { signal: opts.signal, services: { shell: pool } }), limits: toolLimits(config), progress: opts.progress ?? (() => {}) };
+  return {
+    ...makeContext(root, { signal: opts.signal, services: { shell: pool } }),
+    limits: toolLimits(config),
+    progress: opts.progress ?? (() => {}),
+  };
 }
 
 describe("Bash tool", () => {
@@ -81,7 +85,9 @@ describe("Bash tool", () => {
   });
 
   test("a missing cwd is an error, and nothing runs", async () => {
-    expect(await toolError(bashTool.execute({ command: "touch made", cwd: "nope" }, context()))).toBe(`Cannot run in ${join(root, "nope")}: no such directory`);
+    expect(await toolError(bashTool.execute({ command: "touch made", cwd: "nope" }, context()))).toBe(
+      `Cannot run in ${join(root, "nope")}: no such directory`,
+    );
   });
 
   test("timeout_ms", async () => {
@@ -91,13 +97,29 @@ describe("Bash tool", () => {
   });
 
   test("timeout_ms is capped at the configured maximum", async () => {
-    const strict = resolveConfig({ flags: {}, env: { SYNAPSE_COMMAND_MAX_TIMEOUT_MS: "150" }, processCwd: root, homeDir: root });
-    const r = await bashTool.execute({ command: "sleep 100", timeout_ms: 10_000_000 }, { ...context(), limits: toolLimits(strict) });
+    const strict = resolveConfig({
+      flags: {},
+      env: { SYNAPSE_COMMAND_MAX_TIMEOUT_MS: "150" },
+      processCwd: root,
+      homeDir: root,
+    });
+    const r = await bashTool.execute(
+      { command: "sleep 100", timeout_ms: 10_000_000 },
+      { ...context(), limits: toolLimits(strict) },
+    );
     expect(text(r)).toBe("(no output)\n\nTimed out after 150 ms; the command and its children were killed.");
   });
 
   test("the result text, from an outcome", () => {
-    const outcome = { output: "a\n\n", exitCode: 130, signal: "SIGINT", timedOut: false, interrupted: false, finalCwd: `${root}/`, durationMs: 1 };
+    const outcome = {
+      output: "a\n\n",
+      exitCode: 130,
+      signal: "SIGINT",
+      timedOut: false,
+      interrupted: false,
+      finalCwd: `${root}/`,
+      durationMs: 1,
+    };
     expect(formatBashResult(outcome, root, 1000)).toEqual({
       content: "a\n\nExit code: 130 (SIGINT)",
       isError: true,
@@ -128,6 +150,8 @@ describe("Bash tool", () => {
   });
 
   test("without a shell pool the tool says so", async () => {
-    expect(await toolError(bashTool.execute({ command: "true" }, makeContext(root)))).toBe("Bash is not available here");
+    expect(await toolError(bashTool.execute({ command: "true" }, makeContext(root)))).toBe(
+      "Bash is not available here",
+    );
   });
 });

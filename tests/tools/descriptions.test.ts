@@ -51,7 +51,8 @@ describe("tool descriptions: every number is the one the code enforces", () => {
   for (const tool of ALL_TOOLS) {
     test(`${tool.name}: no number without a claim above`, () => {
       const claimed = new Set<string>(NOT_LIMITS[tool.name] ?? []);
-      for (const [name, pattern] of NUMBER_CLAIMS) if (name === tool.name) claimed.add(description(name).match(pattern)?.[1] ?? "");
+      for (const [name, pattern] of NUMBER_CLAIMS)
+        if (name === tool.name) claimed.add(description(name).match(pattern)?.[1] ?? "");
       const numbers = tool.description.match(/\d+/g) ?? [];
       expect(numbers.filter((n) => !claimed.has(n))).toEqual([]);
     });
@@ -76,12 +77,16 @@ describe("tool descriptions: how calls of one turn run", () => {
 
   test("no description promises calls running at the same time or in separate shells", () => {
     for (const tool of ALL_TOOLS) {
-      expect(tool.description).not.toMatch(/at the same time(?<!never at the same time)|separate shells|in parallel|concurrently/i);
+      expect(tool.description).not.toMatch(
+        /at the same time(?<!never at the same time)|separate shells|in parallel|concurrently/i,
+      );
     }
   });
 
   test("Bash says calls of one turn run one after another in the same shell, and they do", async () => {
-    expect(description("Bash")).toContain("Several Bash calls in one turn run one after another, in order, in the same shell");
+    expect(description("Bash")).toContain(
+      "Several Bash calls in one turn run one after another, in order, in the same shell",
+    );
     // The second call sees the first one's export and the same shell process: in order, one shell.
     const calls = [
       { type: "tool_use" as const, id: "c1", name: "Bash", input: { command: "export SEEN=first; echo $$" } },

@@ -29,7 +29,14 @@ describe("applyEdit", () => {
     ["ambiguous", "x\ny\nx\n", "x", "z", false, fails("matches 2 times")],
     ["ambiguous lists lines", "x\ny\nx\n", "x", "z", false, fails("at lines 1, 3")],
     ["missing", "abc", "xyz", "q", false, fails("old_string was not found")],
-    ["whitespace hint", "  if (a) {\n    go();\n  }", "if (a) {\n  go();\n}", "q", false, fails("match when whitespace is ignored (its first line is at line 1)")],
+    [
+      "whitespace hint",
+      "  if (a) {\n    go();\n  }",
+      "if (a) {\n  go();\n}",
+      "q",
+      false,
+      fails("match when whitespace is ignored (its first line is at line 1)"),
+    ],
     ["first line hint", "one\n  two\nthree", "two\nfour", "q", false, fails("first line appears at line 2")],
     ["line-number prefix hint", "alpha\nbeta", "     1\talpha", "q", false, fails("line-number prefixes")],
   ];
@@ -54,7 +61,9 @@ describe("Edit", () => {
   test("replaces and shows a numbered snippet", async () => {
     writeTree(dir, { "f.ts": "1\n2\n3\n4\n5\n6\n7\n8\n9\n" });
     const out = text(await edit({ path: "f.ts", old_string: "5", new_string: "five" }));
-    expect(out).toBe(`Edited ${dir}/f.ts: 1 replacement\n     2\t2\n     3\t3\n     4\t4\n     5\tfive\n     6\t6\n     7\t7\n     8\t8`);
+    expect(out).toBe(
+      `Edited ${dir}/f.ts: 1 replacement\n     2\t2\n     3\t3\n     4\t4\n     5\tfive\n     6\t6\n     7\t7\n     8\t8`,
+    );
     expect(file("f.ts")).toBe("1\n2\n3\n4\nfive\n6\n7\n8\n9\n");
   });
 
@@ -62,12 +71,25 @@ describe("Edit", () => {
     writeTree(dir, { "g.ts": "1\n2\n3\n4\n5\n6\n7\n8\n9\n" });
     const r = await edit({ path: "g.ts", old_string: "5", new_string: "five" });
     expect(r.display).toEqual({
-      kind: "diff", path: `${dir}/g.ts`, created: false, added: 1, removed: 1,
-      hunks: [{ lines: [
-        { op: " ", text: "2", old: 2, new: 2 }, { op: " ", text: "3", old: 3, new: 3 }, { op: " ", text: "4", old: 4, new: 4 },
-        { op: "-", text: "5", old: 5 }, { op: "+", text: "five", new: 5 },
-        { op: " ", text: "6", old: 6, new: 6 }, { op: " ", text: "7", old: 7, new: 7 }, { op: " ", text: "8", old: 8, new: 8 },
-      ] }],
+      kind: "diff",
+      path: `${dir}/g.ts`,
+      created: false,
+      added: 1,
+      removed: 1,
+      hunks: [
+        {
+          lines: [
+            { op: " ", text: "2", old: 2, new: 2 },
+            { op: " ", text: "3", old: 3, new: 3 },
+            { op: " ", text: "4", old: 4, new: 4 },
+            { op: "-", text: "5", old: 5 },
+            { op: "+", text: "five", new: 5 },
+            { op: " ", text: "6", old: 6, new: 6 },
+            { op: " ", text: "7", old: 7, new: 7 },
+            { op: " ", text: "8", old: 8, new: 8 },
+          ],
+        },
+      ],
     });
   });
 
@@ -95,7 +117,9 @@ describe("Edit", () => {
 
   test("missing file: error, unless old_string is empty (then it creates it)", async () => {
     expect(await toolError(edit({ path: "nope.ts", old_string: "a", new_string: "b" }))).toContain("File not found");
-    expect(text(await edit({ path: "new/dir/n.ts", old_string: "", new_string: "hi\n" }))).toBe(`Created ${dir}/new/dir/n.ts (3 bytes)`);
+    expect(text(await edit({ path: "new/dir/n.ts", old_string: "", new_string: "hi\n" }))).toBe(
+      `Created ${dir}/new/dir/n.ts (3 bytes)`,
+    );
     expect(file("new/dir/n.ts")).toBe("hi\n");
   });
 
@@ -103,7 +127,9 @@ describe("Edit", () => {
     writeTree(dir, { "empty.ts": "", "full.ts": "x" });
     await edit({ path: "empty.ts", old_string: "", new_string: "body" });
     expect(file("empty.ts")).toBe("body");
-    expect(await toolError(edit({ path: "full.ts", old_string: "", new_string: "y" }))).toContain("already has content");
+    expect(await toolError(edit({ path: "full.ts", old_string: "", new_string: "y" }))).toContain(
+      "already has content",
+    );
   });
 
   test("refuses binary and non-UTF-8 files without touching them", async () => {
@@ -125,7 +151,15 @@ describe("Edit", () => {
   }, 2000);
 
   test("rejects bad input", async () => {
-    expect(await callError(editTool, { path: "f.ts", old_string: "a" }, makeContext(dir))).toContain('"new_string" is required');
-    expect(await callError(editTool, { path: "f.ts", old_string: "a", new_string: "b", replace_all: "yes" }, makeContext(dir))).toContain('"replace_all" must be a boolean');
+    expect(await callError(editTool, { path: "f.ts", old_string: "a" }, makeContext(dir))).toContain(
+      '"new_string" is required',
+    );
+    expect(
+      await callError(
+        editTool,
+        { path: "f.ts", old_string: "a", new_string: "b", replace_all: "yes" },
+        makeContext(dir),
+      ),
+    ).toContain('"replace_all" must be a boolean');
   });
 });

@@ -68,7 +68,8 @@ describe("compileRule", () => {
 
 async function collect(root: string, cwd = root): Promise<string[]> {
   const out: string[] = [];
-  for await (const f of walkFiles(root, { signal: new AbortController().signal, cwd })) out.push(f.slice(root.length + 1));
+  for await (const f of walkFiles(root, { signal: new AbortController().signal, cwd }))
+    out.push(f.slice(root.length + 1));
   return out.sort();
 }
 
@@ -89,7 +90,14 @@ describe("walkFiles", () => {
         "pkg/src/z.ts": "",
         "other/gen/w.ts": "",
       });
-      expect(await collect(dir)).toEqual([".gitignore", "a.ts", "other/gen/w.ts", "pkg/.gitignore", "pkg/keep.log", "pkg/src/z.ts"]);
+      expect(await collect(dir)).toEqual([
+        ".gitignore",
+        "a.ts",
+        "other/gen/w.ts",
+        "pkg/.gitignore",
+        "pkg/keep.log",
+        "pkg/src/z.ts",
+      ]);
     } finally {
       cleanup();
     }
@@ -110,7 +118,13 @@ describe("walkFiles", () => {
   test("uses the repository root's rules and .git/info/exclude", async () => {
     const { dir, cleanup } = tempDir();
     try {
-      writeTree(dir, { ".git/info/exclude": "secret.txt\n", ".gitignore": "*.bak\n", "sub/secret.txt": "", "sub/x.bak": "", "sub/ok.ts": "" });
+      writeTree(dir, {
+        ".git/info/exclude": "secret.txt\n",
+        ".gitignore": "*.bak\n",
+        "sub/secret.txt": "",
+        "sub/x.bak": "",
+        "sub/ok.ts": "",
+      });
       expect(await collect(`${dir}/sub`, "/nowhere")).toEqual(["ok.ts"]);
     } finally {
       cleanup();

@@ -36,7 +36,15 @@ describe("splitPattern", () => {
 describe("NewestFiles", () => {
   test("keeps the newest few, ties by path, counts all", () => {
     const newest = new NewestFiles(3);
-    for (const [path, mtime] of [["a", 5], ["b", 9], ["c", 1], ["d", 9], ["e", 7], ["f", 0]] as const) newest.add(path, mtime);
+    for (const [path, mtime] of [
+      ["a", 5],
+      ["b", 9],
+      ["c", 1],
+      ["d", 9],
+      ["e", 7],
+      ["f", 0],
+    ] as const)
+      newest.add(path, mtime);
     expect(newest.paths()).toEqual(["b", "d", "e"]);
     expect(newest.total).toBe(6);
   });
@@ -56,14 +64,32 @@ for (const engine of ["ripgrep", "javascript"] as const) {
     });
 
     test("top-level patterns, prefixes, braces and path", async () => {
-      writeTree(dir, { "a.ts": "", "b.tsx": "", "src/c.ts": "", "src/lib/d.ts": "", "src/lib/index.ts": "", "src/x/index.ts": "" });
+      writeTree(dir, {
+        "a.ts": "",
+        "b.tsx": "",
+        "src/c.ts": "",
+        "src/lib/d.ts": "",
+        "src/lib/index.ts": "",
+        "src/x/index.ts": "",
+      });
       expect((await lines({ pattern: "*.ts" })).sort()).toEqual([`${dir}/a.ts`]);
       expect((await lines({ pattern: "*.{ts,tsx}" })).sort()).toEqual([`${dir}/a.ts`, `${dir}/b.tsx`]);
-      expect((await lines({ pattern: "src/**/*.ts" })).sort()).toEqual([`${dir}/src/c.ts`, `${dir}/src/lib/d.ts`, `${dir}/src/lib/index.ts`, `${dir}/src/x/index.ts`]);
-      expect((await lines({ pattern: "src/*/index.ts" })).sort()).toEqual([`${dir}/src/lib/index.ts`, `${dir}/src/x/index.ts`]);
+      expect((await lines({ pattern: "src/**/*.ts" })).sort()).toEqual([
+        `${dir}/src/c.ts`,
+        `${dir}/src/lib/d.ts`,
+        `${dir}/src/lib/index.ts`,
+        `${dir}/src/x/index.ts`,
+      ]);
+      expect((await lines({ pattern: "src/*/index.ts" })).sort()).toEqual([
+        `${dir}/src/lib/index.ts`,
+        `${dir}/src/x/index.ts`,
+      ]);
       expect((await lines({ pattern: "src/**" })).length).toBe(4);
       expect((await lines({ pattern: "*.ts", path: "src" })).sort()).toEqual([`${dir}/src/c.ts`]);
-      expect((await lines({ pattern: `${dir}/src/lib/*.ts` })).sort()).toEqual([`${dir}/src/lib/d.ts`, `${dir}/src/lib/index.ts`]);
+      expect((await lines({ pattern: `${dir}/src/lib/*.ts` })).sort()).toEqual([
+        `${dir}/src/lib/d.ts`,
+        `${dir}/src/lib/index.ts`,
+      ]);
     });
 
     test("skips .git and gitignored files (nested, negated, info/exclude); hidden files are listed", async () => {
@@ -80,9 +106,18 @@ for (const engine of ["ripgrep", "javascript"] as const) {
         "pkg/secret.ts": "",
         ".gitignore": "gen/\n",
       });
-      expect((await lines({ pattern: "**/*.ts" })).sort()).toEqual([`${dir}/.hid/h.ts`, `${dir}/k.ts`, `${dir}/node_modules/p/i.ts`, `${dir}/pkg/keep.ts`]);
+      expect((await lines({ pattern: "**/*.ts" })).sort()).toEqual([
+        `${dir}/.hid/h.ts`,
+        `${dir}/k.ts`,
+        `${dir}/node_modules/p/i.ts`,
+        `${dir}/pkg/keep.ts`,
+      ]);
       writeTree(dir, { ".gitignore": "gen/\nnode_modules/\n" });
-      expect((await lines({ pattern: "**/*.ts" })).sort()).toEqual([`${dir}/.hid/h.ts`, `${dir}/k.ts`, `${dir}/pkg/keep.ts`]);
+      expect((await lines({ pattern: "**/*.ts" })).sort()).toEqual([
+        `${dir}/.hid/h.ts`,
+        `${dir}/k.ts`,
+        `${dir}/pkg/keep.ts`,
+      ]);
       // Naming an ignored directory explicitly still searches it.
       expect(await lines({ pattern: "node_modules/p/*.ts" })).toEqual([`${dir}/node_modules/p/i.ts`]);
     });
@@ -108,7 +143,9 @@ for (const engine of ["ripgrep", "javascript"] as const) {
       writeTree(dir, files);
       const out = await lines({ pattern: "*.txt" });
       expect(out.length).toBe(MAX_GLOB_RESULTS + 1);
-      expect(out.at(-1)).toBe(`(truncated: showing ${MAX_GLOB_RESULTS} of ${MAX_GLOB_RESULTS + 5} files, newest first; use a more specific pattern or path)`);
+      expect(out.at(-1)).toBe(
+        `(truncated: showing ${MAX_GLOB_RESULTS} of ${MAX_GLOB_RESULTS + 5} files, newest first; use a more specific pattern or path)`,
+      );
     });
 
     test("no match, missing path, file path, aborted", async () => {

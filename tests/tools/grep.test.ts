@@ -4,7 +4,13 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { symlinkSync } from "node:fs";
 import { open } from "node:fs/promises";
-import { clipAround, grepTool, MAX_GREP_FILE_BYTES, MAX_GREP_LINE_CHARS, MAX_GREP_MATCHES } from "../../src/tools/grep.ts";
+import {
+  clipAround,
+  grepTool,
+  MAX_GREP_FILE_BYTES,
+  MAX_GREP_LINE_CHARS,
+  MAX_GREP_MATCHES,
+} from "../../src/tools/grep.ts";
 import { searchEngine, type SearchEngine } from "../../src/tools/search-engine.ts";
 import type { ToolContext } from "../../src/tools/types.ts";
 import { callError, makeContext, tempDir, text, toolError, writeTree } from "./tool-context.ts";
@@ -16,9 +22,17 @@ afterEach(() => cleanup());
 
 const javascript: SearchEngine = { kind: "javascript", reason: "test" };
 
-function contextFor(engine: "ripgrep" | "javascript", opts: { signal?: AbortSignal; timeoutMs?: number; warn?: (m: string) => void } = {}): ToolContext {
-  const base = makeContext(dir, { signal: opts.signal, services: engine === "javascript" ? { searchEngine: async () => javascript } : {} });
-  const limits = opts.timeoutMs ? { ...base.limits, shell: { ...base.limits.shell, commandTimeoutMs: opts.timeoutMs } } : base.limits;
+function contextFor(
+  engine: "ripgrep" | "javascript",
+  opts: { signal?: AbortSignal; timeoutMs?: number; warn?: (m: string) => void } = {},
+): ToolContext {
+  const base = makeContext(dir, {
+    signal: opts.signal,
+    services: engine === "javascript" ? { searchEngine: async () => javascript } : {},
+  });
+  const limits = opts.timeoutMs
+    ? { ...base.limits, shell: { ...base.limits.shell, commandTimeoutMs: opts.timeoutMs } }
+    : base.limits;
   return { ...base, limits, warn: opts.warn };
 }
 
@@ -40,7 +54,9 @@ for (const engine of ["ripgrep", "javascript"] as const) {
 
     test("content: path:line:text across a tree", async () => {
       writeTree(dir, { "a.ts": "const x = 1;\nlet y = 2;\n", "src/b.ts": "// nothing\nconst z = 3;\r\n" });
-      expect(await out({ pattern: "^const \\w", output_mode: "content" })).toBe(`${dir}/a.ts:1:const x = 1;\n${dir}/src/b.ts:2:const z = 3;`);
+      expect(await out({ pattern: "^const \\w", output_mode: "content" })).toBe(
+        `${dir}/a.ts:1:const x = 1;\n${dir}/src/b.ts:2:const z = 3;`,
+      );
     });
 
     test("count: matching lines per file", async () => {
@@ -62,7 +78,14 @@ for (const engine of ["ripgrep", "javascript"] as const) {
     });
 
     test("glob filters by name, or by path when it has a slash, and never un-ignores a file", async () => {
-      writeTree(dir, { "a.ts": "hit", "a.js": "hit", "src/b.tsx": "hit", "lib/c.ts": "hit", "lib/ign.ts": "hit", ".gitignore": "ign.ts\n" });
+      writeTree(dir, {
+        "a.ts": "hit",
+        "a.js": "hit",
+        "src/b.tsx": "hit",
+        "lib/c.ts": "hit",
+        "lib/ign.ts": "hit",
+        ".gitignore": "ign.ts\n",
+      });
       expect(await out({ pattern: "hit", glob: "*.ts" })).toBe(`${dir}/a.ts\n${dir}/lib/c.ts`);
       expect((await out({ pattern: "hit", glob: "*.{ts,tsx}" })).split("\n").length).toBe(3);
       expect(await out({ pattern: "hit", glob: "src/**/*.tsx" })).toBe(`${dir}/src/b.tsx`);
@@ -84,7 +107,9 @@ for (const engine of ["ripgrep", "javascript"] as const) {
         "bin.dat": new Uint8Array([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0]),
         "ok.txt": "needle",
       });
-      expect(await out({ pattern: "needle" })).toBe([`${dir}/.hidden/h.txt`, `${dir}/ok.txt`, `${dir}/pkg/keep.log`].join("\n"));
+      expect(await out({ pattern: "needle" })).toBe(
+        [`${dir}/.hidden/h.txt`, `${dir}/ok.txt`, `${dir}/pkg/keep.log`].join("\n"),
+      );
     });
 
     test("symbolic links are not followed inside a tree", async () => {
@@ -100,14 +125,24 @@ for (const engine of ["ripgrep", "javascript"] as const) {
     test("context lines: -A, -B, -C, with -- between groups and files", async () => {
       writeTree(dir, { "a.txt": "1\n2\nhit\n4\n5\n6\n7\nhit\n9\n", "b.txt": "x\nhit\n" });
       expect(await out({ pattern: "hit", output_mode: "content", "-A": 1 })).toBe(
-        [`${dir}/a.txt:3:hit`, `${dir}/a.txt-4-4`, "--", `${dir}/a.txt:8:hit`, `${dir}/a.txt-9-9`, "--", `${dir}/b.txt:2:hit`].join("\n"),
+        [
+          `${dir}/a.txt:3:hit`,
+          `${dir}/a.txt-4-4`,
+          "--",
+          `${dir}/a.txt:8:hit`,
+          `${dir}/a.txt-9-9`,
+          "--",
+          `${dir}/b.txt:2:hit`,
+        ].join("\n"),
       );
       expect(await out({ pattern: "hit", path: "a.txt", output_mode: "content", "-B": 1 })).toBe(
         [`${dir}/a.txt-2-2`, `${dir}/a.txt:3:hit`, "--", `${dir}/a.txt-7-7`, `${dir}/a.txt:8:hit`].join("\n"),
       );
       // Overlapping windows merge; a match inside another's context is still a match.
       expect(await out({ pattern: "hit", path: "a.txt", output_mode: "content", "-C": 3 })).toBe(
-        ["1", "2", ":3:hit", "4", "5", "6", "7", ":8:hit", "9"].map((l, i) => (l.startsWith(":") ? `${dir}/a.txt${l}` : `${dir}/a.txt-${i + 1}-${l}`)).join("\n"),
+        ["1", "2", ":3:hit", "4", "5", "6", "7", ":8:hit", "9"]
+          .map((l, i) => (l.startsWith(":") ? `${dir}/a.txt${l}` : `${dir}/a.txt-${i + 1}-${l}`))
+          .join("\n"),
       );
     });
 
@@ -116,7 +151,9 @@ for (const engine of ["ripgrep", "javascript"] as const) {
       const lines = (await out({ pattern: "m", output_mode: "content" })).split("\n");
       expect(lines.length).toBe(MAX_GREP_MATCHES + 1);
       expect(lines[MAX_GREP_MATCHES - 1]).toBe(`${dir}/many.txt:${MAX_GREP_MATCHES}:m`);
-      expect(lines.at(-1)).toBe(`(truncated: showing the first ${MAX_GREP_MATCHES} matches; narrow the pattern, path, glob or type, or set head_limit)`);
+      expect(lines.at(-1)).toBe(
+        `(truncated: showing the first ${MAX_GREP_MATCHES} matches; narrow the pattern, path, glob or type, or set head_limit)`,
+      );
       const files: Record<string, string> = {};
       for (let i = 0; i < 12; i++) files[`f${i}.txt`] = "m";
       writeTree(dir, files);
@@ -127,7 +164,10 @@ for (const engine of ["ripgrep", "javascript"] as const) {
 
     test("long lines are cut around the match on code-point boundaries; invalid UTF-8 shows as U+FFFD", async () => {
       const line = "😀".repeat(400) + "NEEDLE" + "😀".repeat(400);
-      writeTree(dir, { "long.txt": `${line}\n`, "latin1.txt": new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x20, 0x4e, 0x45, 0x45, 0x44, 0x4c, 0x45, 0x0a]) });
+      writeTree(dir, {
+        "long.txt": `${line}\n`,
+        "latin1.txt": new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x20, 0x4e, 0x45, 0x45, 0x44, 0x4c, 0x45, 0x0a]),
+      });
       const [first, second] = (await out({ pattern: "NEEDLE", output_mode: "content" })).split("\n");
       expect(first).toBe(`${dir}/latin1.txt:1:caf\uFFFD NEEDLE`);
       const shown = second!.slice(`${dir}/long.txt:1:`.length);
@@ -139,21 +179,29 @@ for (const engine of ["ripgrep", "javascript"] as const) {
 
     test("unicode paths and contents", async () => {
       writeTree(dir, { "données/日本語.txt": "naïve 😀 café\n", "plain.txt": "cafe\n" });
-      expect(await out({ pattern: "caf.$", output_mode: "content" })).toBe(`${dir}/données/日本語.txt:1:naïve 😀 café\n${dir}/plain.txt:1:cafe`);
+      expect(await out({ pattern: "caf.$", output_mode: "content" })).toBe(
+        `${dir}/données/日本語.txt:1:naïve 😀 café\n${dir}/plain.txt:1:cafe`,
+      );
       expect(await out({ pattern: "😀" })).toBe(`${dir}/données/日本語.txt`);
     });
 
     test("files over 10 MB: skipped in a tree, refused when named", async () => {
       writeTree(dir, { "big.txt": "x".repeat(MAX_GREP_FILE_BYTES) + "\nneedle\n", "small.txt": "needle\n" });
       expect(await out({ pattern: "needle" })).toBe(`${dir}/small.txt`);
-      expect(await toolError(grep({ pattern: "needle", path: "big.txt" }))).toBe(`Cannot search ${dir}/big.txt: larger than 10 MB`);
+      expect(await toolError(grep({ pattern: "needle", path: "big.txt" }))).toBe(
+        `Cannot search ${dir}/big.txt: larger than 10 MB`,
+      );
     });
 
     test("a FIFO named outright is refused without being opened; FIFOs in a tree are skipped", async () => {
       writeTree(dir, { "a.txt": "needle\n", "sub/b.txt": "needle\n" });
       spawnSync("mkfifo", [`${dir}/fifo`, `${dir}/sub/pipe.txt`]);
-      expect(await toolError(grep({ pattern: "x", path: "fifo" }))).toBe(`Cannot search ${dir}/fifo: it is a FIFO (named pipe), not a regular file`);
-      expect(await out({ pattern: "needle", output_mode: "content" })).toBe(`${dir}/a.txt:1:needle\n${dir}/sub/b.txt:1:needle`);
+      expect(await toolError(grep({ pattern: "x", path: "fifo" }))).toBe(
+        `Cannot search ${dir}/fifo: it is a FIFO (named pipe), not a regular file`,
+      );
+      expect(await out({ pattern: "needle", output_mode: "content" })).toBe(
+        `${dir}/a.txt:1:needle\n${dir}/sub/b.txt:1:needle`,
+      );
     }, 5000);
 
     test("look-behind patterns match at line starts", async () => {
@@ -163,14 +211,20 @@ for (const engine of ["ripgrep", "javascript"] as const) {
 
     test("errors: invalid regex (through the runner), bad numbers, missing path, binary file, aborted", async () => {
       writeTree(dir, { "b.bin": new Uint8Array([0, 1, 2]) });
-      expect(await callError(grepTool, { pattern: "(" }, contextFor(engine))).toStartWith('Invalid regular expression "("');
-      expect(await toolError(grep({ pattern: "x", head_limit: 0 }))).toBe('"head_limit" must be between 1 and 1000 (got 0)');
+      expect(await callError(grepTool, { pattern: "(" }, contextFor(engine))).toStartWith(
+        'Invalid regular expression "("',
+      );
+      expect(await toolError(grep({ pattern: "x", head_limit: 0 }))).toBe(
+        '"head_limit" must be between 1 and 1000 (got 0)',
+      );
       expect(await toolError(grep({ pattern: "x", "-C": 51 }))).toBe('"-C" must be between 0 and 50 (got 51)');
       expect(await toolError(grep({ pattern: "x", path: "nope" }))).toContain("Path not found");
       expect(await toolError(grep({ pattern: "x", path: "b.bin" }))).toContain("binary file");
       const controller = new AbortController();
       controller.abort();
-      expect(await toolError(grep({ pattern: "x" }, contextFor(engine, { signal: controller.signal })))).toContain("interrupted");
+      expect(await toolError(grep({ pattern: "x" }, contextFor(engine, { signal: controller.signal })))).toContain(
+        "interrupted",
+      );
     });
 
     test("no matches", async () => {
@@ -190,7 +244,9 @@ describe("Grep on ripgrep only", () => {
     expect(await out({ pattern: "hit", type: "py" })).toBe(`${dir}/b.py`);
     expect(await out({ pattern: "hit", type: "rust", glob: "*.rs" })).toBe(`${dir}/c.rs`);
     expect(await out({ pattern: "hit", type: "ts", glob: "*.py" })).toBe("No matches found");
-    expect(await toolError(grep({ pattern: "hit", type: "nosuchtype" }))).toContain("unrecognized file type: nosuchtype");
+    expect(await toolError(grep({ pattern: "hit", type: "nosuchtype" }))).toContain(
+      "unrecognized file type: nosuchtype",
+    );
   });
 
   test("multiline: a match spans lines, each shown with its number", async () => {
@@ -234,7 +290,9 @@ describe("Grep on javascript only", () => {
     expect(await toolError(grepTool.execute({ pattern: "hit", type: "ts" }, ctx))).toBe(
       '"type" needs ripgrep, which cannot run here (test); use glob or a one-line pattern',
     );
-    expect(await toolError(grepTool.execute({ pattern: "hit", multiline: true }, ctx))).toStartWith('"multiline" needs ripgrep');
+    expect(await toolError(grepTool.execute({ pattern: "hit", multiline: true }, ctx))).toStartWith(
+      '"multiline" needs ripgrep',
+    );
     expect(text(await grepTool.execute({ pattern: "hit" }, ctx))).toBe(`${dir}/a.ts`);
     expect(warnings).toEqual(["Grep and Glob use the slower built-in search: test"]);
   });

@@ -19,15 +19,24 @@ const STRINGS = ["", "a", "files_with_matches", "content", "count", "x".repeat(6
 function randomValue(next: () => number, depth = 0): unknown {
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
   switch (Math.floor(next() * (depth > 1 ? 7 : 9))) {
-    case 0: return pick(STRINGS);
-    case 1: return Math.floor(next() * 2000) - 1000;
-    case 2: return pick([0.5, -1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53 - 1]);
-    case 3: return next() < 0.5;
-    case 4: return null;
-    case 5: return undefined;
-    case 6: return pick(STRINGS);
-    case 7: return Array.from({ length: Math.floor(next() * 3) }, () => randomValue(next, depth + 1));
-    default: return { k: randomValue(next, depth + 1) };
+    case 0:
+      return pick(STRINGS);
+    case 1:
+      return Math.floor(next() * 2000) - 1000;
+    case 2:
+      return pick([0.5, -1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53 - 1]);
+    case 3:
+      return next() < 0.5;
+    case 4:
+      return null;
+    case 5:
+      return undefined;
+    case 6:
+      return pick(STRINGS);
+    case 7:
+      return Array.from({ length: Math.floor(next() * 3) }, () => randomValue(next, depth + 1));
+    default:
+      return { k: randomValue(next, depth + 1) };
   }
 }
 
@@ -46,7 +55,8 @@ function randomInput(next: () => number, props: Props, required: string[]): unkn
   if (next() < 0.03) return randomValue(next, 2);
   const input: Record<string, unknown> = {};
   for (const [name, prop] of Object.entries(props)) {
-    if (next() < (required.includes(name) ? 0.97 : 0.5)) input[name] = next() < 0.97 ? rightValue(next, prop) : randomValue(next);
+    if (next() < (required.includes(name) ? 0.97 : 0.5))
+      input[name] = next() < 0.97 ? rightValue(next, prop) : randomValue(next);
   }
   if (next() < 0.05) input[`extra${Math.floor(next() * 3)}`] = randomValue(next);
   return input;
@@ -54,9 +64,17 @@ function randomInput(next: () => number, props: Props, required: string[]): unkn
 
 // A non-string for an enum parameter: the old validator said "must be a string", the new one lists
 // the values (more use to the model); both name the field and what came.
-const sameEnum = (phrase: string) => phrase.replace(/^("output_mode") must be (a string|one of .*?), got /, "$1 is not a value it takes, got ");
+const sameEnum = (phrase: string) =>
+  phrase.replace(/^("output_mode") must be (a string|one of .*?), got /, "$1 is not a value it takes, got ");
 const problems = (message: string | null) =>
-  message === null ? null : message.replace(/\. Parameters: .*$/, "").replace(/\.$/, "").split("; ").map(sameEnum).sort();
+  message === null
+    ? null
+    : message
+        .replace(/\. Parameters: .*$/, "")
+        .replace(/\.$/, "")
+        .split("; ")
+        .map(sameEnum)
+        .sort();
 
 test("on 20,000 random inputs the zod check agrees with the validator it replaced", () => {
   const next = rng(22);

@@ -39,7 +39,11 @@ describe("checkToolInput", () => {
     ["string for boolean", { path: "a", all: "true" }, '"all" must be a boolean'],
     ["object for array", { path: "a", tags: {} }, '"tags" must be an array, got an object'],
     ["bad array item", { path: "a", tags: ["x", 2] }, '"tags[1]" must be a string'],
-    ["value outside enum", { path: "a", mode: "medium" }, '"mode" must be one of "fast", "slow", got the string "medium"'],
+    [
+      "value outside enum",
+      { path: "a", mode: "medium" },
+      '"mode" must be one of "fast", "slow", got the string "medium"',
+    ],
     ["below a minimum", { path: "a", lines: 0 }, '"lines" must be at least 1, got number 0'],
     ["above a maximum", { path: "a", lines: 11 }, '"lines" must be at most 10, got number 11'],
     ["unknown key", { path: "a", file: "b" }, '"file" is not a parameter of this tool'],
@@ -70,18 +74,93 @@ describe("checkToolInput", () => {
 // The JSON Schemas the tools declared by hand before they were generated from zod: the API got
 // exactly these, so generating them must not change a byte the model (or a strict API) sees.
 const HAND_WRITTEN = {
-  Bash: {"type": "object", "properties": {"command": {"type": "string", "description": "The bash command to run"}, "cwd": {"type": "string", "description": "Directory to run it in (absolute, or relative to the working directory); default: the working directory"}, "timeout_ms": {"type": "integer", "description": "Time limit in milliseconds (default 120000, at most 600000)"}}, "required": ["command"], "additionalProperties": false},
-  Read: {"type": "object", "properties": {"path": {"type": "string", "description": "File to read, absolute or relative to the working directory"}, "offset": {"type": "integer", "description": "1-based line number to start at (default 1)"}, "limit": {"type": "integer", "description": "How many lines to read (default 2000)"}}, "required": ["path"], "additionalProperties": false},
-  Write: {"type": "object", "properties": {"path": {"type": "string", "description": "File to write, absolute or relative to the working directory"}, "content": {"type": "string", "description": "The complete new content of the file"}}, "required": ["path", "content"], "additionalProperties": false},
-  Edit: {"type": "object", "properties": {"path": {"type": "string", "description": "File to edit, absolute or relative to the working directory"}, "old_string": {"type": "string", "description": "Exact text to replace (empty to create a new file)"}, "new_string": {"type": "string", "description": "Text to put in its place"}, "replace_all": {"type": "boolean", "description": "Replace every occurrence instead of requiring exactly one"}}, "required": ["path", "old_string", "new_string"], "additionalProperties": false},
-  Glob: {"type": "object", "properties": {"pattern": {"type": "string", "description": "Glob pattern, e.g. \"**/*.ts\" or \"src/**/*.{js,jsx}\""}, "path": {"type": "string", "description": "Directory to search in (default: the working directory)"}}, "required": ["pattern"], "additionalProperties": false},
-  Grep: {"type": "object", "properties": {"pattern": {"type": "string", "description": "Regular expression to search for (Rust regex syntax, as in ripgrep)"}, "path": {"type": "string", "description": "File or directory to search (default: the working directory)"}, "glob": {"type": "string", "description": "Only search files matching this glob, e.g. \"*.ts\" or \"src/**/*.{js,jsx}\""}, "type": {"type": "string", "description": "Only search files of this ripgrep type, e.g. \"ts\", \"py\", \"rust\", \"go\""}, "output_mode": {"type": "string", "enum": ["files_with_matches", "content", "count"], "description": "files_with_matches (default): matching file paths; content: matching lines; count: matching lines per file"}, "-A": {"type": "integer", "description": "Lines to show after each match (content mode)"}, "-B": {"type": "integer", "description": "Lines to show before each match (content mode)"}, "-C": {"type": "integer", "description": "Lines to show before and after each match (content mode)"}, "-i": {"type": "boolean", "description": "Match case-insensitively (same as ignore_case)"}, "ignore_case": {"type": "boolean", "description": "Match case-insensitively"}, "multiline": {"type": "boolean", "description": "Let the pattern span lines; . also matches newlines"}, "head_limit": {"type": "integer", "description": "Return at most this many lines (content) or files (default 200, at most 1000)"}}, "required": ["pattern"], "additionalProperties": false},
+  Bash: {
+    type: "object",
+    properties: {
+      command: { type: "string", description: "The bash command to run" },
+      cwd: {
+        type: "string",
+        description:
+          "Directory to run it in (absolute, or relative to the working directory); default: the working directory",
+      },
+      timeout_ms: { type: "integer", description: "Time limit in milliseconds (default 120000, at most 600000)" },
+    },
+    required: ["command"],
+    additionalProperties: false,
+  },
+  Read: {
+    type: "object",
+    properties: {
+      path: { type: "string", description: "File to read, absolute or relative to the working directory" },
+      offset: { type: "integer", description: "1-based line number to start at (default 1)" },
+      limit: { type: "integer", description: "How many lines to read (default 2000)" },
+    },
+    required: ["path"],
+    additionalProperties: false,
+  },
+  Write: {
+    type: "object",
+    properties: {
+      path: { type: "string", description: "File to write, absolute or relative to the working directory" },
+      content: { type: "string", description: "The complete new content of the file" },
+    },
+    required: ["path", "content"],
+    additionalProperties: false,
+  },
+  Edit: {
+    type: "object",
+    properties: {
+      path: { type: "string", description: "File to edit, absolute or relative to the working directory" },
+      old_string: { type: "string", description: "Exact text to replace (empty to create a new file)" },
+      new_string: { type: "string", description: "Text to put in its place" },
+      replace_all: { type: "boolean", description: "Replace every occurrence instead of requiring exactly one" },
+    },
+    required: ["path", "old_string", "new_string"],
+    additionalProperties: false,
+  },
+  Glob: {
+    type: "object",
+    properties: {
+      pattern: { type: "string", description: 'Glob pattern, e.g. "**/*.ts" or "src/**/*.{js,jsx}"' },
+      path: { type: "string", description: "Directory to search in (default: the working directory)" },
+    },
+    required: ["pattern"],
+    additionalProperties: false,
+  },
+  Grep: {
+    type: "object",
+    properties: {
+      pattern: { type: "string", description: "Regular expression to search for (Rust regex syntax, as in ripgrep)" },
+      path: { type: "string", description: "File or directory to search (default: the working directory)" },
+      glob: { type: "string", description: 'Only search files matching this glob, e.g. "*.ts" or "src/**/*.{js,jsx}"' },
+      type: { type: "string", description: 'Only search files of this ripgrep type, e.g. "ts", "py", "rust", "go"' },
+      output_mode: {
+        type: "string",
+        enum: ["files_with_matches", "content", "count"],
+        description:
+          "files_with_matches (default): matching file paths; content: matching lines; count: matching lines per file",
+      },
+      "-A": { type: "integer", description: "Lines to show after each match (content mode)" },
+      "-B": { type: "integer", description: "Lines to show before each match (content mode)" },
+      "-C": { type: "integer", description: "Lines to show before and after each match (content mode)" },
+      "-i": { type: "boolean", description: "Match case-insensitively (same as ignore_case)" },
+      ignore_case: { type: "boolean", description: "Match case-insensitively" },
+      multiline: { type: "boolean", description: "Let the pattern span lines; . also matches newlines" },
+      head_limit: {
+        type: "integer",
+        description: "Return at most this many lines (content) or files (default 200, at most 1000)",
+      },
+    },
+    required: ["pattern"],
+    additionalProperties: false,
+  },
 };
 
 describe("generated JSON Schema", () => {
   test("is the hand-written schema each tool had, key for key", () => {
     expect(Object.fromEntries(ALL_TOOLS.map((t) => [t.name, t.inputSchema])) as unknown).toEqual(HAND_WRITTEN);
-    for (const t of ALL_TOOLS) expect(JSON.stringify(t.inputSchema)).toBe(JSON.stringify(HAND_WRITTEN[t.name as keyof typeof HAND_WRITTEN]));
+    for (const t of ALL_TOOLS)
+      expect(JSON.stringify(t.inputSchema)).toBe(JSON.stringify(HAND_WRITTEN[t.name as keyof typeof HAND_WRITTEN]));
   });
 
   test("every parameter of the schema is one of the JSON Schema and the other way round", () => {
@@ -99,12 +178,21 @@ describe("generated JSON Schema", () => {
     const specs = ALL_TOOLS.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
     expect(checkAnthropic(await toAnthropicParams(request(specs) as never, "m"))).toBeUndefined();
     expect(checkOpenAI(await toOpenAIParams(request(specs) as never, "m"))).toBeUndefined();
-    const broken = [{ name: "T", description: "", input_schema: { type: "object", properties: { n: { type: "int" } } } }];
-    expect(checkAnthropic(await toAnthropicParams(request(broken) as never, "m"))?.message).toContain("JSON schema is invalid");
-    expect(checkOpenAI(await toOpenAIParams(request(broken) as never, "m"))?.message).toContain("Invalid schema for function 'T'");
+    const broken = [
+      { name: "T", description: "", input_schema: { type: "object", properties: { n: { type: "int" } } } },
+    ];
+    expect(checkAnthropic(await toAnthropicParams(request(broken) as never, "m"))?.message).toContain(
+      "JSON schema is invalid",
+    );
+    expect(checkOpenAI(await toOpenAIParams(request(broken) as never, "m"))?.message).toContain(
+      "Invalid schema for function 'T'",
+    );
   });
 
   test("a valid call by the JSON Schema passes the zod check", () => {
-    expect(checkToolInput(ALL_TOOLS.find((t) => t.name === "Grep")!.input, { pattern: "x", output_mode: "count", "-C": 2 }).ok).toBe(true);
+    expect(
+      checkToolInput(ALL_TOOLS.find((t) => t.name === "Grep")!.input, { pattern: "x", output_mode: "count", "-C": 2 })
+        .ok,
+    ).toBe(true);
   });
 });

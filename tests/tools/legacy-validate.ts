@@ -7,7 +7,8 @@ import type { JsonSchema } from "../../src/protocol/json-schema.ts";
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? headUnits(value, 40) + "…" : value)}`;
+  if (typeof value === "string")
+    return `the string ${JSON.stringify(value.length > 40 ? headUnits(value, 40) + "…" : value)}`;
   if (typeof value === "object") return "an object";
   return `${typeof value} ${String(value)}`;
 }
@@ -57,12 +58,17 @@ export function validateInput(schema: JsonSchema, input: unknown): string | null
       continue;
     }
     if (prop.enum && !prop.enum.includes(value as string)) {
-      problems.push(`"${name}" must be one of ${prop.enum.map((e) => JSON.stringify(e)).join(", ")}, got ${describe(value)}`);
+      problems.push(
+        `"${name}" must be one of ${prop.enum.map((e) => JSON.stringify(e)).join(", ")}, got ${describe(value)}`,
+      );
     }
     const itemType = (prop.items as { type?: string } | undefined)?.type;
     if (prop.type === "array" && itemType) {
       const bad = (value as unknown[]).findIndex((item) => !hasType(item, itemType));
-      if (bad >= 0) problems.push(`"${name}[${bad}]" must be ${article(itemType)} ${itemType}, got ${describe((value as unknown[])[bad])}`);
+      if (bad >= 0)
+        problems.push(
+          `"${name}[${bad}]" must be ${article(itemType)} ${itemType}, got ${describe((value as unknown[])[bad])}`,
+        );
     }
   }
   if (problems.length === 0) return null;

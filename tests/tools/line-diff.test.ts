@@ -3,7 +3,10 @@
 import { describe, expect, test } from "bun:test";
 import { diffOps, lineDiff, splitLines } from "../../src/tools/line-diff.ts";
 
-const ops = (a: string, b: string) => diffOps(splitLines(a), splitLines(b)).map((o) => `${o.op}${o.text}`).join(" ");
+const ops = (a: string, b: string) =>
+  diffOps(splitLines(a), splitLines(b))
+    .map((o) => `${o.op}${o.text}`)
+    .join(" ");
 
 describe("diffOps", () => {
   test.each([

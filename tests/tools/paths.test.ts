@@ -39,7 +39,9 @@ describe("notFoundMessage", () => {
     const { dir, cleanup } = tempDir();
     try {
       writeTree(dir, { "server.ts": "" });
-      expect(notFoundMessage(`${dir}/sever.ts`)).toBe(`File not found: ${dir}/sever.ts. Did you mean: ${dir}/server.ts?`);
+      expect(notFoundMessage(`${dir}/sever.ts`)).toBe(
+        `File not found: ${dir}/sever.ts. Did you mean: ${dir}/server.ts?`,
+      );
       expect(notFoundMessage(`${dir}/nope/x.ts`)).toContain("does not exist either");
     } finally {
       cleanup();

@@ -66,7 +66,9 @@ describe("Read", () => {
 
   test("missing file suggests near names; directory lists entries", async () => {
     writeTree(dir, { "config.json": "{}", "sub/x.ts": "" });
-    expect(await toolError(read({ path: "config.jsn" }))).toBe(`File not found: ${dir}/config.jsn. Did you mean: ${dir}/config.json?`);
+    expect(await toolError(read({ path: "config.jsn" }))).toBe(
+      `File not found: ${dir}/config.jsn. Did you mean: ${dir}/config.json?`,
+    );
     const msg = await toolError(read({ path: "." }));
     expect(msg).toContain("is a directory");
     expect(msg).toContain("config.json\nsub/");
@@ -103,7 +105,9 @@ describe("Read", () => {
     expect(msg).toContain("SYNAPSE_CONTEXT_MAX_IMAGE_BYTES");
     expect(saved.length).toBe(0);
     truncateSync(big, budget);
-    expect(await read({ path: big }, makeContext(dir, { services }))).toMatchObject({ content: [{ type: "text" }, { type: "image" }] });
+    expect(await read({ path: big }, makeContext(dir, { services }))).toMatchObject({
+      content: [{ type: "text" }, { type: "image" }],
+    });
   });
 
   test("long lines are cut between characters and counted in characters", async () => {
@@ -125,7 +129,9 @@ describe("Read", () => {
 
   test("a FIFO is refused without being opened; a broken symlink says where it points", async () => {
     Bun.spawnSync(["mkfifo", `${dir}/fifo`]);
-    expect(await toolError(read({ path: "fifo" }))).toBe(`Cannot read ${dir}/fifo: it is a FIFO (named pipe), not a regular file`);
+    expect(await toolError(read({ path: "fifo" }))).toBe(
+      `Cannot read ${dir}/fifo: it is a FIFO (named pipe), not a regular file`,
+    );
     symlinkSync("gone.txt", `${dir}/dangling`);
     expect(await toolError(read({ path: "dangling" }))).toBe(
       `${dir}/dangling is a broken symbolic link: it points at gone.txt (${dir}/gone.txt), which does not exist`,
@@ -134,7 +140,11 @@ describe("Read", () => {
 
   test("rejects bad input", async () => {
     expect(await callError(readTool, {}, makeContext(dir))).toStartWith('Invalid input for Read: "path" is required');
-    expect(await callError(readTool, { path: "a", limit: 0 }, makeContext(dir))).toContain('"limit" must be at least 1');
-    expect(await callError(readTool, { path: "a", offset: "2" }, makeContext(dir))).toContain('"offset" must be an integer');
+    expect(await callError(readTool, { path: "a", limit: 0 }, makeContext(dir))).toContain(
+      '"limit" must be at least 1',
+    );
+    expect(await callError(readTool, { path: "a", offset: "2" }, makeContext(dir))).toContain(
+      '"offset" must be an integer',
+    );
   });
 });

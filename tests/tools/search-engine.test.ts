@@ -25,7 +25,8 @@ function embeddedAsset(name = "rg-abc123.") {
 
 describe("search engine", () => {
   test("the cache folder comes from Config: $XDG_CACHE_HOME/synapse, else ~/.cache/synapse", () => {
-    const config = (env: Record<string, string>) => resolveConfig({ flags: {}, env, processCwd: "/work", homeDir: "/home/u" });
+    const config = (env: Record<string, string>) =>
+      resolveConfig({ flags: {}, env, processCwd: "/work", homeDir: "/home/u" });
     expect(config({}).cacheDir).toBe("/home/u/.cache/synapse");
     expect(config({ XDG_CACHE_HOME: "/var/cache/u" }).cacheDir).toBe("/var/cache/u/synapse");
     expect(config({ XDG_CACHE_HOME: "rel" }).cacheDir).toBe("/work/rel/synapse");
@@ -42,7 +43,11 @@ describe("search engine", () => {
     const asset = embeddedAsset();
     const cache = join(dir, "xdg", "synapse");
     const engine = await resolveEngine(asset, cache);
-    expect(engine).toMatchObject({ kind: "ripgrep", path: join(cache, "rg-abc123"), version: expect.stringMatching(/^15\./) });
+    expect(engine).toMatchObject({
+      kind: "ripgrep",
+      path: join(cache, "rg-abc123"),
+      version: expect.stringMatching(/^15\./),
+    });
     expect(statSync(cache).mode & 0o777).toBe(0o700);
     expect(statSync(join(cache, "rg-abc123")).mode & 0o777).toBe(0o700);
     expect(readdirSync(cache)).toEqual(["rg-abc123"]);
@@ -61,14 +66,23 @@ describe("search engine", () => {
   });
 
   test("falls back to JavaScript: no rg for the platform, cache folder unusable, rg that cannot run", async () => {
-    expect(await resolveEngine(null, dir)).toEqual({ kind: "javascript", reason: `no ripgrep is built in for ${process.platform}-${process.arch}` });
+    expect(await resolveEngine(null, dir)).toEqual({
+      kind: "javascript",
+      reason: `no ripgrep is built in for ${process.platform}-${process.arch}`,
+    });
     writeFileSync(join(dir, "file"), "");
     const blocked = await resolveEngine(embeddedAsset(), join(dir, "file", "synapse"));
-    expect(blocked).toMatchObject({ kind: "javascript", reason: expect.stringContaining(`ripgrep could not be unpacked into ${dir}/file/synapse: ENOTDIR`) });
+    expect(blocked).toMatchObject({
+      kind: "javascript",
+      reason: expect.stringContaining(`ripgrep could not be unpacked into ${dir}/file/synapse: ENOTDIR`),
+    });
     // Bytes the kernel will not execute stand for a noexec mount or a binary for another CPU.
     writeFileSync(join(dir, "bunfs", "rg-bad."), "\x7fELF not really");
     const bad = await resolveEngine({ path: join(dir, "bunfs", "rg-bad."), embedded: true }, join(dir, "cache"));
-    expect(bad).toMatchObject({ kind: "javascript", reason: expect.stringContaining(`ripgrep could not run from ${dir}/cache/rg-bad`) });
+    expect(bad).toMatchObject({
+      kind: "javascript",
+      reason: expect.stringContaining(`ripgrep could not run from ${dir}/cache/rg-bad`),
+    });
   });
 
   test("two processes unpacking at once both get a whole, working rg", async () => {

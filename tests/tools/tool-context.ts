@@ -65,7 +65,12 @@ export function text(result: { content: unknown }): string {
 
 /** The is_error text a call gets back through the runner's path (schema checks included). */
 export async function callError(tool: Tool, input: unknown, ctx: ToolContext): Promise<string> {
-  const outcome = await executeToolCall({ type: "tool_use", id: "t1", name: tool.name, input }, new Map([[tool.name, tool]]), ctx);
-  if (!outcome.block.is_error) throw new Error(`expected an error result, got: ${JSON.stringify(outcome.block.content)}`);
+  const outcome = await executeToolCall(
+    { type: "tool_use", id: "t1", name: tool.name, input },
+    new Map([[tool.name, tool]]),
+    ctx,
+  );
+  if (!outcome.block.is_error)
+    throw new Error(`expected an error result, got: ${JSON.stringify(outcome.block.content)}`);
   return String(outcome.block.content);
 }

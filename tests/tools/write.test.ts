@@ -14,7 +14,15 @@ afterEach(() => cleanup());
 const write = (input: Record<string, unknown>) => writeTool.execute(input as any, makeContext(dir));
 
 describe("countLines", () => {
-  const cases: Array<[string, number]> = [["", 0], ["a", 1], ["a\n", 1], ["a\nb", 2], ["a\nb\n", 2], ["\n", 1], ["\n\n", 2]];
+  const cases: Array<[string, number]> = [
+    ["", 0],
+    ["a", 1],
+    ["a\n", 1],
+    ["a\nb", 2],
+    ["a\nb\n", 2],
+    ["\n", 1],
+    ["\n\n", 2],
+  ];
   for (const [input, expected] of cases) test(JSON.stringify(input), () => expect(countLines(input)).toBe(expected));
 });
 
@@ -47,24 +55,32 @@ describe("Write", () => {
     writeTree(dir, { "d/x": "" });
     expect(await toolError(write({ path: "d", content: "x" }))).toContain("is a directory");
     expect(await callError(writeTool, { path: "f.txt" }, makeContext(dir))).toContain('"content" is required');
-    expect(await callError(writeTool, { path: "f.txt", content: 5 }, makeContext(dir))).toContain('"content" must be a string');
+    expect(await callError(writeTool, { path: "f.txt", content: 5 }, makeContext(dir))).toContain(
+      '"content" must be a string',
+    );
   });
 
   test("a path under a file says which file is in the way", async () => {
     writeTree(dir, { "e.txt": "x" });
     for (const path of ["e.txt/x", "e.txt/deeper/x"]) {
-      expect(await toolError(write({ path, content: "x" }))).toBe(`Cannot write ${dir}/${path}: ${dir}/e.txt is not a directory`);
+      expect(await toolError(write({ path, content: "x" }))).toBe(
+        `Cannot write ${dir}/${path}: ${dir}/e.txt is not a directory`,
+      );
     }
   });
 
   test("refuses a FIFO at once instead of blocking forever, and leaves it alone", async () => {
     Bun.spawnSync(["mkfifo", `${dir}/fifo`]);
     // Opening it for writing would block for ever (past the test's timeout): nobody reads it.
-    expect(await toolError(write({ path: "fifo", content: "x" }))).toBe(`Cannot write ${dir}/fifo: it is a FIFO (named pipe), not a regular file`);
+    expect(await toolError(write({ path: "fifo", content: "x" }))).toBe(
+      `Cannot write ${dir}/fifo: it is a FIFO (named pipe), not a regular file`,
+    );
   });
 
   test.skipIf(!existsSync("/dev/full"))("refuses a device", async () => {
-    expect(await toolError(write({ path: "/dev/full", content: "x" }))).toBe("Cannot write /dev/full: it is a character device, not a regular file");
+    expect(await toolError(write({ path: "/dev/full", content: "x" }))).toBe(
+      "Cannot write /dev/full: it is a character device, not a regular file",
+    );
   });
 
   test("an fs error names its code once", async () => {

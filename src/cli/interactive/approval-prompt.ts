@@ -20,7 +20,9 @@ export function previewLines(request: ApprovalRequest): string[] {
   const lines = (v: unknown) => (str(v) === "" ? [] : inert(str(v)).replace(/\n$/, "").split("\n"));
   switch (request.tool) {
     case "Bash": {
-      const rows = inert(str(input.command)).split("\n").map((l) => `  $ ${l}`);
+      const rows = inert(str(input.command))
+        .split("\n")
+        .map((l) => `  $ ${l}`);
       if (input.cwd) rows.push(`  (in ${inertLine(str(input.cwd))})`);
       return rows;
     }

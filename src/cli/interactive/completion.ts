@@ -13,7 +13,12 @@ export interface Completion {
 
 const SKIP = new Set(["node_modules", ".git"]);
 
-export function complete(text: string, cursor: number, cwd: string, commandNames: readonly string[]): Completion | undefined {
+export function complete(
+  text: string,
+  cursor: number,
+  cwd: string,
+  commandNames: readonly string[],
+): Completion | undefined {
   const before = text.slice(0, cursor);
   const command = /^\s*\/([\w-]*)$/.exec(before);
   if (command) {
@@ -32,7 +37,10 @@ export function complete(text: string, cursor: number, cwd: string, commandNames
     const from = cursor - partial.length - (quoted ? 2 : 1);
     let entries: { name: string; dir: boolean }[] = [];
     try {
-      entries = readdirSync(join(cwd, dirPart), { withFileTypes: true }).map((e) => ({ name: e.name, dir: e.isDirectory() }));
+      entries = readdirSync(join(cwd, dirPart), { withFileTypes: true }).map((e) => ({
+        name: e.name,
+        dir: e.isDirectory(),
+      }));
     } catch {
       return { from, to: cursor, candidates: [] };
     }

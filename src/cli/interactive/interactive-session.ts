@@ -77,7 +77,14 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   let pendingImages = [...command.images];
   if (pendingImages.length) {
     const names = pendingImages.join(", ").replace(/[\x00-\x1f\x7f]/g, " ");
-    view.say(theme.dim(fitWidth(`  ${pendingImages.length === 1 ? "image" : "images"} ${names} will go with your first message`, width())));
+    view.say(
+      theme.dim(
+        fitWidth(
+          `  ${pendingImages.length === 1 ? "image" : "images"} ${names} will go with your first message`,
+          width(),
+        ),
+      ),
+    );
   }
   const screen = new ScreenDiff(out, columns());
   const names = commandNames();
@@ -100,18 +107,21 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   let approval: { prompt: ApprovalPrompt; request: ApprovalRequest; resolve: (a: ApprovalAnswer) => void } | undefined;
   let approvals: Promise<unknown> = Promise.resolve();
   const approve = (request: ApprovalRequest): Promise<ApprovalAnswer> => {
-    const answered = approvals.then(() => new Promise<ApprovalAnswer>((resolve) => {
-      // A session on its way out answers no, or its close would wait on the question forever.
-      if (exiting || leaving) return resolve({ no: "the session ended" });
-      const prompt = new ApprovalPrompt(request, theme);
-      approval = { prompt, request, resolve };
-      paint();
-      out(notification(config.notify.kind, `synapse: allow ${request.tool}?`));
-      setTimeout(() => {
-        prompt.armEnter();
-        if (approval?.prompt === prompt) paint();
-      }, FRESH_QUESTION_MS);
-    }));
+    const answered = approvals.then(
+      () =>
+        new Promise<ApprovalAnswer>((resolve) => {
+          // A session on its way out answers no, or its close would wait on the question forever.
+          if (exiting || leaving) return resolve({ no: "the session ended" });
+          const prompt = new ApprovalPrompt(request, theme);
+          approval = { prompt, request, resolve };
+          paint();
+          out(notification(config.notify.kind, `synapse: allow ${request.tool}?`));
+          setTimeout(() => {
+            prompt.armEnter();
+            if (approval?.prompt === prompt) paint();
+          }, FRESH_QUESTION_MS);
+        }),
+    );
     approvals = answered;
     return answered;
   };
@@ -140,11 +150,22 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   const frame = (): Frame => {
     const items = menu();
     return composeFrame({
-      theme, width: width(), rows: rows(), editor, view, spin, candidates, hint,
+      theme,
+      width: width(),
+      rows: rows(),
+      editor,
+      view,
+      spin,
+      candidates,
+      hint,
       menu: picker
         ? pickerRows(picker)
-        : items.length ? menuRows(items, Math.min(menuPick, items.length - 1)) : undefined,
-      facts: executor?.facts(), approval: approval?.prompt, startMode: config.permissionMode,
+        : items.length
+          ? menuRows(items, Math.min(menuPick, items.length - 1))
+          : undefined,
+      facts: executor?.facts(),
+      approval: approval?.prompt,
+      startMode: config.permissionMode,
     });
   };
 
@@ -204,7 +225,14 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
       } else {
         if (name) Object.assign(theme, makeTheme(config.color, name as ThemeName));
         themeName = (name as ThemeName | undefined) ?? themeName;
-        view.say(theme.dim(fitWidth(`  theme: ${themeName} (${THEME_NAMES.join(", ")}; SYNAPSE_THEME sets it for every session)`, width())));
+        view.say(
+          theme.dim(
+            fitWidth(
+              `  theme: ${themeName} (${THEME_NAMES.join(", ")}; SYNAPSE_THEME sets it for every session)`,
+              width(),
+            ),
+          ),
+        );
       }
       return;
     }
@@ -280,7 +308,14 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
     if (!executor) return;
     const mode = nextMode(executor.runtime.permissionMode, config.permissionMode === "bypass");
     executor.runtime.setPermissionMode(mode);
-    view.say(theme.dim(fitWidth(`  permission mode: ${mode}${mode === "bypass" ? " (every tool call runs without asking)" : ""}`, width())));
+    view.say(
+      theme.dim(
+        fitWidth(
+          `  permission mode: ${mode}${mode === "bypass" ? " (every tool call runs without asking)" : ""}`,
+          width(),
+        ),
+      ),
+    );
   };
 
   const tabComplete = () => {
@@ -330,11 +365,13 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
     // Esc and Ctrl-C always reach the question (they answer no); other keys of a draft still being
     // typed when it appeared go on into the draft until the user pauses.
     const stopKey = key.kind === "esc" || (key.kind === "ctrl" && key.name === "c");
-    const route = approval && routeKey({
-      stopKey,
-      questionTakes: approval.prompt.takes(key),
-      continuesDraft: typeAhead.continues(now, editor.isEmpty()),
-    });
+    const route =
+      approval &&
+      routeKey({
+        stopKey,
+        questionTakes: approval.prompt.takes(key),
+        continuesDraft: typeAhead.continues(now, editor.isEmpty()),
+      });
     if (route === "draft") {
       // Only draft edits: Tab, Ctrl-D and the session's other keys wait for the answer.
       typeAhead.typed(now);
@@ -347,11 +384,14 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
         const { request, resolve } = approval;
         approval = undefined;
         const stop = typeof answer === "object" && answer.stop === true;
-        const said = answer === "yes"
-          ? "allowed once"
-          : answer === "always"
-            ? `allowed: ${request.rule} for this session`
-            : stop ? "rejected by the user; the turn stopped" : `refused${answer.no ? `: ${answer.no}` : ""}`;
+        const said =
+          answer === "yes"
+            ? "allowed once"
+            : answer === "always"
+              ? `allowed: ${request.rule} for this session`
+              : stop
+                ? "rejected by the user; the turn stopped"
+                : `refused${answer.no ? `: ${answer.no}` : ""}`;
         view.say(theme.dim(fitWidth(`  ⎿ ${request.tool} ${said}`.replace(/[\x00-\x1f\x7f]/g, " "), width())));
         // Esc / Ctrl-C: the turn ends here (the model gets the rejection, not another go), as in
         // Claude Code. Interrupted first, so the answer finds the turn's signal already aborted.
@@ -514,7 +554,11 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
       screen.resize(columns(), rows(), frame());
     }, PAINT_MS);
   });
-  for (const [signal, code] of [["SIGTERM", EXIT.terminated], ["SIGHUP", EXIT.hangup], ["SIGINT", EXIT.interrupted]] as const) {
+  for (const [signal, code] of [
+    ["SIGTERM", EXIT.terminated],
+    ["SIGHUP", EXIT.hangup],
+    ["SIGINT", EXIT.interrupted],
+  ] as const) {
     process.on(signal, () => void exit(code));
   }
   process.on("exit", () => executor?.killNow());
@@ -533,7 +577,12 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   // The prompt is drawn before the session opens: typing can start at once.
   paint();
   try {
-    executor = await createExecutor({ config, resume: command.resume, open: (sink, resume) => openRuntime({ config, resume, emit: sink, approve }), emit: onEvent });
+    executor = await createExecutor({
+      config,
+      resume: command.resume,
+      open: (sink, resume) => openRuntime({ config, resume, emit: sink, approve }),
+      emit: onEvent,
+    });
   } catch (err) {
     exiting = true;
     screen.clear();
@@ -542,7 +591,13 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   }
   // -y / bypass: said once in the transcript too (the status line keeps showing it in red).
   if (config.permissionMode === "bypass") {
-    view.say(theme.bold(theme.red(fitWidth("⚠ bypass mode: every tool call runs without asking (only --deny rules still apply)", width()))));
+    view.say(
+      theme.bold(
+        theme.red(
+          fitWidth("⚠ bypass mode: every tool call runs without asking (only --deny rules still apply)", width()),
+        ),
+      ),
+    );
   }
   if (command.resume) {
     view.replay(...resumeWindow(executor));

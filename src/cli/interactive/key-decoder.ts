@@ -91,7 +91,10 @@ export function csiUKey(seq: string): Key | undefined {
   // The control keys legacy bytes already meant something else for: Ctrl-J a new line, Ctrl-M
   // Enter, Ctrl-I Tab, Ctrl-H Backspace.
   const legacy: Record<string, Key> = {
-    j: { kind: "newline" }, m: { kind: "enter" }, i: { kind: "tab" }, h: { kind: "backspace" },
+    j: { kind: "newline" },
+    m: { kind: "enter" },
+    i: { kind: "tab" },
+    h: { kind: "backspace" },
   };
   if (ctrl && /^[a-z]$/i.test(ch)) return legacy[ch.toLowerCase()] ?? { kind: "ctrl", name: ch.toLowerCase() };
   if (alt) return ALT_KEYS[ch];

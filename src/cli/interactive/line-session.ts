@@ -127,7 +127,10 @@ export async function runLineSession(config: Config, command: RunCommand): Promi
       executor.interruptAll();
     } else void exit(EXIT.interrupted);
   });
-  for (const [signal, code] of [["SIGTERM", EXIT.terminated], ["SIGHUP", EXIT.hangup]] as const) {
+  for (const [signal, code] of [
+    ["SIGTERM", EXIT.terminated],
+    ["SIGHUP", EXIT.hangup],
+  ] as const) {
     process.on(signal, () => void exit(code));
   }
   process.on("exit", () => executor?.killNow());

@@ -17,7 +17,14 @@ export interface PickerState {
 
 /** Opens on the current item, if the list marks one. */
 export function openPicker(choices: Choices): PickerState {
-  return { choices, filter: "", pick: Math.max(0, choices.items.findIndex((i) => i.current)) };
+  return {
+    choices,
+    filter: "",
+    pick: Math.max(
+      0,
+      choices.items.findIndex((i) => i.current),
+    ),
+  };
 }
 
 export function visibleItems(state: PickerState): Choices["items"] {

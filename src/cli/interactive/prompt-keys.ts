@@ -29,7 +29,16 @@ export function editPrompt(editor: PromptEditor, key: Key): boolean {
       editor.deleteWordForward();
       return true;
     case "move":
-      ({ up: () => editor.up(), down: () => editor.down(), left: () => editor.left(), right: () => editor.right(), home: () => editor.lineStart(), end: () => editor.lineEnd(), "word-left": () => editor.wordLeft(), "word-right": () => editor.wordRight() })[key.to]();
+      ({
+        up: () => editor.up(),
+        down: () => editor.down(),
+        left: () => editor.left(),
+        right: () => editor.right(),
+        home: () => editor.lineStart(),
+        end: () => editor.lineEnd(),
+        "word-left": () => editor.wordLeft(),
+        "word-right": () => editor.wordRight(),
+      })[key.to]();
       return true;
     case "ctrl":
       switch (key.name) {

@@ -51,16 +51,25 @@ export function composeFrame(p: FrameParts): Frame {
   if (p.hint) extra.push(theme.yellow(fitWidth(p.hint, w)));
   const facts = p.facts;
   const status = facts
-    ? statusLine({
-      model: facts.model,
-      contextPercent: contextPercent(facts.contextTokens, facts.contextWindow),
-      sessionId: facts.sessionId,
-      cwd: facts.cwd,
-      notice: view.notice,
-      safety: facts.permissionMode ? safetyParts(facts.permissionMode, facts.sandbox) : undefined,
-    }, w, theme, homedir())
+    ? statusLine(
+        {
+          model: facts.model,
+          contextPercent: contextPercent(facts.contextTokens, facts.contextWindow),
+          sessionId: facts.sessionId,
+          cwd: facts.cwd,
+          notice: view.notice,
+          safety: facts.permissionMode ? safetyParts(facts.permissionMode, facts.sandbox) : undefined,
+        },
+        w,
+        theme,
+        homedir(),
+      )
     : p.startMode
-      ? statusLine({ model: "starting…", sessionId: "", cwd: "", safety: safetyParts(p.startMode, undefined) }, w, theme)
+      ? statusLine(
+          { model: "starting…", sessionId: "", cwd: "", safety: safetyParts(p.startMode, undefined) },
+          w,
+          theme,
+        )
       : theme.dim(fitWidth("starting…", w));
   if (p.approval) {
     // Under it stay the separator and the status line (and a spare row); the rest is its room.

@@ -142,7 +142,8 @@ export class SessionView {
     for (const m of messages) {
       for (const b of m.content) {
         if (b.type !== "tool_result") continue;
-        const parts = typeof b.content === "string" ? [b.content] : b.content.map((c) => (c.type === "text" ? c.text : "[image]"));
+        const parts =
+          typeof b.content === "string" ? [b.content] : b.content.map((c) => (c.type === "text" ? c.text : "[image]"));
         const text = parts.join("\n");
         results.set(b.tool_use_id, { text, isError: b.is_error === true });
       }
@@ -187,7 +188,8 @@ export class SessionView {
         if (event.outcome.status === "interrupted") this.say(t.yellow("  ⎿ interrupted"));
         break;
       case "command_output":
-        for (const line of event.lines) this.say(...wrapText(inert(line), w).map((l) => (event.is_error ? t.red(l) : l)));
+        for (const line of event.lines)
+          this.say(...wrapText(inert(line), w).map((l) => (event.is_error ? t.red(l) : l)));
         break;
       case "text_delta":
         this.say(...this.md.push(event.text));
@@ -211,7 +213,8 @@ export class SessionView {
           label: toolLabel(event.name, event.input, this.labelLimit),
           input: event.input,
           output: "",
-          isTask: event.name === "Bash" && /^\s*task:/.test(String((event.input as { command?: unknown })?.command ?? "")),
+          isTask:
+            event.name === "Bash" && /^\s*task:/.test(String((event.input as { command?: unknown })?.command ?? "")),
         });
         break;
       case "tool_progress": {
@@ -247,11 +250,19 @@ export class SessionView {
       case "compact_boundary":
         this.condenseShown = true;
         this.setNotice(`condensed ${tokenChange(event.tokens_before, event.tokens_after)}`);
-        this.say(t.dim(`  context condensed (${event.method}): ${event.tokens_before.toLocaleString("en-US")} → ${event.tokens_after.toLocaleString("en-US")} tokens`));
+        this.say(
+          t.dim(
+            `  context condensed (${event.method}): ${event.tokens_before.toLocaleString("en-US")} → ${event.tokens_after.toLocaleString("en-US")} tokens`,
+          ),
+        );
         break;
       case "compacted":
         if (this.condenseShown) break;
-        this.say(event.tokens_before === event.tokens_after ? `nothing to compact: ${formatTokens(event.tokens_before)} tokens` : compactedLine(event.tokens_before, event.tokens_after));
+        this.say(
+          event.tokens_before === event.tokens_after
+            ? `nothing to compact: ${formatTokens(event.tokens_before)} tokens`
+            : compactedLine(event.tokens_before, event.tokens_after),
+        );
         break;
       case "model_changed":
         // No notice: /model says the switch in the transcript, and the status line shows the model.
@@ -265,10 +276,13 @@ export class SessionView {
         this.flushStream();
         this.flushTasks(true);
         if (r.error) this.say(t.red(`error: ${inertLine(r.error)}`));
-        else if (r.subtype === "error_during_execution") this.say(...wrapText(`error: ${inert(r.result)}`, w).map((l) => t.red(l)));
-        else if (r.subtype === "error_max_turns") this.say(t.red(`error: reached the maximum number of turns (${r.num_turns})`));
+        else if (r.subtype === "error_during_execution")
+          this.say(...wrapText(`error: ${inert(r.result)}`, w).map((l) => t.red(l)));
+        else if (r.subtype === "error_max_turns")
+          this.say(t.red(`error: reached the maximum number of turns (${r.num_turns})`));
         else if (r.subtype === "error_max_tokens") this.say(t.red("error: the answer was cut at the output limit"));
-        else if (r.subtype === "error_max_budget_usd") this.say(...wrapText(`error: ${inert(r.result)}`, w).map((l) => t.red(l)));
+        else if (r.subtype === "error_max_budget_usd")
+          this.say(...wrapText(`error: ${inert(r.result)}`, w).map((l) => t.red(l)));
         break;
       }
     }
@@ -300,7 +314,10 @@ export class SessionView {
   private resultsArrived(message: Message): void {
     for (const b of message.content) {
       if (b.type !== "tool_result") continue;
-      const text = typeof b.content === "string" ? b.content : b.content.map((c) => (c.type === "text" ? c.text : "[image]")).join("\n");
+      const text =
+        typeof b.content === "string"
+          ? b.content
+          : b.content.map((c) => (c.type === "text" ? c.text : "[image]")).join("\n");
       this.lastResult = { label: this.labels.get(b.tool_use_id) ?? "tool", text };
     }
     this.labels.clear();
@@ -317,7 +334,8 @@ export class SessionView {
       rows.push(`${t.cyan(SPIN[frame % SPIN.length])} ${t.bold(fitWidth(tool.label, w - 2))}`);
       for (const line of lastLines(tool.output, 3)) rows.push(t.dim(fitWidth(`  ${inertLine(line)}`, w)));
     }
-    const taskRow = (row: TaskRow) => renderTaskRow(row, { colors: t, labelLimit: this.labelLimit, columns: w, frame }).text;
+    const taskRow = (row: TaskRow) =>
+      renderTaskRow(row, { colors: t, labelLimit: this.labelLimit, columns: w, frame }).text;
     const tasks = [...this.tasks.values()];
     const queued = tasks.filter((r) => r.state === "queued");
     // Rows that do not fit are cut from the top; queued tasks give way first (one count line), so

@@ -29,7 +29,9 @@ export const FRESH_QUESTION_MS = 400;
  * question has no use for), or to the session as usual (a typing burst, whose Enter sends its draft).
  */
 export function routeKey(k: {
-  stopKey: boolean; questionTakes: boolean; continuesDraft: boolean;
+  stopKey: boolean;
+  questionTakes: boolean;
+  continuesDraft: boolean;
 }): "question" | "draft" | "session" {
   if (k.stopKey) return "question";
   if (k.continuesDraft) return "session";

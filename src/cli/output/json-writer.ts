@@ -14,8 +14,7 @@ export function createJsonWriter(streams: OutputStreams, opts: { quiet: boolean 
         streams.out(`${inertJson({ type: "result", ...event.result })}\n`);
         const failure = resultErrorText(event.result, false);
         if (failure !== undefined) streams.err(`error: ${inert(failure)}\n`);
-      }
-      else if (event.type === "warning") streams.err(`warning: ${inert(event.message)}\n`);
+      } else if (event.type === "warning") streams.err(`warning: ${inert(event.message)}\n`);
       else if (event.type === "permission_denied") streams.err(`${inertLine(permissionNotice(event))}\n`);
       else if (event.type === "compact_boundary" && !opts.quiet) streams.err(`${compactNotice(event)}\n`);
       else if (event.type === "compact_start" && !opts.quiet) streams.err(`${compactStartNotice(event)}\n`);

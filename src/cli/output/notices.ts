@@ -14,8 +14,18 @@ export function retryNotice(event: Extract<AgentEvent, { type: "turn_retry" }>):
 
 /** `context 172k → 21k tokens (summary)`: one line per condense of the context. */
 export function compactNotice(event: Extract<AgentEvent, { type: "compact_boundary" }>): string {
-  const how = event.method === "prune" ? "old tool outputs cleared" : event.method === "summary" ? "summarised" : "older messages left out";
-  const why = event.trigger === "reactive" ? ", after the API said the prompt was too long" : event.trigger === "manual" ? ", on request" : "";
+  const how =
+    event.method === "prune"
+      ? "old tool outputs cleared"
+      : event.method === "summary"
+        ? "summarised"
+        : "older messages left out";
+  const why =
+    event.trigger === "reactive"
+      ? ", after the API said the prompt was too long"
+      : event.trigger === "manual"
+        ? ", on request"
+        : "";
   return `context ${tokenChange(event.tokens_before, event.tokens_after)} tokens (${how}${why})`;
 }
 

@@ -29,7 +29,10 @@ export function createTextWriter(streams: OutputStreams, opts: TextWriterOptions
   const c = opts.colors;
   const tail = streams.errIsTTY && !opts.quiet ? new LiveTail(streams.err, opts.columns, opts.colors.dim) : undefined;
   // Sub-agents: fixed rows redrawn in place on a terminal, else one plain line per start and end.
-  const rows = streams.errIsTTY && !opts.quiet ? new TaskRowsDisplay(streams.err, opts.columns, c, opts.labelLimit, 100, opts.lines) : undefined;
+  const rows =
+    streams.errIsTTY && !opts.quiet
+      ? new TaskRowsDisplay(streams.err, opts.columns, c, opts.labelLimit, 100, opts.lines)
+      : undefined;
   const taskLog = rows ? undefined : new TaskRowsLog(opts.labelLimit);
   const taskIds = new Set<string>();
   const err = (text: string) => (rows ? rows.above(text) : streams.err(text));
@@ -49,7 +52,8 @@ export function createTextWriter(streams: OutputStreams, opts: TextWriterOptions
     if (!opts.quiet) err(`${text}\n`);
   };
   // A status row never wraps on a terminal, and is never longer than TOOL_RESULT_SUMMARY_LIMIT.
-  const rowLimit = (indent: number) => (streams.errIsTTY ? Math.max(10, Math.min(opts.labelLimit, opts.columns() - indent)) : opts.labelLimit);
+  const rowLimit = (indent: number) =>
+    streams.errIsTTY ? Math.max(10, Math.min(opts.labelLimit, opts.columns() - indent)) : opts.labelLimit;
 
   return {
     handle(event: AgentEvent) {
@@ -83,7 +87,8 @@ export function createTextWriter(streams: OutputStreams, opts: TextWriterOptions
           break;
         case "assistant": {
           let text = textOf(event.message);
-          if (event.message.stop_reason === "interrupted" && text.endsWith(INTERRUPTED_NOTE)) text = text.slice(0, -INTERRUPTED_NOTE.length);
+          if (event.message.stop_reason === "interrupted" && text.endsWith(INTERRUPTED_NOTE))
+            text = text.slice(0, -INTERRUPTED_NOTE.length);
           if (!streams.outIsTTY) answer(text);
           if (text && !text.endsWith("\n") && event.message.content.some((b) => b.type === "tool_use")) answer("\n");
           streamedThisTurn = "";

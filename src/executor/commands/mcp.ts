@@ -6,11 +6,14 @@ import { type SlashCommand, fail, say } from "../slash-command.ts";
 
 function state(r: ServerReport): string {
   switch (r.status) {
-    case "connected": return "connected";
-    case "pending": return "starting";
+    case "connected":
+      return "connected";
+    case "pending":
+      return "starting";
     case "needs-approval":
       return "needs approval (not started; approve at the next prompt, or run with --allow-project-mcp)";
-    default: return `failed: ${r.error ?? "unknown error"}`;
+    default:
+      return `failed: ${r.error ?? "unknown error"}`;
   }
 }
 

@@ -43,6 +43,9 @@ export const modelCommand: SlashCommand = {
       const why = list.source === "fallback" ? ` (${list.reason}; built-in list)` : "";
       return fail(`unknown model ${model} for ${provider}${why}; known: ${list.models.join(", ")}`);
     }
-    return { lines: [`model: ${provider}/${model}`], actions: [{ kind: "ChangeModel", model: `${provider}/${model}` }] };
+    return {
+      lines: [`model: ${provider}/${model}`],
+      actions: [{ kind: "ChangeModel", model: `${provider}/${model}` }],
+    };
   },
 };

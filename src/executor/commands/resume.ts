@@ -28,7 +28,8 @@ export const resumeCommand: SlashCommand = {
     }
     const matches = sessions.filter((s) => s.id === wanted || s.id.startsWith(wanted));
     if (matches.length === 0) return fail(`no session ${wanted} in this directory (/resume lists them)`);
-    if (matches.length > 1 && !matches.some((s) => s.id === wanted)) return fail(`${wanted} matches ${matches.length} sessions; give more of the id`);
+    if (matches.length > 1 && !matches.some((s) => s.id === wanted))
+      return fail(`${wanted} matches ${matches.length} sessions; give more of the id`);
     const target = matches.find((s) => s.id === wanted) ?? matches[0];
     if (target.id === current) return say(`already in session ${current}`);
     return act({ kind: "ResumeSession", id: target.id });

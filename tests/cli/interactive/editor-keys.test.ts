@@ -136,7 +136,8 @@ describe("kitty keyboard protocol keys", () => {
       ["\x1b[98;3u", { kind: "move", to: "word-left" }],
       ["\x1b[97;2u", { kind: "text", text: "A" }],
     ];
-    for (const [seq, want] of table) expect([JSON.stringify(seq), new Decoder().feed(seq)] as unknown[]).toEqual([JSON.stringify(seq), [want]]);
+    for (const [seq, want] of table)
+      expect([JSON.stringify(seq), new Decoder().feed(seq)] as unknown[]).toEqual([JSON.stringify(seq), [want]]);
     expect(csiUKey("\x1b[1;5D")).toBeUndefined();
   });
 });

@@ -65,6 +65,8 @@ describe("history per project", () => {
     expect(h.load("/p/a")).toEqual(["in a", "again in a"]);
     expect(h.load("/p/b")).toEqual(["in b"]);
     expect(h.load()).toEqual(["from an old file", "in a", "in b", "again in a"]);
-    expect(readFileSync(join(home, "history"), "utf8").split("\n")[1]).toBe(JSON.stringify({ text: "in a", cwd: "/p/a" }));
+    expect(readFileSync(join(home, "history"), "utf8").split("\n")[1]).toBe(
+      JSON.stringify({ text: "in a", cwd: "/p/a" }),
+    );
   });
 });

@@ -1,13 +1,24 @@
 // The picker /model and /resume open: filtering, moving, choosing, cancelling, and its rows.
 import { describe, expect, test } from "bun:test";
 import type { Choices } from "../../../src/executor/slash-command.ts";
-import { PICKER_ROWS, type PickerState, openPicker, pickerKey, pickerRows, visibleItems } from "../../../src/cli/interactive/list-picker.ts";
+import {
+  PICKER_ROWS,
+  type PickerState,
+  openPicker,
+  pickerKey,
+  pickerRows,
+  visibleItems,
+} from "../../../src/cli/interactive/list-picker.ts";
 import type { Key } from "../../../src/cli/interactive/key-decoder.ts";
 
 const choices = (n = 3, current = 1): Choices => ({
   command: "model",
   title: "Models (anthropic)",
-  items: Array.from({ length: n }, (_, i) => ({ value: `anthropic/m${i}`, label: `m${i}${i === 2 ? " sonnet" : ""}`, current: i === current })),
+  items: Array.from({ length: n }, (_, i) => ({
+    value: `anthropic/m${i}`,
+    label: `m${i}${i === 2 ? " sonnet" : ""}`,
+    current: i === current,
+  })),
 });
 
 /** Runs keys; the state while open, else the outcome. */
@@ -33,15 +44,21 @@ describe("pickerKey", () => {
     expect(press(s, up, up, { kind: "enter" })).toEqual({ kind: "chosen", value: "anthropic/m2" });
   });
 
-  test.each([[{ kind: "esc" }], [{ kind: "ctrl", name: "c" }], [{ kind: "ctrl", name: "g" }]] as [Key][])("%j cancels", (key) => {
-    expect(press(openPicker(choices()), key)).toEqual({ kind: "cancelled" });
-  });
+  test.each([[{ kind: "esc" }], [{ kind: "ctrl", name: "c" }], [{ kind: "ctrl", name: "g" }]] as [Key][])(
+    "%j cancels",
+    (key) => {
+      expect(press(openPicker(choices()), key)).toEqual({ kind: "cancelled" });
+    },
+  );
 
   test("typing filters by every word in any case, and picks the first match; Backspace widens again", () => {
     const s = openPicker(choices());
     const typed = press(s, { kind: "text", text: "SON" });
     expect(typed.kind === "open" && visibleItems(typed.state).map((i) => i.value)).toEqual(["anthropic/m2"]);
-    expect(press(s, { kind: "text", text: "SON" }, { kind: "enter" })).toEqual({ kind: "chosen", value: "anthropic/m2" });
+    expect(press(s, { kind: "text", text: "SON" }, { kind: "enter" })).toEqual({
+      kind: "chosen",
+      value: "anthropic/m2",
+    });
     const back = press(s, { kind: "text", text: "so" }, { kind: "backspace" }, { kind: "backspace" });
     expect(back.kind === "open" && visibleItems(back.state)).toHaveLength(3);
   });
@@ -61,7 +78,10 @@ describe("pickerRows", () => {
       "    m2 sonnet",
     ]);
     const s = press(openPicker(choices()), { kind: "text", text: "zz" });
-    expect(s.kind === "open" && pickerRows(s.state)).toEqual(["Models (anthropic) · type to filter: zz · ↑/↓ Enter · Esc cancels", "  (nothing matches)"]);
+    expect(s.kind === "open" && pickerRows(s.state)).toEqual([
+      "Models (anthropic) · type to filter: zz · ↑/↓ Enter · Esc cancels",
+      "  (nothing matches)",
+    ]);
   });
 
   test("a long list shows a window that keeps the pick in view, and counts the rest", () => {

@@ -15,15 +15,26 @@ describe("KeyDecoder", () => {
   test("text, enter, control keys, arrows, alt-arrows, lone ESC, Shift+Enter", () => {
     const d = new KeyDecoder();
     expect(d.feed("hi\r")).toEqual([{ kind: "text", text: "hi" }, { kind: "enter" }]);
-    expect(d.feed("\x01\x0b\x7f")).toEqual([{ kind: "ctrl", name: "a" }, { kind: "ctrl", name: "k" }, { kind: "backspace" }]);
-    expect(d.feed("\x1b[A\x1b[1;3D\x1bf")).toEqual([{ kind: "move", to: "up" }, { kind: "move", to: "word-left" }, { kind: "move", to: "word-right" }]);
+    expect(d.feed("\x01\x0b\x7f")).toEqual([
+      { kind: "ctrl", name: "a" },
+      { kind: "ctrl", name: "k" },
+      { kind: "backspace" },
+    ]);
+    expect(d.feed("\x1b[A\x1b[1;3D\x1bf")).toEqual([
+      { kind: "move", to: "up" },
+      { kind: "move", to: "word-left" },
+      { kind: "move", to: "word-right" },
+    ]);
     expect(d.feed("\x1b")).toEqual([{ kind: "esc" }]);
     expect(d.feed("\x1b[13;2u\x1b\r")).toEqual([{ kind: "newline" }, { kind: "newline" }]);
   });
   test("a bracketed paste across several reads is one key, newlines kept", () => {
     const d = new KeyDecoder();
     expect(d.feed("\x1b[200~line 1\r\nli")).toEqual([]);
-    expect(d.feed("ne 2\x1b[201~x")).toEqual([{ kind: "paste", text: "line 1\nline 2" }, { kind: "text", text: "x" }]);
+    expect(d.feed("ne 2\x1b[201~x")).toEqual([
+      { kind: "paste", text: "line 1\nline 2" },
+      { kind: "text", text: "x" },
+    ]);
   });
 });
 
@@ -118,7 +129,13 @@ describe("MarkdownStream", () => {
     expect(md.push("# Ti")).toEqual([]);
     expect(md.live()).toEqual(["Ti"]);
     expect(md.push("tle\n\nSome **bo")).toEqual(["Title", ""]);
-    expect(md.push("ld** text\n- a\n  - b\n```ts\nconst x = 1;\n")).toEqual(["Some bold text", "• a", "  • b", "  ts", "const x = 1;"]);
+    expect(md.push("ld** text\n- a\n  - b\n```ts\nconst x = 1;\n")).toEqual([
+      "Some bold text",
+      "• a",
+      "  • b",
+      "  ts",
+      "const x = 1;",
+    ]);
     expect(md.push("```\n| h | i |\n|---|---|\n| 1 | 2 |\n")).toEqual([]);
     expect(md.live()[0]).toStartWith("h │ i");
     expect(md.end().some((r) => r.startsWith("1 │ 2"))).toBe(true);

@@ -12,17 +12,32 @@ const colour = makeTheme(true);
 const bwrap: SandboxState = { kind: "bwrap", mode: "workspace-write", network: false, bwrap: "/usr/bin/bwrap" };
 const off: SandboxState = { kind: "none", mode: "full-access", reason: "full-access" };
 const missing: SandboxState = { kind: "none", mode: "workspace-write", reason: "bwrap not found" };
-const facts = { model: "anthropic/claude-sonnet-5-5", contextPercent: 12, sessionId: "20260101-000000-abcdef", cwd: "/home/u/project" };
+const facts = {
+  model: "anthropic/claude-sonnet-5-5",
+  contextPercent: 12,
+  sessionId: "20260101-000000-abcdef",
+  cwd: "/home/u/project",
+};
 
 describe("safetyParts in the status line", () => {
   test.each([
     ["default", bwrap, "anthropic/claude-sonnet-5-5 · 12% context · default · sandboxed · 20260101-000000-abcdef"],
-    ["accept-edits", { ...bwrap, network: true }, "anthropic/claude-sonnet-5-5 · 12% context · accept-edits · sandboxed +net ·"],
-    ["default", { ...bwrap, mode: "read-only" }, "anthropic/claude-sonnet-5-5 · 12% context · default · sandboxed read-only ·"],
+    [
+      "accept-edits",
+      { ...bwrap, network: true },
+      "anthropic/claude-sonnet-5-5 · 12% context · accept-edits · sandboxed +net ·",
+    ],
+    [
+      "default",
+      { ...bwrap, mode: "read-only" },
+      "anthropic/claude-sonnet-5-5 · 12% context · default · sandboxed read-only ·",
+    ],
     ["plan", missing, "anthropic/claude-sonnet-5-5 · 12% context · plan · no sandbox (asks) · 20260101"],
     ["bypass", off, "anthropic/claude-sonnet-5-5 · 12% context · ⚠ BYPASS · ⚠ FULL-ACCESS · 20260101"],
   ] as const)("%s with %j", (mode, sandbox, start) => {
-    expect(statusLine({ ...facts, safety: safetyParts(mode, sandbox) }, 120, plain, "/home/u").startsWith(start)).toBe(true);
+    expect(statusLine({ ...facts, safety: safetyParts(mode, sandbox) }, 120, plain, "/home/u").startsWith(start)).toBe(
+      true,
+    );
   });
 
   test("bypass and full-access are red; a narrow terminal keeps context and safety, cutting the model", () => {
@@ -33,7 +48,9 @@ describe("safetyParts in the status line", () => {
     const narrow = statusLine({ ...facts, safety: safetyParts("bypass", off) }, 44, plain);
     expect(narrow.startsWith("12% context · ⚠ BYPASS · ⚠ FULL-ACCESS · ")).toBe(true);
     expect(narrow.length).toBeLessThanOrEqual(44);
-    expect(statusLine({ ...facts, safety: safetyParts("default", bwrap) }, 44, plain)).toBe("12% context · default · sandboxed · claude-…");
+    expect(statusLine({ ...facts, safety: safetyParts("default", bwrap) }, 44, plain)).toBe(
+      "12% context · default · sandboxed · claude-…",
+    );
   });
 });
 

@@ -12,8 +12,14 @@ describe("SessionView", () => {
   test("a run stopped by --max-budget-usd says why, as the other error endings do", () => {
     const v = view();
     const result = {
-      type: "result", subtype: "error_max_budget_usd", is_error: true, result: "stopped: the next request would pass the $0.01 budget",
-      session_id: "s", num_turns: 1, duration_ms: 1, usage: { input_tokens: 1, output_tokens: 1 },
+      type: "result",
+      subtype: "error_max_budget_usd",
+      is_error: true,
+      result: "stopped: the next request would pass the $0.01 budget",
+      session_id: "s",
+      num_turns: 1,
+      duration_ms: 1,
+      usage: { input_tokens: 1, output_tokens: 1 },
     };
     v.handle({ type: "result", result } as never);
     expect(v.takeCommitted().map(stripAnsi)).toEqual(["error: stopped: the next request would pass the $0.01 budget"]);
@@ -53,7 +59,14 @@ describe("SessionView", () => {
     const v = view();
     v.handle({ type: "submission_start", id: "s1", text: "/compact" });
     v.takeCommitted();
-    v.handle({ type: "compact_boundary", trigger: "manual", method: "summary", tokens_before: 172_000, tokens_after: 21_000, messages_replaced: 40 } as any);
+    v.handle({
+      type: "compact_boundary",
+      trigger: "manual",
+      method: "summary",
+      tokens_before: 172_000,
+      tokens_after: 21_000,
+      messages_replaced: 40,
+    } as any);
     v.handle({ type: "compacted", id: "s1", tokens_before: 172_000, tokens_after: 21_000 });
     expect(v.takeCommitted().map(stripAnsi)).toEqual(["  context condensed (summary): 172,000 → 21,000 tokens"]);
     v.handle({ type: "submission_start", id: "s2", text: "/compact" });
@@ -64,9 +77,21 @@ describe("SessionView", () => {
 
   test("a change is drawn from the diff the tool returned, with line numbers and context; the view reads no file", () => {
     const v = view();
-    const display = { kind: "diff", path: "a.txt", created: false, ...lineDiff("line 1\nline 2\nline 3\n", "line 1\nline TWO\nline 3\n") };
+    const display = {
+      kind: "diff",
+      path: "a.txt",
+      created: false,
+      ...lineDiff("line 1\nline 2\nline 3\n", "line 1\nline TWO\nline 3\n"),
+    };
     v.handle({ type: "tool_start", id: "w1", name: "Write", input: { path: "a.txt", content: "ignored" } } as any);
-    v.handle({ type: "tool_end", id: "w1", name: "Write", is_error: false, summary: "Updated a.txt (23 bytes, 3 lines)", display } as any);
+    v.handle({
+      type: "tool_end",
+      id: "w1",
+      name: "Write",
+      is_error: false,
+      summary: "Updated a.txt (23 bytes, 3 lines)",
+      display,
+    } as any);
     expect(v.takeCommitted().map(stripAnsi)).toEqual([
       "● Write(a.txt)",
       "  ⎿ Updated a.txt (23 bytes, 3 lines)",
@@ -80,9 +105,23 @@ describe("SessionView", () => {
   test("a failed call has its own glyph (no colour needed) and a failed command its exit code", () => {
     const v = view();
     v.handle({ type: "tool_start", id: "b1", name: "Bash", input: { command: "true" } } as any);
-    v.handle({ type: "tool_end", id: "b1", name: "Bash", is_error: false, summary: "(no output)", display: { kind: "command", exit_code: 0, lines: 0 } });
+    v.handle({
+      type: "tool_end",
+      id: "b1",
+      name: "Bash",
+      is_error: false,
+      summary: "(no output)",
+      display: { kind: "command", exit_code: 0, lines: 0 },
+    });
     v.handle({ type: "tool_start", id: "b2", name: "Bash", input: { command: "false" } } as any);
-    v.handle({ type: "tool_end", id: "b2", name: "Bash", is_error: true, summary: "(no output)", display: { kind: "command", exit_code: 3, lines: 0 } });
+    v.handle({
+      type: "tool_end",
+      id: "b2",
+      name: "Bash",
+      is_error: true,
+      summary: "(no output)",
+      display: { kind: "command", exit_code: 3, lines: 0 },
+    });
     v.handle({ type: "tool_start", id: "r1", name: "Read", input: { path: "nope" } } as any);
     v.handle({ type: "tool_end", id: "r1", name: "Read", is_error: true, summary: "no such file" });
     const rows = v.takeCommitted();
@@ -96,7 +135,10 @@ describe("SessionView", () => {
     v.handle({ type: "tool_start", id: "b1", name: "Bash", input: { command: "seq 1 30" } } as any);
     v.handle({ type: "tool_end", id: "b1", name: "Bash", is_error: false, summary: "1 … (30 lines)" });
     const text = Array.from({ length: 30 }, (_, i) => String(i + 1)).join("\n") + "\n\nExit code: 0";
-    v.handle({ type: "user", message: { id: "u", role: "user", ts: 0, content: [{ type: "tool_result", tool_use_id: "b1", content: text }] } });
+    v.handle({
+      type: "user",
+      message: { id: "u", role: "user", ts: 0, content: [{ type: "tool_result", tool_use_id: "b1", content: text }] },
+    });
     v.takeCommitted();
     v.expandLast();
     const rows = v.takeCommitted();
@@ -106,7 +148,14 @@ describe("SessionView", () => {
 
   test("a status notice goes after a while; a model change adds none (the status line shows the model)", () => {
     const v = view();
-    v.handle({ type: "compact_boundary", trigger: "auto", method: "summary", tokens_before: 9000, tokens_after: 1000, messages_replaced: 4 } as any);
+    v.handle({
+      type: "compact_boundary",
+      trigger: "auto",
+      method: "summary",
+      tokens_before: 9000,
+      tokens_after: 1000,
+      messages_replaced: 4,
+    } as any);
     expect(v.notice).toContain("condensed");
     expect(v.noticeUntil).toBeGreaterThan(Date.now());
     (v as any).noticeUntil = Date.now() - 1;
@@ -120,7 +169,8 @@ describe("SessionView", () => {
   test("a batch taller than the room keeps every running task's row and counts the queued ones", () => {
     const v = view();
     v.handle({ type: "submission_start", id: "s1", text: "go" });
-    for (let i = 0; i < 8; i++) v.handle({ type: "task_start", id: `t${i}`, kind: "task:explore", description: `label ${i}` });
+    for (let i = 0; i < 8; i++)
+      v.handle({ type: "task_start", id: `t${i}`, kind: "task:explore", description: `label ${i}` });
     for (let i = 0; i < 3; i++) v.handle({ type: "task_progress", id: `t${i}`, state: "running", tool_calls: 0 });
     const rows = v.liveRows(0, 6).map(stripAnsi);
     expect(rows.length).toBeLessThanOrEqual(6);
@@ -144,26 +194,49 @@ describe("sub-agent rows", () => {
     v.handle({ type: "task_end", id: "b", is_error: false, duration_ms: 100, tool_calls: 1, summary: "b found" });
     v.handle({ type: "tool_end", id: "b", name: "Bash", is_error: false, summary: "b found" });
     expect(v.takeCommitted()).toEqual([]);
-    expect(v.liveRows(0, 20).map(stripAnsi).some((r) => r.startsWith("✓ task:explore look b"))).toBe(true);
+    expect(
+      v
+        .liveRows(0, 20)
+        .map(stripAnsi)
+        .some((r) => r.startsWith("✓ task:explore look b")),
+    ).toBe(true);
     v.handle({ type: "task_end", id: "a", is_error: false, duration_ms: 200, tool_calls: 2, summary: "a found" });
     v.handle({ type: "tool_end", id: "a", name: "Bash", is_error: false, summary: "a found" });
     const out = v.takeCommitted().map(stripAnsi);
-    expect(out.map((l) => l.replace(/ · .*/, ""))).toEqual(["✓ task:explore look a", "  ⎿ a found", "✓ task:explore look b", "  ⎿ b found"]);
+    expect(out.map((l) => l.replace(/ · .*/, ""))).toEqual([
+      "✓ task:explore look a",
+      "  ⎿ a found",
+      "✓ task:explore look b",
+      "  ⎿ b found",
+    ]);
   });
 });
 
 describe("replay of a resumed session", () => {
-  const msg = (role: "user" | "assistant", content: any[], extra: object = {}) => ({ id: Math.random().toString(36), role, content, ts: 0, ...extra }) as any;
+  const msg = (role: "user" | "assistant", content: any[], extra: object = {}) =>
+    ({ id: Math.random().toString(36), role, content, ts: 0, ...extra }) as any;
   test("from the last compaction record on (kept turns once), tool calls with how they ended", () => {
     const v = view();
-    const kept = [msg("user", [{ type: "text", text: "kept prompt" }]), msg("assistant", [{ type: "text", text: "kept answer" }])];
+    const kept = [
+      msg("user", [{ type: "text", text: "kept prompt" }]),
+      msg("assistant", [{ type: "text", text: "kept answer" }]),
+    ];
     const record = msg("user", [{ type: "text", text: "summary" }], { compaction: { trigger: "manual" } });
     const tail = [
-      msg("assistant", [{ type: "tool_use", id: "c1", name: "Bash", input: { command: "make" } }, { type: "tool_use", id: "c2", name: "Bash", input: { command: "ls" } }]),
-      msg("user", [{ type: "tool_result", tool_use_id: "c1", content: "make: *** no rule\nexit 2", is_error: true }, { type: "tool_result", tool_use_id: "c2", content: "a\nb\nc" }]),
+      msg("assistant", [
+        { type: "tool_use", id: "c1", name: "Bash", input: { command: "make" } },
+        { type: "tool_use", id: "c2", name: "Bash", input: { command: "ls" } },
+      ]),
+      msg("user", [
+        { type: "tool_result", tool_use_id: "c1", content: "make: *** no rule\nexit 2", is_error: true },
+        { type: "tool_result", tool_use_id: "c2", content: "a\nb\nc" },
+      ]),
     ];
     v.replay([...kept, record, ...kept, ...tail], 12);
-    const out = v.takeCommitted().map(stripAnsi).filter((l) => l !== "");
+    const out = v
+      .takeCommitted()
+      .map(stripAnsi)
+      .filter((l) => l !== "");
     expect(out.filter((l) => l.includes("kept prompt"))).toHaveLength(1);
     expect(out.some((l) => l.includes("earlier messages not shown"))).toBe(false);
     expect(out).toContain("✗ Bash(make)");

@@ -23,5 +23,8 @@ test("filters by name or alias as you type; nothing once a space follows or the 
 });
 
 test("rows: the picked one marked, summaries in a column", () => {
-  expect(menuRows(slashMenu("/co", commands), 1)).toEqual(["  /compact  condense the conversation", "❯ /cost     dollars and tokens"]);
+  expect(menuRows(slashMenu("/co", commands), 1)).toEqual([
+    "  /compact  condense the conversation",
+    "❯ /cost     dollars and tokens",
+  ]);
 });

@@ -11,20 +11,36 @@ import { PLAIN } from "../../../src/render/colors.ts";
 
 type Boundary = Extract<AgentEvent, { type: "compact_boundary" }>;
 const event = (over: Partial<Boundary> = {}): Boundary => ({
-  type: "compact_boundary", trigger: "auto", method: "summary", tokens_before: 172_400, tokens_after: 21_300, messages_replaced: 80, ...over,
+  type: "compact_boundary",
+  trigger: "auto",
+  method: "summary",
+  tokens_before: 172_400,
+  tokens_after: 21_300,
+  messages_replaced: 80,
+  ...over,
 });
 
 function streams() {
   const out: string[] = [];
   const err: string[] = [];
-  return { out, err, s: { out: (t: string) => out.push(t), err: (t: string) => err.push(t), outIsTTY: false, errIsTTY: false } };
+  return {
+    out,
+    err,
+    s: { out: (t: string) => out.push(t), err: (t: string) => err.push(t), outIsTTY: false, errIsTTY: false },
+  };
 }
 
 describe("compactNotice", () => {
   const cases: Array<[Partial<Boundary>, string]> = [
     [{}, "context 172k → 21k tokens (summarised)"],
-    [{ method: "prune", tokens_before: 160_000, tokens_after: 52_000 }, "context 160k → 52k tokens (old tool outputs cleared)"],
-    [{ method: "window", trigger: "reactive", tokens_before: 9_400, tokens_after: 800 }, "context 9.4k → 800 tokens (older messages left out, after the API said the prompt was too long)"],
+    [
+      { method: "prune", tokens_before: 160_000, tokens_after: 52_000 },
+      "context 160k → 52k tokens (old tool outputs cleared)",
+    ],
+    [
+      { method: "window", trigger: "reactive", tokens_before: 9_400, tokens_after: 800 },
+      "context 9.4k → 800 tokens (older messages left out, after the API said the prompt was too long)",
+    ],
     [{ trigger: "manual" }, "context 172k → 21k tokens (summarised, on request)"],
   ];
   for (const [over, line] of cases) test(line, () => expect(compactNotice(event(over))).toBe(line));
@@ -54,8 +70,15 @@ describe("writers", () => {
     w.handle({ type: "init", session_id: "S1", model: "m", provider: "anthropic", cwd: "/", tools: [] });
     w.handle(event({ trigger: "manual" }));
     expect(JSON.parse(out[1]!)).toEqual({
-      type: "system", subtype: "compact_boundary", trigger: "manual", method: "summary", tokens_before: 172_400, tokens_after: 21_300,
-      messages_replaced: 80, compact_metadata: { trigger: "manual", pre_tokens: 172_400 }, session_id: "S1",
+      type: "system",
+      subtype: "compact_boundary",
+      trigger: "manual",
+      method: "summary",
+      tokens_before: 172_400,
+      tokens_after: 21_300,
+      messages_replaced: 80,
+      compact_metadata: { trigger: "manual", pre_tokens: 172_400 },
+      session_id: "S1",
     });
   });
 });

@@ -31,14 +31,28 @@ describe("resultErrorText", () => {
   test.each([
     [{ subtype: "success" }, true, undefined],
     [{ subtype: "interrupted" }, true, undefined],
-    [{ subtype: "error_during_execution", result: "404 not_found_error: no such model" }, false, "404 not_found_error: no such model"],
+    [
+      { subtype: "error_during_execution", result: "404 not_found_error: no such model" },
+      false,
+      "404 not_found_error: no such model",
+    ],
     [{ subtype: "error_max_turns" }, false, "reached the maximum number of turns (3)"],
-    [{ subtype: "success", error: "could not save the session: disk full" }, false, "could not save the session: disk full"],
-  ] as Array<[Partial<RunResult>, boolean, string | undefined]>)("%p", (over, above, text) => expect(resultErrorText(result(over), above)).toBe(text));
+    [
+      { subtype: "success", error: "could not save the session: disk full" },
+      false,
+      "could not save the session: disk full",
+    ],
+  ] as Array<[Partial<RunResult>, boolean, string | undefined]>)("%p", (over, above, text) =>
+    expect(resultErrorText(result(over), above)).toBe(text),
+  );
 
   test("a cut answer is said to be above in text mode, in the result otherwise", () => {
-    expect(resultErrorText(result({ subtype: "error_max_tokens" }), true)).toStartWith("the answer above was cut at the output limit");
-    expect(resultErrorText(result({ subtype: "error_max_tokens" }), false)).toStartWith("the answer (the result holds the part written) was cut");
+    expect(resultErrorText(result({ subtype: "error_max_tokens" }), true)).toStartWith(
+      "the answer above was cut at the output limit",
+    );
+    expect(resultErrorText(result({ subtype: "error_max_tokens" }), false)).toStartWith(
+      "the answer (the result holds the part written) was cut",
+    );
   });
 });
 
@@ -51,5 +65,7 @@ describe("needsSavedSession", () => {
     ["help", "", false],
     ["status", "", false],
     ["resume", "", false],
-  ] as const)("/%s %s: needs one %p", (name, args, needs) => expect(needsSavedSession(name, args) !== undefined).toBe(needs));
+  ] as const)("/%s %s: needs one %p", (name, args, needs) =>
+    expect(needsSavedSession(name, args) !== undefined).toBe(needs),
+  );
 });

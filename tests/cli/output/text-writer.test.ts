@@ -52,7 +52,14 @@ describe("text writer: untrusted text is inert", () => {
   test("a failed call is marked without colour: ✗, and a failed command's exit code", () => {
     const { err, emit } = writer(false);
     emit({ type: "tool_end", id: "t1", name: "Bash", is_error: false, summary: "fine" });
-    emit({ type: "tool_end", id: "t2", name: "Bash", is_error: true, summary: "boom", display: { kind: "command", exit_code: 2, lines: 1 } });
+    emit({
+      type: "tool_end",
+      id: "t2",
+      name: "Bash",
+      is_error: true,
+      summary: "boom",
+      display: { kind: "command", exit_code: 2, lines: 1 },
+    });
     emit({ type: "tool_end", id: "t3", name: "Read", is_error: true, summary: "no such file" });
     expect(err.join("").split("\n").slice(0, 3)).toEqual(["  ⎿ fine", "  ⎿ ✗ exit 2 · boom", "  ⎿ ✗ no such file"]);
   });
@@ -86,9 +93,27 @@ describe("text writer: untrusted text is inert", () => {
 describe("text writer: an interrupted answer", () => {
   test("the partial answer reaches a file or pipe without the note meant for the model", () => {
     const { out, err, emit } = writer(false);
-    const message = { id: "m1", role: "assistant" as const, ts: 0, stop_reason: "interrupted", content: [{ type: "text" as const, text: `Half of the answer${INTERRUPTED_NOTE}` }] };
+    const message = {
+      id: "m1",
+      role: "assistant" as const,
+      ts: 0,
+      stop_reason: "interrupted",
+      content: [{ type: "text" as const, text: `Half of the answer${INTERRUPTED_NOTE}` }],
+    };
     emit({ type: "assistant", message });
-    emit({ type: "result", result: { subtype: "interrupted", is_error: true, result: "Half of the answer", session_id: "s", num_turns: 1, duration_ms: 1, usage: { input_tokens: 0, output_tokens: 0 }, stats: {} as any } });
+    emit({
+      type: "result",
+      result: {
+        subtype: "interrupted",
+        is_error: true,
+        result: "Half of the answer",
+        session_id: "s",
+        num_turns: 1,
+        duration_ms: 1,
+        usage: { input_tokens: 0, output_tokens: 0 },
+        stats: {} as any,
+      },
+    });
     expect(out.join("")).toBe("Half of the answer\n");
     expect(err.join("")).toContain("interrupted");
   });

@@ -43,7 +43,14 @@ describe("both condense lines use it", () => {
   for (const [before, after, change] of pairs) {
     test(change, () => {
       expect(compactedLine(before, after)).toBe(`compacted: ${change} tokens`);
-      const notice = compactNotice({ type: "compact_boundary", trigger: "auto", method: "summary", tokens_before: before, tokens_after: after, messages_replaced: 1 });
+      const notice = compactNotice({
+        type: "compact_boundary",
+        trigger: "auto",
+        method: "summary",
+        tokens_before: before,
+        tokens_after: after,
+        messages_replaced: 1,
+      });
       expect(notice).toBe(`context ${change} tokens (summarised)`);
     });
   }
