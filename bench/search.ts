@@ -81,7 +81,7 @@ function generateTree(root: string, files: number): { bytes: number; needles: nu
     }
     const isDts = i % 5 === 0;
     if (isDts) dts++;
-    const text = parts.join("\n") + "\n";
+    const text = `${parts.join("\n")}\n`;
     writeFileSync(join(dir, `file${i}${isDts ? ".d.ts" : ".js"}`), text);
     bytes += text.length;
   }

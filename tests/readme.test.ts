@@ -78,7 +78,7 @@ const README_FLAGS = USAGE.slice(
   USAGE.indexOf("### Exit codes") === -1 ? undefined : USAGE.indexOf("### Exit codes"),
 );
 const README_OPTION_TEXT = [
-  /```\n([^]*?)```/.exec(README_FLAGS)![1]!,
+  /```\n([\s\S]*?)```/.exec(README_FLAGS)![1]!,
   ...README_FLAGS.split("\n").filter((l) => l.startsWith("| `-")),
 ].join("\n");
 

@@ -210,7 +210,7 @@ class ExecutorSession implements AcpSession {
   }
 
   async setMode(modeId: string): Promise<void> {
-    let mode;
+    let mode: ReturnType<typeof permissionModeOf>;
     try {
       mode = permissionModeOf(modeId);
     } catch (err) {

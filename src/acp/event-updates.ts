@@ -7,6 +7,7 @@ import type { ExecutorEvent } from "../executor/executor.ts";
 import type { ToolResultBlock } from "../protocol/message.ts";
 import type { ToolDisplay } from "../protocol/tool-display.ts";
 import { toolKind, toolLocations, toolTitle } from "./tool-kind.ts";
+import { entryOf } from "../text/checked-index.ts";
 
 /** Live output and results beyond this are cut (the tail kept): the editor shows a preview. */
 export const CONTENT_LIMIT = 64 * 1024;
@@ -152,7 +153,7 @@ export function createUpdateMapper(cwd: string, opts: UpdateMapperOptions = {}):
     for (const block of event.message.content) {
       if (block.type !== "tool_result" || !open.has(block.tool_use_id)) continue;
       settle(block.tool_use_id);
-      const call = open.get(block.tool_use_id)!;
+      const call = entryOf(open, block.tool_use_id);
       open.delete(block.tool_use_id);
       if (call.diff) continue;
       const status = block.is_error ? "failed" : "completed";

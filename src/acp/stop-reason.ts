@@ -22,6 +22,8 @@ export function turnEnd(outcome: SubmissionOutcome): TurnEnd {
       return { stopReason: "max_turn_requests" };
     case "error_max_budget_usd":
       return { error: `stopped: ${result.result || "the --max-budget-usd budget is spent"}` };
+    case "error_max_structured_output_retries":
+      return { error: result.result };
     case "error_during_execution":
       return { error: result.result || result.error || "the run failed" };
   }

@@ -30,7 +30,7 @@ export function toolKind(name: string, input: unknown): ToolKind {
 
 /** One line, cut: a multi-line command shows its first line. */
 function oneLine(text: string): string {
-  const first = text.split("\n", 1)[0]!.trim();
+  const first = (text.split("\n", 1)[0] ?? "").trim();
   const cut = first.length > TITLE_LIMIT ? `${first.slice(0, TITLE_LIMIT - 1)}…` : first;
   return text.includes("\n") && cut === first ? `${cut} …` : cut;
 }

@@ -34,6 +34,8 @@ import type { TaskLauncher } from "./sub-agents.ts";
 import { runToolCalls } from "./tool-batch.ts";
 import { runtime } from "../runtime/runtime.ts";
 import { BUDGET_STOP, Budget } from "./budget.ts";
+import { MAX_STOP_CONTINUATIONS, type RunHooks } from "../hooks/index.ts";
+import type { AnswerJudge } from "./structured-output.ts";
 
 /** Thrown inside a send that would pass --max-budget-usd: nothing was sent. */
 class BudgetStop extends Error {}
@@ -58,6 +60,12 @@ export interface RunInput {
   tasks?: TaskLauncher;
   /** Brings `tools` up to date before each request (MCP servers' changed lists); true when it changed them. */
   refreshTools?(): Promise<boolean>;
+  /** The session's hooks (src/hooks): UserPromptSubmit, Stop and the tool events. */
+  hooks?: RunHooks;
+  /** Awaited before a turn's tool calls run (the session's sandbox probe: a request does not need it). */
+  beforeTools?(): Promise<void>;
+  /** Structured output (--json-schema): judges each final answer; an invalid one is sent back. */
+  answerJudge?: AnswerJudge;
 }
 
 export interface RunOutput {
@@ -67,6 +75,8 @@ export interface RunOutput {
   usage: Usage;
   /** The last turn's stop reason, when the run ended on a model turn. */
   stopReason?: string;
+  /** The final answer's JSON value, when `answerJudge` found it valid. */
+  structuredOutput?: unknown;
 }
 
 export async function runAgent(input: RunInput): Promise<RunOutput> {
@@ -84,9 +94,20 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
 
   const context =
     input.context ?? new ContextManager({ config, provider, store, system: input.systemPrompt, tools: specs, emit });
-  const budget = Budget.of(config, provider, context.summaryUsage);
+  const tasks = input.tasks;
+  // Summary calls and sub-agents spend from the run's budget too.
+  const spentBeside = [() => context.summaryUsage, ...(tasks ? [() => tasks.usage()] : [])];
+  const budget = Budget.of(config, provider, spentBeside);
+  tasks?.limitSpend(budget ? () => budget.remaining(usage) : undefined);
   const loops = new LoopDetector(config.loopLimit);
-  const prompt: Message = { id: newMessageId(), role: "user", content: input.prompt, ts: Date.now() };
+  const submitted = await input.hooks?.userPromptSubmit?.(textOf({ content: input.prompt }), signal);
+  if (submitted?.block) {
+    const result = `The prompt was blocked by a UserPromptSubmit hook: ${submitted.block}`;
+    return { subtype: "error_during_execution", result, numTurns, usage };
+  }
+  const content = submitted?.context ? [...input.prompt, hookContext(submitted.context)] : input.prompt;
+  let stopsHeard = 0;
+  const prompt: Message = { id: newMessageId(), role: "user", content, ts: Date.now() };
   store.append(prompt);
   context.noteAppended(prompt);
   /** Whether anything follows the prompt in the store (an answer, then its calls' results). */
@@ -121,7 +142,7 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
       // with a condensed context when the API answers that the prompt is too long.
       const turn = await context.ask(signal, (messages) => {
         // Checked with the context as it will be sent (condensed first, when due).
-        if (budget?.wouldPass(context.tokensOf(messages), usage, context.summaryUsage)) throw new BudgetStop();
+        if (budget?.wouldPass(context.tokensOf(messages), usage)) throw new BudgetStop();
         return streamTurn(input, messages, specs, {
           onText: (text) => {
             partial += text;
@@ -151,7 +172,25 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
         await flush();
         // A final answer cut at the output limit is not a success: scripts must not take half an answer.
         if (cut) return { subtype: "error_max_tokens", result: text, numTurns, usage, stopReason: OUTPUT_LIMIT_STOP };
-        return { subtype: "success", result: text, numTurns, usage, stopReason: turn.stopReason };
+        const verdict = input.answerJudge?.verdict(text);
+        if (verdict?.kind === "retry") {
+          // A user message after the answer: the conversation stays well-formed, and the model sees why.
+          appendUserText(input, verdict.feedback);
+          await flush();
+          continue;
+        }
+        const stopReason = turn.stopReason;
+        if (verdict?.kind === "exhausted")
+          return { subtype: "error_max_structured_output_retries", result: verdict.reason, numTurns, usage, stopReason };
+        const goOn = await stopFeedback(input, stopsHeard, signal);
+        if (goOn) {
+          stopsHeard++;
+          appendUserText(input, goOn);
+          await flush();
+          continue;
+        }
+        const structured = verdict ? { structuredOutput: verdict.value } : {};
+        return { subtype: "success", result: text, numTurns, usage, stopReason, ...structured };
       }
       if (cut) emit({ type: "warning", message: outputLimitWarning(config.maxTokens) });
       const loop = loops.turn(text, calls);
@@ -166,12 +205,14 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
         return { subtype: "error_during_execution", result: `stopped a loop: ${loop.stop}`, numTurns, usage };
       }
 
+      await input.beforeTools?.();
       const results = await runToolCalls({
         calls,
         tools,
         signal,
         emit,
         tasks: input.tasks,
+        hooks: input.hooks,
         context: (call) => toolContext(input, call),
       });
       const noted = noteLoops(results, loop.notes);
@@ -197,7 +238,7 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
       // The session is whole (every tool call has its result) and saved by the caller's flush; a
       // prompt stopped before its first answer is marked like a failed one.
       if (!answered) await markUnanswered(FAILED_PROMPT);
-      const result = budget.stopMessage(budget.spent(usage, context.summaryUsage));
+      const result = budget.stopMessage(budget.spent(usage));
       return { subtype: BUDGET_STOP, result, numTurns: numTurns - 1, usage };
     }
     if (err instanceof ProviderError) {
@@ -267,6 +308,29 @@ function appendResults(input: RunInput, content: ContentBlock[]): void {
   const user: Message = { id: newMessageId(), role: "user", content, ts: Date.now() };
   input.store.append(user);
   input.emit({ type: "user", message: user });
+}
+
+/** A user message of text the run adds itself (a structured answer's errors), stored and announced. */
+function appendUserText(input: RunInput, text: string): void {
+  const user: Message = { id: newMessageId(), role: "user", content: [{ type: "text", text }], ts: Date.now() };
+  input.store.append(user);
+  input.emit({ type: "user", message: user });
+}
+
+/** UserPromptSubmit and SessionStart hooks' context, after the prompt. */
+function hookContext(text: string): ContentBlock {
+  return { type: "text", text: `<hook-context>\n${text.toWellFormed()}\n</hook-context>` };
+}
+
+/** A Stop hook's reason to go on, as the message the model gets; undefined: the run ends. */
+async function stopFeedback(input: RunInput, heard: number, signal: AbortSignal): Promise<string | undefined> {
+  const reason = await input.hooks?.stop?.(heard > 0, signal);
+  if (!reason) return undefined;
+  if (heard >= MAX_STOP_CONTINUATIONS) {
+    input.emit({ type: "warning", message: `a Stop hook kept the run going ${heard} times: it ends here` });
+    return undefined;
+  }
+  return `Stop hook feedback: ${reason}`;
 }
 
 /** The answer streamed so far, kept and marked, when the user interrupts it. */

@@ -31,6 +31,8 @@ export interface SubAgentInput {
   heapReportMs: number;
   /** The session's MCP tools this task may call (explore: the read-only ones); run by the main thread. */
   mcpTools?: McpToolSpec[];
+  /** The session has hooks: each tool call asks the main thread for PreToolUse and PostToolUse. */
+  hooked?: boolean;
 }
 
 /** An MCP tool as a sub-agent sees it: the worker offers it and sends each call to the main thread. */
@@ -47,6 +49,7 @@ const SUBTYPES: Record<ResultSubtype, true> = {
   error_max_turns: true,
   error_max_tokens: true,
   error_max_budget_usd: true,
+  error_max_structured_output_retries: true,
   error_during_execution: true,
   interrupted: true,
 };
@@ -112,6 +115,13 @@ function build() {
     z.object({ t: z.literal("shell-abort"), id }),
     z.object({ t: z.literal("mcp"), id, name: z.string(), input: z.record(z.string(), z.unknown()) }),
     z.object({ t: z.literal("mcp-abort"), id }),
+    z.object({
+      t: z.literal("hook"),
+      id,
+      when: z.enum(["pre", "post"]),
+      call: z.object({ id: z.string(), name: z.string(), input: z.unknown() }),
+      response: z.optional(z.unknown()),
+    }),
   ]);
 
   const runOutcome = z.object({
@@ -131,6 +141,13 @@ function build() {
     z.object({ t: z.literal("shell-error"), id, message: z.string() }),
     z.object({ t: z.literal("mcp-done"), id, text: z.string(), isError: z.boolean() }),
     z.object({ t: z.literal("mcp-error"), id, message: z.string() }),
+    z.object({
+      t: z.literal("hook-done"),
+      id,
+      block: z.optional(z.string()),
+      allow: z.boolean(),
+      context: z.optional(z.string()),
+    }),
   ]);
   return { subAgentOutput, shellRequest, fromWorker, toWorker };
 }

@@ -13,6 +13,7 @@ import { buildPolicy, policyForSubAgent } from "../policy/policy.ts";
 import { runAgent } from "./runner.ts";
 import { runtime } from "../runtime/runtime.ts";
 import { remoteMcpTools } from "./remote-mcp-tools.ts";
+import { remoteToolHooks } from "./remote-hooks.ts";
 import {
   type FromWorker,
   readToWorker,
@@ -124,7 +125,8 @@ async function run(
   const kind = input.kind === "explore" ? "explore" : config.permissionMode === "plan" ? "plan" : "main";
   try {
     const out = await runAgent({
-      config: { ...config, maxBudgetUsd: undefined },
+      // maxBudgetUsd: what is left of the main run's budget as this task started (sub-agents.ts).
+      config,
       provider,
       store,
       tools: new Map([...toolsFor(kind), ...remoteMcpTools(input.mcpTools ?? [], post, input.port)]),
@@ -144,8 +146,10 @@ async function run(
       taskId: input.taskId,
       signal,
       emit,
+      // The session's hooks run in the main thread: each tool call asks there.
+      hooks: input.hooked ? remoteToolHooks(post, input.port) : undefined,
     });
-    // A sub-agent has no budget of its own (--max-budget-usd is the main run's): never that stop.
+    // The budget is the main run's: the sub-agent failed, and the main run stops before its next request.
     const subtype = out.subtype === "error_max_budget_usd" ? "error_during_execution" : out.subtype;
     return { subtype, result: out.result, numTurns: out.numTurns, usage: out.usage, toolCalls: toolCalls() };
   } finally {

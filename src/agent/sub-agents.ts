@@ -3,12 +3,15 @@
 // every way a task can end (answer, API error, crash, timeout, heap cap, interrupt) into one result.
 
 import { mcpSpecs, mcpToolsFor, runMcpCall } from "./mcp-calls.ts";
+import { answerHookQuestion } from "./remote-hooks.ts";
+import type { ToolHooks } from "../hooks/index.ts";
 import { redactInput } from "./redact-input.ts";
 import type { Tool } from "../tools/types.ts";
 import type { Config, PermissionMode } from "../config/config.ts";
 import { errorMessage } from "../protocol/errors.ts";
 import type { AgentEvent, EventSink } from "../protocol/events.ts";
-import type { ToolResultBlock } from "../protocol/message.ts";
+import type { ToolResultBlock, Usage } from "../protocol/message.ts";
+import { addUsage } from "../llm/pricing.ts";
 import type { ShellPool } from "../shell/types.ts";
 import { type TaskEnd, type TaskPool, createTaskPool } from "../tasks/task-pool.ts";
 import { workerFile } from "../tasks/worker-file.ts";
@@ -35,6 +38,13 @@ export interface TaskLauncher {
   /** Never throws; `id` is the calling tool call's id. */
   run(call: { id: string; spec: TaskSpec }, signal: AbortSignal, emit: EventSink): Promise<TaskCallOutcome>;
   stats(): { tasksRun: number; maxInFlight: number };
+  /** The tokens every sub-agent of the session used so far, turn by turn (a running total). */
+  usage(): Usage;
+  /**
+   * The dollars a task starting now may spend (the run's budget minus what it spent), or undefined
+   * without a budget: set by each run, read as each task starts.
+   */
+  limitSpend(remainingUsd: (() => number) | undefined): void;
   close(): Promise<void>;
 }
 
@@ -57,6 +67,8 @@ export interface SubAgentsOptions {
   permissionMode?(): PermissionMode;
   /** The session's MCP tools now; a sub-agent's calls of them come here (mcp-calls.ts). */
   mcpTools?(): ReadonlyMap<string, Tool>;
+  /** The session's hooks, when it has any (read as each task starts); a task's tool calls ask them. */
+  hooks?(): ToolHooks | undefined;
 }
 
 const SUB_AGENT_NOTE = [
@@ -87,6 +99,8 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
   let ready: TaskPool | undefined;
   let tasksRun = 0;
   let active = 0;
+  const spent: Usage = { input_tokens: 0, output_tokens: 0 };
+  let remainingUsd: (() => number) | undefined;
   const usedIds = new Set<string>();
   const getPool = () =>
     (pool ??= createTaskPool({
@@ -114,18 +128,26 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
       // Explore tasks get only the tools their servers mark read-only.
       const mcp = mcpToolsFor(opts.mcpTools?.(), spec.kind === "explore");
       const mcpCalls = new Map<number, AbortController>();
+      const hooks = opts.hooks?.();
       const input: SubAgentInput = {
         taskId,
         kind: spec.kind,
         prompt: spec.prompt,
         title: label,
         systemPrompt: subAgentPrompt(opts.promptEnv, spec, [...tools.keys(), ...mcp.keys()]),
-        config: { ...config, permissionMode, ...(opts.modelSpec ? { model: opts.modelSpec() } : {}) },
+        config: {
+          ...config,
+          permissionMode,
+          ...(opts.modelSpec ? { model: opts.modelSpec() } : {}),
+          // The run's budget is the parent's: a sub-agent may spend what is left of it, no more.
+          maxBudgetUsd: remainingUsd ? Math.max(0, remainingUsd()) : undefined,
+        },
         sessionDir: opts.sessionDir,
         granted: [...(opts.granted?.() ?? [])],
         sandboxed: opts.sandboxed ?? false,
         heapReportMs: opts.heapReportMs ?? 200,
         mcpTools: mcpSpecs(mcp),
+        hooked: hooks !== undefined,
       };
 
       // A malformed message throws here, and the task pool ends the task as crashed.
@@ -133,6 +155,8 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
         const m = readFromWorker(raw);
         if (m.t === "event") {
           if (m.event.type === "tool_start") toolCalls++;
+          // Counted as each turn ends, so a task that crashes or is stopped later has paid for it.
+          if (m.event.type === "assistant" && m.event.message.usage) addUsage(spent, m.event.message.usage);
           relayEvent(m.event, { callId: call.id, label, toolCalls, secrets: config.secrets }, emit);
         } else if (m.t === "shell") {
           const controller = new AbortController();
@@ -156,6 +180,8 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
           runMcpCall(mcp, m, { config, taskId, signal, calls: mcpCalls }, reply);
         } else if (m.t === "mcp-abort") {
           mcpCalls.get(m.id)?.abort();
+        } else if (m.t === "hook" && hooks) {
+          answerHookQuestion(hooks, m, signal, reply);
         }
       };
 
@@ -192,6 +218,10 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
       return { block, summary: first, durationMs: Math.round(performance.now() - started), toolCalls };
     },
     stats: () => ({ tasksRun, maxInFlight: ready?.inFlight().max ?? 0 }),
+    usage: () => ({ ...spent }),
+    limitSpend(remaining) {
+      remainingUsd = remaining;
+    },
     async close() {
       const current = pool;
       pool = undefined;

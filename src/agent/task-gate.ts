@@ -26,5 +26,8 @@ export async function admitTaskCall(
   const checked = checkToolInput(tool.input, call.input);
   if (!checked.ok) return refuse(`Invalid input for ${tool.name}: ${checked.message}`);
   const gate = await checkPermission(tool.name, checked.value, ctx.cwd, ctx.services);
-  return gate.ok ? { ok: true } : refuse(gate.message, { reason: gate.reason, allowWith: gate.allowWith });
+  if (!gate.ok) return refuse(gate.message, { reason: gate.reason, allowWith: gate.allowWith });
+  // A sub-agent starts from the model's command line: an edited one would not be what runs.
+  if (gate.edited !== undefined) return refuse("An edited input cannot start a sub-agent; the call was not run.");
+  return { ok: true };
 }

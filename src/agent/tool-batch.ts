@@ -10,6 +10,7 @@ import { taskLabel } from "./sub-agents.ts";
 import { parseTaskCommand, taskCommandOf } from "./task-command.ts";
 import { admitTaskCall } from "./task-gate.ts";
 import { executeToolCall } from "./tool-call.ts";
+import type { ToolHooks } from "../hooks/index.ts";
 
 export type ToolCallGroup<C> = { kind: "single"; call: C } | { kind: "tasks"; calls: C[] };
 
@@ -34,6 +35,8 @@ export interface ToolBatchInput {
   context(call: ToolUseBlock): ToolContext;
   /** Absent for sub-agents: task commands are refused (no nesting). */
   tasks?: TaskLauncher;
+  /** PreToolUse and PostToolUse hooks (src/hooks), when the session has any. */
+  hooks?: ToolHooks;
 }
 
 const INTERRUPTED = "Interrupted by the user.";
@@ -53,7 +56,7 @@ export async function runToolCalls(input: ToolBatchInput): Promise<ContentBlock[
     if (signal.aborted) return results.push(errorResult(call.id, INTERRUPTED));
     const raw = call.raw_input !== undefined ? { raw_input: call.raw_input } : {};
     emit({ type: "tool_start", id: call.id, name: call.name, input: call.input, ...raw });
-    const outcome = await executeToolCall(call, tools, input.context(call));
+    const outcome = await executeToolCall(call, tools, input.context(call), input.hooks);
     results.push(outcome.block);
     if (outcome.denied)
       emit({

@@ -4,9 +4,10 @@
 import { errorMessage } from "../protocol/errors.ts";
 import type { ToolResultBlock, ToolUseBlock } from "../protocol/message.ts";
 import type { ToolDisplay } from "../protocol/tool-display.ts";
-import { checkPermission, screenOutput } from "../policy/gate.ts";
+import { checkPermission, judgeEdited, screenOutput } from "../policy/gate.ts";
 import { checkToolInput } from "../tools/input-schema.ts";
 import { type Tool, ToolError, type ToolContext } from "../tools/types.ts";
+import type { ToolHooks } from "../hooks/index.ts";
 
 export interface ToolCallOutcome {
   block: ToolResultBlock;
@@ -29,6 +30,7 @@ export async function executeToolCall(
   call: ToolUseBlock,
   tools: ReadonlyMap<string, Tool>,
   ctx: ToolContext,
+  hooks?: ToolHooks,
 ): Promise<ToolCallOutcome> {
   const tool = tools.get(call.name);
   if (!tool) {
@@ -40,11 +42,21 @@ export async function executeToolCall(
   const checked = checkToolInput(tool.input, call.input);
   if (!checked.ok) return failure(call.id, `Invalid input for ${tool.name}: ${checked.message}`);
   // The gate judges, and the tool runs with, the input as parsed (explicit nulls left out).
-  const input = checked.value;
+  let input = checked.value;
 
-  const gate = await checkPermission(tool.name, input, ctx.cwd, ctx.services);
+  const hooked = { id: call.id, name: tool.name, input };
+  const pre = hooks ? await hooks.preToolUse(hooked, ctx.signal) : undefined;
+  if (pre?.block) return failure(call.id, `Blocked by a PreToolUse hook: ${pre.block}`);
+  // A hook's "allow" only answers the question the policy would ask: a deny stays a deny.
+  const services = pre?.allow ? { ...ctx.services, approve: async () => "yes" as const } : ctx.services;
+  const gate = await checkPermission(tool.name, input, ctx.cwd, services);
   if (!gate.ok)
     return { ...failure(call.id, gate.message), denied: { reason: gate.reason, allowWith: gate.allowWith } };
+  if (gate.edited !== undefined) {
+    const again = checkEditedInput(call.id, tool, gate.edited, ctx);
+    if (!again.ok) return again.outcome;
+    input = again.input;
+  }
   const screen = (text: string) => screenOutput(tool.name, text, ctx.services);
 
   try {
@@ -59,12 +71,42 @@ export async function executeToolCall(
         : result.content.map((b) => (b.type === "text" ? { ...b, text: screen(b.text) } : b));
     const block: ToolResultBlock = { type: "tool_result", tool_use_id: call.id, content: wellFormed(content) };
     if (result.isError) block.is_error = true;
+    const added = hooks && (await hooks.postToolUse(hooked, hookResponse(block), ctx.signal));
+    if (added) block.content = withContext(block.content, screen(added));
     return { block, summary: summarize(content, result.display), display: result.display };
   } catch (err) {
     if (err instanceof ToolError) return failure(call.id, screen(err.message));
     if (ctx.signal.aborted) return failure(call.id, "Interrupted by the user.");
     return failure(call.id, screen(`${tool.name} failed: ${errorMessage(err)}`));
   }
+}
+
+/** A result as PostToolUse hooks get it (`tool_response`). */
+function hookResponse(block: ToolResultBlock): { content: string; is_error: boolean } {
+  const { content } = block;
+  const text = typeof content === "string" ? content : content.map((b) => (b.type === "text" ? b.text : "[image]"));
+  return { content: typeof text === "string" ? text : text.join("\n"), is_error: block.is_error === true };
+}
+
+/** PostToolUse hooks' text after the tool's own. */
+function withContext(content: ToolResultBlock["content"], added: string): ToolResultBlock["content"] {
+  const note = `PostToolUse hook: ${added.toWellFormed()}`;
+  return typeof content === "string" ? `${content}\n\n${note}` : [...content, { type: "text", text: note }];
+}
+
+/** An approver's edited input (Agent SDK `updatedInput`): the tool's schema, then the policy's deny, again. */
+function checkEditedInput(
+  id: string,
+  tool: Tool,
+  edited: Record<string, unknown>,
+  ctx: ToolContext,
+): { ok: true; input: Record<string, unknown> } | { ok: false; outcome: ToolCallOutcome } {
+  const checked = checkToolInput(tool.input, edited);
+  if (!checked.ok)
+    return { ok: false, outcome: failure(id, `Invalid input for ${tool.name} (as edited): ${checked.message}`) };
+  const judged = judgeEdited(tool.name, checked.value, ctx.cwd, ctx.services);
+  if (judged.ok) return { ok: true, input: checked.value };
+  return { ok: false, outcome: { ...failure(id, judged.message), denied: { reason: judged.reason } } };
 }
 
 /**

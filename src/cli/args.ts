@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import type { ConfigFlags } from "../config/config.ts";
 import { UsageError } from "../protocol/errors.ts";
 import { argumentError } from "./arg-errors.ts";
+import { SDK_OPTIONS, type SdkFlags, sdkFlags } from "./sdk-flags.ts";
 
 export type Command =
   | { kind: "help" }
@@ -15,7 +16,14 @@ export type Command =
   | ({ kind: "compact" } & CompactSelection)
   /** `synapse mcp …`: its words after `mcp`, parsed by cli/mcp-command.ts. */
   | { kind: "mcp"; args: string[] }
-  | { kind: "run"; prompt: string | undefined; resume?: { id: string } | { latest: true }; images: string[] };
+  | {
+      kind: "run";
+      prompt: string | undefined;
+      resume?: { id: string } | { latest: true };
+      images: string[];
+      /** The Claude Agent SDK's flags (cli/sdk-flags.ts); `inputFormat: "stream-json"` runs src/agent-sdk/. */
+      sdk?: SdkFlags;
+    };
 
 /** `synapse compact`: which sessions, and what to do with them. */
 export interface CompactSelection {
@@ -49,9 +57,12 @@ export const OPTIONS = {
   sandbox: { type: "string" },
   "sandbox-network": { type: "boolean" },
   "max-budget-usd": { type: "string" },
+  "json-schema": { type: "string" },
+  "output-schema": { type: "string" },
   "mcp-config": { type: "string", multiple: true },
   "strict-mcp-config": { type: "boolean" },
   "allow-project-mcp": { type: "boolean" },
+  "allow-project-hooks": { type: "boolean" },
   yes: { type: "boolean", short: "y" },
   quiet: { type: "boolean", short: "q" },
   "no-color": { type: "boolean" },
@@ -61,6 +72,7 @@ export const OPTIONS = {
   all: { type: "boolean" },
   "older-than": { type: "string" },
   "dry-run": { type: "boolean" },
+  ...SDK_OPTIONS,
 } as const;
 
 export function parseCommandLine(argv: string[]): ParsedArgs {
@@ -85,6 +97,8 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   if (v.resume !== undefined && !v.resume.trim())
     throw new UsageError("--resume needs a session id (see synapse sessions)");
 
+  // The SDK's flags: Claude Code's permission mode names, --allowedTools/--disallowedTools as rules.
+  const sdk = sdkFlags(v);
   const flags: ConfigFlags = {
     cwd: v.cwd,
     model: v.model,
@@ -92,16 +106,19 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
     maxTurns: v["max-turns"],
     quiet: v.quiet,
     noColor: v["no-color"],
-    permissionMode: v.yes ? "bypass" : v["permission-mode"],
-    allow: v.allow,
-    deny: v.deny,
+    permissionMode: v.yes ? "bypass" : sdk.config.permissionMode,
+    allow: sdk.config.allow.length ? [...(v.allow ?? []), ...sdk.config.allow] : v.allow,
+    deny: sdk.config.deny.length ? [...(v.deny ?? []), ...sdk.config.deny] : v.deny,
     addDir: v["add-dir"],
     sandbox: v.sandbox,
     sandboxNetwork: v["sandbox-network"],
     maxBudgetUsd: v["max-budget-usd"],
+    jsonSchema: v["json-schema"],
+    outputSchema: v["output-schema"],
     mcpConfig: v["mcp-config"],
     strictMcpConfig: v["strict-mcp-config"],
     allowProjectMcp: v["allow-project-mcp"],
+    allowProjectHooks: v["allow-project-hooks"],
   };
 
   if (v.help) return { command: { kind: "help" }, flags };
@@ -125,6 +142,8 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   }
   if (first && isSubcommand) {
     if (positionals.length > 1) throw new UsageError(`${first} takes no arguments`);
+    const schemaFlag = (["json-schema", "output-schema"] as const).find((f) => v[f] !== undefined);
+    if (schemaFlag) throw new UsageError(`--${schemaFlag} is an option of a run with a prompt, not of synapse ${first}`);
     if (first === "compact") return { command: { kind: "compact", ...compactSelection(v) }, flags };
     if (first === "sessions") return { command: { kind: "sessions", all: Boolean(v.all) }, flags };
     if (first === "acp") return { command: { kind: "acp" }, flags };
@@ -133,7 +152,7 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
 
   const prompt = positionals.length ? positionals.join(" ") : undefined;
   const resume = v.resume !== undefined ? { id: v.resume.trim() } : v.continue ? { latest: true as const } : undefined;
-  return { command: { kind: "run", prompt, resume, images: v.image ?? [] }, flags };
+  return { command: { kind: "run", prompt, resume, images: v.image ?? [], sdk: sdk.sdk }, flags };
 }
 
 function compactSelection(v: {

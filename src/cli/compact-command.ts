@@ -189,6 +189,10 @@ export function formatReport(reports: readonly CompactReport[], dryRun: boolean)
           parts.push(
             `${dryRun ? "would remove" : "removed"} ${plural(r.imagesRemoved, "image")} (${formatBytes(r.imageBytes)})`,
           );
+        if (r.checkpointsRemoved > 0)
+          parts.push(
+            `${dryRun ? "would remove" : "removed"} ${plural(r.checkpointsRemoved, "file checkpoint")} (${formatBytes(r.checkpointBytes)})`,
+          );
         what = parts.length > 0 ? parts.join(", ") : "nothing to do";
       }
     }

@@ -9,7 +9,7 @@ import { looksLikeCommand, resolveCommand } from "../executor/dispatch.ts";
 import { type ExecutorEvent, createExecutor } from "../executor/executor.ts";
 import { formatCommandReport } from "./command-report.ts";
 import { EXIT, SynapseError, UsageError, errorMessage } from "../protocol/errors.ts";
-import type { AgentEvent, ResultSubtype } from "../protocol/events.ts";
+import type { AgentEvent } from "../protocol/events.ts";
 import type { Command } from "./args.ts";
 import { createJsonWriter } from "./output/json-writer.ts";
 import { createStreamJsonWriter } from "./output/stream-json-writer.ts";
@@ -19,17 +19,11 @@ import { outputFailureMessage } from "./output/write-failure.ts";
 import { needsSavedSession } from "./session-commands.ts";
 import type { OutputStreams, OutputWriter } from "./output/types.ts";
 import { terminalFacts } from "./terminal.ts";
-import { trapSignals } from "./signals.ts";
+import { codeForResult, startLifecycle } from "./process-lifecycle.ts";
 import { type ReadStdinOptions, composePrompt, readStdin } from "./stdin.ts";
 import { runtime as jsRuntime } from "../runtime/runtime.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;
-
-function exitCodeFor(subtype: ResultSubtype): number {
-  if (subtype === "success") return EXIT.ok;
-  if (subtype === "interrupted") return EXIT.interrupted;
-  return EXIT.failed;
-}
 
 async function makeWriter(config: Config, streams: OutputStreams): Promise<OutputWriter> {
   if (config.outputFormat === "json") return createJsonWriter(streams, { quiet: config.quiet });
@@ -45,6 +39,7 @@ async function makeWriter(config: Config, streams: OutputStreams): Promise<Outpu
       return process.stderr.columns || 80;
     },
     lines: () => process.stderr.rows || 24,
+    structured: config.outputSchema !== undefined,
   });
 }
 
@@ -52,13 +47,13 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
   if (!existsSync(config.cwd)) throw new UsageError(`working directory does not exist: ${config.cwd}`);
   if (!statSync(config.cwd).isDirectory()) throw new UsageError(`working directory is not a directory: ${config.cwd}`);
   // Trapped before stdin is read: a Ctrl-C while the prompt is still arriving must not run it.
-  const signals = trapSignals();
+  const life = startLifecycle();
   const stdinText = await Promise.race([
     readStdin(
       { isTTY: terminalFacts().inIsTTY, stream: () => jsRuntime.stdinStream() },
       stdinWaitOptions(config, command.prompt !== undefined),
     ),
-    signals.first.then((code) => {
+    life.firstSignal.then((code) => {
       throw new SynapseError("interrupted before the prompt was read; nothing was run", code);
     }),
   ]);
@@ -107,34 +102,32 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
     emit,
   });
   // Whatever ends the process, no shell or child it started may outlive it.
-  process.on("exit", () => runtime.killNow());
-  signals.onSignal((code, signal, count) => {
+  life.own(runtime);
+  life.onSignal(({ code, signal, count }) => {
     // Two signals often come together (GNU timeout signals the child, then its group; an impatient
     // Ctrl-C): the second must not cut the shutdown that writes the result, the interrupted tool
     // results and releases the lock. A third, or a run that does not wind down (a tool stuck in
     // the kernel), ends at once; killNow still releases the lock.
-    if (count >= FORCE_EXIT_SIGNALS) forceExit(runtime, code);
+    if (count >= FORCE_EXIT_SIGNALS) life.forceExit(code);
     exitOverride ??= code;
     controller.abort();
-    if (signal !== "SIGINT") setTimeout(() => forceExit(runtime, code), FORCE_EXIT_MS).unref();
+    if (signal !== "SIGINT") setTimeout(() => life.forceExit(code), FORCE_EXIT_MS).unref();
   });
-  if (signals.code() !== undefined) {
-    exitOverride = signals.code();
+  if (life.signalCode() !== undefined) {
+    exitOverride = life.signalCode();
     controller.abort();
   }
-  // A bug must not leave shells behind either: report it in one line and end like any failure.
-  const onCrash = (err: unknown) => {
+  // A bug must not leave shells behind either: report it in one line, save, and end like any failure.
+  life.onCrash({
     // The stdout sink can report a vanished reader from a flush nobody awaits.
-    if ((err as NodeJS.ErrnoException)?.code === "EPIPE") {
+    benign: (err) => {
+      if ((err as NodeJS.ErrnoException)?.code !== "EPIPE") return false;
       exitOverride ??= EXIT.ok;
       controller.abort();
-      return;
-    }
-    streams.err(`synapse: internal error: ${errorMessage(err)}\n`);
-    forceExit(runtime, EXIT.failed);
-  };
-  process.on("uncaughtException", onCrash);
-  process.on("unhandledRejection", onCrash);
+      return true;
+    },
+    report: (err) => streams.err(`synapse: internal error: ${errorMessage(err)}\n`),
+  });
 
   let code: number = EXIT.failed;
   let saveError: string | undefined;
@@ -146,7 +139,7 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
     const outcome = await runtime.waitFor(id);
     if (outcome.result) {
       saveError = outcome.result.error;
-      code = exitOverride ?? (saveError ? EXIT.failed : exitCodeFor(outcome.result.subtype));
+      code = exitOverride ?? (saveError ? EXIT.failed : codeForResult(outcome.result.subtype));
     } else if (outcome.status === "failed") {
       throw new SynapseError(outcome.error ?? "the command failed", outcome.errorCode ?? EXIT.failed);
     } else {
@@ -207,8 +200,3 @@ const isAgentEvent = (event: ExecutorEvent): event is AgentEvent =>
   !["submission_start", "command_output", "model_changed", "session_changed", "compacted", "submission_end"].includes(
     event.type,
   );
-
-function forceExit(runtime: { killNow(): void }, code: number): never {
-  runtime.killNow();
-  process.exit(code);
-}

@@ -40,6 +40,9 @@ Options:
   -C, --cwd <dir>               work in <dir> instead of the current directory
       --max-turns <n>           stop after n model turns (default: no limit)
       --max-budget-usd <n>      stop (exit 1, session saved) before a request would pass $n
+      --json-schema <json>      the final answer must be a JSON value valid against this JSON
+                                Schema (result's structured_output; -o text prints it alone)
+      --output-schema <file>    the same, with the schema read from <file> (Codex's flag)
       --permission-mode <mode>  default | accept-edits | bypass | plan (plan: read-only tools)
   -y, --yes                     same as --permission-mode bypass
       --allow <rule>            allow without asking, e.g. 'Bash(npm test)' (repeatable)
@@ -51,6 +54,7 @@ Options:
       --mcp-config <file|json>  more MCP servers ({"mcpServers": {...}}; repeatable)
       --strict-mcp-config       only the --mcp-config servers (not the user's or .mcp.json's)
       --allow-project-mcp       start the project's .mcp.json servers without asking
+      --allow-project-hooks     run the project's config hooks without asking (sandboxed only)
       --image <path>            attach an image to the prompt (repeatable)
   -q, --quiet                   no tool activity, progress or notices on stderr (errors,
                                 warnings and refused tool calls still print)

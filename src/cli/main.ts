@@ -1,7 +1,7 @@
 // Entry point: parse the command line, dispatch, and turn every failure into one line on stderr
 // and a documented exit code.
 
-import { EXIT, SynapseError, errorMessage } from "../protocol/errors.ts";
+import { EXIT, SynapseError, UsageError, errorMessage } from "../protocol/errors.ts";
 import { inert } from "../render/inert.ts";
 import { HELP_TEXT, VERSION } from "./help.ts";
 import { printQuick } from "../runtime/quick-print.ts";
@@ -72,6 +72,8 @@ async function main(argv: string[]): Promise<number> {
       const { terminalFacts } = await import("./terminal.ts");
       const tty = terminalFacts();
       if (command.prompt === undefined && tty.inIsTTY && tty.outIsTTY && config.outputFormat === "text") {
+        // Structured output is for programs; the interactive session does not take it.
+        if (config.outputSchema) throw new UsageError("--json-schema and --output-schema need a prompt (or stdin)");
         return (await import("./interactive/interactive-session.ts")).runInteractive(config, command);
       }
       return (await import("./headless.ts")).runHeadless(config, command);

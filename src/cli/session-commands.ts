@@ -9,5 +9,6 @@ export function needsSavedSession(name: string, args: string): string | undefine
     return `/model ${args} switches the model of a saved session: ${resume}; for a new request, use -m ${args}`;
   }
   if (name === "compact") return `/compact condenses a saved session: ${resume}`;
+  if (name === "rewind" || name === "checkpoint") return `/${name} goes back in a saved session: ${resume}`;
   return undefined;
 }

@@ -1,427 +1,76 @@
 // One config object: flags > environment > project config > user config > defaults, resolved once
-// into a frozen value. Nothing else in the program reads process.env.
+// into a frozen value. Nothing else in the program reads process.env. The types are in
+// config-types.ts, the strict parsers of environment values in env-values.ts, and each group of
+// settings in its own module (run-settings, terminal-settings, sandbox-config, subsystem-config).
 
 import { resolve as resolvePath } from "node:path";
-import { UsageError } from "../protocol/errors.ts";
-import { commandEnvironment, hiddenEnvNames, hiddenNamesPresent, withoutShellHooks } from "./command-env.ts";
+import { commandEnvironment, hiddenEnvNames } from "./command-env.ts";
+import { type Config, type ConfigSources, type Env, type FileConfig, MAX_OUTPUT_TOKENS } from "./config-types.ts";
+import { int } from "./env-values.ts";
+import { outputSchemaSource } from "./output-schema-source.ts";
+import { budgetFrom, priceFrom, resolveMaxTurns, resolveOutputFormat, resolvePermissionMode } from "./run-settings.ts";
+import { resolveSandbox } from "./sandbox-config.ts";
+import {
+  contextConfig,
+  hooksConfig,
+  mcpConfig,
+  memoryConfig,
+  shellConfig,
+  storeConfig,
+  taskConfig,
+} from "./subsystem-config.ts";
+import { terminalSettings } from "./terminal-settings.ts";
 
-export type OutputFormat = "text" | "json" | "stream-json";
-export type PermissionMode = "default" | "accept-edits" | "bypass" | "plan";
-/** How commands are confined (src/sandbox/): Codex's names. */
-export type SandboxMode = "read-only" | "workspace-write" | "full-access";
+export type * from "./config-types.ts";
+export {
+  MAX_OUTPUT_TOKENS,
+  NOTIFY_KINDS,
+  OUTPUT_FORMATS,
+  PERMISSION_MODES,
+  SANDBOX_MODES,
+  THEME_NAMES,
+} from "./config-types.ts";
+export { parsePrice } from "./env-values.ts";
+export { themeFromColorFgBg } from "./terminal-settings.ts";
 
-export interface SandboxConfig {
-  mode: SandboxMode;
-  /** Commands may reach the network (--sandbox-network / `sandbox.network`). */
-  network: boolean;
-  /** SYNAPSE_BWRAP: the bwrap to use instead of the one on the trusted PATH (tests point it at nothing). */
-  bwrapPath?: string;
+/** Where synapse keeps its things: sessions (SYNAPSE_HOME), its config folder, its cache. */
+function locations(src: ConfigSources, env: Env): Pick<Config, "cwd" | "home" | "configDir" | "cacheDir"> {
+  const { processCwd, homeDir } = src;
+  const dataHome = env.XDG_DATA_HOME || `${homeDir}/.local/share`;
+  const cacheHome = env.XDG_CACHE_HOME ? resolvePath(processCwd, env.XDG_CACHE_HOME) : `${homeDir}/.cache`;
+  return {
+    cwd: src.flags.cwd ? resolvePath(processCwd, src.flags.cwd) : processCwd,
+    home: env.SYNAPSE_HOME ? resolvePath(processCwd, env.SYNAPSE_HOME) : `${dataHome}/synapse`,
+    configDir: `${env.XDG_CONFIG_HOME || `${homeDir}/.config`}/synapse`,
+    cacheDir: `${cacheHome}/synapse`,
+  };
 }
 
-export interface ShellConfig {
-  poolMax: number;
-  idleMax: number;
-  idleMs: number;
-  maxCd: number;
-  commandTimeoutMs: number;
-  maxCommandTimeoutMs: number;
-  killGraceMs: number;
-  outputMaxLines: number;
-  outputMaxChars: number;
-  /** The environment commands start with: the process's, minus `hiddenEnv` (see command-env.ts). */
-  env: Readonly<Record<string, string>>;
-  /** Names (and `PREFIX_*` patterns) kept out of every command's environment. */
-  hiddenEnv: readonly string[];
-  /** The hidden variables that are set: their values are blanked in /proc/<pid>/environ too. */
-  hiddenSet: readonly string[];
-}
-
-export interface StoreConfig {
-  maxMessages: number;
-  maxBytes: number;
-  flushMs: number;
-  rotateBytes: number;
-  contextMaxImages: number;
-  contextMaxImageBytes: number;
-}
-
-/** Keeping the model's context within its window (context/condense.ts). */
-export interface ContextConfig {
-  /** SYNAPSE_CONTEXT_WINDOW: the model's window in tokens; undefined uses the known-models table. */
-  window?: number;
-  /** SYNAPSE_CONDENSE_THRESHOLD: condense past this percent of the window minus the output reserve. */
-  thresholdPercent: number;
-  /** SYNAPSE_COMPACT_KEEP_LAST: whole recent turns a summary keeps verbatim. */
-  keepLastTurns: number;
-  /** SYNAPSE_AUTO_CONDENSE / `autoCondense`: condense by itself (before the limit and after a too-long 400). */
-  autoCondense: boolean;
-}
-
-export interface MemoryConfig {
-  checkIntervalMs: number;
-  warnMb: number;
-  criticalMb: number;
-}
-
-export interface ProviderEndpoint {
-  apiKey?: string;
-  baseUrl?: string;
-}
-
-export interface Config {
-  cwd: string;
-  /** Where sessions live (SYNAPSE_HOME). */
-  home: string;
-  /** The user config folder (`$XDG_CONFIG_HOME/synapse`): the policy protects it like a secret. */
-  configDir?: string;
-  /** Where files unpacked from the binary (ripgrep) are kept: `$XDG_CACHE_HOME/synapse`. */
-  cacheDir: string;
-  /** Model spec as given (`provider/model` or a bare model name), if any. */
-  model?: string;
-  /**
-   * `-m/--model` was given on this run: only then does `model` win over the model a resumed session
-   * recorded (`/model`); SYNAPSE_MODEL and config files are defaults for new sessions.
-   */
-  modelFromFlag?: boolean;
-  outputFormat: OutputFormat;
-  /** Model turns before a run stops with error_max_turns; Infinity (the default) for no cap. */
-  maxTurns: number;
-  maxTokens: number;
-  quiet: boolean;
-  /** Colour is allowed (no NO_COLOR, --no-color or TERM=dumb); each stream still needs a terminal. */
-  color: boolean;
-  /** TERM=dumb: the interactive session writes plain lines, never moving the cursor. */
-  dumbTerminal: boolean;
-  /** How the interactive session calls the user back (SYNAPSE_NOTIFY), after how long a turn (SYNAPSE_NOTIFY_AFTER). */
-  notify: { kind: NotifyKind; afterSeconds: number };
-  /** The interactive session's colours (SYNAPSE_THEME, else the terminal's COLORFGBG). */
-  theme: ThemeName;
-  permissionMode: PermissionMode;
-  /** Allow and deny rules (flags, then project, then user config); checked in src/policy. */
-  permissions: PermissionRules;
-  /** More workspace folders (--add-dir), absolute. */
-  addDirs: string[];
-  /** The OS sandbox commands run in (--sandbox, --sandbox-network, SYNAPSE_SANDBOX, `sandbox`). */
-  sandbox: SandboxConfig;
-  /** Values of the hidden variables (provider keys, SYNAPSE_HIDE_ENV): redacted wherever shown. */
-  secrets: string[];
-  maxRetries: number;
-  /** Identical tool calls in a row (or a repeated text) before the model is warned, then stopped; 0: off. */
-  loopLimit: number;
-  retryBaseMs: number;
-  retryMaxMs: number;
-  /** A model request silent for this long is abandoned and retried. */
-  streamIdleMs: number;
-  /** After this long with no byte on a stdin pipe: with a prompt argument go on without stdin, else say it waits. */
-  stdinWaitMs: number;
-  anthropic: ProviderEndpoint;
-  openai: ProviderEndpoint;
-  shell: ShellConfig;
-  store: StoreConfig;
-  memory: MemoryConfig;
-  context: ContextConfig;
-  toolResultSummaryLimit: number;
-  tasks: TaskConfig;
-  /** The user's price for the model in use (SYNAPSE_PRICE, config `price`); else the table's. */
-  price?: PriceOverride;
-  /** --max-budget-usd / SYNAPSE_MAX_BUDGET_USD: a run stops before a request would pass it. */
-  maxBudgetUsd?: number;
-  /** MCP servers (src/mcp); absent in hand-made configs of tests: none. */
-  mcp?: McpConfig;
-}
-
-/** Where MCP servers are configured and the bounds they run within (src/mcp). */
-export interface McpConfig {
-  /** The user config's `mcpServers` (never the project's own config: a repository starts nothing by it). */
-  userServers: Record<string, unknown>;
-  /** --mcp-config values (a file or JSON text), in order. */
-  configs: string[];
-  /** --strict-mcp-config: only the --mcp-config servers. */
-  strict: boolean;
-  /** --allow-project-mcp: the project's .mcp.json servers start unasked this run. */
-  allowProject: boolean;
-  /** SYNAPSE_MCP_TIMEOUT_MS: a server's start and handshake. */
-  startTimeoutMs: number;
-  /** SYNAPSE_MCP_TOOL_TIMEOUT_MS: one tool call. */
-  toolTimeoutMs: number;
-  /** SYNAPSE_MAX_MCP_OUTPUT_TOKENS: a tool result's text (about 4 characters a token). */
-  maxOutputTokens: number;
-}
-
-/** Dollars per million tokens: input and output, the cache's prices optional (llm/pricing.ts). */
-export interface PriceOverride {
-  input: number;
-  output: number;
-  cacheWrite?: number;
-  cacheRead?: number;
-}
-
-const DOLLARS = /^\d+(\.\d+)?$/;
-
-/** SYNAPSE_PRICE: "input,output[,cacheWrite,cacheRead]" in dollars per million tokens. */
-export function parsePrice(text: string): PriceOverride | undefined {
-  const parts = text.split(",").map((s) => s.trim());
-  if (parts.length !== 2 && parts.length !== 4) return undefined;
-  const n = parts.map((s) => (DOLLARS.test(s) ? Number(s) : Number.NaN));
-  if (n.some((x) => !Number.isFinite(x))) return undefined;
-  return { input: n[0]!, output: n[1]!, ...(n.length === 4 ? { cacheWrite: n[2]!, cacheRead: n[3]! } : {}) };
-}
-
-function priceFrom(env: ConfigSources["env"], file: FileConfig): PriceOverride | undefined {
-  const raw = env.SYNAPSE_PRICE;
-  if (raw === undefined || raw === "") return file.price;
-  const price = parsePrice(raw);
-  if (!price)
-    throw new UsageError(
-      `SYNAPSE_PRICE must be "input,output" or "input,output,cacheWrite,cacheRead" in dollars per million tokens (got "${raw}")`,
-    );
-  return price;
-}
-
-function budgetFrom(flag: string | undefined, env: ConfigSources["env"]): number | undefined {
-  const [name, raw] =
-    flag !== undefined ? ["--max-budget-usd", flag] : ["SYNAPSE_MAX_BUDGET_USD", env.SYNAPSE_MAX_BUDGET_USD];
-  if (raw === undefined || raw === "") return undefined;
-  const n = DOLLARS.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
-  if (!(n > 0)) throw new UsageError(`${name} must be a number of dollars above 0 (got "${raw}")`);
-  return n;
-}
-
-/** Sub-agents (`task:explore` / `task:general`) in worker threads. */
-export interface TaskConfig {
-  /** Most sub-agents running at once (SYNAPSE_MAX_PARALLEL_TASKS); the rest wait for a slot. */
-  maxParallel: number;
-  timeoutMs: number;
-  /** A worker whose heap grows past this is terminated (SYNAPSE_TASK_MAX_HEAP_MB). */
-  maxHeapMb: number;
-}
-
-/** The subset of flags that feed configuration (the rest are run options). */
-export interface ConfigFlags {
-  cwd?: string;
-  model?: string;
-  outputFormat?: string;
-  maxTurns?: string;
-  quiet?: boolean;
-  noColor?: boolean;
-  permissionMode?: string;
-  allow?: string[];
-  deny?: string[];
-  addDir?: string[];
-  sandbox?: string;
-  sandboxNetwork?: boolean;
-  maxBudgetUsd?: string;
-  mcpConfig?: string[];
-  strictMcpConfig?: boolean;
-  allowProjectMcp?: boolean;
-}
-
-export interface PermissionRules {
-  allow: string[];
-  deny: string[];
-  /**
-   * Allow rules from the project's own .synapse/config.json: a cloned repository wrote them, so
-   * they only let commands run that `default` mode would run anyway (see src/policy).
-   */
-  projectAllow?: string[];
-}
-
-/** Keys accepted in config.json files (user and project). */
-export type FileConfig = Partial<{
-  model: string;
-  maxTurns: number;
-  maxTokens: number;
-  permissionMode: PermissionMode;
-  maxRetries: number;
-  loopLimit: number;
-  permissions: Partial<PermissionRules>;
-  autoCondense: boolean;
-  sandbox: Partial<{ mode: SandboxMode; network: boolean }>;
-  price: PriceOverride;
-  /** MCP servers by name (Claude Code's format); read from the user's config only. */
-  mcpServers: Record<string, unknown>;
-}>;
-
-export interface ConfigSources {
-  flags: ConfigFlags;
-  env: Record<string, string | undefined>;
-  projectFile?: FileConfig;
-  userFile?: FileConfig;
-  /** Process working directory, used when no -C is given. */
-  processCwd: string;
-  homeDir: string;
-}
-
-const OUTPUT_FORMATS: OutputFormat[] = ["text", "json", "stream-json"];
-const PERMISSION_MODES: PermissionMode[] = ["default", "accept-edits", "bypass", "plan"];
-export const SANDBOX_MODES: SandboxMode[] = ["read-only", "workspace-write", "full-access"];
-
-function int(
-  env: ConfigSources["env"],
-  name: string,
-  fallback: number,
-  min = 0,
-  max = Number.MAX_SAFE_INTEGER,
-): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  // Digits only: Number() would also take "1e9", "0x10" and " 7 ".
-  const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
-    throw new UsageError(`${name} must be a whole number ${range} (got "${raw}")`);
-  }
-  return n;
-}
-
-/** Above every model's output limit (Claude's and GPT's are 128k tokens or less): a larger value is a typo. */
-export const MAX_OUTPUT_TOKENS = 1_000_000;
-
-function percent(env: ConfigSources["env"], name: string, fallback: number): number {
-  const n = int(env, name, fallback, 1);
-  if (n > 100) throw new UsageError(`${name} must be a percentage from 1 to 100 (got "${env[name]}")`);
-  return n;
-}
-
-function bool(env: ConfigSources["env"], name: string, fallback: boolean): boolean {
-  const raw = env[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === "") return fallback;
-  if (["1", "true", "on", "yes"].includes(raw)) return true;
-  if (["0", "false", "off", "no"].includes(raw)) return false;
-  throw new UsageError(`${name} must be 1 or 0 (got "${env[name]}")`);
-}
-
-const STRICTNESS: PermissionMode[] = ["bypass", "default", "accept-edits", "plan"];
-
-/**
- * A repository's own config (or a model that wrote it in an earlier run) must not loosen the
- * checks that protect the user from it: it may only keep or tighten the user's mode.
- */
-function checkProjectMode(project: PermissionMode | undefined, user: PermissionMode | undefined): void {
-  if (project === undefined) return;
-  const floor = user ?? "default";
-  if (STRICTNESS.indexOf(project) >= STRICTNESS.indexOf(floor)) return;
-  throw new UsageError(
-    `.synapse/config.json: "permissionMode": "${project}" is refused: a project's config may only make the mode stricter than "${floor}" ` +
-      `(use --permission-mode or -y for this run, or set it in your user config)`,
-  );
-}
-
-/** A repository's config may confine commands more, never less (like its permission mode). */
-function checkProjectSandbox(project: FileConfig["sandbox"]): void {
-  if (project?.mode === "full-access") {
-    throw new UsageError(
-      `.synapse/config.json: "sandbox.mode": "full-access" is refused: ` +
-        "a project's config may only tighten the sandbox " +
-        `(use --sandbox full-access for this run, or set it in your user config)`,
-    );
-  }
-  if (project?.network === true) {
-    throw new UsageError(
-      `.synapse/config.json: "sandbox.network": true is refused: a project's config may only tighten the sandbox ` +
-        `(use --sandbox-network for this run, or set it in your user config)`,
-    );
-  }
-}
-
-export type NotifyKind = "bell" | "osc9" | "osc777" | "off";
-const NOTIFY_KINDS: readonly NotifyKind[] = ["bell", "osc9", "osc777", "off"];
-
-function notifyKind(raw: string | undefined): NotifyKind {
-  if (!raw) return "bell";
-  if (!NOTIFY_KINDS.includes(raw as NotifyKind)) {
-    throw new UsageError(`SYNAPSE_NOTIFY must be one of ${NOTIFY_KINDS.join(", ")} (got "${raw}")`);
-  }
-  return raw as NotifyKind;
-}
-
-export type ThemeName = "dark" | "light" | "colour-blind";
-export const THEME_NAMES: readonly ThemeName[] = ["dark", "light", "colour-blind"];
-
-/** The theme a terminal's COLORFGBG ("fg;bg", bg 7 or 15 a light one) suggests; dark when unknown. */
-export function themeFromColorFgBg(value: string | undefined): ThemeName {
-  const bg = Number(value?.split(";").at(-1));
-  return bg === 7 || bg === 15 ? "light" : "dark";
-}
-
-function themeName(raw: string | undefined, colorFgBg: string | undefined): ThemeName {
-  if (!raw) return themeFromColorFgBg(colorFgBg);
-  if (!THEME_NAMES.includes(raw as ThemeName)) {
-    throw new UsageError(`SYNAPSE_THEME must be one of ${THEME_NAMES.join(", ")} (got "${raw}")`);
-  }
-  return raw as ThemeName;
-}
-
-function resolveSandbox(src: ConfigSources): SandboxConfig {
-  const { flags, env } = src;
-  checkProjectSandbox(src.projectFile?.sandbox);
-  const fromFiles = src.projectFile?.sandbox?.mode ?? src.userFile?.sandbox?.mode;
-  const raw = flags.sandbox ?? (env.SYNAPSE_SANDBOX || undefined) ?? fromFiles;
-  const mode = (raw ?? "workspace-write") as SandboxMode;
-  if (!SANDBOX_MODES.includes(mode)) {
-    const source = flags.sandbox !== undefined ? "--sandbox" : "SYNAPSE_SANDBOX";
-    throw new UsageError(`${source} must be one of ${SANDBOX_MODES.join(", ")} (got "${raw}")`);
-  }
-  // The project file cannot turn the network on (checked above), but it can turn the user's off.
-  const fileNetwork = src.projectFile?.sandbox?.network ?? src.userFile?.sandbox?.network ?? false;
-  const network = flags.sandboxNetwork === true || bool(env, "SYNAPSE_SANDBOX_NETWORK", fileNetwork);
-  return { mode, network, bwrapPath: env.SYNAPSE_BWRAP || undefined };
+/** Values of the hidden variables (kept out of commands' environment): redacted wherever shown. */
+function secretValues(env: Env, hiddenEnv: readonly string[], shellEnv: Record<string, string>): string[] {
+  if (!hiddenEnv.length) return [];
+  return Object.entries(env).flatMap(([name, value]) => (value && !(name in shellEnv) ? [value] : []));
 }
 
 export function resolveConfig(src: ConfigSources): Config {
   const { flags, env } = src;
   const file: FileConfig = { ...src.userFile, ...src.projectFile };
-
-  const outputFormat = (flags.outputFormat ?? "text") as OutputFormat;
-  if (!OUTPUT_FORMATS.includes(outputFormat)) {
-    throw new UsageError(`--output-format must be one of ${OUTPUT_FORMATS.join(", ")} (got "${flags.outputFormat}")`);
-  }
-  if (flags.permissionMode === undefined && !env.SYNAPSE_PERMISSION_MODE)
-    checkProjectMode(src.projectFile?.permissionMode, src.userFile?.permissionMode);
-  const permissionMode = (flags.permissionMode ??
-    env.SYNAPSE_PERMISSION_MODE ??
-    file.permissionMode ??
-    "default") as PermissionMode;
-  if (!PERMISSION_MODES.includes(permissionMode)) {
-    // Name where the bad value came from (a config file's value was checked when it was read).
-    const source = flags.permissionMode !== undefined ? "--permission-mode" : "SYNAPSE_PERMISSION_MODE";
-    throw new UsageError(`${source} must be one of ${PERMISSION_MODES.join(", ")} (got "${permissionMode}")`);
-  }
-  // No cap unless asked for (as in Claude Code and Codex): real work takes many turns, and a cap
-  // that stops it half-way costs more than it saves. Condensing keeps long runs within the window.
-  let maxTurns = file.maxTurns ?? int(env, "SYNAPSE_MAX_TURNS", Number.POSITIVE_INFINITY, 1);
-  if (env.SYNAPSE_MAX_TURNS) maxTurns = int(env, "SYNAPSE_MAX_TURNS", Number.POSITIVE_INFINITY, 1);
-  if (flags.maxTurns !== undefined) {
-    const n = Number(flags.maxTurns);
-    if (!Number.isInteger(n) || n < 1)
-      throw new UsageError(`--max-turns must be a whole number >= 1 (got "${flags.maxTurns}")`);
-    maxTurns = n;
-  }
-
-  const processCwd = src.processCwd;
-  const cwd = flags.cwd ? resolvePath(processCwd, flags.cwd) : processCwd;
-  const dataHome = env.XDG_DATA_HOME || `${src.homeDir}/.local/share`;
-  const home = env.SYNAPSE_HOME ? resolvePath(processCwd, env.SYNAPSE_HOME) : `${dataHome}/synapse`;
-  const cacheDir = `${env.XDG_CACHE_HOME ? resolvePath(processCwd, env.XDG_CACHE_HOME) : `${src.homeDir}/.cache`}/synapse`;
+  const outputFormat = resolveOutputFormat(flags);
+  const permissionMode = resolvePermissionMode(src, file);
+  const maxTurns = resolveMaxTurns(flags, env, file);
+  const where = locations(src, env);
   const hiddenEnv = hiddenEnvNames(env.SYNAPSE_HIDE_ENV);
   const shellEnv = commandEnvironment(env, hiddenEnv);
-  const noColor = flags.noColor || (env.NO_COLOR !== undefined && env.NO_COLOR !== "") || env.TERM === "dumb";
 
   const config: Config = {
-    cwd,
-    home,
-    configDir: `${env.XDG_CONFIG_HOME || `${src.homeDir}/.config`}/synapse`,
-    cacheDir,
+    ...where,
     model: flags.model ?? env.SYNAPSE_MODEL ?? file.model,
     modelFromFlag: flags.model !== undefined,
     outputFormat,
     maxTurns,
     maxTokens: int(env, "SYNAPSE_MAX_TOKENS", file.maxTokens ?? 8192, 1, MAX_OUTPUT_TOKENS),
     quiet: flags.quiet ?? false,
-    color: !noColor,
-    dumbTerminal: env.TERM === "dumb",
-    notify: { kind: notifyKind(env.SYNAPSE_NOTIFY), afterSeconds: int(env, "SYNAPSE_NOTIFY_AFTER", 30, 0, 86_400) },
-    theme: themeName(env.SYNAPSE_THEME, env.COLORFGBG),
+    ...terminalSettings(flags, env),
     permissionMode,
     permissions: {
       allow: [...(flags.allow ?? []), ...(src.userFile?.permissions?.allow ?? [])],
@@ -432,11 +81,9 @@ export function resolveConfig(src: ConfigSources): Config {
         ...(src.userFile?.permissions?.deny ?? []),
       ],
     },
-    addDirs: (flags.addDir ?? []).map((d) => resolvePath(cwd, d)),
+    addDirs: (flags.addDir ?? []).map((d) => resolvePath(where.cwd, d)),
     sandbox: resolveSandbox(src),
-    secrets: Object.entries(env)
-      .filter(([name, value]) => value && hiddenEnv.length && !(name in shellEnv))
-      .map(([, value]) => value!),
+    secrets: secretValues(env, hiddenEnv, shellEnv),
     maxRetries: int(env, "SYNAPSE_MAX_RETRIES", file.maxRetries ?? 4),
     loopLimit: int(env, "SYNAPSE_LOOP_LIMIT", file.loopLimit ?? 5),
     retryBaseMs: int(env, "SYNAPSE_RETRY_BASE_MS", 1000),
@@ -445,60 +92,21 @@ export function resolveConfig(src: ConfigSources): Config {
     stdinWaitMs: int(env, "SYNAPSE_STDIN_WAIT_MS", 3000),
     anthropic: { apiKey: env.ANTHROPIC_API_KEY || undefined, baseUrl: env.ANTHROPIC_BASE_URL || undefined },
     openai: { apiKey: env.OPENAI_API_KEY || undefined, baseUrl: env.OPENAI_BASE_URL || undefined },
-    shell: {
-      poolMax: int(env, "SYNAPSE_SHELL_POOL_MAX", 8, 1),
-      idleMax: int(env, "SYNAPSE_SHELL_IDLE_MAX", 2),
-      idleMs: int(env, "SYNAPSE_SHELL_IDLE_MS", 60_000),
-      maxCd: int(env, "SYNAPSE_SHELL_MAX_CD", 5),
-      commandTimeoutMs: int(env, "SYNAPSE_COMMAND_TIMEOUT_MS", 120_000, 1),
-      maxCommandTimeoutMs: int(env, "SYNAPSE_COMMAND_MAX_TIMEOUT_MS", 600_000, 1),
-      killGraceMs: int(env, "SYNAPSE_KILL_GRACE_MS", 2000),
-      outputMaxLines: int(env, "SYNAPSE_OUTPUT_MAX_LINES", 500, 1),
-      outputMaxChars: int(env, "SYNAPSE_OUTPUT_MAX_CHARS", 30_000, 1),
-      env: withoutShellHooks(shellEnv),
-      hiddenEnv,
-      hiddenSet: hiddenNamesPresent(env, hiddenEnv),
-    },
-    store: {
-      maxMessages: int(env, "SYNAPSE_STORE_MAX_MESSAGES", 400, 2),
-      maxBytes: int(env, "SYNAPSE_STORE_MAX_BYTES", 8 * 1024 * 1024, 1024),
-      flushMs: int(env, "SYNAPSE_STORE_FLUSH_MS", 200),
-      rotateBytes: int(env, "SYNAPSE_ARCHIVE_ROTATE_BYTES", 64 * 1024 * 1024, 1024),
-      contextMaxImages: int(env, "SYNAPSE_CONTEXT_MAX_IMAGES", 5),
-      contextMaxImageBytes: int(env, "SYNAPSE_CONTEXT_MAX_IMAGE_BYTES", 10 * 1024 * 1024),
-    },
-    memory: {
-      checkIntervalMs: int(env, "SYNAPSE_MEMORY_CHECK_INTERVAL_MS", 5000, 1),
-      warnMb: int(env, "SYNAPSE_MEMORY_WARN_MB", 1024, 1),
-      criticalMb: int(env, "SYNAPSE_MEMORY_CRITICAL_MB", 2048, 1),
-    },
-    context: {
-      window: env.SYNAPSE_CONTEXT_WINDOW ? int(env, "SYNAPSE_CONTEXT_WINDOW", 0, 1000) : undefined,
-      thresholdPercent: percent(env, "SYNAPSE_CONDENSE_THRESHOLD", 80),
-      keepLastTurns: int(env, "SYNAPSE_COMPACT_KEEP_LAST", 2),
-      autoCondense: bool(env, "SYNAPSE_AUTO_CONDENSE", file.autoCondense ?? true),
-    },
+    shell: shellConfig(env, shellEnv, hiddenEnv),
+    store: storeConfig(env),
+    memory: memoryConfig(env),
+    context: contextConfig(env, file),
     toolResultSummaryLimit: int(env, "TOOL_RESULT_SUMMARY_LIMIT", 80, 10),
-    tasks: {
-      maxParallel: int(env, "SYNAPSE_MAX_PARALLEL_TASKS", 5, 1),
-      timeoutMs: int(env, "SYNAPSE_TASK_TIMEOUT_MS", 600_000, 1),
-      maxHeapMb: int(env, "SYNAPSE_TASK_MAX_HEAP_MB", 1024, 16),
-    },
-    mcp: {
-      userServers: { ...src.userFile?.mcpServers },
-      // A file is relative to where synapse was started (as a shell user expects), not to -C.
-      configs: (flags.mcpConfig ?? []).map((v) => (v.trim().startsWith("{") ? v : resolvePath(processCwd, v))),
-      strict: flags.strictMcpConfig ?? false,
-      allowProject: flags.allowProjectMcp ?? false,
-      startTimeoutMs: int(env, "SYNAPSE_MCP_TIMEOUT_MS", 30_000, 1),
-      toolTimeoutMs: int(env, "SYNAPSE_MCP_TOOL_TIMEOUT_MS", 600_000, 1),
-      maxOutputTokens: int(env, "SYNAPSE_MAX_MCP_OUTPUT_TOKENS", 25_000, 100),
-    },
+    tasks: taskConfig(env),
+    mcp: mcpConfig(src),
+    hooks: hooksConfig(src, where.cwd),
   };
   const price = priceFrom(env, file);
   if (price) config.price = price;
   const budget = budgetFrom(flags.maxBudgetUsd, env);
   if (budget !== undefined) config.maxBudgetUsd = budget;
+  const outputSchema = outputSchemaSource(flags, src.processCwd);
+  if (outputSchema) config.outputSchema = outputSchema;
   return deepFreeze(config);
 }
 

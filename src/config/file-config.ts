@@ -3,6 +3,7 @@
 
 import * as z from "zod/mini";
 import { type FileConfig, MAX_OUTPUT_TOKENS, SANDBOX_MODES } from "./config.ts";
+import { checkHookSettings } from "../protocol/hook-events.ts";
 
 const PERMISSION_MODES = ["default", "accept-edits", "bypass", "plan"] as const;
 
@@ -74,8 +75,15 @@ const settings = (): Record<keyof FileConfig, Setting> => ({
   },
   // Each server's entry is checked when a session starts it (src/mcp): a bad one fails that server only.
   mcpServers: [[z.record(z.string(), z.unknown()), (name) => `"${name}" must be an object of MCP servers by name`]],
+  // Claude Code's settings format; the project's hooks run only once approved (src/hooks).
+  hooks: [[z.custom((value) => checkHookSettings(value).ok), (name, value) => hooksError(name, value)]],
 });
 let built: ReturnType<typeof settings> | undefined;
+
+function hooksError(name: string, value: unknown): string {
+  const checked = checkHookSettings(value);
+  return `"${name}": ${checked.ok ? "invalid" : checked.error}`;
+}
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);

@@ -11,13 +11,7 @@ import type { EventSink } from "../protocol/events.ts";
 import type { CompactionInfo, Message, Usage } from "../protocol/message.ts";
 import { addUsage } from "../llm/pricing.ts";
 import type { SessionStore } from "../store/types.ts";
-import {
-  TASK_TOKENS,
-  USER_MESSAGES_TOKENS,
-  keepUserMessages,
-  recordWithKept,
-  taskTextOf,
-} from "./compaction-record.ts";
+import { TASK_TOKENS, USER_MESSAGES_TOKENS, keepUserMessages, taskTextOf } from "./compaction-record.ts";
 import {
   isContextOverflow,
   overflowAfterCondensing,
@@ -27,11 +21,13 @@ import {
 import { buildContext, lastRecordIndex } from "./context.ts";
 import { FirstPrompt } from "./first-prompt.ts";
 import { selectImagesForContext } from "./image-context.ts";
-import { keptStart, windowTail, withoutOldestTurn } from "./kept-turns.ts";
+import { keptStart, windowTail } from "./kept-turns.ts";
 import { contextWindowFor } from "./model-windows.ts";
 import { PromptTokens } from "./prompt-tokens.ts";
-import { type CacheRates, PRUNE_KEEP_TOKENS, pruneGap, prunedSavings, selectPrune } from "./prune.ts";
+import { PRUNE_KEEP_TOKENS, prunedSavings, selectPrune } from "./prune.ts";
 import { priceFor } from "../llm/pricing.ts";
+import { PruneSchedule, cacheRatesFor } from "./prune-schedule.ts";
+import { type BuiltRecord, type RecordParts, type RecordSizing, fitRecord, shorter } from "./record-fit.ts";
 import { type SummaryHooks, summarise } from "./summary-call.ts";
 import { promptText } from "./summary-prompt.ts";
 import { CHARS_PER_TOKEN, estimateTextTokens, estimateTokens } from "./token-estimate.ts";
@@ -56,8 +52,6 @@ export interface CompactOutcome {
   failure?: string;
 }
 
-/** Anthropic's cache prices as multiples of input: also assumed for a model without a price. */
-const ANTHROPIC_RATES: CacheRates = { write: 1.25, read: 0.1 };
 /** A prune is enough when it brings the context under this share of the threshold. */
 const PRUNE_ENOUGH = 0.6;
 /** The in-memory window (count and bytes) may fill this far before the context is condensed. */
@@ -74,6 +68,8 @@ export interface ContextManagerDeps {
   system: string;
   tools: ToolSpec[];
   emit: EventSink;
+  /** PreCompact hooks (src/hooks), told before a summary replaces part of the context. */
+  preCompact?(trigger: "manual" | "auto", focus: string | undefined, signal: AbortSignal): Promise<void>;
 }
 
 export class ContextManager {
@@ -111,10 +107,8 @@ export class ContextManager {
   }
 
   private sentSinceCollect = 0;
-  /** Prompt tokens right after the last condense (or of the first request); the growth a turn since. */
-  private afterCondense: number | undefined;
-  private lastTokens: number | undefined;
-  private growth = 0;
+  /** When a prune pays before the threshold: the context's growth since the last condense. */
+  private readonly schedule = new PruneSchedule();
 
   /**
    * Whether the requests sent since the last collection (about their characters, plus `extra`
@@ -195,7 +189,7 @@ export class ContextManager {
     let context = await this.current();
     if (!this.deps.config.context.autoCondense) return context;
     const tokens = this.tokensOf(context);
-    this.noteGrowth(tokens);
+    this.schedule.noteGrowth(tokens);
     const over = tokens > this.limit;
     const pressure = this.ringPressure(context);
     if ((over || pressure || this.requested) && context.length >= this.quietUntil) {
@@ -287,9 +281,47 @@ export class ContextManager {
 
     // 2. What a record replaces: everything after the last record (or the first prompt) but the
     // last whole turns.
+    const keep = opts.keepLast ?? Math.max(0, this.deps.config.context.keepLastTurns - hardness);
+    const scope = await this.condenseScope(keep, opts.keepWhole || opts.keepLast !== undefined);
+    const { body, split, previous, task } = scope;
+    const middle = body.slice(0, split);
+    // A lone message is not worth a model call: its summary would be as long.
+    if (middle.length < 2) return { tokensBefore, tokensAfter: tokensBefore, method: "none", trigger, replaced: 0 };
+    // Said when it starts: a summary call may take a while.
+    const keepTurns = groupTurns(body.slice(split)).length;
+    await this.deps.preCompact?.(trigger === "manual" ? "manual" : "auto", opts.focus, signal);
+    this.deps.emit({ type: "compact_start", trigger, messages: middle.length, keep_turns: keepTurns });
+    const { summary, failure } = await this.summaryOf(middle, previous, task, hardness, opts);
+    if (signal.aborted) throw new InterruptedError();
+
+    // 3. The record and the turns kept after it (for the sliding window: as many as fit). A condense
+    // must leave the request smaller than it found it: else fewer turns are kept, down to none.
+    const method: "summary" | "window" = summary !== undefined ? "summary" : "window";
+    const parts: RecordParts = { body, previous, firstTask: scope.firstTask, task, summary, method, trigger, tokensBefore };
+    let tail = body.slice(split);
+    // The window keeps what fits, but never more than `--keep-last` asked for.
+    if (method === "window") {
+      tail = shorter(windowTail(body, this.limit, hardness), opts.keepLast === undefined ? undefined : tail);
+    }
+    const built = fitRecord(parts, tail, this.recordSizing);
+    if (built.tokensAfter >= tokensBefore) {
+      const why = `it would not make the context smaller (${tokensBefore} tokens before, ${built.tokensAfter} after)`;
+      const reason = failure ? `${failure}, and the sliding window: ${why}` : why;
+      const message = `could not compact the conversation: ${reason}; nothing was changed`;
+      this.deps.emit({ type: "warning", message });
+      return { tokensBefore, tokensAfter: tokensBefore, method: "none", trigger, replaced: 0, failure: reason };
+    }
+    return this.commitRecord(built, parts, failure);
+  }
+
+  /**
+   * What a condense may replace: the body after the last record (or the first prompt), where its
+   * last `keep` whole turns start, the record before it and the task the new record carries.
+   */
+  private async condenseScope(keep: number, keepWhole: boolean | undefined) {
     const window = this.deps.store.window();
     const at = lastRecordIndex(window);
-    const previous = at >= 0 ? window[at]!.compaction : this.lastRecord?.compaction;
+    const previous = at >= 0 ? window[at]?.compaction : this.lastRecord?.compaction;
     const task = previous?.task ?? (await this.taskText());
     let body: Message[];
     if (at >= 0) body = window.slice(at + 1);
@@ -298,65 +330,53 @@ export class ContextManager {
       const first = await this.loadTask();
       body = first && window[0]?.id === first.id ? window.slice(1) : [...window];
     }
-    const keep = opts.keepLast ?? Math.max(0, this.deps.config.context.keepLastTurns - hardness);
-    const split = keptStart(body, keep, opts.keepWhole || opts.keepLast !== undefined);
-    const middle = body.slice(0, split);
-    // A lone message is not worth a model call: its summary would be as long.
-    if (middle.length < 2) return { tokensBefore, tokensAfter: tokensBefore, method: "none", trigger, replaced: 0 };
-    // Said when it starts: a summary call may take a while.
-    const keepTurns = groupTurns(body.slice(split)).length;
-    this.deps.emit({ type: "compact_start", trigger, messages: middle.length, keep_turns: keepTurns });
+    const split = keptStart(body, keep, keepWhole);
+    const firstTask = at < 0 ? (await this.loadTask())?.id : undefined;
+    return { body, split, previous, task, firstTask };
+  }
 
+  /**
+   * The summary of `middle` (one model call), or why there is none: the call failed, the summary
+   * was not smaller, or `hardness` 2 and up skips it. Interrupted: throws InterruptedError.
+   */
+  private async summaryOf(
+    middle: Message[],
+    previous: CompactionInfo | undefined,
+    task: string,
+    hardness: number,
+    opts: { signal: AbortSignal; focus?: string },
+  ): Promise<{ summary?: string; failure?: string }> {
+    const { signal } = opts;
+    if (hardness >= 2) return { failure: "the prompt was still too long after condensing" };
     const userMessages = keepUserMessages(
       [...(previous?.userMessages ?? []), ...middle.map(promptText).filter((t): t is string => t !== undefined)],
       this.recordBudget(USER_MESSAGES_TOKENS),
     );
-    let summary: string | undefined;
-    let failure: string | undefined;
-    if (hardness < 2) {
-      try {
-        summary = await summarise(
-          this.deps,
-          this.window,
-          { task, previous: previous?.summary, middle, userMessages, focus: opts.focus, signal },
-          this.summaryHooks,
-        );
-      } catch (err) {
-        if (err instanceof InterruptedError || signal.aborted) throw new InterruptedError();
-        failure = errorMessage(err);
-      }
-      if (summary !== undefined && estimateTextTokens(summary) >= estimateTokens(middle)) {
-        failure = "the summary was not smaller than what it replaced";
-        summary = undefined;
-      }
-    } else {
-      failure = "the prompt was still too long after condensing";
+    let summary: string;
+    try {
+      summary = await summarise(
+        this.deps,
+        this.window,
+        { task, previous: previous?.summary, middle, userMessages, focus: opts.focus, signal },
+        this.summaryHooks,
+      );
+    } catch (err) {
+      if (err instanceof InterruptedError || signal.aborted) throw new InterruptedError();
+      return { failure: errorMessage(err) };
     }
-    if (signal.aborted) throw new InterruptedError();
+    if (estimateTextTokens(summary) >= estimateTokens(middle))
+      return { failure: "the summary was not smaller than what it replaced" };
+    return { summary };
+  }
 
-    // 3. The record and the turns kept after it (for the sliding window: as many as fit). A condense
-    // must leave the request smaller than it found it: else fewer turns are kept, down to none.
-    const method: "summary" | "window" = summary !== undefined ? "summary" : "window";
-    const firstTask = at < 0 ? (await this.loadTask())?.id : undefined;
-    const parts = { body, previous, firstTask, task, summary, method, trigger, tokensBefore };
-    let tail = body.slice(split);
-    // The window keeps what fits, but never more than `--keep-last` asked for.
-    if (method === "window") {
-      tail = shorter(windowTail(body, this.limit, hardness), opts.keepLast === undefined ? undefined : tail);
-    }
-    let built = this.recordFor(parts, tail);
-    while (built.tokensAfter >= tokensBefore && tail.length) {
-      tail = withoutOldestTurn(tail);
-      built = this.recordFor(parts, tail);
-    }
-    if (built.tokensAfter >= tokensBefore) {
-      const why = `it would not make the context smaller (${tokensBefore} tokens before, ${built.tokensAfter} after)`;
-      const reason = failure ? `${failure}, and the sliding window: ${why}` : why;
-      const message = `could not compact the conversation: ${reason}; nothing was changed`;
-      this.deps.emit({ type: "warning", message });
-      return { tokensBefore, tokensAfter: tokensBefore, method: "none", trigger, replaced: 0, failure: reason };
-    }
-    const { info, record, copies, replaced } = built;
+  /** Appends the record and its kept turns, leaves only them in memory, and reports the condense. */
+  private async commitRecord(
+    built: BuiltRecord & { tail: Message[] },
+    parts: RecordParts,
+    failure: string | undefined,
+  ): Promise<CompactOutcome> {
+    const { info, record, copies, replaced, tail } = built;
+    const { method, trigger, tokensBefore } = parts;
     // Appended together, so one archive write carries them: a kill -9 leaves the record with all,
     // some or none of its kept turns, each of which is a well-formed context.
     this.deps.store.append(record);
@@ -397,38 +417,14 @@ export class ContextManager {
     return this.report({ tokensBefore, tokensAfter, method: "prune", trigger, replaced: 0 });
   }
 
-  /** The prompt cache's write and read prices as multiples of input, for the model in use. */
-  private cacheRates(): CacheRates {
-    const { provider, config } = this.deps;
-    const price = priceFor(provider.name, provider.model, config.price);
-    return price && price.input > 0
-      ? { write: price.cacheWrite / price.input, read: price.cacheRead / price.input }
-      : ANTHROPIC_RATES;
-  }
-
-  /** Tracks how fast the context grows a turn (a moving average of the growth between requests). */
-  private noteGrowth(tokens: number): void {
-    const grew = tokens - (this.lastTokens ?? tokens);
-    if (grew > 0) this.growth = this.growth === 0 ? grew : this.growth * 0.8 + grew * 0.2;
-    this.lastTokens = tokens;
-    this.afterCondense ??= tokens;
-  }
-
   /**
-   * Prunes before the threshold when the bill says so: once the context has grown past its size
-   * after the last condense by pruneGap (the re-write a prune causes against the reads it saves),
-   * old outputs are cleared down to the low-water mark in one step, so early messages change
-   * rarely. Undefined when not due.
+   * Prunes before the threshold when the bill says so (prune-schedule.ts): undefined when not due.
    */
   private async pruneIfDue(context: Message[], tokens: number): Promise<CompactOutcome | undefined> {
-    if (this.afterCondense === undefined || this.growth <= 0) return undefined;
-    const pruned = selectPrune(context, this.pruneKeep);
-    if (!pruned.size) return undefined;
-    // What the prune makes the cache write again: everything from the first message it changes.
-    const first = context.findIndex((m) => pruned.has(m.id));
-    const rewrite = estimateTokens(context.slice(first).map((m) => pruned.get(m.id) ?? m));
-    if (tokens - this.afterCondense < pruneGap(rewrite, this.growth, this.cacheRates())) return undefined;
-    return this.applyPrune(pruned, tokens, "auto");
+    const { provider, config } = this.deps;
+    const rates = cacheRatesFor(priceFor(provider.name, provider.model, config.price));
+    const pruned = this.schedule.due(context, tokens, this.pruneKeep, rates);
+    return pruned ? this.applyPrune(pruned, tokens, "auto") : undefined;
   }
 
   /** The low-water mark: a small window keeps less, a quarter of the threshold at most. */
@@ -436,52 +432,19 @@ export class ContextManager {
     return Math.min(PRUNE_KEEP_TOKENS, Math.floor(this.limit / 4));
   }
 
-  /** The compaction record standing for all of `body` but `tail`, with its kept copies and their tokens. */
-  private recordFor(
-    p: {
-      body: Message[];
-      previous: CompactionInfo | undefined;
-      firstTask: string | undefined;
-      task: string;
-      summary: string | undefined;
-      method: "summary" | "window";
-      trigger: CondenseTrigger;
-      tokensBefore: number;
-    },
-    tail: Message[],
-  ) {
-    const replaced = p.body.slice(0, p.body.length - tail.length);
-    const userMessages = keepUserMessages(
-      [...(p.previous?.userMessages ?? []), ...replaced.map(promptText).filter((t): t is string => t !== undefined)],
-      this.recordBudget(USER_MESSAGES_TOKENS),
-    );
-    const info: CompactionInfo = {
-      trigger: p.trigger,
-      firstId: p.previous?.firstId ?? p.firstTask ?? replaced[0]?.id ?? "",
-      lastId: replaced.at(-1)?.id ?? p.previous?.lastId ?? "",
-      // Without an earlier record the first prompt is replaced too.
-      count: (p.previous?.count ?? 1) + replaced.length,
-      tokensBefore: p.tokensBefore,
-      tokensAfter: 0,
-      keptIds: [],
-      method: p.method,
-      task: p.task,
-      ...(p.summary !== undefined
-        ? { summary: p.summary }
-        : p.previous?.summary
-          ? { summary: p.previous.summary }
-          : {}),
-      userMessages,
+  /** How a compaction record is measured against this session's window. */
+  private get recordSizing(): RecordSizing {
+    return {
+      fixedTokens: this.tokens.fixed,
+      budget: (tokens) => this.recordBudget(tokens),
+      messageCount: () => this.deps.store.messageCount?.() ?? 0,
+      tokensOf: (context) => this.tokensOf(context),
     };
-    const { record, copies } = recordWithKept(info, tail, this.tokens.fixed);
-    const total = (this.deps.store.messageCount?.() ?? 0) + 1 + copies.length;
-    const tokensAfter = this.tokensOf(buildContext([record, ...copies], { total }));
-    return { info, record, copies, replaced, tokensAfter };
   }
 
   private report(outcome: CompactOutcome): CompactOutcome {
     this.compactions++;
-    this.afterCondense = outcome.tokensAfter;
+    this.schedule.condensed(outcome.tokensAfter);
     this.deps.emit({
       type: "compact_boundary",
       trigger: outcome.trigger,
@@ -502,5 +465,3 @@ export class ContextManager {
     return taskTextOf(await this.loadTask(), this.recordBudget(TASK_TOKENS));
   }
 }
-
-const shorter = (a: Message[], b: Message[] | undefined): Message[] => (b !== undefined && b.length < a.length ? b : a);

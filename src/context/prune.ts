@@ -105,3 +105,41 @@ export function prunedSavings(context: readonly Message[], pruned: Map<string, M
   }
   return Math.floor(chars / CHARS_PER_TOKEN);
 }
+
+/** Tool outputs longer than this are trimmed from memory under memory pressure. */
+const LARGE_OUTPUT_CHARS = 1024;
+/** What a trimmed output keeps of its start. */
+const TRIMMED_KEEP_CHARS = 200;
+
+/** The message with every tool output over LARGE_OUTPUT_CHARS cut to its start and a note, or undefined. */
+function withoutLargeToolOutputs(message: Message): Message | undefined {
+  let changed = false;
+  const content = message.content.map((block) => {
+    if (block.type !== "tool_result") return block;
+    const text = resultText(block);
+    if (text.length <= LARGE_OUTPUT_CHARS) return block;
+    changed = true;
+    const dropped = text.length - TRIMMED_KEEP_CHARS;
+    const note =
+      `${text.slice(0, TRIMMED_KEEP_CHARS)}\n[${dropped} more characters dropped from memory under memory pressure; ` +
+      "kept in the session archive]";
+    return { ...block, content: note };
+  });
+  return changed ? { ...message, content } : undefined;
+}
+
+/**
+ * Memory pressure's pruner: copies (same id) of the messages of `window`, all but the newest
+ * `keepRecent`, whose large tool outputs are cut to their start and a note. The store puts them in
+ * memory in place of the originals (the archive keeps those whole). Pure.
+ */
+export function trimForMemory(window: readonly Message[], keepRecent: number): Map<string, Message> {
+  const out = new Map<string, Message>();
+  const limit = window.length - Math.max(0, keepRecent);
+  for (let i = 0; i < limit; i++) {
+    const message = window[i];
+    const copy = message && withoutLargeToolOutputs(message);
+    if (message && copy) out.set(message.id, copy);
+  }
+  return out;
+}

@@ -9,6 +9,7 @@ import { helpCommand } from "./commands/help.ts";
 import { mcpCommand } from "./commands/mcp.ts";
 import { modelCommand } from "./commands/model.ts";
 import { resumeCommand } from "./commands/resume.ts";
+import { rewindCommand } from "./commands/rewind.ts";
 import { statusCommand } from "./commands/status.ts";
 import type { SlashCommand } from "./slash-command.ts";
 
@@ -18,6 +19,7 @@ export const COMMANDS: readonly SlashCommand[] = [
   compactCommand,
   clearCommand,
   resumeCommand,
+  rewindCommand,
   costCommand,
   statusCommand,
   mcpCommand,

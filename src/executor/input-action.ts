@@ -10,4 +10,10 @@ export type InputAction =
   /** `/resume <id>`: continue another session of this directory. */
   | { kind: "ResumeSession"; id: string }
   /** `!command` in the interactive session: the user's own shell command (user-shell.ts). */
-  | { kind: "RunShell"; command: string };
+  | { kind: "RunShell"; command: string }
+  /**
+   * `/rewind`: back to before prompt `to` (number `n` in the list, text `prompt`): the files the
+   * agent wrote since (`code`), the conversation (`conversation`, the prompt then goes back into
+   * the draft); `first`: it is the conversation's first message.
+   */
+  | { kind: "Rewind"; to: string; n: number; prompt: string; first: boolean; code: boolean; conversation: boolean };

@@ -7,6 +7,7 @@ import type { ListedSession } from "../store/types.ts";
 import type { SandboxState } from "../sandbox/types.ts";
 import type { PermissionMode } from "../config/config.ts";
 import type { InputAction } from "./input-action.ts";
+import type { RewindPoint } from "./session-rewind.ts";
 import type { ServerReport } from "../mcp/servers.ts";
 
 export interface CommandOutcome {
@@ -44,8 +45,8 @@ export interface SessionFacts {
   shells: { spawned: number; reused: number; commandsRun: number };
   memory: { peakRssMb: number; peakHeapMb: number; rssMb: number };
   tasksRunning: number;
-  /** Where commands run: the OS sandbox, or none and why. */
-  sandbox: SandboxState;
+  /** Where commands run: the OS sandbox, or none and why; undefined while it is being probed. */
+  sandbox: SandboxState | undefined;
   /** The mode the next tool call is judged in (Shift+Tab changes it in the interactive session). */
   permissionMode?: PermissionMode;
 }
@@ -58,6 +59,8 @@ export interface CommandContext {
   commands(): readonly SlashCommand[];
   /** The session's MCP servers, once those that start unasked have connected or failed (absent: none). */
   mcpServers?(): Promise<ServerReport[]>;
+  /** The prompts `/rewind` can go back to, oldest first (absent: none). */
+  rewindPoints?(): Promise<RewindPoint[]>;
   /** `provider/model` the session started on: /model can switch back to it though no list names it. */
   startModel?: string;
   signal: AbortSignal;

@@ -6,6 +6,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { ContentBlock, Message } from "../protocol/message.ts";
 import { summaryIndex, toAnthropicMessages, toAnthropicParams } from "./anthropic-wire.ts";
 import type { ModelRequest } from "./types.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 const MESSAGES_KEY = '"messages":[]';
 
@@ -47,7 +48,7 @@ export class AnthropicBodyBuilder {
     const summary = summaryIndex(request.messages);
     for (const at of new Set([summary, last])) {
       if (at < 0 || !parts[at]) continue;
-      const params = await toAnthropicParams({ ...request, messages: [request.messages[at]!] }, model);
+      const params = await toAnthropicParams({ ...request, messages: [itemAt(request.messages, at)] }, model);
       parts[at] = JSON.stringify(params.messages[0]);
     }
     const params = await toAnthropicParams({ ...request, messages: [] }, model);

@@ -4,6 +4,7 @@
 import type { ContentBlock, Usage } from "../protocol/message.ts";
 import { parseToolInput, type ToolInputFields } from "./tool-input.ts";
 import type { AssistantTurn } from "./types.ts";
+import { entryOf } from "../text/checked-index.ts";
 
 /** The fields we read; the API may add event types and fields at any time (ignored). */
 export interface AnthropicEvent {
@@ -73,7 +74,7 @@ export class AnthropicTurnBuilder {
   finish(): AssistantTurn {
     const content: ContentBlock[] = [];
     for (const index of [...this.#blocks.keys()].sort((a, b) => a - b)) {
-      const block = this.#blocks.get(index)!;
+      const block = entryOf(this.#blocks, index);
       if (block.kind === "text") {
         if (block.text) content.push({ type: "text", text: block.text });
       } else {
@@ -112,7 +113,7 @@ export class AnthropicTurnBuilder {
 
   /** Parses the joined JSON once, at content_block_stop (or at the end if that never came). */
   #finishTool(block: Pending | undefined): void {
-    if (!block || block.kind !== "tool" || block.input !== undefined) return;
+    if (block?.kind !== "tool" || block.input !== undefined) return;
     // Some compatible servers put the whole input in content_block_start and send no deltas.
     const start = block.startInput;
     const startHasInput = start && typeof start === "object" && Object.keys(start).length > 0;

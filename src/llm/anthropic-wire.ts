@@ -4,6 +4,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { ContentBlock, ImageBlock, Message, TextBlock } from "../protocol/message.ts";
 import type { ModelRequest } from "./types.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 type Block = Anthropic.ContentBlockParam;
 type Params = Anthropic.Messages.MessageCreateParamsStreaming;
@@ -86,7 +87,8 @@ export async function toAnthropicMessages(
 
 /** The newest compaction record (or summary) before the last message, or -1: a breakpoint's place. */
 export function summaryIndex(messages: readonly Message[]): number {
-  for (let i = messages.length - 2; i >= 0; i--) if (messages[i]!.compaction || messages[i]!.isSummary) return i;
+  for (let i = messages.length - 2; i >= 0; i--)
+    if (itemAt(messages, i).compaction || itemAt(messages, i).isSummary) return i;
   return -1;
 }
 
@@ -100,7 +102,7 @@ export async function toAnthropicParams(request: ModelRequest, model: string): P
   const summary = summaryIndex(request.messages);
   const messages: Anthropic.MessageParam[] = [];
   for (let i = 0; i < request.messages.length; i++) {
-    const [wire] = await toAnthropicMessages([request.messages[i]!], request.loadImage);
+    const [wire] = await toAnthropicMessages([itemAt(request.messages, i)], request.loadImage);
     if (wire) messages.push(i === summary ? withBreakpoint(wire) : wire);
   }
   const last = messages.at(-1);

@@ -1,7 +1,7 @@
 // The Anthropic Messages provider: one streamed turn through the official SDK, loaded on first use
 // so that startup (`--version`) never pays for it.
 
-import type AnthropicClient from "@anthropic-ai/sdk";
+import type { Messages } from "@anthropic-ai/sdk/resources/messages/messages";
 import { AnthropicTurnBuilder, type AnthropicEvent } from "./anthropic-stream.ts";
 import { AnthropicBodyBuilder } from "./anthropic-body.ts";
 import { SdkProvider, type TurnBuilder } from "./sdk-stream.ts";
@@ -11,24 +11,47 @@ export type { EndpointOptions } from "./sdk-stream.ts";
 
 export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
 
-type Sdk = typeof import("@anthropic-ai/sdk");
+/**
+ * The SDK's base client with only the Messages resource, not its `Anthropic` class: that one builds
+ * every resource (beta, admin, files, skills...) at construction and drags their modules into the
+ * first request's path. Measured in compiled binaries: half the import's CPU time (10 ms against
+ * 20 ms here, under load) and construction 1.5 ms against 3 ms at best.
+ */
+type Sdk = typeof import("@anthropic-ai/sdk/core/error") & {
+  BaseAnthropic: typeof import("@anthropic-ai/sdk/client").BaseAnthropic;
+  Messages: typeof Messages;
+};
+type AnthropicClient = { messages: Messages };
+
+let loading: Promise<Sdk> | undefined;
+const loadAnthropicSdk = () =>
+  (loading ??= Promise.all([
+    import("@anthropic-ai/sdk/core/error"),
+    import("@anthropic-ai/sdk/client"),
+    import("@anthropic-ai/sdk/resources/messages/messages"),
+  ]).then(([errors, client, messages]) => ({
+    ...errors,
+    BaseAnthropic: client.BaseAnthropic,
+    Messages: messages.Messages,
+  })));
 
 export class AnthropicProvider extends SdkProvider<Sdk, AnthropicClient, AnthropicEvent> {
   readonly name = "anthropic" as const;
   readonly #bodies = new AnthropicBodyBuilder();
 
   protected loadSdk(): Promise<Sdk> {
-    return import("@anthropic-ai/sdk");
+    return loadAnthropicSdk();
   }
 
   protected createClient(sdk: Sdk): AnthropicClient {
-    return new sdk.Anthropic({
+    const client = new sdk.BaseAnthropic({
       apiKey: this.options.apiKey,
       // Passed explicitly so the SDK never falls back to its own environment lookups.
       baseURL: this.options.baseUrl || ANTHROPIC_DEFAULT_BASE_URL,
       // Retries are ours (retry.ts), with backoff the UI can show.
       maxRetries: 0,
     });
+    return { messages: new sdk.Messages(client) };
   }
 
   protected async open(client: AnthropicClient, request: ModelRequest, model: string): Promise<AsyncIterable<unknown>> {

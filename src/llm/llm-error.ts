@@ -37,10 +37,29 @@ const RETRYABLE_STREAM_TYPES = new Set([
 
 /** The error classes of one SDK, passed in because the SDK itself is loaded lazily. */
 export interface SdkErrorClasses {
-  APIError: abstract new (...args: any[]) => Error;
-  APIConnectionError: abstract new (...args: any[]) => Error;
-  APIUserAbortError: abstract new (...args: any[]) => Error;
+  APIError: abstract new (...args: never[]) => Error;
+  APIConnectionError: abstract new (...args: never[]) => Error;
+  APIUserAbortError: abstract new (...args: never[]) => Error;
 }
+
+/** What either SDK's errors, and Bun's fetch errors, may carry: every field optional, none trusted. */
+interface ErrorFields {
+  status?: unknown;
+  type?: unknown;
+  code?: unknown;
+  path?: unknown;
+  message?: unknown;
+  apiMessage?: unknown;
+  headers?: unknown;
+  cause?: ErrorFields;
+  error?: {
+    error?: { code?: unknown; type?: unknown; message?: unknown };
+    code?: unknown;
+    type?: unknown;
+    message?: unknown;
+  };
+}
+const fieldsOf = (err: unknown): ErrorFields => (typeof err === "object" && err !== null ? (err as ErrorFields) : {});
 
 const MAX_MESSAGE = 500;
 
@@ -57,20 +76,21 @@ function retryAfterOf(headers: unknown): RetryAfter | undefined {
 }
 
 /** The API's own error type and message, from either SDK's APIError. */
-function apiDetails(err: any): { type?: string; message: string } {
+function apiDetails(err: ErrorFields): { type?: string; message: string } {
   // Anthropic: err.error is the whole body {type:"error", error:{type, message}}.
   // OpenAI: err.error is the inner {message, type, param, code}.
   const inner = err.error?.error ?? err.error;
-  const type: string | undefined = inner?.code ?? inner?.type ?? err.type ?? undefined;
-  let message: string = typeof inner?.message === "string" ? inner.message : (err.apiMessage ?? err.message ?? "");
+  const type = inner?.code ?? inner?.type ?? err.type ?? undefined;
+  const fallback = err.apiMessage ?? err.message;
+  let message = typeof inner?.message === "string" ? inner.message : typeof fallback === "string" ? fallback : "";
   if (err.status) message = message.replace(new RegExp(`^${err.status} `), "");
   return { type: typeof type === "string" ? type : undefined, message: clip(message) };
 }
 
 /** One short line naming the socket failure, without Bun's "pass verbose: true" advice. */
-function connectionCause(err: any): string {
+function connectionCause(err: ErrorFields): string {
   const parts: string[] = [];
-  for (const e of [err, err?.cause]) {
+  for (const e of [err, err.cause]) {
     if (!e) continue;
     const text = errorMessage(e).replace(/\s*For more information, pass `verbose: true`.*$/s, "");
     for (const part of [e.code, text]) {
@@ -83,14 +103,14 @@ function connectionCause(err: any): string {
 }
 
 /** " to <url>": Bun's fetch errors carry the URL asked in `path`, so a wrong base URL shows. */
-function toUrl(err: any): string {
-  const url = [err?.path, err?.cause?.path].find((p) => typeof p === "string" && /^https?:\/\//.test(p));
+function toUrl(err: ErrorFields): string {
+  const url = [err.path, err.cause?.path].find((p) => typeof p === "string" && /^https?:\/\//.test(p));
   return url ? ` to ${url}` : "";
 }
 
 /** Bun's fetch reports a dropped socket as a plain TypeError with a code, outside the SDK's classes. */
-function isNetworkError(err: any): boolean {
-  const code = String(err?.code ?? err?.cause?.code ?? "");
+function isNetworkError(err: unknown): boolean {
+  const code = String(fieldsOf(err).code ?? fieldsOf(err).cause?.code ?? "");
   if (
     /^(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|ECONNABORTED|ENOTFOUND|EAI_AGAIN|UND_ERR|ERR_STREAM_PREMATURE_CLOSE|ConnectionRefused|ConnectionClosed)/.test(
       code,
@@ -112,7 +132,7 @@ export function toProviderError(
 ): SynapseError {
   if (err instanceof SynapseError) return err;
   if (signal.aborted || err instanceof sdk.APIUserAbortError) return new InterruptedError();
-  const e = err as any;
+  const e = fieldsOf(err);
   if (err instanceof sdk.APIConnectionError) {
     return new LlmError(
       `${provider}: connection failed${toUrl(e)} (${connectionCause(e.cause ?? e)})`,

@@ -4,6 +4,7 @@
 import type { ContentBlock, Usage } from "../protocol/message.ts";
 import { parseToolInput } from "./tool-input.ts";
 import type { AssistantTurn } from "./types.ts";
+import { entryOf } from "../text/checked-index.ts";
 
 /** The fields we read; compatible servers vary, so every one is optional. */
 export interface OpenAIChunk {
@@ -84,9 +85,10 @@ export class OpenAITurnBuilder {
   finish(): AssistantTurn {
     const content: ContentBlock[] = this.#text ? [{ type: "text", text: this.#text }] : [];
     for (const index of [...this.#calls.keys()].sort((a, b) => a - b)) {
-      const call = this.#calls.get(index)!;
+      const call = entryOf(this.#calls, index);
       // Some local servers omit ids; the tool result still needs one to point at.
-      const id = call.id || `call_${Date.now().toString(36)}_${(generated += 1)}`;
+      if (!call.id) generated += 1;
+      const id = call.id || `call_${Date.now().toString(36)}_${generated}`;
       content.push({ type: "tool_use", id, name: call.name, ...parseToolInput(call.args) });
     }
     // Some servers say "stop" even when they called tools; the calls are what the agent must act on.

@@ -116,6 +116,19 @@ export function formatUsd(usd: number): string {
   return usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
 }
 
+/**
+ * The status line's running spend: dollars for a priced model, else the tokens sent and received
+ * ("12.3k tokens", "1.2M tokens"), else nothing before the first request.
+ */
+export function spendLabel(u: Usage, usd: number | undefined): string {
+  if (usd !== undefined) return formatUsd(usd);
+  const tokens = u.input_tokens + u.output_tokens;
+  if (tokens === 0) return "";
+  if (tokens < 1000) return `${tokens} tokens`;
+  if (tokens < 1e6) return `${(tokens / 1e3).toFixed(1)}k tokens`;
+  return `${(tokens / 1e6).toFixed(1)}M tokens`;
+}
+
 /** What `/cost` says when a model has no price. */
 export const NO_PRICE_NOTE =
   'no price known for this model: set SYNAPSE_PRICE="input,output" (dollars per million tokens) or "price" in config.json';

@@ -35,6 +35,19 @@ export abstract class SdkProvider<Sdk extends SdkErrorClasses, Client, E> implem
   protected abstract open(client: Client, request: ModelRequest, model: string): Promise<AsyncIterable<unknown>>;
   protected abstract builder(onText: (text: string) => void): TurnBuilder<E>;
 
+  prepare(): void {
+    this.loadSdk().then(
+      (sdk) => {
+        try {
+          this.#client ??= this.createClient(sdk);
+        } catch {
+          // Made again by the first request, which reports the failure.
+        }
+      },
+      () => {},
+    );
+  }
+
   async stream(request: ModelRequest, callbacks: StreamCallbacks): Promise<AssistantTurn> {
     if (request.signal.aborted) throw new InterruptedError();
     const sdk = await this.loadSdk();

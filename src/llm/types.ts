@@ -40,4 +40,10 @@ export interface Provider {
   readonly model: string;
   /** Streams one turn. Throws ProviderError (with status and retryable) on failure. */
   stream(request: ModelRequest, callbacks: StreamCallbacks): Promise<AssistantTurn>;
+  /**
+   * Starts loading the SDK and making the client, without waiting: called as a session opens, so
+   * that work runs while the session's files are written rather than after. Never throws (the first
+   * request meets any failure again).
+   */
+  prepare?(): void;
 }

@@ -163,7 +163,9 @@ export class McpConnection {
     let cursor: string | undefined;
     do {
       const options = { timeout: this.opts.startTimeoutMs };
-      const page = await this.client!.listPrompts(cursor ? { cursor } : undefined, options);
+      const client = this.client;
+      if (!client) return;
+      const page = await client.listPrompts(cursor ? { cursor } : undefined, options);
       prompts.push(...page.prompts);
       cursor = page.nextCursor;
     } while (cursor);

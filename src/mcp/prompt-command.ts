@@ -3,6 +3,7 @@
 // arguments (given in order, the last taking the rest) and the rendering of the messages.
 
 import { MCP_PREFIX } from "./tool-names.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 export interface PromptArgument {
   name: string;
@@ -24,7 +25,7 @@ export function isPromptCommand(text: string): boolean {
 
 export function parsePromptCommand(text: string): { name: string; args: string } | undefined {
   const m = COMMAND.exec(text.trim());
-  return m ? { name: m[1]!, args: (m[2] ?? "").trim() } : undefined;
+  return m ? { name: itemAt(m, 1), args: (m[2] ?? "").trim() } : undefined;
 }
 
 /** Words in order to the declared arguments; the last one gets the rest of the line. */

@@ -2,6 +2,7 @@
 // the mentions of connected servers and renders what a server returned as one text block.
 
 import { headUnits } from "../text/code-point.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 const MENTION = /(?:^|\s)@([A-Za-z0-9_-]+):(\S+)/g;
 
@@ -15,8 +16,8 @@ export function resourceMentions(text: string, servers: ReadonlySet<string>): Re
   const seen = new Set<string>();
   const out: ResourceMention[] = [];
   for (const m of text.matchAll(MENTION)) {
-    const server = m[1]!;
-    const uri = m[2]!.replace(/[.,;:!?)\]]+$/, "");
+    const server = itemAt(m, 1);
+    const uri = itemAt(m, 2).replace(/[.,;:!?)\]]+$/, "");
     if (!servers.has(server) || !uri || seen.has(`${server}\u0000${uri}`)) continue;
     seen.add(`${server}\u0000${uri}`);
     out.push({ server, uri });

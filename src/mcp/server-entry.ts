@@ -26,6 +26,10 @@ function build() {
   });
   return { stdio, remote };
 }
+function entryShapes(): ReturnType<typeof build> {
+  shapes ??= build();
+  return shapes;
+}
 
 export type EntryCheck = { ok: true; entry: McpServerEntry } | { ok: false; error: string };
 
@@ -36,7 +40,7 @@ export function parseServerEntry(raw: unknown): EntryCheck {
   }
   const type = (raw as { type?: unknown }).type;
   if (type === undefined || type === "stdio") {
-    const parsed = z.safeParse((shapes ??= build()).stdio, raw);
+    const parsed = z.safeParse(entryShapes().stdio, raw);
     if (!parsed.success) {
       const needs = '"command" (a string), "args" (strings), "env" (string values), "cwd" (a string)';
       return { ok: false, error: `a stdio entry needs ${needs}` };
@@ -44,7 +48,7 @@ export function parseServerEntry(raw: unknown): EntryCheck {
     const { command, args = [], env = {}, cwd } = parsed.data;
     return { ok: true, entry: { type: "stdio", command, args, env, ...(cwd !== undefined ? { cwd } : {}) } };
   }
-  const parsed = z.safeParse((shapes ??= build()).remote, raw);
+  const parsed = z.safeParse(entryShapes().remote, raw);
   if (!parsed.success) {
     if (typeof type !== "string" || !["http", "streamable-http", "streamableHttp", "sse"].includes(type)) {
       return { ok: false, error: `unknown "type" ${JSON.stringify(type)} (stdio, http or sse)` };

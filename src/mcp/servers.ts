@@ -11,13 +11,14 @@ import { resourceMentions, resourceText } from "./resource-mentions.ts";
 import { parsePromptCommand, promptArguments, promptText } from "./prompt-command.ts";
 import { UsageError } from "../protocol/errors.ts";
 import { WATCHDOG_SCRIPT } from "../shell/watchdog.ts";
-import { isApproved, recordApproval } from "./approvals.ts";
+import { isApproved, recordApproval } from "../policy/project-approvals.ts";
 import type { McpConnection, ServerStatus } from "./connection.ts";
 import type { ServerPrompt } from "./prompt-command.ts";
 import { mcpTool } from "./mcp-tool.ts";
 import { expandEntry } from "./server-entry.ts";
 import type { ConfiguredServer } from "./sources.ts";
 import { MCP_PREFIX, mcpToolNames, serverPart } from "./tool-names.ts";
+import { entryOf } from "../text/checked-index.ts";
 
 export interface McpSessionInput {
   cwd: string;
@@ -116,7 +117,7 @@ class McpServerSet implements McpServers {
       this.states.set(server.name, { server, status: "pending" });
       if (await this.approved(server)) started.push(this.connect(server));
       else {
-        this.states.get(server.name)!.status = "needs-approval";
+        entryOf(this.states, server.name).status = "needs-approval";
         this.waiting.push(server);
       }
     });
@@ -133,8 +134,10 @@ class McpServerSet implements McpServers {
 
   private async connect(server: ConfiguredServer): Promise<void> {
     const { input, dir } = this;
-    const state = this.states.get(server.name)!;
-    const expanded = server.entry ? expandEntry(server.entry, input.env) : { ok: false as const, error: server.error! };
+    const state = entryOf(this.states, server.name);
+    const expanded = server.entry
+      ? expandEntry(server.entry, input.env)
+      : { ok: false as const, error: server.error ?? "no entry" };
     if (!expanded.ok) {
       state.status = "failed";
       state.error = expanded.error;
@@ -178,7 +181,10 @@ class McpServerSet implements McpServers {
   async ready(ask?: AskApproval): Promise<void> {
     await this.first;
     const { waiting } = this;
-    if (ask && waiting.length) await (this.asked ??= this.askAll(ask));
+    if (ask && waiting.length) {
+      this.asked ??= this.askAll(ask);
+      await this.asked;
+    }
     if (this.warnedWaiting || !waiting.length) return;
     this.warnedWaiting = true;
     const names = waiting.map((s) => `"${s.name}"`).join(", ");
@@ -214,7 +220,9 @@ class McpServerSet implements McpServers {
         connection.prompts.map((p) => p.name),
         taken,
       );
-      connection.prompts.forEach((p, i) => byName.set(names[i]!, { connection, name: p.name, args: p.arguments }));
+      for (const [i, p] of connection.prompts.entries()) {
+        byName.set(names[i] ?? p.name, { connection, name: p.name, args: p.arguments });
+      }
     }
     return byName;
   }
@@ -231,7 +239,7 @@ class McpServerSet implements McpServers {
         taken,
       );
       const limits = { maxOutputTokens: input.maxOutputTokens };
-      offered.forEach((t, i) => fresh.push(mcpTool(names[i]!, connection, t, limits)));
+      for (const [i, t] of offered.entries()) fresh.push(mcpTool(names[i] ?? t.name, connection, t, limits));
     }
     const signature = JSON.stringify(fresh.map((t) => [t.name, t.description, t.inputSchema]));
     if (signature === this.installed) return false;
@@ -271,7 +279,7 @@ class McpServerSet implements McpServers {
     const attached: ContentBlock[] = [];
     for (const mention of resourceMentions(text, new Set(connected.keys()))) {
       try {
-        const contents = await connected.get(mention.server)!.readResource(mention.uri, signal);
+        const contents = await entryOf(connected, mention.server).readResource(mention.uri, signal);
         const limit = `SYNAPSE_MAX_MCP_OUTPUT_TOKENS=${input.maxOutputTokens}`;
         attached.push({ type: "text", text: resourceText(mention, contents, input.maxOutputTokens * 4, limit) });
       } catch (err) {

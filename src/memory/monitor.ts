@@ -1,6 +1,6 @@
-// The memory monitor: samples heap and RSS on an interval, warns past `warnMb`, and past
-// `criticalMb` asks the runner to act (shrink the message window, drop cached bytes, compact).
-// It measures and decides; what to free is the caller's business.
+// The memory monitor: samples heap and RSS on an interval and reports a level — a warning past
+// `warnMb`, a critical reading past `criticalMb` — once per crossing. It only measures: what to
+// free is the session's reaction (context/memory-pressure.ts).
 
 import type { MemoryConfig } from "../config/config.ts";
 

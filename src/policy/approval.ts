@@ -17,8 +17,16 @@ export interface ApprovalRequest {
   dangerous?: boolean;
 }
 
-/** `stop`: the user pressed Esc or Ctrl-C: the call is rejected and the turn ends (interactive-session.ts). */
-export type ApprovalAnswer = "yes" | "always" | { no: string; stop?: boolean };
+/**
+ * `stop`: the user pressed Esc or Ctrl-C: the call is rejected and the turn ends (interactive-session.ts).
+ * `edited`: yes, but with this input instead (an Agent SDK program's `updatedInput`); the tool-call
+ * path checks it against the tool's schema and the policy again, and a deny rule still refuses it.
+ */
+export type ApprovalAnswer =
+  | "yes"
+  | "always"
+  | { no: string; stop?: boolean }
+  | { edited: Record<string, unknown>; no?: undefined; stop?: undefined };
 
 /** The part of a tool call's services the gate reads (tools' `ToolServices` has them all). */
 export interface GateServices {

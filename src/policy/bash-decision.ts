@@ -15,6 +15,7 @@ import { bashAllowed, commandRuleFor, denyMatches, namesExactly, ruleMatchesComm
 import { unprovenPart } from "./safe-command.ts";
 import { hardLinks, insideWorkspace } from "./workspace.ts";
 import { writeTargets } from "./write-targets.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 
@@ -82,8 +83,8 @@ const TASK_COMMAND = /^\s*task:/;
 
 function decideTask(policy: PermissionPolicy, command: string, deny: Rule[]): Decision {
   const parsed = parseShell(command);
-  const words = parsed.ok && parsed.commands.length === 1 ? parsed.commands[0]!.words : null;
-  const name = command.trim().split(/\s/)[0]!;
+  const words = parsed.ok && parsed.commands.length === 1 ? itemAt(parsed.commands, 0).words : null;
+  const name = command.trim().split(/\s/)[0] ?? "";
   const denied = deny.find((r) => {
     if (r.kind === "any") return ruleCoversTool(r, "Bash");
     if (r.kind !== "command") return false;

@@ -3,6 +3,7 @@
 // `find -exec x`) and inside `bash -c "…"` / `eval "…"`.
 
 import { parseShell, type SimpleCommand, type Word } from "./shell-parse.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 export interface CommandView {
   /** The words to match, assignments first. */
@@ -29,8 +30,8 @@ function unwrap(words: Word[]): Word[] | null {
   const name = words[0]?.text.replace(/^.*\//, "");
   let i = 1;
   const skipOptions = (withValue: Set<string> = new Set()) => {
-    while (i < words.length && words[i]!.text.startsWith("-") && words[i]!.text !== "-") {
-      const opt = words[i]!.text;
+    while (i < words.length && itemAt(words, i).text.startsWith("-") && itemAt(words, i).text !== "-") {
+      const opt = itemAt(words, i).text;
       i++;
       if (opt === "--") break;
       if (withValue.has(opt)) i++;
@@ -43,7 +44,7 @@ function unwrap(words: Word[]): Word[] | null {
       break;
     case "env":
       skipOptions(new Set(["-u", "-C", "-S"]));
-      while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!.text)) i++;
+      while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(itemAt(words, i).text)) i++;
       break;
     case "nohup":
     case "command":
@@ -191,7 +192,7 @@ function braceExpanded(words: Word[]): Word[] | null {
 function storedScripts(words: Word[]): string[] {
   const name = words[0]?.text;
   const args = words.slice(1).filter((w) => !w.text.startsWith("-"));
-  if (name === "trap" && args.length >= 2) return [args[0]!.text];
+  if (name === "trap" && args.length >= 2) return [itemAt(args, 0).text];
   if (name === "alias") return args.flatMap((w) => (/^[^=]+=/.test(w.text) ? [w.text.replace(/^[^=]+=/, "")] : []));
   return [];
 }
@@ -242,7 +243,7 @@ function configuredScripts(view: CommandView): { scripts: string[]; unknown: boo
   for (const w of settings) if (COMMAND_VARIABLES.test(w.text)) scripts.push(w.text.replace(/^[^=]*=/, ""));
   if (base(words[0]) === "git") {
     for (let i = 1; i < words.length; i++) {
-      const t = words[i]!.text;
+      const t = itemAt(words, i).text;
       if (/^--config-env(=|$)/.test(t)) unknown = true;
       const value =
         t === "-c"
@@ -286,7 +287,7 @@ function innerScript(words: Word[]): string | null {
   const option = STRING_OPTIONS[name ?? ""];
   if (option) {
     for (let i = 1; i < words.length; i++) {
-      const t = words[i]!.text;
+      const t = itemAt(words, i).text;
       for (const o of option) {
         if (t === o) return words[i + 1]?.text ?? null;
         if (o.startsWith("--") && t.startsWith(`${o}=`)) return t.slice(o.length + 1);
@@ -297,7 +298,7 @@ function innerScript(words: Word[]): string | null {
   }
   if (!name || !SHELLS.has(name)) return null;
   for (let i = 1; i < words.length; i++) {
-    const t = words[i]!.text;
+    const t = itemAt(words, i).text;
     if (!t.startsWith("-")) return null;
     if (/^-[a-z]*c[a-z]*$/.test(t)) return words[i + 1]?.text ?? null;
   }
@@ -309,10 +310,10 @@ function findExecs(words: Word[]): Word[][] {
   if (words[0]?.text.replace(/^.*\//, "") !== "find") return [];
   const out: Word[][] = [];
   for (let i = 1; i < words.length; i++) {
-    if (!["-exec", "-execdir", "-ok", "-okdir"].includes(words[i]!.text)) continue;
+    if (!["-exec", "-execdir", "-ok", "-okdir"].includes(itemAt(words, i).text)) continue;
     const start = i + 1;
     let end = start;
-    while (end < words.length && words[end]!.text !== ";" && words[end]!.text !== "+") end++;
+    while (end < words.length && itemAt(words, end).text !== ";" && itemAt(words, end).text !== "+") end++;
     if (end > start) out.push(words.slice(start, end));
     i = end;
   }
@@ -331,10 +332,10 @@ export function viewCommands(source: string, depth = 0): CommandViews {
   }));
   parsed.commands.forEach((c, i) => {
     if (c.pipedFrom !== undefined) {
-      views[c.pipedFrom]!.feeds.push(views[i]!);
-      views[i]!.piped = true;
+      itemAt(views, c.pipedFrom).feeds.push(itemAt(views, i));
+      itemAt(views, i).piped = true;
     }
-    if (c.insideOf !== undefined) views[i]!.feeds.push(views[c.insideOf]!);
+    if (c.insideOf !== undefined) itemAt(views, i).feeds.push(itemAt(views, c.insideOf));
   });
   const extra: CommandView[] = [];
   const addNested = (words: Word[], from: CommandView) => {
@@ -359,7 +360,7 @@ export function viewCommands(source: string, depth = 0): CommandViews {
     for (const text of scripts) {
       if (depth >= MAX_DEPTH) return "commands nested too deeply";
       const sub = viewCommands(text, depth + 1);
-      if (!sub.ok) return `inside ${view.words[0]!.text}: ${sub.error}`;
+      if (!sub.ok) return `inside ${itemAt(view.words, 0).text}: ${sub.error}`;
       for (const v of sub.commands) extra.push({ ...v, nested: true, feeds: v.feeds.length ? v.feeds : view.feeds });
     }
     const inner = unwrap(view.words);
@@ -375,7 +376,7 @@ export function viewCommands(source: string, depth = 0): CommandViews {
     if (script !== null) {
       if (depth >= MAX_DEPTH) return "commands nested too deeply";
       const sub = viewCommands(script, depth + 1);
-      if (!sub.ok) return `inside ${view.words[0]!.text}: ${sub.error}`;
+      if (!sub.ok) return `inside ${itemAt(view.words, 0).text}: ${sub.error}`;
       for (const v of sub.commands) extra.push({ ...v, nested: true, feeds: v.feeds.length ? v.feeds : view.feeds });
     }
     return null;

@@ -3,6 +3,7 @@
 
 import { dirname, isAbsolute, resolve } from "node:path";
 import { commandText, type CommandView } from "./command-view.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 /** Where the command runs and whose home `~` is: a path is judged after resolving it. */
 export interface DangerContext {
@@ -68,7 +69,7 @@ function flagsOf(words: CommandView["words"]): {
   let ended = false;
   for (const w of words.slice(1)) {
     if (!ended && w.text === "--") ended = true;
-    else if (!ended && w.text.startsWith("--")) long.add(w.text.split("=")[0]!);
+    else if (!ended && w.text.startsWith("--")) long.add(w.text.split("=")[0] ?? w.text);
     else if (!ended && /^-[A-Za-z0-9]+$/.test(w.text)) for (const c of w.text.slice(1)) short.add(c);
     else operands.push(w);
   }
@@ -92,8 +93,8 @@ function dangerOf(view: CommandView, ctx?: DangerContext): string | null {
   if (setting) return `sets ${setting.text.split("=")[0]}, which changes what later commands in this shell do`;
   if (!words.length) return null;
   // `$x` with x="rm -rf ~" (or IFS games): what runs is only known when it runs.
-  if (words[0]!.dynamic) return `runs a command whose name is only known when it runs (${words[0]!.raw})`;
-  const name = base(words[0]!.text);
+  if (itemAt(words, 0).dynamic) return `runs a command whose name is only known when it runs (${itemAt(words, 0).raw})`;
+  const name = base(itemAt(words, 0).text);
   const { short, long, operands } = flagsOf(words);
   const recursive = short.has("r") || short.has("R") || long.has("--recursive");
   if (name === "rm") {
@@ -145,7 +146,7 @@ function dangerOf(view: CommandView, ctx?: DangerContext): string | null {
   }
   if (name === "shred" && operands.some((w) => w.text.startsWith("/dev/"))) return "shred wipes a device";
   if (name === "systemctl" && operands.some((w) => /^(poweroff|reboot|halt|kexec|rescue|emergency)$/.test(w.text)))
-    return `systemctl ${operands[0]!.text} stops the machine`;
+    return `systemctl ${itemAt(operands, 0).text} stops the machine`;
   // kill -1 (any signal to pid -1) ends every process the user owns, the terminal included.
   if (name === "kill") {
     let i = 1;
@@ -177,7 +178,7 @@ function gitConfigWrite(words: CommandView["words"]): string | null {
   if (at < 0) return null;
   const operands: string[] = [];
   for (let i = at + 1; i < words.length; i++) {
-    const t = words[i]!.text;
+    const t = itemAt(words, i).text;
     if (/^(--get|--get-all|--get-regexp|--list|-l|--unset|--unset-all|--remove-section)$/.test(t)) return null;
     if (t === "--file" || t === "-f" || t === "--blob" || t === "--type") i++;
     else if (!t.startsWith("-")) operands.push(t);

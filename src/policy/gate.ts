@@ -6,7 +6,8 @@ import { decide, hideProtectedLines, redactSecrets } from "./policy.ts";
 import { grantIsExact } from "./exact-grant.ts";
 
 export type GateOutcome =
-  | { ok: true }
+  /** `edited`: the approver allowed the call with this input instead; judge it again (`judgeEdited`). */
+  | { ok: true; edited?: Record<string, unknown> }
   /** `allowWith` is the flag that would have let the call through, when one would. */
   | { ok: false; message: string; reason: string; allowWith?: string };
 
@@ -44,6 +45,7 @@ export async function checkPermission(
   const { reason, rule, dangerous } = decision;
   const answer = await services.approve({ tool, input, reason, rule, exact, dangerous });
   if (answer === "yes") return { ok: true };
+  if (typeof answer === "object" && "edited" in answer) return { ok: true, edited: answer.edited };
   if (answer === "always") {
     // Never wider than what was asked: a rule not offered is not granted.
     if (exact) services.granted?.push(decision.rule);
@@ -56,6 +58,23 @@ export async function checkPermission(
     return { ok: false, reason: "rejected by the user", message };
   }
   return { ok: false, reason: "the user said no", message: refusalMessage(answer.no) };
+}
+
+/**
+ * An input the approver wrote in place of the model's, already checked against the tool's schema:
+ * the approver answered for exactly it, so a question is not asked again, but a deny (a rule, plan
+ * mode, a protected path) still refuses it.
+ */
+export function judgeEdited(tool: string, input: unknown, cwd: string, services: GateServices): GateOutcome {
+  const policy = services.permissions;
+  if (!policy) return { ok: true };
+  const decision = decide(policy, { tool, input, cwd }, services.granted ?? []);
+  if (decision.kind !== "deny") return { ok: true };
+  return {
+    ok: false,
+    reason: decision.reason,
+    message: `Permission denied for the edited input: ${decision.reason}. Do not retry this call; choose another way or tell the user what you need.`,
+  };
 }
 
 /** The user's reason, ended as a sentence so the advice after it reads as one ("…instead. Do not…"). */

@@ -5,7 +5,6 @@
 import { expandGlobPath } from "./glob-expand.ts";
 import { wordPath } from "./input-paths.ts";
 import { isProtectedPath, settingsKind } from "./protected-paths.ts";
-import { globRegExp } from "./rule.ts";
 import type { Word } from "./shell-parse.ts";
 import { hardLinks, insideWorkspace, isWithin, realPathOf } from "./workspace.ts";
 

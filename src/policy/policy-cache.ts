@@ -13,7 +13,10 @@ export function rules(sources: readonly string[]): Rule[] {
     .filter((s) => mcpRuleProblem(s) === null)
     .map((s) => {
       let r = parsedRules.get(s);
-      if (!r) parsedRules.set(s, (r = parseRule(s)));
+      if (!r) {
+        r = parseRule(s);
+        parsedRules.set(s, r);
+      }
       return r;
     });
 }
@@ -22,6 +25,9 @@ export function rules(sources: readonly string[]): Rule[] {
 const rootsCache = new WeakMap<PermissionPolicy, string[]>();
 export function rootsOf(policy: PermissionPolicy): string[] {
   let roots = rootsCache.get(policy);
-  if (!roots) rootsCache.set(policy, (roots = workspaceRoots(policy.workspace)));
+  if (!roots) {
+    roots = workspaceRoots(policy.workspace);
+    rootsCache.set(policy, roots);
+  }
   return roots;
 }

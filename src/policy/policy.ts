@@ -14,6 +14,7 @@ import { parseRule, RuleError } from "./rule.ts";
 import { pathRuleMatches } from "./rule-match.ts";
 import { hardLinks, insideWorkspace } from "./workspace.ts";
 import { ownDirs } from "../config/own-dirs.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 export { isProtectedPath } from "./protected-paths.ts";
 export { redactEvent, redactSecrets } from "./secret-redaction.ts";
@@ -184,7 +185,7 @@ export function hideProtectedLines(
     const m = /^(.*?)(?::\d+[:-]|-\d+-|:\d+$|$)/.exec(line);
     const shown = m?.[1];
     if (!shown) return true;
-    const path = resolve(policy.workspace[0]!, shown);
+    const path = resolve(itemAt(policy.workspace, 0), shown);
     if (deny.some((r) => pathRuleMatches(r, tool, path, policy))) {
       deniedLines++;
       return false;

@@ -6,6 +6,7 @@ import { expandGlobPath } from "./glob-expand.ts";
 import { homeExpanded, wordPath } from "./input-paths.ts";
 import type { Word } from "./shell-parse.ts";
 import { isWithin, realPathOf } from "./workspace.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 const TEMPLATE_ENV = /^\.env\.(example|sample|template|dist|defaults)$/;
 
@@ -99,8 +100,8 @@ export function protectedIn(
 export function fileFragments(w: Word): Word[] {
   const out = [w];
   const m = /^(?:[^=]*=|-[A-Za-z])?@?(.+)$/.exec(w.text);
-  if (m && m[1] !== w.text) out.push({ ...w, text: m[1]! });
+  if (m && m[1] !== w.text) out.push({ ...w, text: itemAt(m, 1) });
   const at = /^@(.+)$/.exec(w.text);
-  if (at) out.push({ ...w, text: at[1]! });
+  if (at) out.push({ ...w, text: itemAt(at, 1) });
   return out;
 }

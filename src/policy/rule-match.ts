@@ -5,6 +5,7 @@ import type { PermissionPolicy } from "./policy.ts";
 import { matchPath, matchWords, type Rule, ruleCoversTool } from "./rule.ts";
 import type { Word } from "./shell-parse.ts";
 import { realPathOf } from "./workspace.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 /** The rule that names this command; `*` stands for each word known only when it runs. */
 export function commandRuleFor(view: CommandView): string {
@@ -60,15 +61,15 @@ const GIT_GLOBAL_WITH_VALUE = new Set([
 /** The words with leading options dropped, the program by its base name, git's global options out. */
 function plainForm(words: Word[]): Word[] | null {
   let i = 0;
-  while (i < words.length && words[i]!.text.startsWith("-")) i++;
+  while (i < words.length && itemAt(words, i).text.startsWith("-")) i++;
   if (i >= words.length) return null;
-  const name = words[i]!.text.replace(/^.*\//, "");
+  const name = itemAt(words, i).text.replace(/^.*\//, "");
   const rest = words.slice(i + 1);
-  const out: Word[] = [{ ...words[i]!, text: name }];
+  const out: Word[] = [{ ...itemAt(words, i), text: name }];
   let k = 0;
   if (name === "git") {
-    while (k < rest.length && rest[k]!.text.startsWith("-")) {
-      k += GIT_GLOBAL_WITH_VALUE.has(rest[k]!.text) ? 2 : 1;
+    while (k < rest.length && itemAt(rest, k).text.startsWith("-")) {
+      k += GIT_GLOBAL_WITH_VALUE.has(itemAt(rest, k).text) ? 2 : 1;
     }
   }
   return [...out, ...rest.slice(k)];
@@ -78,6 +79,6 @@ export function pathRuleMatches(rule: Rule, tool: string, path: string, policy: 
   if (!ruleCoversTool(rule, tool)) return false;
   if (rule.kind === "any") return true;
   if (rule.kind !== "path") return false;
-  const base = policy.workspace[0]!;
+  const base = itemAt(policy.workspace, 0);
   return matchPath(rule.glob, path, base, policy.home) || matchPath(rule.glob, realPathOf(path), base, policy.home);
 }

@@ -10,6 +10,7 @@
 // directory (`~/` is the home folder); a pattern ending in `/` means everything below it.
 
 import { parseShell, type Word } from "./shell-parse.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 export const RULE_TOOLS = ["Bash", "Read", "Write", "Edit", "Glob", "Grep"] as const;
 export type RuleTool = (typeof RULE_TOOLS)[number];
@@ -28,7 +29,7 @@ export function parseRule(source: string): Rule {
     throw new RuleError(
       `invalid permission rule "${source}": expected Tool or Tool(pattern), e.g. Bash(npm test) or Write(src/**)`,
     );
-  const tool = RULE_TOOLS.find((t) => t.toLowerCase() === m[1]!.toLowerCase());
+  const tool = RULE_TOOLS.find((t) => t.toLowerCase() === itemAt(m, 1).toLowerCase());
   if (!tool)
     throw new RuleError(
       `invalid permission rule "${source}": unknown tool "${m[1]}" (one of ${RULE_TOOLS.join(", ")})`,
@@ -41,19 +42,19 @@ export function parseRule(source: string): Rule {
     const prefixed = pattern.endsWith(":*");
     const parsed = parseShell(prefixed ? pattern.slice(0, -2) : pattern);
     if (!parsed.ok) throw new RuleError(`invalid permission rule "${source}": ${parsed.error}`);
-    if (parsed.commands.length !== 1 || parsed.commands[0]!.redirects.length) {
+    if (parsed.commands.length !== 1 || itemAt(parsed.commands, 0).redirects.length) {
       throw new RuleError(
         `invalid permission rule "${source}": a Bash rule names one simple command; list each part of a compound command as its own rule`,
       );
     }
-    const c = parsed.commands[0]!;
+    const c = itemAt(parsed.commands, 0);
     const words = [...c.assignments, ...c.words].map((w) => (w.raw === "*" ? "*" : w.text));
-    if (prefixed) words.push(`${words.pop()!.replace(/\*/g, "")}*`, "*");
+    if (prefixed) words.push(`${(words.pop() ?? "").replace(/\*/g, "")}*`, "*");
     return { source: text, tool, kind: "command", words };
   }
   // `Write("my notes/**")`: quotes around a path pattern are allowed and removed.
   const quoted = /^(["'])(.*)\1$/s.exec(pattern);
-  return { source: text, tool, kind: "path", glob: quoted ? quoted[2]! : pattern };
+  return { source: text, tool, kind: "path", glob: quoted ? itemAt(quoted, 2) : pattern };
 }
 
 /** Rules that name file edits cover both editing tools; Read rules cover the search tools too. */
@@ -72,7 +73,7 @@ export function globRegExp(glob: string): RegExp {
   if (re) return re;
   let out = "";
   for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
+    const c = itemAt(glob, i);
     if (c === "*" && glob[i + 1] === "*") {
       // `a/**/b` also matches `a/b`.
       if (glob[i + 2] === "/") {
@@ -111,17 +112,17 @@ export function globRegExp(glob: string): RegExp {
 export function matchWords(pattern: string[], words: Word[], exact = false): boolean {
   const go = (p: number, w: number): boolean => {
     if (p === pattern.length) return w === words.length;
-    const pw = pattern[p]!;
+    const pw = itemAt(pattern, p);
     if (pw === "*") {
       for (let k = w; k <= words.length; k++) {
         if (go(p + 1, k)) return true;
-        if (exact && k < words.length && !words[k]!.dynamic && words[k]!.raw !== "*") return false;
+        if (exact && k < words.length && !itemAt(words, k).dynamic && itemAt(words, k).raw !== "*") return false;
       }
       return false;
     }
     if (exact && pw.includes("*")) return false;
     if (w === words.length) return false;
-    const word = words[w]!;
+    const word = itemAt(words, w);
     // A word whose value is only known when it runs can only be taken by a `*`.
     if (word.dynamic) return false;
     const ok = pw.includes("*")

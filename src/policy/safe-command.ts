@@ -19,6 +19,7 @@ import {
 import { sedScriptIsSafe } from "./sed-script.ts";
 import type { Word } from "./shell-parse.ts";
 import { insideWorkspace } from "./workspace.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 export interface ProofContext extends PathContext {
   /** The folders of the commands' PATH, to see which file a program name runs. */
@@ -46,14 +47,14 @@ export function unprovenPart(views: CommandView[], ctx: ProofContext): { view: C
 
 function viewProblem(view: CommandView, ctx: ProofContext): string | null {
   if (view.assignments.length) {
-    return `it sets ${view.assignments[0]!.raw.split("=")[0]}, which changes what the command does`;
+    return `it sets ${itemAt(view.assignments, 0).raw.split("=")[0]}, which changes what the command does`;
   }
   for (const r of view.redirects) {
     const why = redirectProblem(r, ctx);
     if (why) return why;
   }
   if (!view.words.length) return null;
-  const name = view.words[0]!;
+  const name = itemAt(view.words, 0);
   if (name.dynamic || name.braces || /[*?[\]\\/~]/.test(name.text) || name.text !== name.raw.replace(/^\\/, "")) {
     return `the program ${name.raw} is not named plainly`;
   }
@@ -86,7 +87,7 @@ function pathsProblem(w: Word, ctx: ProofContext, writes: boolean): string | nul
 
 /** Options split into flags and values against the program's list; operands kept in order. */
 function argumentsProblem(words: Word[], spec: ProgramSpec, ctx: ProofContext): string | null {
-  const name = words[0]!.text;
+  const name = itemAt(words, 0).text;
   if (name === "find") {
     // find's options are an expression, read by findProblem; only -H and -P may come first.
     let i = 1;
@@ -103,7 +104,7 @@ function argumentsProblem(words: Word[], spec: ProgramSpec, ctx: ProofContext): 
   let patternGiven = false;
   let ended = false;
   for (let i = 1; i < words.length; i++) {
-    const w = words[i]!;
+    const w = itemAt(words, i);
     const why = unresolvable(w);
     if (why && (spec.operands !== "text" || w.dynamic)) return why;
     const t = w.text;
@@ -123,7 +124,7 @@ function argumentsProblem(words: Word[], spec: ProgramSpec, ctx: ProofContext): 
       continue;
     }
     if (t.startsWith("--")) {
-      const [opt, value] = [t.split("=")[0]!, t.includes("=") ? t.slice(t.indexOf("=") + 1) : undefined];
+      const [opt, value] = [t.split("=")[0] ?? t, t.includes("=") ? t.slice(t.indexOf("=") + 1) : undefined];
       if (spec.long?.includes(opt) && value === undefined) continue;
       if (!spec.longValue?.includes(opt)) return `${name} ${opt} is not an option known to be harmless`;
       const v = value ?? words[++i]?.text;
@@ -137,7 +138,7 @@ function argumentsProblem(words: Word[], spec: ProgramSpec, ctx: ProofContext): 
       continue;
     }
     for (let k = 1; k < t.length; k++) {
-      const c = t[k]!;
+      const c = itemAt(t, k);
       if (spec.shortValue?.includes(c)) {
         const v = k + 1 < t.length ? t.slice(k + 1) : words[++i]?.text;
         if (v === undefined) return `${name} -${c} lacks its value`;
@@ -183,7 +184,7 @@ function operandsProblem(
   for (let i = 0; i < files.length; i++) {
     // cp reads its sources; mv removes them, so they are as good as written.
     const written = writes || (spec.operands === "copy" && (name === "mv" || i === files.length - 1));
-    const why = pathsProblem(files[i]!, ctx, written);
+    const why = pathsProblem(itemAt(files, i), ctx, written);
     if (why) return why;
   }
   return null;
@@ -247,8 +248,8 @@ const FIND_VALUE_TESTS = new Set([
 
 function findProblem(words: Word[], ctx: ProofContext): string | null {
   let i = 0;
-  for (; i < words.length && !/^[-(!)]/.test(words[i]!.text); i++) {
-    const why = pathsProblem(words[i]!, ctx, false);
+  for (; i < words.length && !/^[-(!)]/.test(itemAt(words, i).text); i++) {
+    const why = pathsProblem(itemAt(words, i), ctx, false);
     if (why) return why;
   }
   if (i === 0) {
@@ -256,7 +257,7 @@ function findProblem(words: Word[], ctx: ProofContext): string | null {
     if (why) return why;
   }
   for (; i < words.length; i++) {
-    const t = words[i]!.text;
+    const t = itemAt(words, i).text;
     if (FIND_TESTS.has(t)) continue;
     if (FIND_VALUE_TESTS.has(t)) {
       i++;
@@ -277,8 +278,8 @@ function findProblem(words: Word[], ctx: ProofContext): string | null {
 function gitProblem(words: Word[], ctx: ProofContext): string | null {
   let i = 1;
   let dir = ctx.cwd;
-  for (; i < words.length && words[i]!.text.startsWith("-"); i++) {
-    const t = words[i]!.text;
+  for (; i < words.length && itemAt(words, i).text.startsWith("-"); i++) {
+    const t = itemAt(words, i).text;
     if (GIT_GLOBAL_SAFE.has(t)) continue;
     if (t !== "-C") return `git ${t} is not an option known to be harmless`;
     const w = words[++i];

@@ -12,12 +12,14 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
 /** An event with secret values redacted from the text that reports errors (warnings, retries, results). */
 export function redactEvent<E extends { type: string }>(event: E, secrets: readonly string[]): E {
   if (!secrets.length) return event;
-  const e = event as any;
-  if (e.type === "warning") return { ...e, message: redactSecrets(e.message, secrets) };
-  if (e.type === "turn_retry") return { ...e, reason: redactSecrets(e.reason, secrets) };
-  if (e.type === "result") {
-    const result = { ...e.result, result: redactSecrets(e.result.result, secrets) };
-    if (typeof e.result.error === "string") result.error = redactSecrets(e.result.error, secrets);
+  // The policy layer may not import the agent's event types: it reads only the text fields it redacts.
+  const e = event as E & { message?: unknown; reason?: unknown; result?: { result?: unknown; error?: unknown } };
+  const clean = (v: unknown) => (typeof v === "string" ? redactSecrets(v, secrets) : v);
+  if (e.type === "warning") return { ...e, message: clean(e.message) };
+  if (e.type === "turn_retry") return { ...e, reason: clean(e.reason) };
+  if (e.type === "result" && e.result) {
+    const result = { ...e.result, result: clean(e.result.result) };
+    if (typeof e.result.error === "string") result.error = clean(e.result.error);
     return { ...e, result };
   }
   return event;

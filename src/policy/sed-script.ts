@@ -2,6 +2,8 @@
 // `r`/`R` read any file, also as `s///e` and `s///w FILE` flags. Anything this reader does not
 // know is unsafe, so a script outside its small grammar makes the command ask.
 
+import { itemAt } from "../text/checked-index.ts";
+
 /** `1`, `$`, `/re/`, `\%re%`, `first~step`, `addr,+N`, with an optional `!`. */
 function skipAddress(s: string, i: number): number {
   const one = (j: number): number => {
@@ -72,7 +74,7 @@ export function sedScriptIsSafe(script: string): boolean {
       if ((c === "q" || c === "Q" || c === "l") && /[0-9]/.test(s[i] ?? "")) while (/[0-9]/.test(s[i] ?? "")) i++;
     } else return false;
     while (s[i] === " ") i++;
-    if (i < s.length && !/[;\n}]/.test(s[i]!)) return false;
+    if (i < s.length && !/[;\n}]/.test(itemAt(s, i))) return false;
   }
   return true;
 }

@@ -4,6 +4,7 @@
 // what a parser can see (the README's Safety section says so).
 
 import type { Word } from "./shell-parse.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 const base = (w: Word | undefined) => w?.text.replace(/^.*\//, "") ?? "";
 
@@ -12,7 +13,7 @@ function operands(words: Word[], withValue: ReadonlySet<string> = new Set()): Wo
   const out: Word[] = [];
   let ended = false;
   for (let i = 1; i < words.length; i++) {
-    const w = words[i]!;
+    const w = itemAt(words, i);
     if (!ended && w.text === "--") ended = true;
     else if (!ended && w.text.startsWith("-") && w.text !== "-") {
       if (withValue.has(w.text)) i++;
@@ -24,9 +25,10 @@ function operands(words: Word[], withValue: ReadonlySet<string> = new Set()): Wo
 /** `-t DIR` / `--target-directory=DIR`: the destination named up front. */
 function targetDirectory(words: Word[]): Word | undefined {
   for (let i = 1; i < words.length; i++) {
-    const t = words[i]!.text;
+    const t = itemAt(words, i).text;
     if (t === "-t" || t === "--target-directory") return words[i + 1];
-    if (t.startsWith("--target-directory=")) return { ...words[i]!, text: t.slice("--target-directory=".length) };
+    if (t.startsWith("--target-directory="))
+      return { ...itemAt(words, i), text: t.slice("--target-directory=".length) };
     if (/^-[a-zA-Z]*t$/.test(t) && !t.startsWith("--")) return words[i + 1];
   }
   return undefined;
@@ -52,7 +54,8 @@ export function writeTargets(words: Word[]): Word[] {
         words,
         new Set(["-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group", "-e", "--rsh"]),
       );
-      return ops.length >= 2 ? [ops.at(-1)!] : [];
+      const last = ops.at(-1);
+      return ops.length >= 2 && last !== undefined ? [last] : [];
     }
     case "rm":
     case "rmdir":

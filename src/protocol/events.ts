@@ -4,12 +4,16 @@
 import type { Message, Usage } from "./message.ts";
 import type { ToolDisplay } from "./tool-display.ts";
 
-/** error_max_tokens: the final answer was cut at the output limit (README "Output"). */
+/**
+ * error_max_tokens: the final answer was cut at the output limit (README "Output");
+ * error_max_structured_output_retries: it never matched --json-schema (agent/structured-output.ts).
+ */
 export type ResultSubtype =
   | "success"
   | "error_max_turns"
   | "error_max_tokens"
   | "error_max_budget_usd"
+  | "error_max_structured_output_retries"
   | "error_during_execution"
   | "interrupted";
 
@@ -57,6 +61,8 @@ export interface RunResult {
   error?: string;
   /** The last model turn's stop reason (end_turn, max_tokens, ...), when the run ended on one. */
   stop_reason?: string;
+  /** The final answer's JSON value, valid against --json-schema (Claude Code's field). */
+  structured_output?: unknown;
 }
 
 export type AgentEvent =

@@ -20,7 +20,7 @@ export function describeValue(value: unknown): string {
   if (value === undefined) return "nothing";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "string") {
-    return `the string ${JSON.stringify(value.length > 40 ? head(value, 40) + "…" : value)}`;
+    return `the string ${JSON.stringify(value.length > 40 ? `${head(value, 40)}…` : value)}`;
   }
   if (typeof value === "object") return "an object";
   return `${typeof value} ${String(value)}`;
@@ -63,8 +63,10 @@ function expectedAt(schema: core.$ZodType | undefined, path: readonly PropertyKe
     if (def.innerType) def = def.innerType._zod.def;
     else if (i === path.length) break;
     else if (def.shape) def = def.shape[String(path[i++])]?._zod.def;
-    else if (def.element) (def = def.element._zod.def), i++;
-    else def = undefined;
+    else if (def.element) {
+      def = def.element._zod.def;
+      i++;
+    } else def = undefined;
   }
   if (def?.type === "number" && def.format?.includes("int")) return "integer";
   return TYPE_NAMES[reported] ?? reported;

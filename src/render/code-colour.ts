@@ -40,7 +40,7 @@ export function colourCodeLine(line: string, lang: string, t: Theme): string {
   const hash = HASH_COMMENT.has(l);
   const dashes = l === "sql" || l === "lua" || l === "haskell";
   return line.replace(TOKEN, (tok) => {
-    const c = tok[0];
+    const c = tok[0] ?? "";
     if (tok.startsWith("//")) return hash ? tok : t.gray(tok);
     if (c === "#") return hash ? t.gray(tok) : tok;
     if (tok.startsWith("--")) return dashes ? t.gray(tok) : tok;

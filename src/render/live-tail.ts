@@ -10,8 +10,9 @@ const UP_AND_ERASE = "\x1b[1A\x1b[2K";
 export function lastLines(text: string, count: number): string[] {
   const out: string[] = [];
   const lines = text.split("\n");
-  for (let i = lines.length - 1; i >= 0 && out.length < count; i--) {
-    if (lines[i].trim()) out.unshift(lines[i]);
+  for (const line of lines.toReversed()) {
+    if (out.length >= count) break;
+    if (line.trim()) out.unshift(line);
   }
   return out;
 }

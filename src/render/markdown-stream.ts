@@ -37,7 +37,7 @@ export class MarkdownStream {
     }
     if (this.pending.length > LONG_LINE && !this.table.length) {
       const rows = wrapLine(inert(this.pending), this.width() - 2);
-      const keep = rows.pop()!;
+      const keep = rows.pop() ?? "";
       out.push(...rows);
       this.pending = keep;
     }
@@ -102,7 +102,7 @@ export class MarkdownStream {
   private render(line: string): string[] {
     if (this.fence !== undefined) return this.codeRows(line, this.fence);
     // Leading spaces nest list items; a line rendered alone would lose them.
-    const indent = /^ */.exec(line)![0].length;
+    const indent = line.length - line.trimStart().length;
     const pad = " ".repeat(Math.min(indent, 8));
     return renderMarkdown(line.trimStart(), this.width() - pad.length, this.theme).map((r) => pad + r);
   }

@@ -7,6 +7,7 @@ import { colourCodeLine } from "./code-colour.ts";
 import { inert } from "./inert.ts";
 import { textWidth, wrapLine } from "./text-width.ts";
 import type { Theme } from "./theme.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 export function renderMarkdown(source: string, width: number, t: Theme): string[] {
   const tokens = Lexer.lex(source, { gfm: true });
@@ -39,7 +40,7 @@ function renderBlocks(tokens: Token[], width: number, t: Theme, out: string[], i
       }
       case "code": {
         const c = token as Tokens.Code;
-        const lang = (c.lang ?? "").split(/\s/)[0];
+        const lang = (c.lang ?? "").split(/\s/)[0] ?? "";
         if (lang) out.push(indent + t.dim(`  ${lang}`));
         // No gutter or border: copying code from the terminal must copy the code alone.
         for (const line of inert(c.text.replace(/\t/g, "    ")).split("\n")) {
@@ -90,7 +91,7 @@ function renderBlocks(tokens: Token[], width: number, t: Theme, out: string[], i
           // Too many columns for the terminal even narrowed: each row as "header: value" lines.
           const names = cells[0];
           for (const row of cells.slice(1)) {
-            row.forEach((c, i) => pushWrapped(out, `${t.bold(names[i] ?? "")}: ${c}`, width, indent));
+            for (const [i, c] of row.entries()) pushWrapped(out, `${t.bold(names?.[i] ?? "")}: ${c}`, width, indent);
             out.push("");
           }
           break;
@@ -101,7 +102,7 @@ function renderBlocks(tokens: Token[], width: number, t: Theme, out: string[], i
           const height = Math.max(...wrapped.map((c) => c.length));
           for (let k = 0; k < height; k++) {
             const line = wrapped
-              .map((c, i) => (c[k] ?? "") + " ".repeat(Math.max(0, widths[i] - textWidth(c[k] ?? ""))))
+              .map((c, i) => (c[k] ?? "") + " ".repeat(Math.max(0, (widths[i] ?? 0) - textWidth(c[k] ?? ""))))
               .join(t.dim(" │ "));
             out.push(indent + (r === 0 ? t.bold(line) : line).trimEnd());
           }
@@ -135,17 +136,17 @@ function fitColumns(natural: number[], budget: number): number[] | undefined {
   let left = budget;
   for (;;) {
     const share = Math.floor(left / open.length);
-    const fits = open.filter((i) => natural[i] <= share);
+    const fits = open.filter((i) => itemAt(natural, i) <= share);
     if (!fits.length) break;
     for (const i of fits) {
-      widths[i] = natural[i];
-      left -= natural[i];
+      widths[i] = itemAt(natural, i);
+      left -= itemAt(natural, i);
     }
-    open = open.filter((i) => natural[i] > share);
+    open = open.filter((i) => itemAt(natural, i) > share);
     if (!open.length) return widths;
   }
   const share = Math.floor(left / open.length);
-  open.forEach((i, k) => (widths[i] = share + (k < left - share * open.length ? 1 : 0)));
+  for (const [k, i] of open.entries()) widths[i] = share + (k < left - share * open.length ? 1 : 0);
   return widths;
 }
 
@@ -165,7 +166,7 @@ function inline(tokens: Token[] | undefined, t: Theme): string {
         case "del":
           return t.dim(inline((tok as Tokens.Del).tokens, t));
         case "codespan":
-          return t.cyan(inert(unescape((tok as Tokens.Codespan).text)));
+          return t.cyan(inert(unescapeEntities((tok as Tokens.Codespan).text)));
         case "link": {
           const l = tok as Tokens.Link;
           const text = inline(l.tokens, t);
@@ -180,7 +181,7 @@ function inline(tokens: Token[] | undefined, t: Theme): string {
         case "escape":
         case "text": {
           const x = tok as Tokens.Text;
-          return x.tokens ? inline(x.tokens, t) : inert(unescape(x.text));
+          return x.tokens ? inline(x.tokens, t) : inert(unescapeEntities(x.text));
         }
         default:
           return "raw" in tok ? inert(String(tok.raw)) : "";
@@ -190,9 +191,9 @@ function inline(tokens: Token[] | undefined, t: Theme): string {
 }
 
 // marked keeps HTML entities escaped in text tokens.
-function unescape(text: string): string {
+function unescapeEntities(text: string): string {
   return text.replace(
     /&(amp|lt|gt|quot|#39);/g,
-    (_, e) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" })[e as string]!,
+    (whole, e: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" })[e] ?? whole,
   );
 }

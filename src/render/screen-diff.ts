@@ -45,7 +45,10 @@ export class ScreenDiff {
 
   /** Writes `lines` to the scrollback above the live region, then redraws the region under them. */
   commit(lines: string[], frame: Frame): void {
-    if (!lines.length) return this.render(frame);
+    if (!lines.length) {
+      this.render(frame);
+      return;
+    }
     // A tab would move the terminal's cursor to a tab stop the width count cannot see.
     lines = lines.map((l) => (l.includes("\t") ? l.replace(/\t/g, "    ") : l));
     this.recent.push(...lines);
@@ -68,7 +71,7 @@ export class ScreenDiff {
       // Old live rows below the new frame: they exist on screen, so these moves cannot scroll.
       out += `${this.moveTo(frame.rows.length - 1)}\r\n${CLEAR_DOWN}\x1b[1A`;
       this.cursorRow = frame.rows.length - 1;
-      out += this.moveTo(frame.cursor.row) + `\r\x1b[${frame.cursor.col + 1}G`;
+      out += `${this.moveTo(frame.cursor.row)}\r\x1b[${frame.cursor.col + 1}G`;
       this.cursorRow = frame.cursor.row;
     }
     this.write(out);
@@ -79,7 +82,7 @@ export class ScreenDiff {
     let first = 0;
     while (first < frame.rows.length && first < this.shown.length && frame.rows[first] === this.shown[first]) first++;
     if (first === frame.rows.length && first === this.shown.length) {
-      this.write(this.moveTo(frame.cursor.row) + `\r\x1b[${frame.cursor.col + 1}G`);
+      this.write(`${this.moveTo(frame.cursor.row)}\r\x1b[${frame.cursor.col + 1}G`);
       this.cursorRow = frame.cursor.row;
       return;
     }
@@ -99,7 +102,10 @@ export class ScreenDiff {
     const widthChanged = columns !== this.columns;
     this.columns = columns;
     this.shownColumns = columns;
-    if (!widthChanged) return this.render(frame);
+    if (!widthChanged) {
+      this.render(frame);
+      return;
+    }
     const transcript = this.recent.flatMap((l) => wrapLine(l, columns - 1));
     this.shown = [];
     this.cursorRow = 0;
@@ -134,7 +140,7 @@ export class ScreenDiff {
   /** Leaves the region as it is and moves below it (on exit), so the shell prompt starts clean. */
   finish(): void {
     const below = this.shown.length - 1 - this.cursorRow;
-    this.write((below > 0 ? `\x1b[${below}B` : "") + "\r\n");
+    this.write(`${below > 0 ? `\x1b[${below}B` : ""}\r\n`);
     this.shown = [];
     this.cursorRow = 0;
   }
@@ -173,7 +179,7 @@ export class ScreenDiff {
       this.cursorRow = from;
     } else {
       // The row after the old region does not exist yet: a newline makes it (scrolling if need be).
-      out += this.moveTo(this.shown.length - 1) + "\r\n";
+      out += `${this.moveTo(this.shown.length - 1)}\r\n`;
       this.cursorRow = this.shown.length;
     }
     out += "\r";
@@ -181,10 +187,10 @@ export class ScreenDiff {
       for (let i = from; i < rows.length; i++) {
         // A row below the first change that is still the same is stepped over, not rewritten.
         const same = i > from && i < this.shown.length && rows[i] === this.shown[i];
-        out += (i > from ? "\r\n" : "") + (same ? "" : CLEAR_LINE + rows[i] + "\x1b[0m");
+        out += (i > from ? "\r\n" : "") + (same ? "" : `${CLEAR_LINE + rows[i]}\x1b[0m`);
       }
       // Old rows below the new last one exist on screen, so this newline cannot scroll.
-      if (rows.length < this.shown.length) out += "\r\n" + CLEAR_DOWN + "\x1b[1A";
+      if (rows.length < this.shown.length) out += `\r\n${CLEAR_DOWN}\x1b[1A`;
       this.cursorRow = rows.length - 1;
     } else {
       // Only shorter: wipe the old rows from here down and step back onto the new last row.
@@ -195,7 +201,7 @@ export class ScreenDiff {
       }
     }
     this.shown = rows.slice();
-    out += this.moveTo(frame.cursor.row) + `\r\x1b[${frame.cursor.col + 1}G`;
+    out += `${this.moveTo(frame.cursor.row)}\r\x1b[${frame.cursor.col + 1}G`;
     this.cursorRow = frame.cursor.row;
     return out;
   }

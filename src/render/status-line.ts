@@ -1,5 +1,5 @@
-// The status line under the prompt: model, context used, what guards the session (permission mode,
-// sandbox: always shown), session id, working directory. Pure.
+// The status line under the prompt: model, context used, the session's spend so far, what guards
+// the session (permission mode, sandbox: always shown), session id, working directory. Pure.
 
 import { fitWidth, textWidth } from "./text-width.ts";
 import type { Theme } from "./theme.ts";
@@ -16,6 +16,8 @@ export interface StatusFacts {
   model: string;
   /** Undefined while the session opens (nothing sent yet, no window known). */
   contextPercent?: number;
+  /** The session's spend so far, already worded ("$0.0123", "12.3k tokens"); empty: not shown. */
+  spend?: string;
   sessionId: string;
   cwd: string;
   /** A short notice (condensed, model changed) shown at the end for a while. */
@@ -29,6 +31,7 @@ type Part = { text: string; paint: (t: string) => string };
 export function statusLine(f: StatusFacts, width: number, t: Theme, home?: string): string {
   const cwd = home && f.cwd.startsWith(home) ? `~${f.cwd.slice(home.length)}` : f.cwd;
   const ctx = f.contextPercent === undefined ? "" : `${f.contextPercent}% context`;
+  const spend = f.spend ?? "";
   const plain = (text: string): Part => ({ text, paint: t.dim });
   const safety = (f.safety ?? []).map(
     (p): Part =>
@@ -41,9 +44,9 @@ export function statusLine(f: StatusFacts, width: number, t: Theme, home?: strin
   const parts =
     width < 60
       ? safety.length
-        ? [plain(ctx), ...safety, plain(shortModel)]
-        : [plain(shortModel), plain(ctx)]
-      : [plain(f.model), plain(ctx), ...safety, plain(f.sessionId), plain(cwd)];
+        ? [plain(ctx), plain(spend), ...safety, plain(shortModel)]
+        : [plain(shortModel), plain(ctx), plain(spend)]
+      : [plain(f.model), plain(ctx), plain(spend), ...safety, plain(f.sessionId), plain(cwd)];
   if (f.notice) parts.push(plain(f.notice));
   const out: string[] = [];
   let used = 0;

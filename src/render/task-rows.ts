@@ -8,6 +8,7 @@ import { codePointCount } from "../text/code-point.ts";
 import type { Colors } from "./colors.ts";
 import { inertLine } from "./inert.ts";
 import { toolLabel } from "./tool-label.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 /** Most characters of a running task's current call (`Read(src/x.ts)`): the description keeps the rest. */
 const CURRENT_TOOL_LIMIT = 40;
@@ -93,7 +94,7 @@ export function renderTaskRow(row: TaskRow, style: RowStyle): { text: string; wi
         ? "✗"
         : row.state === "queued"
           ? "○"
-          : SPINNER[style.frame % SPINNER.length];
+          : itemAt(SPINNER, style.frame % SPINNER.length);
   const tail = suffix(row);
   const head = `${icon} ${row.kind} `;
   const room = Math.min(style.labelLimit, style.columns - 1 - codePointCount(head) - codePointCount(tail));
@@ -208,7 +209,10 @@ export class TaskRowsDisplay {
 
   /** Writes `text` (whole lines) above the rows. */
   above(text: string): void {
-    if (!this.rows.size) return this.write(text);
+    if (!this.rows.size) {
+      this.write(text);
+      return;
+    }
     this.write(this.erase() + text.replace(/\n/g, `${ERASE_LINE_END}\n`) + this.render());
   }
 

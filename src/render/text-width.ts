@@ -29,7 +29,7 @@ export function stripAnsi(text: string): string {
 
 export function textWidth(text: string): number {
   let w = 0;
-  for (const ch of stripAnsi(text)) w += charWidth(ch.codePointAt(0)!);
+  for (const ch of stripAnsi(text)) w += charWidth(ch.codePointAt(0) ?? 0);
   return w;
 }
 
@@ -58,7 +58,7 @@ export function wrapLine(line: string, width: number): string[] {
       i += esc[0].length;
       continue;
     }
-    const code = line.codePointAt(i)!;
+    const code = line.codePointAt(i) ?? 0;
     const ch = String.fromCodePoint(code);
     const w = charWidth(code);
     if (col + w > width) {
@@ -102,7 +102,7 @@ export function fitWidth(text: string, width: number): string {
   let out = "";
   let col = 0;
   for (const ch of stripAnsi(text)) {
-    const w = charWidth(ch.codePointAt(0)!);
+    const w = charWidth(ch.codePointAt(0) ?? 0);
     if (col + w > width - 1) break;
     out += ch;
     col += w;

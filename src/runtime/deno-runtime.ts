@@ -70,8 +70,8 @@ export function denoRuntime(): Runtime {
     spawn(argv: string[], options: SpawnOptions = {}): ChildProcess {
       // Deno's `detached` keeps the parent's session; setsid(1) execs in place (the child is no
       // group leader), so the pid stays the one Deno reports.
-      const [command, ...args] = options.newSession ? ["setsid", ...argv] : argv;
-      const child = new (denoApi().Command)(command!, {
+      const [command = "", ...args] = options.newSession ? ["setsid", ...argv] : argv;
+      const child = new (denoApi().Command)(command, {
         args,
         cwd: options.cwd,
         env: options.env,
@@ -110,7 +110,7 @@ export function denoRuntime(): Runtime {
       };
     },
     spawnSync(argv) {
-      const [command, ...args] = argv;
+      const [command = "", ...args] = argv;
       const options = {
         args,
         stdin: "null",
@@ -119,7 +119,7 @@ export function denoRuntime(): Runtime {
         clearEnv: true,
         env: { PATH: SYSTEM_PATH },
       } as const;
-      const r = new (denoApi().Command)(command!, options).outputSync();
+      const r = new (denoApi().Command)(command, options).outputSync();
       return { exitCode: r.code, stdout: r.stdout };
     },
     stdout: sink(() => denoApi().stdout),

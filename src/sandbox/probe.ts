@@ -16,7 +16,10 @@ const cache = new Map<string, Promise<SandboxState>>();
 export function sandboxState(config: SandboxConfig, env: Readonly<Record<string, string>> = {}): Promise<SandboxState> {
   const key = `${config.mode}|${config.network}|${config.bwrapPath ?? ""}`;
   let state = cache.get(key);
-  if (!state) cache.set(key, (state = probe(config, env)));
+  if (!state) {
+    state = probe(config, env);
+    cache.set(key, state);
+  }
   return state;
 }
 

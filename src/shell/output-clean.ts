@@ -27,7 +27,7 @@ function resolveCarriageReturns(line: string): string {
     const cut = segment.length;
     // Half a surrogate pair would be an invalid character: a space takes its place. (Roo-Code
     // also blanks an emoji that starts right at the cut, leaving its second half alone.)
-    buffer = splitsPair(buffer, cut) ? segment + " " + buffer.slice(cut + 1) : segment + buffer.slice(cut);
+    buffer = splitsPair(buffer, cut) ? `${segment} ${buffer.slice(cut + 1)}` : segment + buffer.slice(cut);
   }
   return buffer;
 }
@@ -62,7 +62,7 @@ export function processBackspaces(input: string): string {
     out += input.slice(start, bs);
     if (out.length > 0 && out.charCodeAt(out.length - 1) !== 10) {
       out = out.slice(0, -1);
-      if (out.length > 0 && isHighSurrogate(out.charCodeAt(out.length - 1))) out = out.slice(0, -1) + " ";
+      if (out.length > 0 && isHighSurrogate(out.charCodeAt(out.length - 1))) out = `${out.slice(0, -1)} `;
     }
     start = bs + 1;
   }

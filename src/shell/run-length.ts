@@ -35,7 +35,7 @@ export class RunLengthEncoder {
   }
 
   private flush(atEnd: boolean): void {
-    const line = this.previous!;
+    const line = this.previous ?? "";
     const repeats = this.repeats;
     this.repeats = 0;
     if (repeats === 0) {

@@ -28,6 +28,7 @@ import { INIT_SCRIPT, quoteForShell } from "./shell-script.ts";
 import { sleep } from "../runtime/portable.ts";
 import { startWatchdog, WATCHDOG_SCRIPT, type Watchdog } from "./watchdog.ts";
 import type { RunOutcome, RunRequest, ShellPool, ShellStats } from "./types.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 interface Slot extends ShellState {
   shell: ShellProcess;
@@ -319,7 +320,7 @@ class Pool implements ShellPool {
 
   private wakeWaiters(): void {
     while (this.waiters.length > 0 && !this.closing) {
-      const waiter = this.waiters[0]!;
+      const waiter = itemAt(this.waiters, 0);
       const slot = this.take(waiter.taskId, waiter.dir);
       if (!slot) return;
       this.waiters.shift();

@@ -118,7 +118,8 @@ export class ShellProcess {
   async run(cmd: ShellCommand): Promise<RunOutcome> {
     const started = performance.now();
     const collector = new OutputCollector(this.opts.limits, cmd.onOutput, this.opts.requestPath);
-    const pipe = this.pipe ?? (this.pipe = await this.newPipe());
+    this.pipe ??= await this.newPipe();
+    const pipe = this.pipe;
     pipe.begin((bytes) => collector.write(bytes));
 
     let ending: Ending = { kind: "exit" };

@@ -36,7 +36,7 @@ export function truncateOutput(content: string, lineLimit?: number, characterLim
   for (let n = 0; n < headLines; n++) headEnd = content.indexOf("\n", headEnd) + 1;
   let tailStart = content.length;
   for (let n = 0; n < tailLines; n++) tailStart = content.lastIndexOf("\n", tailStart - 1);
-  return content.slice(0, headEnd) + `\n[...${total - lineLimit} lines omitted...]\n\n` + content.slice(tailStart + 1);
+  return `${content.slice(0, headEnd)}\n[...${total - lineLimit} lines omitted...]\n\n${content.slice(tailStart + 1)}`;
 }
 
 /**

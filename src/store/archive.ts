@@ -6,13 +6,15 @@
 // `synapse compact` may replace an old segment by its gzip copy (`messages.1.jsonl.gz`): reads
 // decompress it on the fly, and the writer only ever appends to a plain last segment.
 
-import { open, readdir, stat } from "node:fs/promises";
+import { type FileHandle, open, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Message } from "../protocol/message.ts";
 import { storeError } from "./errors.ts";
 import { GZIP_SUFFIX, readLines, type Line } from "./line-reader.ts";
 import { parseLine } from "./message-line.ts";
 import { RingBuffer } from "./ring-buffer.ts";
+import { applyRewinds, mayBeRewind, RewindFilter, rewindTarget } from "./rewind-record.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 export interface ArchiveOptions {
   dir: string;
@@ -118,11 +120,11 @@ export class Archive {
     const segments = await listSegments(options.dir);
     if (segments.length === 0) segments.push({ index: 0, path: join(options.dir, segmentName(0)), size: 0 });
     // A compressed segment is never appended to, so a new plain one follows it.
-    const newest = segments[segments.length - 1]!;
+    const newest = itemAt(segments, segments.length - 1);
     if (newest.compressed)
       segments.push({ index: newest.index + 1, path: join(options.dir, segmentName(newest.index + 1)), size: 0 });
     const archive = new Archive(options, segments);
-    const last = segments[segments.length - 1]!;
+    const last = itemAt(segments, segments.length - 1);
     if (last.size > 0) archive.needsNewline = (await lastByte(last.path, last.size)) !== 0x0a;
     return archive;
   }
@@ -179,7 +181,7 @@ export class Archive {
 
   private async syncWritten(): Promise<void> {
     for (const path of [...this.unsynced]) {
-      let handle;
+      let handle: FileHandle | undefined;
       try {
         handle = await open(path, "r");
         await handle.datasync();
@@ -199,8 +201,8 @@ export class Archive {
     let done = 0;
     try {
       while (done < batch.length) {
-        let segment = this.segments[this.segments.length - 1]!;
-        if (segment.size > 0 && segment.size + batch[done]!.bytes + 1 > this.options.rotateBytes) {
+        let segment = itemAt(this.segments, this.segments.length - 1);
+        if (segment.size > 0 && segment.size + itemAt(batch, done).bytes + 1 > this.options.rotateBytes) {
           segment = { index: segment.index + 1, path: join(this.options.dir, segmentName(segment.index + 1)), size: 0 };
           this.segments.push(segment);
         }
@@ -209,10 +211,10 @@ export class Archive {
         while (
           end < batch.length &&
           (end === done ||
-            (segment.size + bytes + batch[end]!.bytes + 1 <= this.options.rotateBytes &&
-              bytes + batch[end]!.bytes < MAX_WRITE_BYTES))
+            (segment.size + bytes + itemAt(batch, end).bytes + 1 <= this.options.rotateBytes &&
+              bytes + itemAt(batch, end).bytes < MAX_WRITE_BYTES))
         ) {
-          bytes += batch[end]!.bytes + 1;
+          bytes += itemAt(batch, end).bytes + 1;
           end++;
         }
         await this.append(segment, batch, done, end);
@@ -229,7 +231,7 @@ export class Archive {
   }
 
   private async append(segment: Segment, batch: Queued[], from: number, to: number): Promise<void> {
-    let handle;
+    let handle: FileHandle;
     try {
       handle = await open(segment.path, "a", 0o600);
     } catch (err) {
@@ -248,7 +250,7 @@ export class Archive {
       throw storeError("open session archive", segment.path, err);
     }
     let text = this.needsNewline ? "\n" : "";
-    for (let i = from; i < to; i++) text += batch[i]!.text + "\n";
+    for (let i = from; i < to; i++) text += `${itemAt(batch, i).text}\n`;
     const data = Buffer.from(text);
     try {
       for (let offset = 0; offset < data.length; ) {
@@ -288,8 +290,20 @@ export class Archive {
     return { segments: this.segmentList(), queued: this.queue.map((q) => q.text) };
   }
 
-  /** Every message of the snapshot, oldest first: segments streamed line by line, then the queue. */
+  /**
+   * The conversation in the snapshot, oldest first: segments streamed line by line, then the
+   * queue, with rewinds applied (rewind-record.ts; a first pass finds the records).
+   */
   async *read(snapshot = this.snapshot(), warn = this.options.onWarning): AsyncGenerator<ArchivedMessage> {
+    const filter = new RewindFilter(await rewindTargets(snapshot));
+    for await (const item of this.messageLines(snapshot, warn)) if (filter.keep(item.message)) yield item;
+  }
+
+  /** Every message line of the snapshot, rewind records and rewound messages included. */
+  private async *messageLines(
+    snapshot: ArchiveSnapshot,
+    warn: (message: string) => void,
+  ): AsyncGenerator<ArchivedMessage> {
     for (const segment of snapshot.segments) {
       if (segment.size === 0) continue;
       for await (const line of segmentLines(segment, warn)) {
@@ -316,7 +330,7 @@ export class Archive {
     let bytes = 0;
     const segments = this.segmentList();
     for (let i = segments.length - 1; i >= 0 && count < maxCount && bytes < maxBytes; i--) {
-      const segment = segments[i]!;
+      const segment = itemAt(segments, i);
       if (segment.size === 0) continue;
       const part = new RingBuffer<ArchivedMessage>({
         maxCount: maxCount - count,
@@ -334,7 +348,7 @@ export class Archive {
       bytes += part.bytes;
       if (full) break;
     }
-    for (const item of collected) window.push(item);
+    for (const item of applyRewinds(collected, (a) => a.message)) window.push(item);
     return window.items();
   }
 
@@ -348,9 +362,10 @@ export class Archive {
     const segments = this.segmentList();
     let offset = known.bytes;
     let i = 0;
-    while (i < segments.length && offset >= segments[i]!.size && offset > 0) offset -= segments[i++]!.size;
+    while (i < segments.length && offset >= itemAt(segments, i).size && offset > 0)
+      offset -= itemAt(segments, i++).size;
     if (i === segments.length) return offset === 0 ? known.messages : this.count();
-    const first = segments[i]!;
+    const first = itemAt(segments, i);
     if (offset > 0 && (first.compressed || (await lastByte(first.path, offset)) !== 0x0a)) return this.count();
     let n = known.messages;
     const quiet = () => undefined;
@@ -366,7 +381,7 @@ export class Archive {
   /** Counts the readable messages on disk (used to repair meta.json after a crash). */
   async count(): Promise<number> {
     let n = 0;
-    for await (const _ of this.read({ segments: this.segmentList(), queued: [] }, () => undefined)) n++;
+    for await (const _ of this.messageLines({ segments: this.segmentList(), queued: [] }, () => undefined)) n++;
     return n;
   }
 }
@@ -376,8 +391,25 @@ async function lastByte(path: string, size: number): Promise<number> {
   try {
     const buf = Buffer.alloc(1);
     await handle.read(buf, 0, 1, size - 1);
-    return buf[0]!;
+    return itemAt(buf, 0);
   } finally {
     await handle.close();
   }
+}
+
+/** `target -> record id` of every rewind record in the snapshot (only lines that may hold one are parsed). */
+async function rewindTargets(snapshot: ArchiveSnapshot): Promise<Map<string, string>> {
+  const targets = new Map<string, string>();
+  const quiet = () => undefined;
+  const note = (message: Message | undefined) => {
+    const to = message && rewindTarget(message);
+    if (message && to !== undefined) targets.set(to, message.id);
+  };
+  for (const segment of snapshot.segments) {
+    if (segment.size === 0) continue;
+    for await (const line of segmentLines(segment, quiet))
+      if (mayBeRewind(line.text)) note(parseLine(line, segment.path, quiet));
+  }
+  for (const text of snapshot.queued) if (mayBeRewind(text)) note(JSON.parse(text) as Message);
+  return targets;
 }

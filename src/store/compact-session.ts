@@ -8,6 +8,9 @@ import { join } from "node:path";
 import { UsageError } from "../protocol/errors.ts";
 import { compressedName, listSegments, segmentLines, type Segment } from "./archive.ts";
 import { storeError } from "./errors.ts";
+import { CHECKPOINTS_FOLDER } from "./checkpoints.ts";
+import { CHECKPOINT_TURNS } from "./checkpoints-index.ts";
+import { pruneCheckpoints } from "./checkpoints-sweep.ts";
 import { collectImageReferences, IMAGES_FOLDER, sweepImages } from "./image-gc.ts";
 import { acquireLock, lockHolder, LOCK_FILE, type SessionLock } from "./lock.ts";
 import { parseLine } from "./message-line.ts";
@@ -31,6 +34,9 @@ export interface CompactReport {
   segmentBytes: number;
   imagesRemoved: number;
   imageBytes: number;
+  /** `/rewind` snapshots no kept prompt refers to (a session keeps its last 100 prompts'). */
+  checkpointsRemoved: number;
+  checkpointBytes: number;
   /** Sub-agent transcripts (`tasks/`) compacted, and how many of the segments above were theirs. */
   taskTranscripts: number;
   taskSegments: number;
@@ -60,6 +66,8 @@ export async function compactSession(id: string, options: CompactOptions): Promi
     segmentBytes: 0,
     imagesRemoved: 0,
     imageBytes: 0,
+    checkpointsRemoved: 0,
+    checkpointBytes: 0,
     taskTranscripts: 0,
     taskSegments: 0,
   };
@@ -106,6 +114,9 @@ export async function compactSession(id: string, options: CompactOptions): Promi
     const images = await sweepImages(dir, scan.images, options.dryRun);
     // Under the session's lock (a dry run: no one held it), so none of its sub-agents is running.
     const tasks = await compactTaskTranscripts(dir, options.dryRun);
+    const checkpoints = await pruneCheckpoints(join(dir, CHECKPOINTS_FOLDER), CHECKPOINT_TURNS, options.dryRun);
+    report.checkpointsRemoved = checkpoints.removed;
+    report.checkpointBytes = checkpoints.bytes;
     report.imagesRemoved = images.removed + tasks.imagesRemoved;
     report.imageBytes = images.bytes + tasks.imageBytes;
     report.segmentsCompressed = toCompress.length + tasks.segmentsCompressed;
@@ -113,7 +124,7 @@ export async function compactSession(id: string, options: CompactOptions): Promi
     report.taskTranscripts = tasks.transcripts;
     report.taskSegments = tasks.segmentsCompressed;
     if (options.dryRun) {
-      report.bytesAfter = report.bytesBefore - report.imageBytes;
+      report.bytesAfter = report.bytesBefore - report.imageBytes - report.checkpointBytes;
     } else {
       if (images.removed > 0) await syncDir(join(dir, IMAGES_FOLDER));
       // Before compressing: a copy of a segment compressed now is replaced by the new one anyway.
@@ -125,7 +136,8 @@ export async function compactSession(id: string, options: CompactOptions): Promi
       if (toCompress.length > 0 || staleMeta) await recordArchiveBytes(dir, scan.messages);
       report.bytesAfter = await folderBytes(dir);
     }
-    if (report.segmentsCompressed > 0 || report.imagesRemoved > 0) report.status = "compacted";
+    if (report.segmentsCompressed > 0 || report.imagesRemoved > 0 || report.checkpointsRemoved > 0)
+      report.status = "compacted";
     return report;
   } catch (err) {
     report.status = "failed";
@@ -231,7 +243,7 @@ export async function emptyTrash(home: string): Promise<void> {
 /** Bytes of the session's files (the folder, its images, its sub-agents' transcripts), locks left out. */
 async function folderBytes(dir: string): Promise<number> {
   let total = await transcriptBytes(dir);
-  for (const folder of [dir, join(dir, IMAGES_FOLDER)]) {
+  for (const folder of [dir, join(dir, IMAGES_FOLDER), join(dir, CHECKPOINTS_FOLDER)]) {
     const names = await readdir(folder).catch(() => [] as string[]);
     for (const name of names) {
       if (folder === dir && (name === LOCK_FILE || name.startsWith(`${LOCK_FILE}.`))) continue;

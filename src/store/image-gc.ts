@@ -5,6 +5,7 @@
 import { readdir, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { storeError } from "./errors.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 export const IMAGES_FOLDER = "images";
 const REFERENCE = /"sha256":"([0-9a-f]{64})"/g;
@@ -14,7 +15,7 @@ const IMAGE_FILE = /^([0-9a-f]{64})\.[a-z0-9]+$/;
 export function collectImageReferences(line: string, into: Set<string>): void {
   // Most lines have no image: one substring search spares them the regular expression.
   if (!line.includes('"sha256":"')) return;
-  for (const m of line.matchAll(REFERENCE)) into.add(m[1]!);
+  for (const m of line.matchAll(REFERENCE)) into.add(itemAt(m, 1));
 }
 
 export interface ImageSweep {
@@ -38,7 +39,7 @@ export async function sweepImages(dir: string, referenced: ReadonlySet<string>, 
       () => undefined,
     );
     if (size === undefined) continue;
-    if (!m || referenced.has(m[1]!)) {
+    if (!m || referenced.has(itemAt(m, 1))) {
       sweep.keptBytes += size;
       continue;
     }

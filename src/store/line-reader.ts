@@ -4,7 +4,7 @@
 // `synapse compact`) is decompressed on the fly through node:zlib streams.
 
 import { createReadStream } from "node:fs";
-import { open } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 
 export interface Line {
   text: string;
@@ -26,7 +26,7 @@ export async function* readLines(path: string, end?: number, from = 0): AsyncGen
     yield* readGzipLines(path);
     return;
   }
-  let handle;
+  let handle: FileHandle;
   try {
     handle = await open(path, "r");
   } catch (err) {

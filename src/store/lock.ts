@@ -48,7 +48,7 @@ export function acquireLock(dir: string, sessionId: string): SessionLock {
     try {
       const fd = openSync(path, "wx", 0o600);
       try {
-        writeSync(fd, JSON.stringify(info) + "\n");
+        writeSync(fd, `${JSON.stringify(info)}\n`);
       } finally {
         closeSync(fd);
       }

@@ -15,6 +15,7 @@ import { ImageStore } from "./images.ts";
 import type { SessionLock } from "./lock.ts";
 import { titleFrom, writeMeta } from "./meta.ts";
 import { RingBuffer } from "./ring-buffer.ts";
+import { applyRewinds, rewindRecord } from "./rewind-record.ts";
 import type { SessionMeta, SessionStore, StoreStats } from "./types.ts";
 
 export interface MessageStoreParts {
@@ -101,6 +102,24 @@ export class MessageStore implements SessionStore {
     this.schedule();
   }
 
+  /**
+   * `/rewind`: the conversation goes back to before message `to` (a prompt). A record in the
+   * archive says so (rewind-record.ts), so resume sees the same; the window drops `to` and all
+   * after it. `title`: the session's title from now on ("" lets the next prompt give it one).
+   */
+  rewind(to: string, title?: string): void {
+    if (this.closed) throw new StoreError(`session ${this.id} is closed; cannot rewind it`);
+    const record = rewindRecord(to);
+    const line = JSON.stringify(record);
+    this.archive.enqueue(line, Buffer.byteLength(line));
+    const kept = applyRewinds([...this.ring.items(), record], (m) => m);
+    this.ring.clear();
+    for (const message of kept) this.ring.push(message);
+    this.windowCache = undefined;
+    if (title !== undefined) this.updateMeta({ title });
+    this.schedule();
+  }
+
   window(): readonly Message[] {
     // Frozen: callers share the cached array, so none of them may change it for the others.
     this.windowCache ??= Object.freeze(this.ring.items());
@@ -148,15 +167,6 @@ export class MessageStore implements SessionStore {
   shrink(keep: number): void {
     this.evicted += this.ring.shrink(keep).length;
     this.windowCache = undefined;
-  }
-
-  dropToolOutputs(keepRecent: number): number {
-    // Safe even for messages not yet on disk: the archive queue holds each message's line as it was
-    // serialized at append time, not the object kept here.
-    const limit = this.ring.count - Math.max(0, keepRecent);
-    const freed = this.ring.update((message, i) => (i < limit ? withoutLargeToolOutputs(message) : undefined));
-    if (freed) this.windowCache = undefined;
-    return freed;
   }
 
   stats(): StoreStats {
@@ -299,23 +309,4 @@ export class MessageStore implements SessionStore {
     this.lastBackgroundError = message;
     this.onWarning(`${message}; ${this.archive.queuedCount} message(s) kept in memory, will retry`);
   }
-}
-
-const LARGE_OUTPUT_CHARS = 1024;
-
-/** The message with every tool output over LARGE_OUTPUT_CHARS replaced by a note, or undefined. */
-function withoutLargeToolOutputs(message: Message): Message | undefined {
-  let changed = false;
-  const content = message.content.map((block) => {
-    if (block.type !== "tool_result") return block;
-    const text =
-      typeof block.content === "string"
-        ? block.content
-        : block.content.map((b) => (b.type === "text" ? b.text : "")).join("");
-    if (text.length <= LARGE_OUTPUT_CHARS) return block;
-    changed = true;
-    const note = `${text.slice(0, 200)}\n[${text.length - 200} more characters dropped from memory under memory pressure; kept in the session archive]`;
-    return { ...block, content: note };
-  });
-  return changed ? { ...message, content } : undefined;
 }

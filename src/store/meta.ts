@@ -76,7 +76,8 @@ export function parseMeta(raw: string): MetaRead {
   } catch {
     return { state: "unreadable" };
   }
-  const { formatOnly, metaFile, fields } = (built ??= build());
+  built ??= build();
+  const { formatOnly, metaFile, fields } = built;
   const head = z.safeParse(formatOnly, value);
   if (!head.success || Array.isArray(value)) return { state: "unreadable" };
   const format = head.data.format ?? 1;
@@ -109,7 +110,7 @@ function salvage(v: Record<string, unknown>, fields: Record<string, z.ZodMiniTyp
 
 export async function writeMeta(dir: string, meta: SessionMeta): Promise<void> {
   const target = metaPath(dir);
-  const data = JSON.stringify({ format: FORMAT, ...meta }, null, 2) + "\n";
+  const data = `${JSON.stringify({ format: FORMAT, ...meta }, null, 2)}\n`;
   await writeFileAtomic(target, data).catch((err) => {
     throw storeError("write session meta", target, err);
   });

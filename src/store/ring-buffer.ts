@@ -20,6 +20,13 @@ export class RingBuffer<T> {
   // A circular array: `head` is the oldest slot, `length` slots follow it (modulo capacity).
   // It grows by doubling up to maxCount, so a short session never allocates the full window.
   private slots: Array<Slot<T> | undefined> = new Array(8);
+
+  /** The slot at a position inside the window, which is always filled (empty slots lie outside it). */
+  private filled(at: number): Slot<T> {
+    const slot = this.slots[at];
+    if (!slot) throw new RangeError(`ring buffer slot ${at} is empty inside the window`);
+    return slot;
+  }
   private head = 0;
   private length = 0;
   private totalBytes = 0;
@@ -76,7 +83,7 @@ export class RingBuffer<T> {
     let freed = 0;
     for (let i = 0; i < this.length; i++) {
       const at = (this.head + i) % this.slots.length;
-      const slot = this.slots[at]!;
+      const slot = this.filled(at);
       const next = fn(slot.item, i);
       if (next === undefined) continue;
       const replaced: Slot<T> = { item: next, size: this.options.sizeOf(next), key: this.options.keyOf(next) };
@@ -92,7 +99,7 @@ export class RingBuffer<T> {
   /** The kept items, oldest first (a fresh array). */
   items(): T[] {
     const out: T[] = new Array(this.length);
-    for (let i = 0; i < this.length; i++) out[i] = this.slots[(this.head + i) % this.slots.length]!.item;
+    for (let i = 0; i < this.length; i++) out[i] = this.filled((this.head + i) % this.slots.length).item;
     return out;
   }
 
@@ -101,7 +108,7 @@ export class RingBuffer<T> {
   }
 
   private shift(): T {
-    const slot = this.slots[this.head]!;
+    const slot = this.filled(this.head);
     this.slots[this.head] = undefined;
     this.head = (this.head + 1) % this.slots.length;
     this.length--;

@@ -3,7 +3,7 @@
 // the original. Readers prefer the original while both exist, so no line is ever read twice.
 
 import { createReadStream, createWriteStream } from "node:fs";
-import { open, rename, stat, unlink, utimes } from "node:fs/promises";
+import { type FileHandle, open, rename, stat, unlink, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Writable } from "node:stream";
@@ -77,7 +77,7 @@ export async function syncFile(path: string): Promise<void> {
 
 /** Makes a rename or unlink in `dir` survive a power cut (Linux; a no-op where folders cannot be opened). */
 export async function syncDir(dir: string): Promise<void> {
-  let handle;
+  let handle: FileHandle;
   try {
     handle = await open(dir, "r");
   } catch {

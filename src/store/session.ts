@@ -7,13 +7,14 @@ import type { StoreConfig } from "../config/config.ts";
 import { UsageError } from "../protocol/errors.ts";
 import { Archive } from "./archive.ts";
 import { storeError } from "./errors.ts";
-import { acquireLock } from "./lock.ts";
+import { acquireLock, type SessionLock } from "./lock.ts";
 import { readMeta, removeStaleTemps, writeMeta } from "./meta.ts";
 import { hasArchive, rebuiltMeta, rebuildWarning, summarizeArchive } from "./meta-rebuild.ts";
 import { MessageStore } from "./message-store.ts";
 import { ensurePrivateDir, isSessionId, newSessionId, sessionsRoot } from "./paths.ts";
 import { listSessions } from "./sessions-list.ts";
 import type { SessionMeta } from "./types.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 export type ResumeTarget = { id: string } | { latest: true };
 
@@ -57,7 +58,7 @@ async function create(root: string, options: OpenSessionOptions): Promise<Messag
         throw storeError("create session folder", dir, err);
     }
   }
-  let lock;
+  let lock: SessionLock | undefined;
   try {
     lock = acquireLock(dir, id);
     const now = Date.now();
@@ -153,7 +154,7 @@ async function resolveId(root: string, id: string): Promise<string> {
   const names = await readdir(root).catch(() => [] as string[]);
   if (names.includes(id)) return id;
   const matches = names.filter((n) => n.startsWith(id));
-  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 1) return itemAt(matches, 0);
   if (matches.length > 1) throw new UsageError(`session id "${id}" is ambiguous: ${matches.slice(0, 5).join(", ")}`);
   throw new UsageError(`no session ${id} in ${root}`);
 }

@@ -10,6 +10,7 @@ import { sessionsRoot } from "./paths.ts";
 import { storeError } from "./errors.ts";
 import { headUnits } from "../text/code-point.ts";
 import type { ListedSession } from "./types.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 /**
  * Every session with a readable meta.json or archive, most recently updated first. A session whose
@@ -126,12 +127,12 @@ export function formatSessionTable(sessions: readonly ListedSession[], titleWidt
     return row;
   });
   const header = ["ID", "UPDATED", "DIRECTORY", "TITLE", "MESSAGES", "SIZE", ...(withNotes ? ["NOTE"] : [])];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => itemAt(r, i).length)));
   const rightAligned = new Set([4, 5]);
   const line = (cells: string[]) =>
     cells
-      .map((c, i) => (rightAligned.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .map((c, i) => (rightAligned.has(i) ? c.padStart(itemAt(widths, i)) : c.padEnd(itemAt(widths, i))))
       .join("  ")
       .trimEnd();
-  return [header, ...rows].map(line).join("\n") + "\n";
+  return `${[header, ...rows].map(line).join("\n")}\n`;
 }

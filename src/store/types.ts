@@ -49,17 +49,13 @@ export interface SessionStore {
   updateMeta(patch: Partial<Pick<SessionMeta, "title" | "model">>): void;
   /** Memory pressure: keep only the newest `keep` messages in memory. */
   shrink(keep: number): void;
-  /**
-   * Memory pressure: large tool outputs (whole in the archive) are replaced in memory by their
-   * start and a note, except in the newest `keepRecent` messages. Returns the bytes freed.
-   */
-  dropToolOutputs(keepRecent: number): number;
   stats(): StoreStats;
   /** Messages in the session: archived, queued, and those archived by earlier runs. */
   messageCount?(): number;
   /**
    * Copies (same ids) stand in for messages in memory only, e.g. with old tool outputs pruned
-   * from the context; the archive keeps the originals. Returns the bytes freed.
+   * from the context or trimmed under memory pressure (context/prune.ts); the archive keeps the
+   * originals. Returns the bytes freed.
    */
   replaceInMemory?(copies: ReadonlyMap<string, Message>): number;
   close(): Promise<void>;

@@ -23,15 +23,29 @@ export async function readTextThrough(
   return read ? read(path) : fromDisk();
 }
 
-/** Writes through the editor when there is one, else straight to disk (links never followed). */
+/**
+ * Writes through the editor when there is one, else straight to disk (links never followed); the
+ * session's checkpoints (`/rewind`) save the file before and note what the write left.
+ */
 export async function writeTextThrough(
   services: ToolServices,
   path: string,
   text: string,
   verb = "write",
 ): Promise<void> {
+  await services.checkpoints?.beforeWrite(path);
   const write = services.editorFiles?.write;
-  if (!write) return writeRegularFile(path, text, verb);
+  if (!write) await writeRegularFile(path, text, verb);
+  else await writeThroughEditor(write, path, text, verb);
+  await services.checkpoints?.afterWrite(path, text);
+}
+
+async function writeThroughEditor(
+  write: (path: string, text: string) => Promise<void>,
+  path: string,
+  text: string,
+  verb: string,
+): Promise<void> {
   // The editor opens the path as given and would follow a link; O_NOFOLLOW refuses one on disk.
   const info = await lstat(path).catch(() => null);
   if (info?.isSymbolicLink()) {

@@ -3,7 +3,7 @@
 // can cancel), and a device may never end or swallow what is written.
 
 import { constants, type Stats } from "node:fs";
-import { open, readlink, stat } from "node:fs/promises";
+import { type FileHandle, open, readlink, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ToolError } from "./types.ts";
 
@@ -32,7 +32,7 @@ export function requireRegular(verb: string, path: string, info: Stats): void {
  * file the flag changes nothing.
  */
 async function openRegular(path: string, flags: number, verb: string) {
-  let handle;
+  let handle: FileHandle;
   try {
     handle = await open(path, flags | constants.O_NONBLOCK, 0o666);
   } catch (err) {
@@ -64,7 +64,7 @@ export async function readRegularFile(path: string, verb = "read"): Promise<Buff
  * command after the permission check) is refused, never written through.
  */
 export async function writeRegularFile(path: string, data: string, verb = "write"): Promise<void> {
-  let handle;
+  let handle: FileHandle;
   try {
     handle = await openRegular(path, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, verb);
   } catch (err) {

@@ -3,6 +3,7 @@
 
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
+import { itemAt } from "../text/checked-index.ts";
 
 export interface IgnoreRule {
   regex: RegExp;
@@ -18,16 +19,16 @@ export interface IgnoreFile {
 }
 
 function escapeRegex(ch: string): string {
-  return /[.*+?^${}()|[\]\\]/.test(ch) ? "\\" + ch : ch;
+  return /[.*+?^${}()|[\]\\]/.test(ch) ? `\\${ch}` : ch;
 }
 
 /** One path segment of a glob (no `/` inside) as a regex fragment. */
 function segmentToRegex(seg: string): string {
   let out = "";
   for (let i = 0; i < seg.length; i++) {
-    const ch = seg[i]!;
+    const ch = itemAt(seg, i);
     if (ch === "\\" && i + 1 < seg.length) {
-      out += escapeRegex(seg[++i]!);
+      out += escapeRegex(itemAt(seg, ++i));
     } else if (ch === "*") {
       while (seg[i + 1] === "*") i++;
       out += "[^/]*";
@@ -101,7 +102,7 @@ export function parseGitignore(text: string): IgnoreRule[] {
  */
 export function matchRules(rules: IgnoreRule[], relPath: string, isDir: boolean): boolean | undefined {
   for (let i = rules.length - 1; i >= 0; i--) {
-    const rule = rules[i]!;
+    const rule = itemAt(rules, i);
     if (rule.dirOnly && !isDir) continue;
     if (rule.regex.test(relPath)) return !rule.negated;
   }
@@ -117,8 +118,8 @@ export function isIgnored(files: IgnoreFile[], absPath: string, isDir: boolean):
   const name = absPath.slice(absPath.lastIndexOf("/") + 1);
   if (name === ".git") return true;
   for (let i = files.length - 1; i >= 0; i--) {
-    const file = files[i]!;
-    if (!absPath.startsWith(file.base + "/")) continue;
+    const file = itemAt(files, i);
+    if (!absPath.startsWith(`${file.base}/`)) continue;
     const verdict = matchRules(file.rules, absPath.slice(file.base.length + 1), isDir);
     if (verdict !== undefined) return verdict;
   }
@@ -165,7 +166,7 @@ function findRepoRoot(start: string): string | null {
  * walker loads `start`'s own .gitignore and everything below.
  */
 export function ancestorIgnoreFiles(start: string, cwd: string): IgnoreFile[] {
-  const inCwd = start === cwd || start.startsWith(cwd + "/");
+  const inCwd = start === cwd || start.startsWith(`${cwd}/`);
   const top = findRepoRoot(start) ?? (inCwd ? cwd : start);
   const files: IgnoreFile[] = [];
   const exclude = readRules(join(top, ".git", "info", "exclude"));

@@ -14,6 +14,7 @@ import { about, defineTool, toolInput } from "./input-schema.ts";
 import { ToolError } from "./types.ts";
 import { walkFiles } from "./walk.ts";
 import { runtime } from "../runtime/runtime.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 export const MAX_GLOB_RESULTS = 100;
 
@@ -31,7 +32,7 @@ const GLOB_CHARS = /[*?[\]{}\\]/;
 export function splitPattern(pattern: string): { prefix: string; rest: string; maxDepth?: number } {
   const segs = pattern.replace(/^(\.\/)+/, "").split("/");
   let i = 0;
-  while (i < segs.length - 1 && !GLOB_CHARS.test(segs[i]!)) i++;
+  while (i < segs.length - 1 && !GLOB_CHARS.test(itemAt(segs, i))) i++;
   const prefix = segs.slice(0, i).join("/") || (pattern.startsWith("/") ? "/" : "");
   const restSegs = segs.slice(i);
   const rest = restSegs.join("/");
@@ -53,12 +54,12 @@ export class NewestFiles {
     this.total++;
     const item = { path, mtime };
     const items = this.items;
-    if (items.length === this.max && !this.before(item, items[items.length - 1]!)) return;
+    if (items.length === this.max && !this.before(item, itemAt(items, items.length - 1))) return;
     let lo = 0;
     let hi = items.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.before(items[mid]!, item)) lo = mid + 1;
+      if (this.before(itemAt(items, mid), item)) lo = mid + 1;
       else hi = mid;
     }
     items.splice(lo, 0, item);
@@ -104,7 +105,7 @@ export const globTool = defineTool({
       if (maxDepth !== undefined) args.push("--max-depth", String(maxDepth + 1));
       // The last segment, as a file type, lets rg skip other names without overriding .gitignore
       // (a --glob would); the whole pattern is still matched here.
-      const last = rest.split("/").at(-1)!;
+      const last = rest.split("/").at(-1) ?? rest;
       if (last && !last.includes("**")) args.push("--type-add", `synapseglob:${last}`, "--type", "synapseglob");
       args.push("--", root);
       const outcome = await runRipgrep(engine.path, args, {

@@ -6,6 +6,7 @@ import { isBinary } from "./binary.ts";
 import { clipAround, type GrepCollector } from "./grep-output.ts";
 import { ToolError } from "./types.ts";
 import { walkFiles } from "./walk.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 /** Bigger files are skipped: they are logs or data, and would be read whole. */
 export const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
@@ -51,7 +52,7 @@ async function searchFile(
   const all = text.split("\n");
   // A final newline ends the last line; it does not start an empty one.
   if (all[all.length - 1] === "") all.pop();
-  const line = (i: number) => (all[i]!.endsWith("\r") ? all[i]!.slice(0, -1) : all[i]!);
+  const line = (i: number) => (itemAt(all, i).endsWith("\r") ? itemAt(all, i).slice(0, -1) : itemAt(all, i));
   const hits: FileHit[] = [];
   let shownUpTo = -1;
   for (let i = 0; i < all.length; i++) {
@@ -88,7 +89,7 @@ export async function fallbackGrep(
   const regex = compilePattern(search.pattern, search.ignoreCase);
   // A whole-text test rules out most files cheaply. Lookbehind can see across a newline there and
   // miss a line-start match, so such patterns skip the shortcut.
-  const whole = regex.source.includes("(?<") ? null : new RegExp(regex.source, regex.flags + "m");
+  const whole = regex.source.includes("(?<") ? null : new RegExp(regex.source, `${regex.flags}m`);
   if (isFile) {
     const hits = await searchFile(target, regex, whole, search);
     if (hits) report(collector, target, hits);
@@ -99,7 +100,7 @@ export async function fallbackGrep(
   const flush = async () => {
     const results = await Promise.all(batch.map((f) => searchFile(f, regex, whole, search)));
     results.forEach((hits, i) => {
-      if (!full && hits && !report(collector, batch[i]!, hits)) full = true;
+      if (!full && hits && !report(collector, itemAt(batch, i), hits)) full = true;
     });
     batch = [];
   };

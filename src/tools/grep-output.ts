@@ -2,6 +2,7 @@
 // order, and a note when the cap cut the search short.
 
 import { boundaryBefore } from "../text/code-point.ts";
+import { entryOf, itemAt } from "../text/checked-index.ts";
 
 export const MAX_GREP_LINE_CHARS = 300;
 
@@ -25,7 +26,7 @@ export function comparePaths(a: string, b: string): number {
   const x = a.split("/");
   const y = b.split("/");
   for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+    if (x[i] !== y[i]) return itemAt(x, i) < itemAt(y, i) ? -1 : 1;
   }
   return x.length - y.length;
 }
@@ -80,7 +81,10 @@ export class GrepCollector {
     let entry = this.files.get(path);
     if (entry && entry.lastLine >= lineNumber) return true;
     if (!this.take()) return false;
-    if (!entry) this.files.set(path, (entry = { lines: [], lastLine: 0 }));
+    if (!entry) {
+      entry = { lines: [], lastLine: 0 };
+      this.files.set(path, entry);
+    }
     // Like rg: "--" between groups of lines that are not next to each other.
     if (this.opts.context && entry.lines.length && lineNumber > entry.lastLine + 1) entry.lines.push("--");
     const sep = isMatch ? ":" : "-";
@@ -95,7 +99,7 @@ export class GrepCollector {
     if (paths.length === 0) return "No matches found";
     const out: string[] = [];
     for (const path of paths) {
-      const entry = this.files.get(path)!;
+      const entry = entryOf(this.files, path);
       if (this.mode === "files_with_matches") out.push(path);
       else {
         if (this.opts.context && out.length) out.push("--");

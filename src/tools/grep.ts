@@ -16,6 +16,7 @@ import { engineFor } from "./search-engine.ts";
 import { about, defineTool, toolInput, type ToolInputOf } from "./input-schema.ts";
 import { ToolError, type ToolContext } from "./types.ts";
 import { runtime } from "../runtime/runtime.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 export { clipAround, MAX_GREP_FILE_BYTES, MAX_GREP_LINE_CHARS };
 /** Entries returned when head_limit is not given (lines for content, files otherwise). */
@@ -151,7 +152,7 @@ function addJsonRecord(record: Buffer, wanted: (path: string) => boolean, collec
   const first = event.data.line_number ?? 0;
   const start = event.data.submatches?.[0]?.start;
   for (let i = 0; i < lines.length; i++) {
-    const text = lines[i]!.endsWith("\r") ? lines[i]!.slice(0, -1) : lines[i]!;
+    const text = itemAt(lines, i).endsWith("\r") ? itemAt(lines, i).slice(0, -1) : itemAt(lines, i);
     const at = i === 0 && start !== undefined && text.length > MAX_GREP_LINE_CHARS ? utf16Index(text, start) : 0;
     if (!collector.addLine(path, first + i, clipAround(text, at), event.type === "match")) return false;
   }

@@ -3,6 +3,7 @@
 // on as data; the interactive view only draws it.
 
 import type { DiffHunk, DiffLine, LineDiff, ToolDisplay } from "../protocol/tool-display.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 /** Beyond this many differences the edit script is not searched for (prefix and suffix only). */
 const MAX_EDIT_DISTANCE = 500;
@@ -25,9 +26,9 @@ export function diffOps(a: readonly string[], b: readonly string[]): DiffLine[] 
   let i = 0;
   let j = 0;
   const push = (op: DiffLine["op"]) => {
-    if (op === " ") ops.push({ op, text: a[i]!, old: i + 1, new: j + 1 });
-    else if (op === "-") ops.push({ op, text: a[i]!, old: i + 1 });
-    else ops.push({ op, text: b[j]!, new: j + 1 });
+    if (op === " ") ops.push({ op, text: itemAt(a, i), old: i + 1, new: j + 1 });
+    else if (op === "-") ops.push({ op, text: itemAt(a, i), old: i + 1 });
+    else ops.push({ op, text: itemAt(b, j), new: j + 1 });
     if (op !== "+") i++;
     if (op !== "-") j++;
   };
@@ -49,8 +50,8 @@ function myers(a: readonly string[], b: readonly string[]): DiffLine["op"][] {
   for (let d = 0; d <= max; d++) {
     trace.push(v.slice());
     for (let k = -d; k <= d; k += 2) {
-      const down = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!);
-      let x = down ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
+      const down = k === -d || (k !== d && itemAt(v, offset + k - 1) < itemAt(v, offset + k + 1));
+      let x = down ? itemAt(v, offset + k + 1) : itemAt(v, offset + k - 1) + 1;
       let y = x - k;
       while (x < n && y < m && a[x] === b[y]) {
         x++;
@@ -75,11 +76,11 @@ function backtrack(
   let x = n;
   let y = m;
   for (let d = trace.length - 1; d >= 0; d--) {
-    const v = trace[d]!;
+    const v = itemAt(trace, d);
     const k = x - y;
-    const down = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!);
+    const down = k === -d || (k !== d && itemAt(v, offset + k - 1) < itemAt(v, offset + k + 1));
     const prevK = down ? k + 1 : k - 1;
-    const prevX = d === 0 ? 0 : v[offset + prevK]!;
+    const prevX = d === 0 ? 0 : itemAt(v, offset + prevK);
     const prevY = d === 0 ? 0 : prevX - prevK;
     while (x > prevX && y > prevY && a[x - 1] === b[y - 1]) {
       ops.push(" ");

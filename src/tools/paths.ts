@@ -4,6 +4,7 @@
 import { homedir } from "node:os";
 import { lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { itemAt } from "../text/checked-index.ts";
 
 export function expandHome(path: string, home: string = homedir()): string {
   if (path === "~") return home;
@@ -24,11 +25,15 @@ function distance(a: string, b: string, max: number): number {
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
     for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      cur[j] = Math.min(
+        itemAt(prev, j) + 1,
+        itemAt(cur, j - 1) + 1,
+        itemAt(prev, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
     }
     prev = cur;
   }
-  return prev[b.length]!;
+  return itemAt(prev, b.length);
 }
 
 const stem = (name: string) => name.replace(/\.[^.]*$/, "").toLowerCase();

@@ -90,7 +90,7 @@ async function readWindow(
     } else {
       take(pending + text.slice(0, nl));
       let start = nl + 1;
-      while ((nl = text.indexOf("\n", start)) >= 0) {
+      for (nl = text.indexOf("\n", start); nl >= 0; nl = text.indexOf("\n", start)) {
         take(text.slice(start, nl));
         start = nl + 1;
       }

@@ -81,8 +81,7 @@ export async function runRipgrep(rgPath: string, args: string[], opts: RipgrepOp
     child.stdout.on("data", (chunk: Buffer) => {
       if (stopped) return;
       let start = 0;
-      let end: number;
-      while ((end = chunk.indexOf(separator, start)) !== -1) {
+      for (let end = chunk.indexOf(separator, start); end !== -1; end = chunk.indexOf(separator, start)) {
         const piece = chunk.subarray(start, end);
         const record = pending.length ? Buffer.concat([...pending, piece]) : piece;
         pending = [];

@@ -73,7 +73,10 @@ const engines = new Map<string, Promise<SearchEngine>>();
 /** The engine for this process, decided on first use and kept. */
 export function searchEngine(cacheDir: string): Promise<SearchEngine> {
   let engine = engines.get(cacheDir);
-  if (!engine) engines.set(cacheDir, (engine = resolveEngine(ripgrepAsset, cacheDir)));
+  if (!engine) {
+    engine = resolveEngine(ripgrepAsset, cacheDir);
+    engines.set(cacheDir, engine);
+  }
   return engine;
 }
 

@@ -55,6 +55,14 @@ export interface ToolServices {
   approve?(request: ApprovalRequest): Promise<ApprovalAnswer>;
   /** The user's editor's view of files (`synapse acp`): Read, Write and Edit go through it (editor-files.ts). */
   editorFiles?: import("./editor-files.ts").EditorFiles;
+  /**
+   * `/rewind`'s checkpoints (the main agent's Write and Edit): a file's content is saved before
+   * the first write of it in a prompt, and the state a write left is noted after it.
+   */
+  checkpoints?: {
+    beforeWrite(path: string): Promise<void>;
+    afterWrite(path: string, text: string): Promise<void>;
+  };
   /** The engine Grep and Glob use; absent means the process's own (search-engine.ts). */
   searchEngine?(): Promise<import("./search-engine.ts").SearchEngine>;
 }

@@ -178,14 +178,14 @@ describe("events → session updates", () => {
   });
 
   test("live output keeps only its last lines, marked as cut", () => {
-    const many = Array.from({ length: LIVE_LINES + 50 }, (_, i) => `line ${i}`).join("\n") + "\n";
+    const many = `${Array.from({ length: LIVE_LINES + 50 }, (_, i) => `line ${i}`).join("\n")}\n`;
     const kept = liveTail(many);
     expect(kept.startsWith("…\nline 50\n")).toBe(true);
     expect(kept.endsWith(`line ${LIVE_LINES + 49}\n`)).toBe(true);
     expect(kept.split("\n")).toHaveLength(LIVE_LINES + 2);
     expect(liveTail("a\nb")).toBe("a\nb");
     // Cutting again keeps the bound: the marker line is not stacked.
-    expect(liveTail(kept + "one more\n").split("\n")).toHaveLength(LIVE_LINES + 2);
+    expect(liveTail(`${kept}one more\n`).split("\n")).toHaveLength(LIVE_LINES + 2);
     const m = createUpdateMapper("/ws");
     m.map({ type: "tool_start", id: "t", name: "Bash", input: { command: "seq" } });
     const [u] = m.map({ type: "tool_progress", id: "t", name: "Bash", text: many });

@@ -438,8 +438,7 @@ describe("synapse acp: bad input and a client that goes away", () => {
       let buffer = "";
       for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
         buffer += new TextDecoder().decode(chunk);
-        let nl;
-        while ((nl = buffer.indexOf("\n")) >= 0) {
+        for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
           lines.push(JSON.parse(buffer.slice(0, nl)));
           buffer = buffer.slice(nl + 1);
         }

@@ -2,7 +2,7 @@
 // stdout (`compacted: …`) as the condense notice on stderr (`context … tokens`), one formatter.
 
 import { expect, test } from "bun:test";
-import { type FakeLLM } from "../support/fake-llm.ts";
+import type { FakeLLM } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { providerEnv, runBinary, tempHome } from "../support/binary.ts";
 

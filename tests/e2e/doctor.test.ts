@@ -2,7 +2,7 @@
 // and reports the URL and the outcome (answered, HTTP status, refused connection).
 
 import { describe, expect, test } from "bun:test";
-import { type FakeLLM } from "../support/fake-llm.ts";
+import type { FakeLLM } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { providerEnv, runBinary } from "../support/binary.ts";
 

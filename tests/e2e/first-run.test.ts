@@ -2,7 +2,7 @@
 // errors that name what to fix (the URL refused, the flag or variable at fault).
 
 import { describe, expect, test } from "bun:test";
-import { type FakeLLM } from "../support/fake-llm.ts";
+import type { FakeLLM } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { providerEnv, runBinary } from "../support/binary.ts";
 

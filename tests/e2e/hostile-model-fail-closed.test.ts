@@ -11,7 +11,7 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkS
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { type FakeLLM, type ScriptedReply } from "../support/fake-llm.ts";
+import type { FakeLLM, ScriptedReply } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { providerEnv, runBinary, tempHome } from "../support/binary.ts";
 

@@ -26,7 +26,7 @@ const lastUserText = (body: any) => {
 describe.skipIf(!hasTmux)("issue 18 on a terminal", () => {
   test("failed calls have their own glyph and exit code (NO_COLOR), counts are true, diffs are real, Ctrl-O expands, /model goes back", async () => {
     const home = tempHome();
-    writeFileSync(join(home.dir, "notes.txt"), Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join("\n") + "\n");
+    writeFileSync(join(home.dir, "notes.txt"), `${Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join("\n")}\n`);
     const fake = await startFakeLLM(
       [
         {

@@ -391,7 +391,7 @@ describe.skipIf(!hasTmux)("interactive session", () => {
       const running = await t.until((s) => s.includes("task:explore explore the repo"), "the sub-agent row");
       expect(running).not.toContain("Bash(task:explore");
       const s = await t.until((s) => s.includes("all explored"), "the answer");
-      expect(s).toMatch(/✓ task:explore explore the repo · [\d.]+s · 0 tool calls\n  ⎿ found things/);
+      expect(s).toMatch(/✓ task:explore explore the repo · [\d.]+s · 0 tool calls\n {2}⎿ found things/);
     } finally {
       await t.close();
     }

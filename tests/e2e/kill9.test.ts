@@ -3,7 +3,7 @@
 // and the watchdog must not show in any command's output.
 
 import { describe, expect, test } from "bun:test";
-import { type FakeLLM, type ScriptedReply } from "../support/fake-llm.ts";
+import type { FakeLLM, ScriptedReply } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { providerEnv, runBinary, spawnBinary } from "../support/binary.ts";
 import { pollUntil } from "../support/wait.ts";

@@ -3,7 +3,7 @@
 // loop: …`, exit 1, json subtype error_during_execution, the session kept and resumable.
 
 import { describe, expect, test } from "bun:test";
-import { type FakeLLM } from "../support/fake-llm.ts";
+import type { FakeLLM } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { providerEnv, runBinary, tempHome } from "../support/binary.ts";
 

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLLM } from "../support/fake-llm.ts";
+import type { FakeLLM } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { providerEnv, runBinary, tempHome } from "../support/binary.ts";
 

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { isApproved } from "../../src/mcp/approvals.ts";
+import { isApproved } from "../../src/policy/project-approvals.ts";
 import { startFakeLLM } from "../support/fake-llm.ts";
 import { BINARY, providerEnv, tempHome } from "../support/binary.ts";
 

@@ -158,7 +158,7 @@ describe("a failed write to stdout", () => {
 
 describe("the README's samples are what the binary does", () => {
   test("-o json: the sample result has the same fields, stats included, as a real one", async () => {
-    const sample = JSON.parse(/`-o json` prints one object at the end:\n\n```json\n([^]*?)```/.exec(README)![1]!);
+    const sample = JSON.parse(/`-o json` prints one object at the end:\n\n```json\n([\s\S]*?)```/.exec(README)![1]!);
     const fake = await serve([{ text: "README.md describes it" }]);
     // The sample is of a model with a price (total_cost_usd is there only then).
     const r = await runBinary({

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { sessionsRoot } from "../../src/store/paths.ts";
-import { type FakeLLM } from "../support/fake-llm.ts";
+import type { FakeLLM } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { jsonLines, providerEnv, runBinary, spawnBinary, tempHome } from "../support/binary.ts";
 

@@ -3,7 +3,7 @@
 // waited for with one notice; `< /dev/null` runs at once, binary is refused.
 
 import { describe, expect, test } from "bun:test";
-import { type FakeLLM } from "../support/fake-llm.ts";
+import type { FakeLLM } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { BINARY, providerEnv, runBinary, spawnBinary, tempHome } from "../support/binary.ts";
 

@@ -3,7 +3,6 @@
 
 import { describe, expect, test } from "bun:test";
 import { InterruptedError, ProviderError } from "../../src/protocol/errors.ts";
-import type { ScriptedReply } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { failure } from "../support/failure.ts";
 import { providerFor, request, streamCollect, type ProviderKind } from "./request.ts";

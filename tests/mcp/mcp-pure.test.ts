@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseCommandLine } from "../../src/cli/args.ts";
 import { entryOf, parseAddArgs } from "../../src/cli/mcp-command.ts";
-import { isApproved, recordApproval } from "../../src/mcp/approvals.ts";
+import { isApproved, recordApproval } from "../../src/policy/project-approvals.ts";
 import { canonicalJson } from "../../src/text/canonical-json.ts";
 import { expandEntry, expandVars, parseServerEntry } from "../../src/mcp/server-entry.ts";
 import { resourceMentions, resourceText } from "../../src/mcp/resource-mentions.ts";

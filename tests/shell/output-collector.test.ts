@@ -68,10 +68,10 @@ describe("streaming equals cleaning the whole text", () => {
   }
 
   test("a many-megabyte single line comes out as head and tail", () => {
-    const text = "a".repeat(3_000_000) + "MIDDLE" + "b".repeat(3_000_000);
+    const text = `${"a".repeat(3_000_000)}MIDDLE${"b".repeat(3_000_000)}`;
     const out = collect(encoder.encode(text), 500, 30_000, () => 65_536);
     expect(out).toBe(truncateOutput(text, 500, 30_000));
-    expect(out.startsWith("a".repeat(6000) + "\n[...5970006 characters omitted...]\n")).toBe(true);
+    expect(out.startsWith(`${"a".repeat(6000)}\n[...5970006 characters omitted...]\n`)).toBe(true);
   });
 
   test("a progress bar redrawn a million times without a newline keeps its final state", () => {
@@ -133,7 +133,7 @@ describe("OutputCollector", () => {
     // and a line of emoji with no newline is passed on in pieces.
     const r = rng(99);
     const noise = Uint8Array.from({ length: 400_000 }, () => Math.floor(r() * 256));
-    const emoji = encoder.encode("a" + "😀".repeat(70_000) + "\n" + "😀\b".repeat(5000) + "b😀😀\rxy\n");
+    const emoji = encoder.encode(`a${"😀".repeat(70_000)}\n${"😀\b".repeat(5000)}b😀😀\rxy\n`);
     for (const bytes of [noise, emoji]) {
       const seen: string[] = [];
       const c = new OutputCollector({ maxLines: 500, maxChars: 30_000 }, (t) => seen.push(t));

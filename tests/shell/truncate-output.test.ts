@@ -20,14 +20,14 @@ describe("cuts keep surrogate pairs whole", () => {
   test.each<[string, string, number, string]>([
     // Limit 10: head 2 units, tail 8. An emoji across either cut is left out whole.
     ["pairs on both cuts", E.repeat(10), 10, `${E}\n[...10 characters omitted...]\n${E.repeat(4)}`],
-    ["a pair across the head cut", "a" + E.repeat(10), 10, "a\n[...12 characters omitted...]\n" + E.repeat(4)],
-    ["a pair across the tail cut", E.repeat(10) + "b", 10, `${E}\n[...12 characters omitted...]\n${E.repeat(3)}b`],
+    ["a pair across the head cut", `a${E.repeat(10)}`, 10, `a\n[...12 characters omitted...]\n${E.repeat(4)}`],
+    ["a pair across the tail cut", `${E.repeat(10)}b`, 10, `${E}\n[...12 characters omitted...]\n${E.repeat(3)}b`],
   ])("%s", (_name, text, limit, expected) => {
     expect(truncateOutput(text, undefined, limit)).toBe(expected);
   });
 
   test("the Bash repro: 40 000 emoji and a newline", () => {
-    const out = truncateOutput(E.repeat(40_000) + "\n", 500, 30_000);
+    const out = truncateOutput(`${E.repeat(40_000)}\n`, 500, 30_000);
     expect(out.isWellFormed()).toBe(true);
     expect(out).toBe(`${E.repeat(3000)}\n[...50002 characters omitted...]\n${E.repeat(11_999)}\n`);
   });
@@ -39,9 +39,9 @@ describe("HeadTailBuffer", () => {
     ["short", "hello\nworld\n"],
     ["many lines", Array.from({ length: 300 }, (_, i) => `line ${i}`).join("\n")],
     ["one long line", "x".repeat(5000)],
-    ["mixed", Array.from({ length: 2000 }, (_, i) => "ab".repeat(i % 7) + "\n").join("")],
+    ["mixed", Array.from({ length: 2000 }, (_, i) => `${"ab".repeat(i % 7)}\n`).join("")],
     ["emoji", "😀".repeat(20_001)],
-    ["emoji after one unit", "a" + "😀".repeat(20_000) + "\n"],
+    ["emoji after one unit", `a${"😀".repeat(20_000)}\n`],
   ];
   for (const [name, text] of texts) {
     for (const [lines, chars] of [

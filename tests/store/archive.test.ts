@@ -150,8 +150,8 @@ describe("archive", () => {
     const dir = join(home, "s");
     mkdirSync(dir);
     const line = (i: number) => JSON.stringify(msg(i, "y".repeat(50), "user"));
-    writeFileSync(join(dir, segmentName(0)), range(0, 10).map(line).join("\n") + "\n");
-    writeFileSync(join(dir, segmentName(1)), range(10, 13).map(line).join("\n") + "\n");
+    writeFileSync(join(dir, segmentName(0)), `${range(0, 10).map(line).join("\n")}\n`);
+    writeFileSync(join(dir, segmentName(1)), `${range(10, 13).map(line).join("\n")}\n`);
     const archive = await Archive.open({ dir, rotateBytes: 1 << 20, onWarning: () => {} });
     expect((await archive.tail(5, 1 << 20)).map((a) => a.message.id)).toEqual(["m8", "m9", "m10", "m11", "m12"]);
     const oneLine = Buffer.byteLength(line(12));

@@ -48,7 +48,7 @@ async function resumed(home: string, id: string): Promise<Message[]> {
 }
 
 function lines(n: number, from = 0): string {
-  return Array.from({ length: n }, (_, i) => JSON.stringify(msg(from + i))).join("\n") + "\n";
+  return `${Array.from({ length: n }, (_, i) => JSON.stringify(msg(from + i))).join("\n")}\n`;
 }
 
 describe("compressed segments", () => {

@@ -151,7 +151,7 @@ describe("resume after a kill: meta.json behind the archive", () => {
     return { home, dir: store.dir, id: store.id, file: join(store.dir, "messages.jsonl") };
   }
   const lines = (from: number, to: number) =>
-    Array.from({ length: to - from }, (_, k) => JSON.stringify(msg(from + k)) + "\n").join("");
+    Array.from({ length: to - from }, (_, k) => `${JSON.stringify(msg(from + k))}\n`).join("");
 
   test("only the lines past meta.json's bytes are read to bring its count up", async () => {
     const s = await closedSession(10);
@@ -184,7 +184,7 @@ describe("resume after a kill: meta.json behind the archive", () => {
   test("an archive that did not just grow (shrunk, or cut mid-line at meta.json's bytes) is counted whole", async () => {
     const s = await closedSession(10);
     const whole = readFileSync(s.file, "utf8");
-    const keep = whole.split("\n").slice(0, 6).join("\n") + "\n";
+    const keep = `${whole.split("\n").slice(0, 6).join("\n")}\n`;
     writeFileSync(s.file, keep);
     let opened = await openSession({
       home: s.home,
@@ -198,7 +198,7 @@ describe("resume after a kill: meta.json behind the archive", () => {
     await opened.store.close();
     // meta.json now says 6 messages in `keep.length` bytes; the file is changed so that offset is
     // no longer a line end (a longer first line): a full count.
-    writeFileSync(s.file, JSON.stringify(msg(0, "a much longer first message than before")) + "\n" + lines(1, 8));
+    writeFileSync(s.file, `${JSON.stringify(msg(0, "a much longer first message than before"))}\n${lines(1, 8)}`);
     opened = await openSession({
       home: s.home,
       cwd: "/k",

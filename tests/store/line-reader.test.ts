@@ -16,7 +16,7 @@ async function collect(path: string, end?: number) {
 test("lines crossing 64 KiB chunk boundaries, multi-byte characters split across chunks", async () => {
   const path = join(tempHome(), "lines.jsonl");
   const lines = ["short", "é".repeat(40_000), "😀".repeat(50_000), "", "x".repeat(65_535), "y".repeat(65_536), "last"];
-  writeFileSync(path, lines.join("\n") + "\n");
+  writeFileSync(path, `${lines.join("\n")}\n`);
   const got = await collect(path);
   expect(got.map((l) => l.text)).toEqual(lines);
   expect(got.map((l) => l.no)).toEqual([1, 2, 3, 4, 5, 6, 7]);

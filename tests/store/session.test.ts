@@ -76,36 +76,6 @@ describe("sessions", () => {
     await store.close();
   });
 
-  test("dropToolOutputs trims large outputs in memory only, sparing the newest and the archive", async () => {
-    const home = tempHome();
-    const { store } = await openSession({ home, cwd: "/p", model: "m", config: storeConfig(), onWarning: quiet });
-    const big = "o".repeat(5000);
-    const result = (i: number): Message => ({
-      id: `r${i}`,
-      role: "user",
-      ts: i,
-      content: [{ type: "tool_result", tool_use_id: `t${i}`, content: i === 1 ? "small" : big }],
-    });
-    for (const i of range(0, 6)) store.append(result(i));
-    const before = store.windowBytes();
-    const freed = store.dropToolOutputs(2);
-    expect(freed).toBeGreaterThan(3 * 4000);
-    expect(store.windowBytes()).toBe(before - freed);
-    const contents = store.window().map((m) => (m.content[0] as { content: string }).content);
-    expect(contents[0]).toContain("dropped from memory");
-    expect(contents[1]).toBe("small");
-    expect(contents[4]).toBe(big);
-    expect(contents[5]).toBe(big);
-    expect(store.get("r0")!.content[0]).toMatchObject({ tool_use_id: "t0" });
-    // Nothing was lost: the archive has every output whole.
-    const archived: Message[] = [];
-    for await (const m of store.readAll()) archived.push(m);
-    expect(archived.map((m) => (m.content[0] as { content: string }).content)).toEqual(
-      range(0, 6).map((i) => (i === 1 ? "small" : big)),
-    );
-    await store.close();
-  });
-
   test("writes are debounced: nothing before flushMs, everything after", async () => {
     const home = tempHome();
     const { store } = await openSession({

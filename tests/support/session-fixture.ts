@@ -68,7 +68,7 @@ function makeOutput(seed: number, chars: number): string {
   let n = seed * 2654435761;
   while (text.length < chars) {
     n = (n * 1103515245 + 12345) >>> 0;
-    text += words[n % words.length] + (n % 7 === 0 ? "\n" : " ") + (n % 13 === 0 ? String(n % 100000) + " " : "");
+    text += words[n % words.length] + (n % 7 === 0 ? "\n" : " ") + (n % 13 === 0 ? `${String(n % 100000)} ` : "");
   }
   return text.slice(0, chars);
 }
@@ -134,7 +134,7 @@ export function writeSession(home: string, spec: SessionSpec): WrittenSession {
         compaction,
       });
     }
-    writeFileSync(join(dir, segmentFile(s)), lines.join("\n") + "\n", { mode: 0o600 });
+    writeFileSync(join(dir, segmentFile(s)), `${lines.join("\n")}\n`, { mode: 0o600 });
   }
   const last = join(dir, segmentFile(spec.segments - 1));
   if (spec.tornLast) appendFileSync(last, `{"id":"${spec.id}-torn","role":"user","content":[{"type":"te`);
@@ -153,7 +153,7 @@ export function writeSession(home: string, spec: SessionSpec): WrittenSession {
       messages: ids.length,
       bytes,
     };
-    writeFileSync(join(dir, "meta.json"), JSON.stringify(meta, null, 2) + "\n", { mode: 0o600 });
+    writeFileSync(join(dir, "meta.json"), `${JSON.stringify(meta, null, 2)}\n`, { mode: 0o600 });
   }
   for (let s = 0; s < spec.segments; s++) utimesSync(join(dir, segmentFile(s)), new Date(updated), new Date(updated));
   return { dir, ids, bytes };

@@ -163,7 +163,7 @@ for (const engine of ["ripgrep", "javascript"] as const) {
     });
 
     test("long lines are cut around the match on code-point boundaries; invalid UTF-8 shows as U+FFFD", async () => {
-      const line = "😀".repeat(400) + "NEEDLE" + "😀".repeat(400);
+      const line = `${"😀".repeat(400)}NEEDLE${"😀".repeat(400)}`;
       writeTree(dir, {
         "long.txt": `${line}\n`,
         "latin1.txt": new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x20, 0x4e, 0x45, 0x45, 0x44, 0x4c, 0x45, 0x0a]),
@@ -186,7 +186,7 @@ for (const engine of ["ripgrep", "javascript"] as const) {
     });
 
     test("files over 10 MB: skipped in a tree, refused when named", async () => {
-      writeTree(dir, { "big.txt": "x".repeat(MAX_GREP_FILE_BYTES) + "\nneedle\n", "small.txt": "needle\n" });
+      writeTree(dir, { "big.txt": `${"x".repeat(MAX_GREP_FILE_BYTES)}\nneedle\n`, "small.txt": "needle\n" });
       expect(await out({ pattern: "needle" })).toBe(`${dir}/small.txt`);
       expect(await toolError(grep({ pattern: "needle", path: "big.txt" }))).toBe(
         `Cannot search ${dir}/big.txt: larger than 10 MB`,
@@ -299,13 +299,13 @@ describe("Grep on javascript only", () => {
 });
 
 test("clipAround keeps the match and whole characters", () => {
-  const line = "a".repeat(1000) + "NEEDLE" + "b".repeat(1000);
+  const line = `${"a".repeat(1000)}NEEDLE${"b".repeat(1000)}`;
   expect(clipAround(line, /NEEDLE/)).toContain("NEEDLE");
   expect(clipAround(line, 1000)).toContain("NEEDLE");
   expect(clipAround(line, /NEEDLE/).length).toBe(MAX_GREP_LINE_CHARS + 2);
   expect(clipAround("short", /s/)).toBe("short");
   for (const pad of ["", "a"]) {
-    const clipped = clipAround(pad + "😀".repeat(500) + "NEEDLE" + "😀".repeat(500), /NEEDLE/);
+    const clipped = clipAround(`${pad + "😀".repeat(500)}NEEDLE${"😀".repeat(500)}`, /NEEDLE/);
     expect(clipped).toContain("NEEDLE");
     expect(clipped.isWellFormed()).toBe(true);
   }

@@ -8,7 +8,7 @@ function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "string")
-    return `the string ${JSON.stringify(value.length > 40 ? headUnits(value, 40) + "…" : value)}`;
+    return `the string ${JSON.stringify(value.length > 40 ? `${headUnits(value, 40)}…` : value)}`;
   if (typeof value === "object") return "an object";
   return `${typeof value} ${String(value)}`;
 }

@@ -50,7 +50,7 @@ describe("diffOps", () => {
 
 describe("lineDiff", () => {
   test("changes far apart are separate hunks with three lines of context; near ones merge", () => {
-    const before = Array.from({ length: 30 }, (_, i) => `l${i + 1}`).join("\n") + "\n";
+    const before = `${Array.from({ length: 30 }, (_, i) => `l${i + 1}`).join("\n")}\n`;
     const far = lineDiff(before, before.replace("l5\n", "five\n").replace("l25\n", "twenty-five\n"));
     expect(far.hunks.length).toBe(2);
     expect(far.hunks[0]!.lines.map((l) => l.text)).toEqual(["l2", "l3", "l4", "l5", "five", "l6", "l7", "l8"]);

@@ -27,16 +27,16 @@ describe("Read", () => {
   });
 
   test("defaults to 2000 lines", async () => {
-    writeTree(dir, { "big.txt": Array.from({ length: 2500 }, (_, i) => `${i + 1}`).join("\n") + "\n" });
+    writeTree(dir, { "big.txt": `${Array.from({ length: 2500 }, (_, i) => `${i + 1}`).join("\n")}\n` });
     const out = text(await read({ path: "big.txt" }));
     expect(out.split("\n").length).toBe(2001);
     expect(out).toContain("  2000\t2000\n… 500 more lines; use offset=2001 to read on");
   });
 
   test("cuts very long lines with a marker", async () => {
-    writeTree(dir, { "long.txt": "x".repeat(5000) + "\nshort\n" });
+    writeTree(dir, { "long.txt": `${"x".repeat(5000)}\nshort\n` });
     const out = text(await read({ path: "long.txt" }));
-    expect(out).toContain("x".repeat(2000) + "… [line truncated: 5000 chars]");
+    expect(out).toContain(`${"x".repeat(2000)}… [line truncated: 5000 chars]`);
     expect(out).not.toContain("x".repeat(2001));
     expect(out).toEndWith("     2\tshort");
   });
@@ -47,7 +47,7 @@ describe("Read", () => {
     expect(out.length).toBeLessThanOrEqual(MAX_READ_OUTPUT_CHARS + 200);
     const shown = Math.floor(MAX_READ_OUTPUT_CHARS / (MAX_LINE_CHARS + 8));
     expect(out).toEndWith(`… ${100 - shown} more lines; use offset=${shown + 1} to read on`);
-    writeTree(dir, { "minified.js": "m".repeat(1_500_000) + "\nend" });
+    writeTree(dir, { "minified.js": `${"m".repeat(1_500_000)}\nend` });
     const mini = text(await read({ path: "minified.js" }));
     expect(mini).toContain("… [line truncated: 1500000 chars]\n     2\tend");
   });
@@ -111,12 +111,12 @@ describe("Read", () => {
   });
 
   test("long lines are cut between characters and counted in characters", async () => {
-    writeTree(dir, { "emoji.txt": "a" + "😀".repeat(3000) + "\nnext\n" });
+    writeTree(dir, { "emoji.txt": `a${"😀".repeat(3000)}\nnext\n` });
     const out = text(await read({ path: "emoji.txt" }));
     expect(out.isWellFormed()).toBe(true);
     expect(out).toContain(`\ta${"😀".repeat(MAX_LINE_CHARS - 1)}… [line truncated: 3001 chars]\n     2\tnext`);
     // Longer than what is held while a line streams in: the count still covers all of it.
-    writeTree(dir, { "huge.txt": "😀".repeat(700_000) + "\nend" });
+    writeTree(dir, { "huge.txt": `${"😀".repeat(700_000)}\nend` });
     const huge = text(await read({ path: "huge.txt" }));
     expect(huge).toBe(`     1\t${"😀".repeat(MAX_LINE_CHARS)}… [line truncated: 700000 chars]\n     2\tend`);
   });

@@ -9,6 +9,7 @@ import type { Config } from "../../config/config.ts";
 import { type Executor, type ExecutorEvent, createExecutor } from "../../executor/executor.ts";
 import { openRuntime } from "../../executor/session-runtime.ts";
 import { EXIT } from "../../protocol/errors.ts";
+import { codeAfterSave, endOnce, startLifecycle } from "../process-lifecycle.ts";
 import { inertLine } from "../../render/inert.ts";
 import { makeTheme } from "../../render/theme.ts";
 import { toolLabel } from "../../render/tool-label.ts";
@@ -16,7 +17,7 @@ import type { ApprovalAnswer, ApprovalRequest } from "../../tools/types.ts";
 import type { Command } from "../args.ts";
 import { SessionView, resumeWindow } from "./session-view.ts";
 import { welcomeLine } from "./welcome.ts";
-import { closeSession, exitCodeAfter } from "./session-exit.ts";
+import { closeSession } from "./session-exit.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;
 
@@ -25,7 +26,7 @@ const PROMPT = "› ";
 /** The question for a call the policy does not allow by itself, on one line, and how to answer. */
 export function approvalQuestion(request: ApprovalRequest, limit: number): string {
   const label = inertLine(toolLabel(request.tool, request.input, limit));
-  const always = request.exact ? ", a = yes and don't ask again for " + inertLine(request.rule) : "";
+  const always = request.exact ? `, a = yes and don't ask again for ${inertLine(request.rule)}` : "";
   return `allow ${label}? (${inertLine(request.reason)}) y = yes${always}, anything else = no: `;
 }
 
@@ -38,6 +39,7 @@ export function parseApproval(line: string, exact: boolean | undefined): Approva
 }
 
 export async function runLineSession(config: Config, command: RunCommand): Promise<number> {
+  const life = startLifecycle();
   const out = (text: string) => {
     try {
       writeSync(1, text);
@@ -56,14 +58,11 @@ export async function runLineSession(config: Config, command: RunCommand): Promi
   const early: string[] = [];
   // A question waiting for its answer: the next line typed is the answer, not a prompt.
   const questions: { request: ApprovalRequest; resolve: (a: ApprovalAnswer) => void }[] = [];
-  let leaving = false;
-  let finish!: (code: number) => void;
-  const done = new Promise<number>((resolve) => (finish = resolve));
 
   const idle = () => !executor?.running() && !executor?.pending();
   const ask = (request: ApprovalRequest): Promise<ApprovalAnswer> =>
     new Promise((resolve) => {
-      if (leaving) return resolve({ no: "the session ended" });
+      if (ending.begun()) return resolve({ no: "the session ended" });
       flush();
       questions.push({ request, resolve });
       if (questions.length === 1) out(approvalQuestion(request, config.toolResultSummaryLimit));
@@ -82,21 +81,20 @@ export async function runLineSession(config: Config, command: RunCommand): Promi
     });
   };
 
-  const exit = async (code: number) => {
-    if (leaving) return;
-    leaving = true;
+  const ending = endOnce(async (code) => {
     for (const q of questions.splice(0)) q.resolve({ no: "the session ended" });
     input.close();
     let line = "";
     if (executor) {
       const closed = await closeSession(executor);
       line = closed.line;
-      code = exitCodeAfter(code, closed);
+      code = codeAfterSave(code, closed);
     }
     flush();
     out(`\n${line}`);
-    finish(code);
-  };
+    return code;
+  });
+  const exit = (code: number) => ending.end(code);
 
   const onEvent = (event: ExecutorEvent) => {
     view.handle(event);
@@ -105,7 +103,7 @@ export async function runLineSession(config: Config, command: RunCommand): Promi
       view.replay(...resumeWindow(executor));
       flush();
     }
-    if (event.type === "submission_end" && !leaving) setImmediate(() => idle() && !questions.length && out(PROMPT));
+    if (event.type === "submission_end" && !ending.begun()) setImmediate(() => idle() && !questions.length && out(PROMPT));
   };
 
   const input = createInterface({ input: process.stdin, terminal: false });
@@ -121,19 +119,12 @@ export async function runLineSession(config: Config, command: RunCommand): Promi
   });
   input.on("close", () => void exit(EXIT.ok));
   // Ctrl-C: the turn stops (a question is answered no), or with nothing running the session ends.
-  process.on("SIGINT", () => {
-    if (executor && !idle()) {
+  life.onSignal(({ signal, code }) => {
+    if (signal === "SIGINT" && executor && !idle()) {
       for (const q of questions.splice(0)) q.resolve({ no: "", stop: true });
       executor.interruptAll();
-    } else void exit(EXIT.interrupted);
+    } else void exit(code);
   });
-  for (const [signal, code] of [
-    ["SIGTERM", EXIT.terminated],
-    ["SIGHUP", EXIT.hangup],
-  ] as const) {
-    process.on(signal, () => void exit(code));
-  }
-  process.on("exit", () => executor?.killNow());
 
   out(`${welcomeLine()}\n${PROMPT}`);
   executor = await createExecutor({
@@ -142,11 +133,12 @@ export async function runLineSession(config: Config, command: RunCommand): Promi
     open: (sink, resume) => openRuntime({ config, resume, emit: sink, approve: ask }),
     emit: onEvent,
   });
+  life.own(executor);
   if (command.resume) {
     view.replay(...resumeWindow(executor));
     view.say(`  resumed session ${executor.runtime.sessionId}`);
     flush();
   }
   for (const text of early.splice(0)) submit(text);
-  return done;
+  return ending.done;
 }

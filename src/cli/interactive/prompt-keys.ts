@@ -1,79 +1,72 @@
 // The keys that only edit the prompt's draft (typing, deleting, moving, the Emacs-style controls),
 // apart from the keys that act on the session (Enter, Esc, Tab, Ctrl-C/D/L/Z).
 
+import { assertNever } from "../../protocol/assert-never.ts";
 import type { Key } from "./key-decoder.ts";
 import type { PromptEditor } from "./prompt-editor.ts";
 
-/** Applies an editing key to the draft; false for a key that is not one, left to the session. */
-export function editPrompt(editor: PromptEditor, key: Key): boolean {
+type Edit = (editor: PromptEditor) => void;
+type MoveTo = Extract<Key, { kind: "move" }>["to"];
+
+const MOVES: Record<MoveTo, Edit> = {
+  up: (e) => e.up(),
+  down: (e) => e.down(),
+  left: (e) => e.left(),
+  right: (e) => e.right(),
+  home: (e) => e.lineStart(),
+  end: (e) => e.lineEnd(),
+  "word-left": (e) => e.wordLeft(),
+  "word-right": (e) => e.wordRight(),
+};
+
+const CONTROLS: Record<string, Edit | undefined> = {
+  a: (e) => e.lineStart(),
+  e: (e) => e.lineEnd(),
+  b: (e) => e.left(),
+  f: (e) => e.right(),
+  k: (e) => e.killToEnd(),
+  u: (e) => e.killToStart(),
+  w: (e) => e.deleteWordBack(),
+  y: (e) => e.yank(),
+  p: (e) => e.up(),
+  n: (e) => e.down(),
+};
+
+/** The edit an editing key makes to the draft; undefined for a key that is not one, left to the session. */
+export function promptEdit(key: Key): Edit | undefined {
   switch (key.kind) {
     case "text":
-      editor.insert(key.text);
-      return true;
+      return (e) => e.insert(key.text);
     case "paste":
-      editor.paste(key.text, key.continues);
-      return true;
+      return (e) => e.paste(key.text, key.continues);
     case "newline":
-      editor.insert("\n");
-      return true;
+      return (e) => e.insert("\n");
     case "backspace":
-      editor.backspace();
-      return true;
+      return (e) => e.backspace();
     case "delete":
-      editor.deleteForward();
-      return true;
+      return (e) => e.deleteForward();
     case "delete-word-back":
-      editor.deleteWordBack();
-      return true;
+      return (e) => e.deleteWordBack();
     case "delete-word-forward":
-      editor.deleteWordForward();
-      return true;
+      return (e) => e.deleteWordForward();
     case "move":
-      ({
-        up: () => editor.up(),
-        down: () => editor.down(),
-        left: () => editor.left(),
-        right: () => editor.right(),
-        home: () => editor.lineStart(),
-        end: () => editor.lineEnd(),
-        "word-left": () => editor.wordLeft(),
-        "word-right": () => editor.wordRight(),
-      })[key.to]();
-      return true;
+      return MOVES[key.to];
     case "ctrl":
-      switch (key.name) {
-        case "a":
-          editor.lineStart();
-          return true;
-        case "e":
-          editor.lineEnd();
-          return true;
-        case "b":
-          editor.left();
-          return true;
-        case "f":
-          editor.right();
-          return true;
-        case "k":
-          editor.killToEnd();
-          return true;
-        case "u":
-          editor.killToStart();
-          return true;
-        case "w":
-          editor.deleteWordBack();
-          return true;
-        case "y":
-          editor.yank();
-          return true;
-        case "p":
-          editor.up();
-          return true;
-        case "n":
-          editor.down();
-          return true;
-      }
-      return false;
+      return Object.hasOwn(CONTROLS, key.name) ? CONTROLS[key.name] : undefined;
+    case "enter":
+    case "esc":
+    case "tab":
+    case "back-tab":
+    case "page":
+      return undefined;
+    default:
+      return assertNever(key, "key");
   }
-  return false;
+}
+
+/** Applies an editing key to the draft; false for a key that is not one, left to the session. */
+export function editPrompt(editor: PromptEditor, key: Key): boolean {
+  const edit = promptEdit(key);
+  edit?.(editor);
+  return edit !== undefined;
 }

@@ -2,7 +2,7 @@
 // session started is interrupted, the session saved, and the line that says how to resume it.
 
 import type { Executor } from "../../executor/executor.ts";
-import { EXIT, errorMessage } from "../../protocol/errors.ts";
+import { errorMessage } from "../../protocol/errors.ts";
 
 /** Closes the session; `line` is what to print last (empty when nothing was saved), `failed` when saving failed. */
 export async function closeSession(executor: Executor): Promise<{ line: string; failed: boolean }> {
@@ -16,9 +16,4 @@ export async function closeSession(executor: Executor): Promise<{ line: string; 
   } catch (err) {
     return { line: `synapse: could not save session ${id}: ${errorMessage(err)}\n`, failed: true };
   }
-}
-
-/** The exit code after closing: a failed save turns a clean exit into a failure. */
-export function exitCodeAfter(code: number, closed: { failed: boolean }): number {
-  return closed.failed ? EXIT.failed : code;
 }

@@ -4,6 +4,7 @@
 import { homedir } from "node:os";
 import { contextPercent } from "../../executor/commands/status.ts";
 import type { SessionFacts } from "../../executor/slash-command.ts";
+import { spendLabel } from "../../llm/pricing.ts";
 import type { Frame } from "../../render/screen-diff.ts";
 import { statusLine } from "../../render/status-line.ts";
 import { fitWidth } from "../../render/text-width.ts";
@@ -55,6 +56,7 @@ export function composeFrame(p: FrameParts): Frame {
         {
           model: facts.model,
           contextPercent: contextPercent(facts.contextTokens, facts.contextWindow),
+          spend: spendLabel(facts.usage, facts.costUsd),
           sessionId: facts.sessionId,
           cwd: facts.cwd,
           notice: view.notice,

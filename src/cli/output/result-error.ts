@@ -17,6 +17,7 @@ export function resultErrorText(r: RunResult, answerOnStdout: boolean): string |
       return `${which} was cut at the output limit: raise SYNAPSE_MAX_TOKENS or ask for a shorter answer`;
     }
     case "error_max_budget_usd":
+    case "error_max_structured_output_retries":
       return r.result;
     case "error_max_turns":
       return `reached the maximum number of turns (${r.num_turns})`;

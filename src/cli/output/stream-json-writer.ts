@@ -1,17 +1,44 @@
 // `-o stream-json`: one JSON object per line as things happen, in the shapes of Claude Code's
-// stream-json where a line type has a counterpart there (system/init, assistant, user, result).
+// stream-json where a line type has a counterpart there (system/init, assistant, user, result,
+// stream_event), with the fields a program on the Claude Agent SDK reads: a `uuid` on each line,
+// init's permissionMode and version, a result's permission_denials and, when it failed, `errors`.
 
+import { assertNever } from "../../protocol/assert-never.ts";
 import type { AgentEvent } from "../../protocol/events.ts";
 import type { Message } from "../../protocol/message.ts";
 import { inert, inertJson, inertLine } from "../../render/inert.ts";
 import { permissionNotice } from "./notices.ts";
 import { resultErrorText } from "./result-error.ts";
+import { createPartialEvents } from "./stream-json-partial.ts";
 import type { OutputStreams, OutputWriter } from "./types.ts";
 
-export function createStreamJsonWriter(streams: OutputStreams): OutputWriter {
+export interface StreamJsonOptions {
+  /** The mode tool calls are judged in now, in Claude Code's spelling (init's permissionMode). */
+  permissionMode?: () => string;
+  /** `--include-partial-messages`: stream_event lines as the text streams. */
+  partial?: boolean;
+  /** init's claude_code_version: what this build is and the protocol it speaks, never a Claude Code version. */
+  version?: string;
+}
+
+/** A denied call as Claude Code's result lists it. */
+interface Denial {
+  tool_name: string;
+  tool_use_id: string;
+  tool_input: unknown;
+}
+
+export function createStreamJsonWriter(streams: OutputStreams, opts: StreamJsonOptions = {}): OutputWriter {
   let sessionId = "";
   let model = "";
-  const line = (value: unknown) => streams.out(`${inertJson(value)}\n`);
+  const inputs = new Map<string, unknown>();
+  let denials: Denial[] = [];
+  const partial = opts.partial ? createPartialEvents(() => model) : undefined;
+  const line = (value: object) => streams.out(`${inertJson({ ...value, uuid: crypto.randomUUID() })}\n`);
+  const streamEvents = (events: object[], parent?: string) => {
+    for (const event of events)
+      line({ type: "stream_event", event, parent_tool_use_id: parent ?? null, session_id: sessionId });
+  };
   const wire = (m: Message) => ({
     id: m.id,
     type: "message",
@@ -36,10 +63,20 @@ export function createStreamJsonWriter(streams: OutputStreams): OutputWriter {
             model: event.model,
             provider: event.provider,
             tools: event.tools,
-            ...(event.mcp_servers ? { mcp_servers: event.mcp_servers } : {}),
+            mcp_servers: event.mcp_servers ?? [],
+            ...(opts.permissionMode ? { permissionMode: opts.permissionMode() } : {}),
+            ...(opts.version ? { claude_code_version: opts.version } : {}),
+            apiKeySource: "none",
+            slash_commands: [],
+            output_style: "default",
           });
+          denials = [];
+          break;
+        case "text_delta":
+          if (partial) streamEvents(partial.delta(event.text));
           break;
         case "assistant":
+          if (partial && !event.parent_tool_use_id) streamEvents(partial.finish(event.message.stop_reason ?? null));
           line({
             type: "assistant",
             message: wire(event.message),
@@ -56,6 +93,7 @@ export function createStreamJsonWriter(streams: OutputStreams): OutputWriter {
           });
           break;
         case "tool_start":
+          inputs.set(event.id, event.input);
           line({ type: "tool_use", id: event.id, name: event.name, input: event.input, session_id: sessionId });
           break;
         case "tool_progress":
@@ -68,6 +106,7 @@ export function createStreamJsonWriter(streams: OutputStreams): OutputWriter {
           });
           break;
         case "turn_retry":
+          partial?.reset();
           line({
             type: "system",
             subtype: "api_retry",
@@ -105,6 +144,7 @@ export function createStreamJsonWriter(streams: OutputStreams): OutputWriter {
           line({ type: "system", subtype: "warning", message: event.message, session_id: sessionId });
           break;
         case "permission_denied":
+          denials.push({ tool_name: event.name, tool_use_id: event.id, tool_input: inputs.get(event.id) ?? {} });
           line({
             type: "system",
             subtype: "permission_denied",
@@ -138,13 +178,25 @@ export function createStreamJsonWriter(streams: OutputStreams): OutputWriter {
           });
           break;
         case "result": {
-          line({ type: "result", ...event.result });
           // For the person watching stderr, as in the other formats; scripts read the result line.
           const failure = resultErrorText(event.result, false);
+          line({
+            type: "result",
+            ...event.result,
+            permission_denials: denials,
+            // The SDK reads a failed result's reasons from `errors`.
+            ...(event.result.subtype === "success" ? {} : { errors: [failure ?? event.result.result] }),
+          });
+          inputs.clear();
           if (failure !== undefined) streams.err(`error: ${inert(failure)}\n`);
           break;
         }
-        // Text deltas and tool_end are carried by the assistant and user lines.
+        // No line of their own: a call's result is in the user line, a sub-agent's progress is for live rows.
+        case "tool_end":
+        case "task_progress":
+          break;
+        default:
+          assertNever(event, "agent event");
       }
     },
   };

@@ -4,12 +4,13 @@
 // On a terminal the answer streams as it arrives. On a pipe each turn's text is written when the
 // turn's stream has finished, so a stream retried mid-way never leaves a duplicate in a file.
 
+import { assertNever } from "../../protocol/assert-never.ts";
 import type { AgentEvent } from "../../protocol/events.ts";
 import { INTERRUPTED_NOTE, textOf } from "../../protocol/message.ts";
 import type { Colors } from "../../render/colors.ts";
 import { LiveTail } from "../../render/live-tail.ts";
 import { TaskRowsDisplay, TaskRowsLog } from "../../render/task-rows.ts";
-import { inert, inertLine } from "../../render/inert.ts";
+import { inert, inertJson, inertLine } from "../../render/inert.ts";
 import { toolLabel, truncateOneLine } from "../../render/tool-label.ts";
 import { compactNotice, compactStartNotice, permissionNotice, retryNotice } from "./notices.ts";
 import { resultErrorText } from "./result-error.ts";
@@ -23,6 +24,8 @@ export interface TextWriterOptions {
   columns(): number;
   /** Terminal height, so a batch's status rows never outgrow the screen. */
   lines?(): number;
+  /** --json-schema: stdout gets the final answer's JSON value alone, none of the model's text. */
+  structured?: boolean;
 }
 
 export function createTextWriter(streams: OutputStreams, opts: TextWriterOptions): OutputWriter {
@@ -41,7 +44,7 @@ export function createTextWriter(streams: OutputStreams, opts: TextWriterOptions
   let answerEndsWithNewline = true;
 
   const answer = (text: string) => {
-    if (!text) return;
+    if (!text || opts.structured) return;
     // On a terminal the model's escape sequences would act on it (see README "Output"); in a file
     // or pipe the answer's bytes are kept as the model wrote them.
     streams.out(streams.outIsTTY ? inert(text.replace(/\r\n/g, "\n")) : text);
@@ -126,11 +129,18 @@ export function createTextWriter(streams: OutputStreams, opts: TextWriterOptions
           rows?.stop();
           const r = event.result;
           if (wroteAnswer && !answerEndsWithNewline) answer("\n");
+          if (r.structured_output !== undefined) streams.out(`${inertJson(r.structured_output)}\n`);
           const failure = resultErrorText(r, true);
           if (failure !== undefined) streams.err(`${c.red("error:")} ${inert(failure)}\n`);
           else if (r.subtype === "interrupted") streams.err(`${c.yellow("interrupted")}\n`);
           break;
         }
+        // The session's start says nothing here; tool results show as each call's summary line.
+        case "init":
+        case "user":
+          break;
+        default:
+          assertNever(event, "agent event");
       }
     },
   };

@@ -25,7 +25,7 @@ export const statusCommand: SlashCommand = {
       `tasks:    ${f.tasksRunning} running`,
       `cost:     ${costSummary(f.usage, f.costUsd)}`,
       `mode:     ${f.permissionMode ?? "default"} (permission mode; Shift+Tab cycles it in the session)`,
-      `sandbox:  ${describeSandbox(f.sandbox)}`,
+      `sandbox:  ${f.sandbox ? describeSandbox(f.sandbox) : "being probed"}`,
     );
   },
 };

@@ -28,7 +28,7 @@ function answer(request: ApprovalRequest, input: string, shownLongEnough = true)
   const p = new ApprovalPrompt(request);
   if (shownLongEnough) p.armEnter();
   const d = new KeyDecoder();
-  for (const chunk of input.match(/\x1b\[[A-DZ]|\x1b\[[56]~|[^]/g)!) {
+  for (const chunk of input.match(/\x1b\[[A-DZ]|\x1b\[[56]~|[\s\S]/g)!) {
     for (const key of d.feed(chunk)) {
       const a = p.handle(key);
       if (a !== undefined) return a;

@@ -134,7 +134,7 @@ describe("SessionView", () => {
     const v = view();
     v.handle({ type: "tool_start", id: "b1", name: "Bash", input: { command: "seq 1 30" } } as any);
     v.handle({ type: "tool_end", id: "b1", name: "Bash", is_error: false, summary: "1 … (30 lines)" });
-    const text = Array.from({ length: 30 }, (_, i) => String(i + 1)).join("\n") + "\n\nExit code: 0";
+    const text = `${Array.from({ length: 30 }, (_, i) => String(i + 1)).join("\n")}\n\nExit code: 0`;
     v.handle({
       type: "user",
       message: { id: "u", role: "user", ts: 0, content: [{ type: "tool_result", tool_use_id: "b1", content: text }] },

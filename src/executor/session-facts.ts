@@ -1,0 +1,36 @@
+// The read-only facts commands see (/status, /cost, the status line): the runtime's own figures
+// joined with the executor's counters and the process's memory now.
+
+import type { Config } from "../config/config.ts";
+import { contextWindowFor } from "../context/model-windows.ts";
+import { priceFor } from "../llm/pricing.ts";
+import type { SessionCounters } from "./session-counters.ts";
+import type { SessionRuntime } from "./session-runtime.ts";
+import type { SessionFacts } from "./slash-command.ts";
+
+/** Whether a `provider/model` spec has a price (the table's or the user's). */
+function priced(spec: string, config: Config): boolean {
+  const at = spec.indexOf("/");
+  const provider = spec.slice(0, at) === "openai" ? "openai" : "anthropic";
+  return priceFor(provider, spec.slice(at + 1), config.price) !== undefined;
+}
+
+export function sessionFacts(runtime: SessionRuntime, counters: SessionCounters, config: Config): SessionFacts {
+  const r = runtime.facts();
+  const rss = Math.round(process.memoryUsage.rss() / 1048576);
+  return {
+    model: runtime.model,
+    sessionId: runtime.sessionId,
+    cwd: config.cwd,
+    usage: { ...counters.usage },
+    ...(counters.costKnown && priced(runtime.model, config) ? { costUsd: counters.costUsd } : {}),
+    contextTokens: counters.contextTokens,
+    contextWindow: contextWindowFor(runtime.model, config.context.window),
+    messagesInMemory: r.messagesInMemory,
+    shells: r.shells,
+    memory: { peakHeapMb: r.memory.peakHeapMb, peakRssMb: Math.max(r.memory.peakRssMb, rss), rssMb: rss },
+    tasksRunning: counters.tasksRunning.size,
+    sandbox: r.sandbox,
+    permissionMode: r.permissionMode,
+  };
+}

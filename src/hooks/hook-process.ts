@@ -1,0 +1,87 @@
+// Runs one hook command: `bash -c <command>` with the event as JSON on stdin, inside the OS sandbox
+// when there is one (the shell pool's bwrap profile), with the allow-listed environment, in a
+// session and process group of its own, within its time limit. Whatever it leaves running is
+// killed with its group when it ends: a hook is not a way to start daemons.
+
+import { runtime } from "../runtime/runtime.ts";
+import type { CommandResult } from "./hook-output.ts";
+
+/** Output kept per stream; the rest is read and dropped so the hook never blocks on a full pipe. */
+const MAX_OUTPUT_BYTES = 1024 * 1024;
+
+export interface HookProcessOptions {
+  cwd: string;
+  bash: string;
+  /** The environment (never the provider keys). */
+  env: Readonly<Record<string, string>>;
+  /** bwrap and its options up to `--`, asked at each start; undefined when hooks run unconfined. */
+  sandboxArgv?: () => string[];
+}
+
+async function readCapped(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  let kept = 0;
+  for await (const chunk of stream) {
+    if (kept >= MAX_OUTPUT_BYTES) continue;
+    const part = chunk.subarray(0, MAX_OUTPUT_BYTES - kept);
+    kept += part.length;
+    text += decoder.decode(part, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
+}
+
+export async function runHookCommand(
+  command: string,
+  input: string,
+  timeoutMs: number,
+  opts: HookProcessOptions,
+  signal: AbortSignal,
+): Promise<CommandResult> {
+  const argv = [...(opts.sandboxArgv?.() ?? []), opts.bash, "--noprofile", "--norc", "-c", command];
+  let proc: ReturnType<typeof runtime.spawn>;
+  try {
+    proc = runtime.spawn(argv, {
+      cwd: opts.cwd,
+      env: { ...opts.env },
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+      newSession: true,
+    });
+  } catch (err) {
+    return { code: 127, stdout: "", stderr: `cannot start: ${(err as Error).message}` };
+  }
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup(proc.pid);
+  }, timeoutMs);
+  const onAbort = () => killGroup(proc.pid);
+  signal.addEventListener("abort", onAbort, { once: true });
+  const stdout = readCapped(proc.stdout);
+  const stderr = readCapped(proc.stderr);
+  try {
+    // A hook that does not read its stdin must not fail the write.
+    proc.stdin.write(input);
+    proc.stdin.flush();
+    proc.stdin.end();
+  } catch {
+    // It exited before reading: its exit code says the rest.
+  }
+  const code = await proc.exited;
+  clearTimeout(timer);
+  signal.removeEventListener("abort", onAbort);
+  // Stragglers (a job left running) hold the pipes open: they end with the hook.
+  killGroup(proc.pid);
+  const [out, err] = await Promise.all([stdout, stderr]);
+  return { code: proc.signalCode ? null : code, stdout: out, stderr: err, ...(timedOut ? { timedOut } : {}) };
+}

@@ -1,0 +1,122 @@
+// A session's hooks: every event the agent and the executor fire goes to every source, and the
+// sources' outcomes are combined into what the caller acts on. Claude Code's precedence: a block
+// (or deny) wins over ask, ask over allow; contexts from several hooks are all kept.
+
+import type { HookEvent, HookEventInput } from "../protocol/hook-events.ts";
+import type { HookedCall, HookOutcome, HookSource, PreToolVerdict, RunHooks } from "./types.ts";
+
+/** Times one run lets Stop hooks send the model back to work before it ends all the same. */
+export const MAX_STOP_CONTINUATIONS = 3;
+
+export interface SessionHooksInput {
+  sessionId: string;
+  /** The session's archive (inside synapse's data folder, which a sandboxed hook cannot read). */
+  transcriptPath: string;
+  cwd: string;
+  /** What SessionStart says: a new session, or one resumed (-c, -r). */
+  startSource: "startup" | "resume";
+  permissionMode(): string;
+  /** A line for the user: a hook's notice, a hook that failed. */
+  warn(message: string): void;
+}
+
+const joined = (parts: (string | undefined)[]) => {
+  const list = parts.filter((p): p is string => Boolean(p));
+  return list.length ? list.join("\n") : undefined;
+};
+
+export class SessionHooks implements RunHooks {
+  private readonly sources: HookSource[] = [];
+  private started: Promise<string | undefined> | undefined;
+
+  constructor(private readonly input: SessionHooksInput) {}
+
+  /** Whether any source may answer (a sub-agent asks the main thread only then). */
+  get active(): boolean {
+    return this.sources.length > 0;
+  }
+
+  /** Adds a source (the SDK's callbacks join when its `initialize` arrives). */
+  addSource(source: HookSource): void {
+    this.sources.push(source);
+  }
+
+  private async fire(event: HookEvent, signal: AbortSignal): Promise<HookOutcome[]> {
+    if (!this.sources.length) return [];
+    const { input } = this;
+    const full = {
+      session_id: input.sessionId,
+      transcript_path: input.transcriptPath,
+      cwd: input.cwd,
+      permission_mode: input.permissionMode(),
+      ...event,
+    } as HookEventInput;
+    const outcomes = (await Promise.all(this.sources.map((s) => s.run(full, signal)))).flat();
+    for (const o of outcomes) if (o.notice) input.warn(o.notice);
+    return outcomes;
+  }
+
+  async preToolUse(call: HookedCall, signal: AbortSignal): Promise<PreToolVerdict> {
+    const outcomes = await this.fire(
+      { hook_event_name: "PreToolUse", tool_name: call.name, tool_input: call.input, tool_use_id: call.id },
+      signal,
+    );
+    const block = joined(outcomes.map((o) => o.block));
+    if (block) return { block, allow: false };
+    const decided = outcomes.filter((o) => o.permission);
+    return { allow: decided.length > 0 && decided.every((o) => o.permission === "allow") };
+  }
+
+  async postToolUse(call: HookedCall, response: unknown, signal: AbortSignal): Promise<string | undefined> {
+    const outcomes = await this.fire(
+      {
+        hook_event_name: "PostToolUse",
+        tool_name: call.name,
+        tool_input: call.input,
+        tool_response: response,
+        tool_use_id: call.id,
+      },
+      signal,
+    );
+    return joined(outcomes.flatMap((o) => [o.block, o.context]));
+  }
+
+  /**
+   * SessionStart (once, before the first prompt) then UserPromptSubmit: a block keeps the prompt
+   * from being sent; the contexts of both go with it.
+   */
+  async userPromptSubmit(prompt: string, signal: AbortSignal): Promise<{ block?: string; context?: string }> {
+    const start = await this.sessionStarted(signal);
+    const outcomes = await this.fire({ hook_event_name: "UserPromptSubmit", prompt }, signal);
+    const block = joined(outcomes.map((o) => o.block));
+    if (block) return { block };
+    const context = joined([start, ...outcomes.map((o) => o.context)]);
+    return context ? { context } : {};
+  }
+
+  /** Fires SessionStart once; its context goes with the first prompt only. */
+  private sessionStarted(signal: AbortSignal): Promise<string | undefined> {
+    if (this.started) return this.started.then(() => undefined);
+    const source = this.input.startSource;
+    this.started = this.fire({ hook_event_name: "SessionStart", source }, signal).then((outcomes) => {
+      for (const o of outcomes) if (o.block) this.input.warn(`SessionStart hook: ${o.block}`);
+      return joined(outcomes.map((o) => o.context));
+    });
+    return this.started;
+  }
+
+  /** Stop: the reason to keep working, when a hook blocks the stop. */
+  async stop(active: boolean, signal: AbortSignal): Promise<string | undefined> {
+    const outcomes = await this.fire({ hook_event_name: "Stop", stop_hook_active: active }, signal);
+    return joined(outcomes.map((o) => o.block));
+  }
+
+  /** PreCompact: told before a summary replaces the context; it cannot stop it (as in Claude Code). */
+  async preCompact(trigger: "manual" | "auto", instructions: string | undefined, signal: AbortSignal): Promise<void> {
+    const outcomes = await this.fire(
+      { hook_event_name: "PreCompact", trigger, custom_instructions: instructions ?? "" },
+      signal,
+    );
+    for (const o of outcomes) if (o.block) this.input.warn(`PreCompact hook: ${o.block}`);
+  }
+}

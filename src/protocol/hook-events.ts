@@ -1,0 +1,113 @@
+// Hooks in Claude Code's settings format: the `hooks` key of a config file (checked here, so the
+// config loader can check it without importing src/hooks), and the events a hook hears. The names
+// and fields are Claude Code's, so hook scripts written for it run unchanged.
+
+import * as z from "zod/mini";
+import { issuePhrases } from "./schema-issues.ts";
+
+/** The events Synapse fires, in Claude Code's spelling. */
+export const HOOK_EVENT_NAMES = [
+  "PreToolUse",
+  "PostToolUse",
+  "UserPromptSubmit",
+  "Stop",
+  "SessionStart",
+  "PreCompact",
+] as const;
+export type HookEventName = (typeof HOOK_EVENT_NAMES)[number];
+
+/** A hook command's time limit when its entry names none (Claude Code's: 60 s). */
+export const DEFAULT_HOOK_TIMEOUT_S = 60;
+
+const hookCommand = z.strictObject({
+  type: z.literal("command"),
+  command: z.string().check(z.minLength(1)),
+  /** Seconds. */
+  timeout: z.optional(z.number().check(z.positive(), z.maximum(3600))),
+});
+const matcherGroup = z.strictObject({
+  /** A tool-name pattern (PreToolUse, PostToolUse), a source (SessionStart), a trigger (PreCompact). */
+  matcher: z.optional(z.string()),
+  hooks: z.array(hookCommand),
+});
+
+let schema: ReturnType<typeof buildSchema> | undefined;
+function buildSchema() {
+  return z.partialRecord(z.enum(HOOK_EVENT_NAMES), z.array(matcherGroup));
+}
+
+export type HookCommandEntry = z.infer<typeof hookCommand>;
+export type HookMatcherGroup = z.infer<typeof matcherGroup>;
+export type HookSettings = Partial<Record<HookEventName, HookMatcherGroup[]>>;
+
+/** The `hooks` value of a config file, or the sentence that says what is wrong with it. */
+export function checkHookSettings(value: unknown): { ok: true; settings: HookSettings } | { ok: false; error: string } {
+  schema ??= buildSchema();
+  const s = schema;
+  const parsed = z.safeParse(s, value);
+  if (parsed.success) return { ok: true, settings: parsed.data as HookSettings };
+  const phrases = issuePhrases(parsed.error.issues, value, {
+    schema: s,
+    unknownKey: (name) => `${name} is not a known key`,
+  });
+  const events = HOOK_EVENT_NAMES.join(", ");
+  const badEvent = parsed.error.issues.some((i) => i.code === "invalid_key" || i.path.length === 0);
+  return { ok: false, error: `${phrases[0] ?? "invalid hooks"}${badEvent ? ` (events: ${events})` : ""}` };
+}
+
+/** The configured hooks a session may run: the user's and, apart, the project's. */
+export interface HooksConfig {
+  user: HookSettings;
+  project: HookSettings;
+  /** The project config file the project's hooks come from (named in questions and warnings). */
+  projectOrigin: string;
+  /** `--allow-project-hooks`: the project's hooks run unasked this run (only inside the sandbox). */
+  allowProject: boolean;
+}
+
+/** Fields every event carries. */
+interface EventBase {
+  session_id: string;
+  transcript_path: string;
+  cwd: string;
+  permission_mode: string;
+}
+
+/** What a hook command reads on stdin (one JSON object), Claude Code's fields. */
+export type HookEventInput = EventBase &
+  (
+    | { hook_event_name: "PreToolUse"; tool_name: string; tool_input: unknown; tool_use_id: string }
+    | {
+        hook_event_name: "PostToolUse";
+        tool_name: string;
+        tool_input: unknown;
+        tool_response: unknown;
+        tool_use_id: string;
+      }
+    | { hook_event_name: "UserPromptSubmit"; prompt: string }
+    | { hook_event_name: "Stop"; stop_hook_active: boolean }
+    | { hook_event_name: "SessionStart"; source: "startup" | "resume" | "clear" | "compact" }
+    | { hook_event_name: "PreCompact"; trigger: "manual" | "auto"; custom_instructions: string }
+  );
+
+/** The event without the fields the session adds. */
+export type HookEvent = HookEventInput extends infer E
+  ? E extends EventBase
+    ? Omit<E, keyof EventBase>
+    : never
+  : never;
+
+/** What a tool-name, source or trigger matcher is matched against, per event. */
+export function matchTarget(event: HookEvent): string | undefined {
+  switch (event.hook_event_name) {
+    case "PreToolUse":
+    case "PostToolUse":
+      return event.tool_name;
+    case "SessionStart":
+      return event.source;
+    case "PreCompact":
+      return event.trigger;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,271 @@
+// Hooks from configuration (issue 21 §4), through the compiled binary against the fake model: real
+// shell-command hooks in Claude Code's settings format block, allow, add context, keep the model
+// working at Stop, are killed at their time limit, and hear SessionStart, UserPromptSubmit and
+// PreCompact with Claude Code's JSON. The attacks (a hostile project's hooks, the keys, writes
+// outside the workspace, an "allow" against a deny rule) are in hooks-attacks.test.ts.
+
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { providerEnv, runBinary } from "../support/binary.ts";
+import type { FakeLLM, RecordedRequest } from "../support/fake-llm.ts";
+import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
+import { HAVE_BWRAP, NEEDS_BWRAP } from "../sandbox/support.ts";
+import { hookWorld, type HookWorld, lastToolResult } from "./hooks-support.ts";
+
+const serve = fakeLLMPerTest();
+const it = (name: string, fn: () => Promise<void>) => test.skipIf(!HAVE_BWRAP)(name + NEEDS_BWRAP, fn, 60_000);
+
+const bash = (command: string, id = "call_1") => ({ toolCalls: [{ id, name: "Bash", input: { command } }] });
+
+async function run(w: HookWorld, fake: FakeLLM, prompt: string, args: string[] = []) {
+  return runBinary({ args: [...args, prompt], env: { ...w.env, ...providerEnv(fake.url) }, cwd: w.ws });
+}
+
+const posts = (fake: FakeLLM): RecordedRequest[] => fake.requests.filter((r) => r.path === "/v1/messages");
+
+describe("hooks from the user's config", () => {
+  it("PreToolUse exit 2 blocks the call: the model gets stderr as an is_error result", async () => {
+    const w = hookWorld({
+      PreToolUse: [
+        {
+          matcher: "Bash|Write",
+          hooks: [
+            { type: "command", command: 'cat > "$CLAUDE_PROJECT_DIR/pre.json"; echo "no shell today" >&2; exit 2' },
+          ],
+        },
+      ],
+    });
+    const fake = await serve([bash("echo hi > made.txt"), { text: "ok" }]);
+    const r = await run(w, fake, "make a file");
+    expect(r.code).toBe(0);
+    expect(existsSync(join(w.ws, "made.txt"))).toBe(false);
+    const result = lastToolResult(posts(fake)[1]!);
+    expect(result.is_error).toBe(true);
+    expect(result.text).toBe("Blocked by a PreToolUse hook: no shell today");
+    const event = JSON.parse(readFileSync(join(w.ws, "pre.json"), "utf8"));
+    expect(event).toMatchObject({
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "echo hi > made.txt" },
+      tool_use_id: "call_1",
+      cwd: w.ws,
+      permission_mode: "default",
+    });
+    expect(event.session_id).toMatch(/\S/);
+    expect(event.transcript_path).toEndWith("/messages.jsonl");
+  });
+
+  it('PreToolUse JSON {"decision":"block"} blocks too; a matcher that does not select the tool lets it run', async () => {
+    const block = `echo '{"decision":"block","reason":"json says no"}'`;
+    const w = hookWorld({
+      PreToolUse: [
+        { matcher: "Bash", hooks: [{ type: "command", command: block }] },
+        { matcher: "Write", hooks: [{ type: "command", command: "exit 2" }] },
+      ],
+    });
+    const fake = await serve([bash("touch a.txt"), { text: "ok" }]);
+    await run(w, fake, "go");
+    expect(lastToolResult(posts(fake)[1]!).text).toBe("Blocked by a PreToolUse hook: json says no");
+
+    const other = hookWorld({
+      PreToolUse: [{ matcher: "Write|Edit", hooks: [{ type: "command", command: "exit 2" }] }],
+    });
+    const fake2 = await serve([bash("touch b.txt"), { text: "ok" }]);
+    expect((await run(other, fake2, "go")).code).toBe(0);
+    expect(existsSync(join(other.ws, "b.txt"))).toBe(true);
+  });
+
+  it("PostToolUse additionalContext is added to the tool's result; the hook gets tool_response", async () => {
+    const context = `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint: 0 problems"}}`;
+    const w = hookWorld({
+      PostToolUse: [
+        {
+          matcher: "Bash",
+          hooks: [{ type: "command", command: `cat > "$CLAUDE_PROJECT_DIR/post.json"; echo '${context}'` }],
+        },
+      ],
+    });
+    const fake = await serve([bash("echo made-it"), { text: "ok" }]);
+    expect((await run(w, fake, "go")).code).toBe(0);
+    const result = lastToolResult(posts(fake)[1]!);
+    expect(result.is_error).toBe(false);
+    expect(result.text).toContain("made-it");
+    expect(result.text).toEndWith("PostToolUse hook: lint: 0 problems");
+    const event = JSON.parse(readFileSync(join(w.ws, "post.json"), "utf8"));
+    expect(event.hook_event_name).toBe("PostToolUse");
+    expect(event.tool_response.content).toContain("made-it");
+  });
+
+  it("PreToolUse allow answers a question the policy would ask (headless would refuse)", async () => {
+    const allow = `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'`;
+    const target = (w: HookWorld) => join(w.outside, "allowed.txt");
+    const write = (w: HookWorld) => ({
+      toolCalls: [{ id: "w1", name: "Write", input: { path: target(w), content: "x" } }],
+    });
+    // Without the hook: a write outside the workspace asks, and a headless run cannot ask.
+    const plain = hookWorld({});
+    const fake1 = await serve([write(plain), { text: "ok" }]);
+    await run(plain, fake1, "write");
+    expect(existsSync(target(plain))).toBe(false);
+    expect(lastToolResult(posts(fake1)[1]!).text).toContain("Permission denied");
+
+    const w = hookWorld({ PreToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: allow }] }] });
+    const fake2 = await serve([write(w), { text: "ok" }]);
+    await run(w, fake2, "write");
+    expect(lastToolResult(posts(fake2)[1]!).is_error).toBe(false);
+    expect(readFileSync(target(w), "utf8")).toBe("x");
+  });
+
+  it("Stop exit 2 sends the model back to work with the reason, and stop_hook_active says so next time", async () => {
+    const once =
+      'input=$(cat); echo "$input" >> "$CLAUDE_PROJECT_DIR/stops.jsonl"; ' +
+      'case "$input" in *\'"stop_hook_active":true\'*) exit 0;; esac; echo "run the tests too" >&2; exit 2';
+    const w = hookWorld({ Stop: [{ hooks: [{ type: "command", command: once }] }] });
+    const fake = await serve([{ text: "done" }, { text: "tests ran" }]);
+    const r = await run(w, fake, "fix it", ["-o", "json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).result).toBe("tests ran");
+    const second = posts(fake)[1]!.body.messages.at(-1);
+    expect(JSON.stringify(second)).toContain("Stop hook feedback: run the tests too");
+    const heard = readFileSync(join(w.ws, "stops.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(heard.map((e) => e.stop_hook_active)).toEqual([false, true]);
+  });
+
+  it("a Stop hook that always blocks gets at most 3 continuations", async () => {
+    const w = hookWorld({ Stop: [{ hooks: [{ type: "command", command: "echo 'keep going' >&2; exit 2" }] }] });
+    const fake = await serve(() => ({ text: "finished" }));
+    const r = await run(w, fake, "go");
+    expect(r.code).toBe(0);
+    expect(posts(fake).length).toBe(4);
+    expect(r.stderr).toContain("a Stop hook kept the run going 3 times: it ends here");
+  });
+
+  it("a hook past its timeout is killed with everything it started; the call goes on", async () => {
+    const marker = `31.${process.pid}${Date.now() % 100000}`;
+    const slow = `sleep ${marker} & sleep ${marker}`;
+    const w = hookWorld({ PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: slow, timeout: 1 }] }] });
+    const fake = await serve([bash("echo ran-anyway"), { text: "ok" }]);
+    const r = await run(w, fake, "go");
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('hook PreToolUse "sleep');
+    expect(r.stderr).toContain("timed out and was killed");
+    expect(lastToolResult(posts(fake)[1]!).text).toContain("ran-anyway");
+    const alive = readdirSync("/proc")
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          return readFileSync(`/proc/${p}/cmdline`, "utf8").includes(marker);
+        } catch {
+          return false;
+        }
+      });
+    expect(alive).toEqual([]);
+  });
+
+  it("SessionStart and UserPromptSubmit hear Claude Code's JSON; their stdout goes with the prompt", async () => {
+    const w = hookWorld({
+      SessionStart: [
+        { hooks: [{ type: "command", command: 'cat > "$CLAUDE_PROJECT_DIR/start.json"; echo from-start' }] },
+      ],
+      UserPromptSubmit: [
+        { hooks: [{ type: "command", command: 'cat > "$CLAUDE_PROJECT_DIR/prompt.json"; echo from-prompt-hook' }] },
+      ],
+    });
+    const fake = await serve([{ text: "ok" }, { text: "again" }]);
+    expect((await run(w, fake, "hello there")).code).toBe(0);
+    const sent = JSON.stringify(posts(fake)[0]!.body.messages[0]);
+    expect(sent).toContain("hello there");
+    expect(sent).toContain("from-start");
+    expect(sent).toContain("from-prompt-hook");
+    const start = JSON.parse(readFileSync(join(w.ws, "start.json"), "utf8"));
+    expect(start).toMatchObject({ hook_event_name: "SessionStart", source: "startup", cwd: w.ws });
+    const prompt = JSON.parse(readFileSync(join(w.ws, "prompt.json"), "utf8"));
+    expect(prompt).toMatchObject({ hook_event_name: "UserPromptSubmit", prompt: "hello there" });
+    expect(prompt.session_id).toBe(start.session_id);
+    // Resumed: SessionStart says so.
+    expect((await run(w, fake, "more", ["-c"])).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(w.ws, "start.json"), "utf8")).source).toBe("resume");
+  });
+
+  it("UserPromptSubmit exit 2 keeps the prompt from being sent", async () => {
+    const w = hookWorld({
+      UserPromptSubmit: [{ hooks: [{ type: "command", command: "echo 'no secrets in prompts' >&2; exit 2" }] }],
+    });
+    const fake = await serve([{ text: "never" }]);
+    const r = await run(w, fake, "my password is hunter2", ["-o", "json"]);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).result).toBe(
+      "The prompt was blocked by a UserPromptSubmit hook: no secrets in prompts",
+    );
+    expect(posts(fake)).toEqual([]);
+  });
+
+  it("a sub-agent's tool calls are hooked too (the worker asks the main thread)", async () => {
+    const w = hookWorld({
+      PreToolUse: [
+        {
+          matcher: "Bash",
+          hooks: [
+            { type: "command", command: 'cat >> "$CLAUDE_PROJECT_DIR/pre.jsonl"; echo "not in tasks" >&2; exit 2' },
+          ],
+        },
+      ],
+      PostToolUse: [
+        {
+          matcher: "Read",
+          hooks: [{ type: "command", command: 'echo \'{"hookSpecificOutput":{"additionalContext":"read noted"}}\'' }],
+        },
+      ],
+    });
+    const isSub = (r: RecordedRequest) => JSON.stringify(r.body?.system ?? "").includes("You are a sub-agent");
+    let main = 0;
+    const fake = await serve((req) => {
+      if (isSub(req)) {
+        const turn = (req.body.messages.length - 1) / 2;
+        if (turn === 0) return bash("touch sub.txt", "sub_1");
+        if (turn === 1) return { toolCalls: [{ id: "sub_2", name: "Read", input: { path: "pre.jsonl" } }] };
+        return { text: "sub done" };
+      }
+      return main++ === 0 ? bash("task:general --prompt 'make a file'", "task_1") : { text: "all done" };
+    });
+    expect((await run(w, fake, "delegate")).code).toBe(0);
+    expect(existsSync(join(w.ws, "sub.txt"))).toBe(false);
+    const subs = posts(fake).filter(isSub);
+    expect(lastToolResult(subs[1]!).text).toBe("Blocked by a PreToolUse hook: not in tasks");
+    expect(lastToolResult(subs[2]!).text).toEndWith("PostToolUse hook: read noted");
+    // Only the sub-agent's own Bash call was heard: the task:* launcher is not a command.
+    const heard = readFileSync(join(w.ws, "pre.jsonl"), "utf8").trim().split("\n");
+    expect(heard.map((l) => JSON.parse(l).tool_input.command)).toEqual(["touch sub.txt"]);
+  });
+
+  it("PreCompact fires for /compact with trigger manual and the focus", async () => {
+    const w = hookWorld({
+      PreCompact: [
+        { matcher: "manual", hooks: [{ type: "command", command: 'cat > "$CLAUDE_PROJECT_DIR/compact.json"' }] },
+      ],
+    });
+    const isSummary = (body: any) => !body.tools?.length;
+    let n = 0;
+    const fake = await serve((req) =>
+      isSummary(req.body) ? { text: "SUMMARY" } : { text: `answer ${n++} ${"lorem ipsum ".repeat(200)}` },
+    );
+    for (let i = 0; i < 4; i++) expect((await run(w, fake, `question ${i}`, i ? ["-c"] : [])).code).toBe(0);
+    const r = await runBinary({
+      stdin: "/compact keep the numbers",
+      args: ["-c"],
+      env: { ...w.env, ...providerEnv(fake.url) },
+      cwd: w.ws,
+    });
+    expect(r.code).toBe(0);
+    const event = JSON.parse(readFileSync(join(w.ws, "compact.json"), "utf8"));
+    expect(event).toMatchObject({
+      hook_event_name: "PreCompact",
+      trigger: "manual",
+      custom_instructions: "keep the numbers",
+    });
+  });
+});

@@ -1,0 +1,81 @@
+// The first request does not wait for the sandbox probe: only a tool call needs its answer. A fake
+// `bwrap` (SYNAPSE_BWRAP) blocks on a fifo until the test writes to it, so the probe hangs for as
+// long as the test wants; the request must reach the fake LLM all the same.
+
+import { afterEach, describe, expect, test } from "bun:test";
+import { closeSync, constants, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { providerEnv, spawnBinary } from "../support/binary.ts";
+import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
+import { pollUntil } from "../support/wait.ts";
+
+const serve = fakeLLMPerTest();
+const dirs: string[] = [];
+
+/** A bwrap that answers the probe (with a failure) only once `release()` wrote to its fifo. */
+function blockingBwrap() {
+  const dir = mkdtempSync(join(tmpdir(), "synapse-probe-"));
+  dirs.push(dir);
+  const fifo = join(dir, "gate");
+  expect(Bun.spawnSync(["mkfifo", fifo]).exitCode).toBe(0);
+  const bwrap = join(dir, "bwrap");
+  writeFileSync(bwrap, `#!/bin/sh\nread line < '${fifo}'\nexit 1\n`, { mode: 0o755 });
+  return {
+    bwrap,
+    /** Lets the probe answer; false when nothing was waiting on the fifo. */
+    release(): boolean {
+      try {
+        // Non-blocking: with no reader left this fails instead of hanging the test.
+        const fd = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+        writeSync(fd, "go\n");
+        closeSync(fd);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+const gates: Array<ReturnType<typeof blockingBwrap>> = [];
+afterEach(() => {
+  for (const gate of gates.splice(0)) gate.release();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the sandbox probe runs beside the first request", () => {
+  test("a run without tool calls ends while the probe still hangs", async () => {
+    const gate = blockingBwrap();
+    gates.push(gate);
+    const s = await serve([{ text: "done" }]);
+    const proc = spawnBinary({ args: ["go"], env: { ...providerEnv(s.url), SYNAPSE_BWRAP: gate.bwrap } });
+    await pollUntil("the first request", () => s.requests.length > 0, { seen: () => s.requests.length });
+    const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe("done");
+    expect(s.requests).toHaveLength(1);
+    // The probe never answered: its bwrap is still waiting on the fifo.
+    expect(gate.release()).toBe(true);
+  }, 30_000);
+
+  test("a tool call waits for the probe's answer, then runs under it", async () => {
+    const gate = blockingBwrap();
+    gates.push(gate);
+    const s = await serve([{ toolCalls: [{ name: "Bash", input: { command: "echo hi" } }] }, { text: "done" }]);
+    const proc = spawnBinary({ args: ["go"], env: { ...providerEnv(s.url), SYNAPSE_BWRAP: gate.bwrap } });
+    await pollUntil("the first request", () => s.requests.length > 0, { seen: () => s.requests.length });
+    expect(gate.release()).toBe(true);
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe("done");
+    expect(s.requests).toHaveLength(2);
+    expect(JSON.stringify(s.requests[1]!.body.messages.at(-1))).toContain("hi");
+    // Unconfined (the fake bwrap failed): said once, and the policy judged the call failing closed.
+    expect(stderr).toContain("no OS sandbox for commands (bwrap cannot start a sandbox here: exit 1)");
+  }, 30_000);
+});

@@ -1,0 +1,204 @@
+// The pure parts of hooks: matchers, what a hook's exit code and output mean, the settings check,
+// and how a session combines several hooks' answers.
+
+import { describe, expect, test } from "bun:test";
+import { flattenSettings } from "../../src/hooks/command-source.ts";
+import { outcomeFromCommand, outcomeFromJson } from "../../src/hooks/hook-output.ts";
+import { matcherSelects } from "../../src/hooks/matcher.ts";
+import { SessionHooks } from "../../src/hooks/session-hooks.ts";
+import type { HookOutcome, HookSource } from "../../src/hooks/types.ts";
+import { checkHookSettings, type HookEventInput } from "../../src/protocol/hook-events.ts";
+import { checkFileConfig } from "../../src/config/file-config.ts";
+
+describe("matcherSelects (Claude Code's rules)", () => {
+  const cases: [string | undefined, string | undefined, boolean][] = [
+    [undefined, "Bash", true],
+    ["", "Write", true],
+    ["*", "Read", true],
+    ["Bash", "Bash", true],
+    ["Bash", "BashOutput", false],
+    ["Bash|Write", "Write", true],
+    ["Bash|Write", "Edit", false],
+    ["mcp__.*", "mcp__github__issue", true],
+    ["Notebook.*", "Read", false],
+    ["Edit|Write", "MultiEdit", false],
+    ["[unclosed", "Bash", false],
+    ["Bash", undefined, true],
+  ];
+  test.each(cases)("matcher %p selects %p: %p", (matcher, target, expected) => {
+    expect(matcherSelects(matcher, target)).toBe(expected);
+  });
+});
+
+describe("outcomeFromCommand", () => {
+  const cases: [string, Parameters<typeof outcomeFromCommand>, HookOutcome][] = [
+    [
+      "exit 2 blocks with stderr",
+      ["PreToolUse", { code: 2, stdout: "", stderr: "no rm here\n" }, "h"],
+      { block: "no rm here" },
+    ],
+    [
+      "exit 2 without stderr still blocks",
+      ["Stop", { code: 2, stdout: "", stderr: "" }, "h"],
+      { block: "blocked by hook h" },
+    ],
+    ["exit 0, nothing: no say", ["PreToolUse", { code: 0, stdout: "", stderr: "" }, "h"], {}],
+    [
+      "other exit: a notice only",
+      ["PreToolUse", { code: 1, stdout: "", stderr: "boom\nmore" }, "h"],
+      { notice: "hook h failed (exit 1): boom" },
+    ],
+    [
+      "timed out: a notice",
+      ["Stop", { code: null, stdout: "", stderr: "", timedOut: true }, "h"],
+      { notice: "hook h timed out and was killed" },
+    ],
+    [
+      "plain stdout is context for UserPromptSubmit",
+      ["UserPromptSubmit", { code: 0, stdout: "ctx\n", stderr: "" }, "h"],
+      { context: "ctx" },
+    ],
+    [
+      "plain stdout is context for SessionStart",
+      ["SessionStart", { code: 0, stdout: "hello", stderr: "" }, "h"],
+      { context: "hello" },
+    ],
+    ["plain stdout is nothing for PreToolUse", ["PreToolUse", { code: 0, stdout: "chatter", stderr: "" }, "h"], {}],
+    [
+      "JSON block",
+      ["PreToolUse", { code: 0, stdout: '{"decision":"block","reason":"nope"}', stderr: "" }, "h"],
+      { block: "nope" },
+    ],
+    [
+      "JSON permissionDecision deny",
+      [
+        "PreToolUse",
+        {
+          code: 0,
+          stdout: JSON.stringify({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "r" } }),
+          stderr: "",
+        },
+        "h",
+      ],
+      { block: "r", permission: "deny" },
+    ],
+    [
+      "JSON allow",
+      ["PreToolUse", { code: 0, stdout: '{"hookSpecificOutput":{"permissionDecision":"allow"}}', stderr: "" }, "h"],
+      { permission: "allow" },
+    ],
+    [
+      "JSON additionalContext",
+      ["PostToolUse", { code: 0, stdout: '{"hookSpecificOutput":{"additionalContext":"lint ok"}}', stderr: "" }, "h"],
+      { context: "lint ok" },
+    ],
+    [
+      "broken JSON: a notice",
+      ["PreToolUse", { code: 0, stdout: "{nope", stderr: "" }, "h"],
+      { notice: "hook h printed text that starts like JSON but is not JSON" },
+    ],
+  ];
+  test.each(cases)("%s", (_name, args, expected) => {
+    expect(outcomeFromCommand(...args)).toEqual(expected);
+  });
+
+  test("a wrong field type is named, and decides nothing", () => {
+    expect(outcomeFromJson({ decision: "maybe" }, "h").notice).toContain('"decision"');
+  });
+});
+
+describe("hook settings", () => {
+  test("Claude Code's format is accepted and flattened in order", () => {
+    const value = {
+      PreToolUse: [{ matcher: "Bash|Write", hooks: [{ type: "command", command: "a", timeout: 5 }] }],
+      Stop: [{ hooks: [{ type: "command", command: "b" }] }],
+    };
+    const checked = checkHookSettings(value);
+    expect(checked.ok).toBe(true);
+    if (!checked.ok) return;
+    expect(flattenSettings(checked.settings, "user", "u")).toEqual([
+      { event: "PreToolUse", matcher: "Bash|Write", command: "a", timeoutS: 5, scope: "user", origin: "u" },
+      { event: "Stop", matcher: undefined, command: "b", timeoutS: 60, scope: "user", origin: "u" },
+    ]);
+  });
+
+  const bad: [unknown, string][] = [
+    [{ Notification: [] }, "events: PreToolUse"],
+    [{ Stop: [{ hooks: [{ type: "prompt", command: "x" }] }] }, '"Stop[0].hooks[0].type"'],
+    [{ Stop: [{ hooks: [{ type: "command", command: "" }] }] }, '"Stop[0].hooks[0].command"'],
+    [{ Stop: [{ hooks: [{ type: "command", command: "x", timeout: -1 }] }] }, '"Stop[0].hooks[0].timeout"'],
+    [{ Stop: {} }, '"Stop"'],
+    [[], "events"],
+  ];
+  test.each(bad)("%j is refused, naming the field", (value, says) => {
+    const checked = checkHookSettings(value);
+    expect(checked.ok).toBe(false);
+    if (!checked.ok) expect(checked.error).toContain(says);
+  });
+
+  test("a config file's bad hooks key is a sentence naming it", () => {
+    expect(() => checkFileConfig({ hooks: { Stop: "x" } })).toThrow(/^"hooks": "Stop" must be an array/);
+    expect(checkFileConfig({ hooks: {} })).toEqual({ hooks: {} });
+  });
+});
+
+describe("SessionHooks combines its sources' answers", () => {
+  const source = (answers: Partial<Record<string, HookOutcome[]>>, heard: HookEventInput[] = []): HookSource => ({
+    async run(event) {
+      heard.push(event);
+      return answers[event.hook_event_name] ?? [];
+    },
+  });
+  const make = (...sources: HookSource[]) => {
+    const warnings: string[] = [];
+    const hooks = new SessionHooks({
+      sessionId: "s1",
+      transcriptPath: "/t",
+      cwd: "/w",
+      startSource: "startup",
+      permissionMode: () => "default",
+      warn: (m) => warnings.push(m),
+    });
+    for (const s of sources) hooks.addSource(s);
+    return { hooks, warnings };
+  };
+  const signal = new AbortController().signal;
+  const call = { id: "c1", name: "Bash", input: { command: "ls" } };
+
+  test("a block beats any allow; allow needs every deciding hook to allow", async () => {
+    const allow = source({ PreToolUse: [{ permission: "allow" }] });
+    const ask = source({ PreToolUse: [{ permission: "ask" }] });
+    const deny = source({ PreToolUse: [{ block: "no", permission: "deny" }] });
+    expect(await make(allow).hooks.preToolUse(call, signal)).toEqual({ allow: true });
+    expect(await make(allow, ask).hooks.preToolUse(call, signal)).toEqual({ allow: false });
+    expect(await make(allow, deny).hooks.preToolUse(call, signal)).toEqual({ block: "no", allow: false });
+    expect(await make().hooks.preToolUse(call, signal)).toEqual({ allow: false });
+  });
+
+  test("events carry Claude Code's common fields; SessionStart fires once, before the first prompt", async () => {
+    const heard: HookEventInput[] = [];
+    const { hooks } = make(
+      source({ SessionStart: [{ context: "repo facts" }], UserPromptSubmit: [{ context: "p" }] }, heard),
+    );
+    expect(await hooks.userPromptSubmit("hi", signal)).toEqual({ context: "repo facts\np" });
+    expect(await hooks.userPromptSubmit("again", signal)).toEqual({ context: "p" });
+    expect(heard.map((e) => e.hook_event_name)).toEqual(["SessionStart", "UserPromptSubmit", "UserPromptSubmit"]);
+    expect(heard[1]).toEqual({
+      session_id: "s1",
+      transcript_path: "/t",
+      cwd: "/w",
+      permission_mode: "default",
+      hook_event_name: "UserPromptSubmit",
+      prompt: "hi",
+    });
+  });
+
+  test("notices go to the user; PostToolUse blocks and contexts are both kept", async () => {
+    const { hooks, warnings } = make(
+      source({ PostToolUse: [{ context: "a", notice: "said" }] }),
+      source({ PostToolUse: [{ block: "b" }] }),
+    );
+    expect(await hooks.postToolUse(call, { content: "x", is_error: false }, signal)).toBe("a\nb");
+    expect(warnings).toEqual(["said"]);
+  });
+});
