@@ -40,14 +40,16 @@ for (const file of workers) {
 const rgExe = process.platform === "win32" ? "rg.exe" : "rg";
 const rgFile = join(root, "node_modules", "@vscode", `ripgrep-${process.platform}-${process.arch}`, "bin", rgExe);
 const ripgrepAssetModule = existsSync(rgFile)
-  ? `import rg from ${JSON.stringify(rgFile)} with { type: "file" };\nexport const ripgrepAsset = { path: rg, embedded: true };\n`
+  ? `import rg from ${JSON.stringify(rgFile)} with { type: "file" };\n` +
+    "export const ripgrepAsset = { path: rg, embedded: true };\n"
   : `export const ripgrepAsset = null;\n`;
 if (!existsSync(rgFile))
   console.warn(`warning: ${relative(root, rgFile)} not found; the binary will search without ripgrep`);
 
 // The tools' JSON Schemas, generated here once rather than by every run (src/tools/prebuilt-schemas.ts).
 const { ALL_TOOLS } = await import("./src/tools/registry.ts");
-const prebuiltSchemasModule = `export const prebuiltSchemas = ${JSON.stringify(Object.fromEntries(ALL_TOOLS.map((t) => [t.name, t.inputSchema])))};\n`;
+const schemas = Object.fromEntries(ALL_TOOLS.map((t) => [t.name, t.inputSchema]));
+const prebuiltSchemasModule = `export const prebuiltSchemas = ${JSON.stringify(schemas)};\n`;
 
 const result = await Bun.build({
   entrypoints: [

@@ -38,7 +38,7 @@ export async function main(turns = 100) {
     throw new Error(`the last request did not carry the Read result: ${toolResult.slice(0, 200)}`);
   const gaps: number[] = [];
   for (let i = 1; i < server.requests.length; i++)
-    gaps.push(server.requests[i].receivedAt - server.requests[i - 1].receivedAt);
+    gaps.push(server.requests[i]!.receivedAt - server.requests[i - 1]!.receivedAt);
   const firstTen = gaps.slice(0, 10).reduce((a, b) => a + b, 0) / Math.max(1, Math.min(10, gaps.length));
   const lastTen = gaps.slice(-10).reduce((a, b) => a + b, 0) / Math.max(1, Math.min(10, gaps.length));
   console.log(

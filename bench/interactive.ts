@@ -121,7 +121,7 @@ export async function main() {
     const marker = keys.slice(0, i + 1);
     const from = pty.output().length;
     const t0 = performance.now();
-    pty.send(keys[i]);
+    pty.send(keys[i]!);
     // The prompt row is redrawn with everything typed so far: wait for that exact draft.
     latencies.push((await pty.waitFor(`› ${marker}`, Math.max(0, from - 200))) - t0);
   }

@@ -66,5 +66,5 @@ export async function measure(argv: string[], opts: MeasureOptions = {}): Promis
 
 export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
+  return s[Math.floor(s.length / 2)] ?? Number.NaN;
 }

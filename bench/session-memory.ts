@@ -35,7 +35,7 @@ async function session(turns: number, call: (i: number) => { name: string; input
     turns: result.num_turns,
     wallS: run.wallMs / 1000,
     peakRssMb: run.peakRssMb,
-    archiveMb: dirBytes(home.env.SYNAPSE_HOME) / 1024 / 1024,
+    archiveMb: dirBytes(home.env.SYNAPSE_HOME!) / 1024 / 1024,
     stats: result.stats,
   };
 }

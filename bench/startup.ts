@@ -1,18 +1,25 @@
-// Startup: `synapse --version` / `--help` against a trivial compiled Bun binary, in one run; and a
-// one-turn piped run against the fake server (wall time, peak RSS, time to the first request).
+// Startup, against trivial compiled Bun binaries built and measured in the same run:
+// - `synapse --version` / `--help` against one that prints a line;
+// - a one-turn piped run against the fake server: exec → the first request on the socket, against
+//   one that sends one HTTP request (the floor), in wall time and in CPU time (every thread of the
+//   process, from /proc/<pid>/task/*/schedstat when the request arrives: steadier than wall time on
+//   a busy machine);
+// - the first sub-agent: from the end of the turn that asks for it to the sub-agent's first request.
+//
+// `bun bench/startup.ts [binary]` (default dist/synapse): another binary measures a build against it.
 
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { startFakeLLM } from "../tests/support/fake-llm.ts";
+import { join, resolve } from "node:path";
 import { BINARY, providerEnv, tempHome } from "../tests/support/binary.ts";
+import { type RecordedRequest, type ScriptedReply, startFakeLLM } from "../tests/support/fake-llm.ts";
 import { measure, median } from "./measure.ts";
 
-const RUNS = 20;
+const RUNS = Number(process.env.RUNS ?? 20);
+const binary = process.argv[2] ? resolve(process.argv[2]) : BINARY;
 
 async function timeCommand(argv: string[]) {
   const walls: number[] = [];
-  const rss: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     // Wall time without /usr/bin/time in between; peak RSS from a separate measured run.
     const t0 = performance.now();
@@ -21,58 +28,124 @@ async function timeCommand(argv: string[]) {
     await proc.exited;
     walls.push(performance.now() - t0);
   }
-  rss.push((await measure(argv)).peakRssMb);
-  return { wallMs: median(walls), rssMb: median(rss) };
+  return { wallMs: median(walls), rssMb: (await measure(argv)).peakRssMb };
 }
 
-async function buildTrivialBinary(): Promise<string> {
+async function compile(name: string, source: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "synapse-bench-"));
-  writeFileSync(join(dir, "hello.ts"), 'console.log("hello");\n');
-  const out = join(dir, "hello");
-  const r = await Bun.build({ entrypoints: [join(dir, "hello.ts")], compile: { outfile: out }, minify: true });
-  if (!r.success) throw new Error("could not build the trivial binary");
+  writeFileSync(join(dir, `${name}.ts`), source);
+  const out = join(dir, name);
+  const r = await Bun.build({ entrypoints: [join(dir, `${name}.ts`)], compile: { outfile: out }, minify: true });
+  if (!r.success) throw new Error(`could not build the trivial binary ${name}`);
   return out;
 }
 
-export async function main() {
-  const trivial = await buildTrivialBinary();
-  const base = await timeCommand([trivial]);
-  const version = await timeCommand([BINARY, "--version"]);
-  const help = await timeCommand([BINARY, "--help"]);
-  console.log(`startup (median of ${RUNS}):`);
-  console.log(`  trivial compiled Bun binary  ${base.wallMs.toFixed(1)} ms  ${base.rssMb.toFixed(0)} MiB`);
-  console.log(
-    `  synapse --version            ${version.wallMs.toFixed(1)} ms  ${version.rssMb.toFixed(0)} MiB  (${(version.wallMs / base.wallMs).toFixed(2)}x)`,
-  );
-  console.log(
-    `  synapse --help               ${help.wallMs.toFixed(1)} ms  ${help.rssMb.toFixed(0)} MiB  (${(help.wallMs / base.wallMs).toFixed(2)}x)`,
-  );
+/** CPU time (ms) of every thread of a running process so far. */
+function cpuMs(pid: number): number {
+  let ns = 0;
+  for (const t of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // The thread has just ended.
+    }
+  }
+  return ns / 1e6;
+}
 
-  const server = await startFakeLLM(() => ({ text: "Hello! How can I help?" }));
-  const env = { ...tempHome().env, ...providerEnv(server.url) };
-  const firstRequest: number[] = [];
-  const walls: number[] = [];
-  const rss: number[] = [];
+/** Exec → first request, wall and CPU, of each argv in turn (interleaved, so load affects both alike). */
+async function firstRequest(argvs: string[][]) {
+  let watched = 0;
+  let cpuAtRequest = 0;
+  const server = await startFakeLLM(() => {
+    if (watched) cpuAtRequest = cpuMs(watched);
+    watched = 0;
+    return { text: "Hello! How can I help?" };
+  });
+  const env = { PATH: process.env.PATH!, ...tempHome().env, ...providerEnv(server.url), FAKE_URL: server.url };
+  const walls = argvs.map((): number[] => []);
+  const cpus = argvs.map((): number[] => []);
   for (let i = 0; i < RUNS; i++) {
-    const before = server.requests.length;
-    const t0 = Date.now();
-    const p0 = performance.now();
-    const proc = Bun.spawn([BINARY], {
-      env: { PATH: process.env.PATH!, ...env },
-      stdin: new TextEncoder().encode("hi"),
-      stdout: "pipe",
-      stderr: "pipe",
+    for (const [k, argv] of argvs.entries()) {
+      const before = server.requests.length;
+      cpuAtRequest = Number.NaN;
+      const t0 = Date.now();
+      const proc = Bun.spawn(argv, { env, stdin: new TextEncoder().encode("hi"), stdout: "pipe", stderr: "pipe" });
+      watched = proc.pid;
+      await new Response(proc.stdout).text();
+      await proc.exited;
+      const req = server.requests[before];
+      if (!req || Number.isNaN(cpuAtRequest)) throw new Error(`${argv[0]} sent no request the fake answered`);
+      walls[k]!.push(req.receivedAt - t0);
+      cpus[k]!.push(cpuAtRequest);
+    }
+  }
+  const last = argvs.at(-1)!;
+  const rssMb = (await measure(last, { env, stdin: "hi" })).peakRssMb;
+  await server.stop();
+  return { rssMb, runs: argvs.map((_, k) => ({ wallMs: median(walls[k]!), cpuMs: median(cpus[k]!) })) };
+}
+
+const isSub = (r: RecordedRequest) => JSON.stringify(r.body?.system ?? "").includes("You are a sub-agent");
+
+/** The end of the main turn's stream (which asks for one task, streamed slowly) → the sub-agent's first request. */
+async function firstSubAgent(): Promise<number> {
+  const gaps: number[] = [];
+  for (let i = 0; i < Math.min(RUNS, 10); i++) {
+    let main = 0;
+    const server = await startFakeLLM((req): ScriptedReply => {
+      if (isSub(req)) return { text: "found it" };
+      if (main++ > 0) return { text: "done" };
+      const command = 'task:explore -p "look at the parser and say where errors are reported"';
+      return { toolCalls: [{ id: "toolu_1", name: "Bash", input: { command } }], chunkDelayMs: 60 };
     });
+    const env = { PATH: process.env.PATH!, ...tempHome().env, ...providerEnv(server.url) };
+    const proc = Bun.spawn([binary, "look"], { env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     await new Response(proc.stdout).text();
     await proc.exited;
-    walls.push(performance.now() - p0);
-    firstRequest.push(server.requests[before].receivedAt - t0);
+    const asking = server.requests.find((r) => !isSub(r));
+    const sub = server.requests.find(isSub);
+    if (!asking?.endedAt || !sub?.arrivedAt) throw new Error("the sub-agent run did not go as scripted");
+    gaps.push(sub.arrivedAt - asking.endedAt);
+    await server.stop();
   }
-  rss.push((await measure([BINARY], { env, stdin: "hi" })).peakRssMb);
-  await server.stop();
-  console.log(`one-turn piped run ("hi" → answer), median of ${RUNS}:`);
+  return median(gaps);
+}
+
+export async function main() {
+  const hello = await compile("hello", 'console.log("hello");\n');
+  // The smallest valid request the fake answers, as the SDK would send it.
+  const body = JSON.stringify({
+    model: "m",
+    max_tokens: 16,
+    stream: true,
+    messages: [{ role: "user", content: "hi" }],
+  });
+  const post = await compile(
+    "post",
+    `await fetch(process.env.FAKE_URL + "/v1/messages", { method: "POST", headers: { "content-type": "application/json", "x-api-key": "k", "anthropic-version": "2023-06-01" }, body: ${JSON.stringify(body)} }).then((r) => r.text());\n`,
+  );
+  const base = await timeCommand([hello]);
+  const version = await timeCommand([binary, "--version"]);
+  const help = await timeCommand([binary, "--help"]);
+  const row = (name: string, m: { wallMs: number; rssMb: number }) =>
+    `  ${name.padEnd(29)}${m.wallMs.toFixed(1)} ms  ${m.rssMb.toFixed(0)} MiB  (${(m.wallMs / base.wallMs).toFixed(2)}x)`;
+  console.log(`startup (median of ${RUNS}):`);
+  console.log(`  trivial compiled Bun binary  ${base.wallMs.toFixed(1)} ms  ${base.rssMb.toFixed(0)} MiB`);
+  console.log(row("synapse --version", version));
+  console.log(row("synapse --help", help));
+
+  const { rssMb, runs } = await firstRequest([[post], [binary]]);
+  const [floor, synapse] = runs;
+  if (!floor || !synapse) throw new Error("no first-request figures");
+  console.log(`exec → first request on the socket, one-turn piped run ("hi"), median of ${RUNS}:`);
+  console.log(`  trivial Bun binary, one POST  wall ${floor.wallMs.toFixed(0)} ms, CPU ${floor.cpuMs.toFixed(1)} ms`);
   console.log(
-    `  wall ${median(walls).toFixed(1)} ms, peak RSS ${median(rss).toFixed(0)} MiB, first request after ${median(firstRequest).toFixed(0)} ms`,
+    `  synapse                       wall ${synapse.wallMs.toFixed(0)} ms, CPU ${synapse.cpuMs.toFixed(1)} ms  (${(synapse.wallMs / floor.wallMs).toFixed(2)}x wall, ${(synapse.cpuMs / floor.cpuMs).toFixed(2)}x CPU)`,
+  );
+  console.log(`  peak RSS of synapse's run: ${rssMb.toFixed(0)} MiB`);
+  console.log(
+    `first sub-agent: end of the turn asking for it → its first request, median: ${(await firstSubAgent()).toFixed(0)} ms`,
   );
 }
 

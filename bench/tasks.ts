@@ -79,9 +79,9 @@ async function gaps(variant: Variant, tasks = 20): Promise<number[]> {
   const mains = server.requests.filter((r) => !isSub(r));
   const out: number[] = [];
   for (let i = 1; i <= tasks; i++) {
-    const [r] = resultsOf(mains[i]);
+    const [r] = resultsOf(mains[i]!);
     if (variant === "explore" || variant === "general") {
-      if (r.error || r.text !== `done o${i}`) throw new Error(`task o${i} answered ${JSON.stringify(r)}`);
+      if (r!.error || r!.text !== `done o${i}`) throw new Error(`task o${i} answered ${JSON.stringify(r)}`);
       if (variant === "general") {
         const second = server.requests.find(
           (q) => isSub(q) && promptOf(q) === `o${i}` && q.body.messages.length === 3,
@@ -89,11 +89,11 @@ async function gaps(variant: Variant, tasks = 20): Promise<number[]> {
         if (!JSON.stringify(second.body.messages.at(-1)).includes("port-ok"))
           throw new Error(`task o${i}: its command's output did not come back`);
       }
-    } else if (r.error) throw new Error(`${variant} failed: ${r.text}`);
+    } else if (r!.error) throw new Error(`${variant} failed: ${r!.text}`);
     const model = server.requests
       .filter((q) => isSub(q) && promptOf(q) === `o${i}`)
       .reduce((sum, q) => sum + (q.finishedAt! - q.receivedAt), 0);
-    out.push(mains[i].receivedAt - mains[i - 1].finishedAt! - model);
+    out.push(mains[i]!.receivedAt - mains[i - 1]!.finishedAt! - model);
   }
   return out;
 }
@@ -105,7 +105,7 @@ async function overhead() {
   const general = await gaps("general");
   const line = (what: string, task: number[], base: number[], baseName: string) =>
     console.log(
-      `  ${what}: first ${task[0].toFixed(1)} ms (thread start), median ${median(task).toFixed(1)} ms a turn against ${median(base).toFixed(1)} ms for a ${baseName} call: +${(median(task) - median(base)).toFixed(1)} ms per task`,
+      `  ${what}: first ${task[0]!.toFixed(1)} ms (thread start), median ${median(task).toFixed(1)} ms a turn against ${median(base).toFixed(1)} ms for a ${baseName} call: +${(median(task) - median(base)).toFixed(1)} ms per task`,
     );
   console.log("overhead per task (20 in a row, one per turn, fake answers at once, sub-agent model time taken out):");
   line("task:explore answering at once", explore, read, "Read");
@@ -126,7 +126,7 @@ async function slidingWall() {
     SYNAPSE_MAX_PARALLEL_TASKS: "5",
   });
   await server.stop();
-  const got = resultsOf(server.requests.filter((r) => !isSub(r))[1]);
+  const got = resultsOf(server.requests.filter((r) => !isSub(r))[1]!);
   if (got.length !== 10 || got.some((r, i) => r.error || r.text !== `answer w${i}`))
     throw new Error(`wrong results ${JSON.stringify(got)}`);
   const first = lines.find((l) => l.value.subtype === "task_start")!.at;
@@ -154,7 +154,7 @@ async function rss() {
     out.push(run.peakRssMb);
   }
   console.log(
-    `peak RSS: 1 task running ${out[0].toFixed(0)} MiB, 5 at once ${out[1].toFixed(0)} MiB (+${((out[1] - out[0]) / 4).toFixed(1)} MiB per extra task)`,
+    `peak RSS: 1 task running ${out[0]!.toFixed(0)} MiB, 5 at once ${out[1]!.toFixed(0)} MiB (+${((out[1]! - out[0]!) / 4).toFixed(1)} MiB per extra task)`,
   );
 }
 

@@ -40,14 +40,28 @@ const ALLOWED: Record<string, string[]> = {
     "hooks",
   ],
   acp: [...BASE, "executor", "store", "policy", "tools"],
-  cli: [...BASE, "executor", "render", "store", "llm", "tasks", "tools", "policy", "sandbox", "mcp", "acp"],
+  "agent-sdk": [...BASE, "executor", "store", "policy", "hooks", "mcp"],
+  cli: [
+    ...BASE,
+    "executor",
+    "render",
+    "store",
+    "llm",
+    "tasks",
+    "tools",
+    "policy",
+    "sandbox",
+    "mcp",
+    "acp",
+    "agent-sdk",
+  ],
 };
 
 /** The "may import" table of docs/ARCHITECTURE.md's Layers section, as folder → allowed folders. */
 function documentedLayers(): Record<string, string[]> {
   const doc = readFileSync(resolve(import.meta.dir, "../docs/ARCHITECTURE.md"), "utf8");
   const section = doc.slice(doc.indexOf("## Layers"), doc.indexOf("\n## ", doc.indexOf("## Layers") + 1));
-  const names = (cell: string) => [...cell.matchAll(/`([a-z]+)`/g)].map((m) => m[1]!);
+  const names = (cell: string) => [...cell.matchAll(/`([a-z]+(?:-[a-z]+)?)`/g)].map((m) => m[1]!);
   const rows: Record<string, string[]> = { protocol: [], text: [], runtime: [], config: ["protocol"] };
   for (const line of section.split("\n")) {
     const cells = line.split("|").slice(1, -1);

@@ -4,6 +4,7 @@
 
 import type { SessionUpdate, ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk";
 import type { ExecutorEvent } from "../executor/executor.ts";
+import { assertNever } from "../protocol/assert-never.ts";
 import type { ToolResultBlock } from "../protocol/message.ts";
 import type { ToolDisplay } from "../protocol/tool-display.ts";
 import { toolKind, toolLocations, toolTitle } from "./tool-kind.ts";
@@ -195,8 +196,25 @@ export function createUpdateMapper(cwd: string, opts: UpdateMapperOptions = {}):
           return results(event);
         case "command_output":
           return event.lines.length ? [chunk("agent_message_chunk", `${event.lines.join("\n")}\n`)] : [];
-        default:
+        // No update of their own: the answer streamed as chunks, the turn's end is the prompt's
+        // answer (stop-reason.ts), warnings go to the log (acp-session.ts), sub-agents show as their call.
+        case "init":
+        case "assistant":
+        case "task_start":
+        case "task_progress":
+        case "task_end":
+        case "warning":
+        case "compact_start":
+        case "compact_boundary":
+        case "result":
+        case "submission_start":
+        case "model_changed":
+        case "session_changed":
+        case "compacted":
+        case "submission_end":
           return [];
+        default:
+          return assertNever(event, "executor event");
       }
     },
 

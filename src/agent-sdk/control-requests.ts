@@ -43,7 +43,9 @@ const HANDLERS: { [S in RequestSubtype]?: Handler } = {
   },
   mcp_status: async (session) => {
     const executor = await session.executor();
-    const reports = await executor.runtime.mcpServers(AbortSignal.timeout(session.config.mcp?.startTimeoutMs ?? 30_000));
+    const reports = await executor.runtime.mcpServers(
+      AbortSignal.timeout(session.config.mcp?.startTimeoutMs ?? 30_000),
+    );
     return {
       mcpServers: reports.map((r) => ({
         name: r.name,
@@ -55,6 +57,12 @@ const HANDLERS: { [S in RequestSubtype]?: Handler } = {
     };
   },
   get_binary_version: async (session) => ({ version: session.version }),
+  mcp_message: async (session, body: { server_name: string; message: Record<string, unknown> }) => {
+    await session.executor();
+    if (!session.mcp?.deliver(body.server_name, body.message))
+      throw new Error(`no SDK MCP server named ${body.server_name} is connected`);
+    return {};
+  },
 };
 
 /** The `control_response` line for one request. */

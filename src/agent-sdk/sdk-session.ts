@@ -16,6 +16,8 @@ import { type ControlChannel, createControlChannel } from "./control-channel.ts"
 import { answerControlRequest } from "./control-requests.ts";
 import { applyMode } from "./mode-switch.ts";
 import { askProgram } from "./permission-bridge.ts";
+import { sdkHookSource, unsupportedHookEvents } from "./sdk-hooks.ts";
+import { type SdkMcpServers, sdkMcpServers } from "./sdk-mcp.ts";
 import { type InitializeRequest, type UserLine, parseSdkLine } from "./sdk-lines.ts";
 import type { SdkSessionFlags } from "./types.ts";
 import { turnInput } from "./user-content.ts";
@@ -34,6 +36,8 @@ export interface SdkSessionOptions {
   err(text: string): void;
   /** This build's version, for initialize's answer. */
   version: string;
+  /** The executor opened (the process's lifecycle owns it from then on). */
+  onOpen?(executor: Executor): void;
 }
 
 /** What the control requests read and change (control-requests.ts). */
@@ -52,6 +56,8 @@ export interface SessionControl {
   readonly dontAsk: boolean;
   /** The executor once open. */
   readonly current: Executor | undefined;
+  /** The program's in-process MCP servers (its own mcp_message requests go to them). */
+  readonly mcp: SdkMcpServers | undefined;
 }
 
 export async function runSdkSession(opts: SdkSessionOptions): Promise<number> {
@@ -69,6 +75,8 @@ class SdkSession implements SessionControl {
   private failed = false;
   /** The executor once open (a mode switch needs it). */
   current: Executor | undefined;
+  /** The program's in-process MCP servers, once the executor opened with them. */
+  mcp: SdkMcpServers | undefined;
   /** Recent calls by tool name and input, to name the call a permission question is about. */
   private readonly calls: { id: string; name: string; input: string }[] = [];
   private commandLines: string[] = [];
@@ -128,6 +136,11 @@ class SdkSession implements SessionControl {
     const { config } = this.opts;
     const approve = (request: ApprovalRequest) => this.approve(request);
     const prompt = systemPromptOf(this.init, this.opts.flags);
+    const hooks = this.init?.hooks ?? undefined;
+    const servers = this.init?.sdkMcpServers?.length ? sdkMcpServers(this.init.sdkMcpServers, this.channel) : undefined;
+    this.mcp = servers;
+    const unsupported = hooks ? unsupportedHookEvents(hooks) : [];
+    if (unsupported.length) this.opts.err(`synapse: note: synapse never fires these hook events: ${unsupported.join(", ")}\n`);
     const executor = await createExecutor({
       config,
       resume: this.opts.resume,
@@ -138,10 +151,13 @@ class SdkSession implements SessionControl {
           emit: sink,
           ...(this.opts.flags.promptTool || this.dontAsk ? { approve } : {}),
           ...(prompt ? { systemPrompt: prompt } : {}),
+          ...(hooks ? { hookSources: [sdkHookSource(hooks, this.channel)] } : {}),
+          ...(servers ? { mcpServers: servers.configured } : {}),
         }),
       emit: (event) => this.emit(event),
     });
     this.current = executor;
+    this.opts.onOpen?.(executor);
     return executor;
   }
 

@@ -34,6 +34,7 @@ import type { TaskLauncher } from "./sub-agents.ts";
 import { runToolCalls } from "./tool-batch.ts";
 import { runtime } from "../runtime/runtime.ts";
 import { BUDGET_STOP, Budget } from "./budget.ts";
+import { taskWarmUp } from "./task-warm-up.ts";
 import { MAX_STOP_CONTINUATIONS, type RunHooks } from "../hooks/index.ts";
 import type { AnswerJudge } from "./structured-output.ts";
 
@@ -271,10 +272,13 @@ function streamTurn(
     hooks.onText(text);
     emit({ type: "text_delta", text });
   };
+  // Task calls on the way: the pool's threads start while the model still writes their prompts.
+  const tasks = input.tasks;
+  const onToolInput = tasks ? taskWarmUp((count) => tasks.warm(count)) : undefined;
   return streamWithRetry(
     provider,
     request,
-    { onText },
+    { onText, ...(onToolInput ? { onToolInput } : {}) },
     {
       maxRetries: config.maxRetries,
       baseMs: config.retryBaseMs,

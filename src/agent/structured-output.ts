@@ -99,8 +99,9 @@ export function parseAnswer(answer: string): ParsedAnswer {
   const blocks = [...text.matchAll(FENCE)].map((m) => m[1] ?? "");
   if (blocks.length > 1)
     return { ok: false, error: `the answer holds ${blocks.length} code blocks: reply with exactly one JSON value` };
-  if (blocks.length === 1) {
-    const fenced = tryJson(blocks[0]!.trim());
+  const [block] = blocks;
+  if (block !== undefined) {
+    const fenced = tryJson(block.trim());
     return fenced.ok ? fenced : { ok: false, error: `the code block is not valid JSON (${fenced.error})` };
   }
   return { ok: false, error: `the answer is not valid JSON (${whole.error})` };

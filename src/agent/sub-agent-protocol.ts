@@ -33,7 +33,12 @@ export interface SubAgentInput {
   mcpTools?: McpToolSpec[];
   /** The session has hooks: each tool call asks the main thread for PreToolUse and PostToolUse. */
   hooked?: boolean;
+  /** The parent's prompt: `/rewind`'s checkpoints save this task's first writes under it too. */
+  checkpointTurn?: string;
 }
+
+/** A task the worker answers at once (task-pool.ts `warm`): its thread and modules are then loaded. */
+export const WARM_UP = { warmUp: true } as const;
 
 /** An MCP tool as a sub-agent sees it: the worker offers it and sends each call to the main thread. */
 export interface McpToolSpec {

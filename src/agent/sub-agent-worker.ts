@@ -8,6 +8,7 @@ import { errorMessage } from "../protocol/errors.ts";
 import type { AgentEvent } from "../protocol/events.ts";
 import type { RunOutcome, RunRequest, ShellPool } from "../shell/types.ts";
 import { openTaskStore } from "../store/task-store.ts";
+import { taskCheckpoints } from "../store/checkpoints.ts";
 import { toolsFor } from "../tools/registry.ts";
 import { buildPolicy, policyForSubAgent } from "../policy/policy.ts";
 import { runAgent } from "./runner.ts";
@@ -20,6 +21,7 @@ import {
   type SubAgentInput,
   type SubAgentOutput,
   type ToWorker,
+  type WARM_UP,
 } from "./sub-agent-protocol.ts";
 
 /** A ShellPool whose commands run in the main thread's pool; the pool's lifetime is the main thread's. */
@@ -65,7 +67,11 @@ function remoteShell(post: (m: FromWorker) => void, port: MessagePort): ShellPoo
   };
 }
 
-export default async function runSubAgent(input: SubAgentInput & { port: MessagePort }): Promise<SubAgentOutput> {
+export default async function runSubAgent(
+  input: (SubAgentInput & { port: MessagePort }) | typeof WARM_UP,
+): Promise<SubAgentOutput | null> {
+  // A warm-up: loading this module in a new thread was the point; a task follows.
+  if ("warmUp" in input) return null;
   const { port } = input;
   const post = (m: FromWorker) => {
     try {
@@ -140,6 +146,7 @@ async function run(
           input.kind === "explore" ? "explore" : "general",
         ),
         granted: [...input.granted],
+        ...(input.checkpointTurn ? { checkpoints: taskCheckpoints(input.sessionDir, input.checkpointTurn) } : {}),
       },
       systemPrompt: input.systemPrompt,
       prompt: [{ type: "text", text: input.prompt }],

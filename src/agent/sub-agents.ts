@@ -8,6 +8,7 @@ import type { ToolHooks } from "../hooks/index.ts";
 import { redactInput } from "./redact-input.ts";
 import type { Tool } from "../tools/types.ts";
 import type { Config, PermissionMode } from "../config/config.ts";
+import { assertNever } from "../protocol/assert-never.ts";
 import { errorMessage } from "../protocol/errors.ts";
 import type { AgentEvent, EventSink } from "../protocol/events.ts";
 import type { ToolResultBlock, Usage } from "../protocol/message.ts";
@@ -17,6 +18,7 @@ import { type TaskEnd, type TaskPool, createTaskPool } from "../tasks/task-pool.
 import { workerFile } from "../tasks/worker-file.ts";
 import { toolsFor } from "../tools/registry.ts";
 import {
+  WARM_UP,
   readFromWorker,
   readSubAgentOutput,
   type SubAgentInput,
@@ -45,6 +47,8 @@ export interface TaskLauncher {
    * without a budget: set by each run, read as each task starts.
    */
   limitSpend(remainingUsd: (() => number) | undefined): void;
+  /** `count` task calls are on their way (still streaming): start that many threads now. Never throws. */
+  warm(count: number): void;
   close(): Promise<void>;
 }
 
@@ -69,6 +73,8 @@ export interface SubAgentsOptions {
   mcpTools?(): ReadonlyMap<string, Tool>;
   /** The session's hooks, when it has any (read as each task starts); a task's tool calls ask them. */
   hooks?(): ToolHooks | undefined;
+  /** The prompt whose `/rewind` checkpoints a task's writes belong to (store/checkpoints.ts). */
+  checkpointTurn?(): Promise<string | undefined>;
 }
 
 const SUB_AGENT_NOTE = [
@@ -129,6 +135,7 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
       const mcp = mcpToolsFor(opts.mcpTools?.(), spec.kind === "explore");
       const mcpCalls = new Map<number, AbortController>();
       const hooks = opts.hooks?.();
+      const checkpointTurn = await opts.checkpointTurn?.().catch(() => undefined);
       const input: SubAgentInput = {
         taskId,
         kind: spec.kind,
@@ -148,6 +155,7 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
         heapReportMs: opts.heapReportMs ?? 200,
         mcpTools: mcpSpecs(mcp),
         hooked: hooks !== undefined,
+        ...(checkpointTurn ? { checkpointTurn } : {}),
       };
 
       // A malformed message throws here, and the task pool ends the task as crashed.
@@ -222,6 +230,12 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
     limitSpend(remaining) {
       remainingUsd = remaining;
     },
+    warm(count) {
+      getPool().then(
+        (p) => p.warm(count, WARM_UP),
+        () => {},
+      );
+    },
     async close() {
       const current = pool;
       pool = undefined;
@@ -239,16 +253,43 @@ function relayEvent(
   emit: EventSink,
 ): void {
   const who = `task ${task.label.slice(0, 40)}`;
-  if (e.type === "assistant" || e.type === "user") emit({ ...e, parent_tool_use_id: task.callId });
-  else if (e.type === "tool_start") {
-    // The row shows the call being made: its input may quote a secret the model was given.
-    const tool = { name: e.name, input: redactInput(e.input, task.secrets) };
-    emit({ type: "task_progress", id: task.callId, state: "running", tool_calls: task.toolCalls, tool });
-  } else if (e.type === "warning") emit({ type: "warning", message: `${who}: ${e.message}` });
-  // The user learns what a sub-agent was refused, and which flag would allow it.
-  else if (e.type === "permission_denied") emit({ ...e, reason: `in ${who}: ${e.reason}` });
-  else if (e.type === "turn_retry")
-    emit({ type: "warning", message: `${who}: retrying the model request (attempt ${e.attempt}): ${e.reason}` });
+  switch (e.type) {
+    case "assistant":
+    case "user":
+      emit({ ...e, parent_tool_use_id: task.callId });
+      return;
+    case "tool_start": {
+      // The row shows the call being made: its input may quote a secret the model was given.
+      const tool = { name: e.name, input: redactInput(e.input, task.secrets) };
+      emit({ type: "task_progress", id: task.callId, state: "running", tool_calls: task.toolCalls, tool });
+      return;
+    }
+    case "warning":
+      emit({ type: "warning", message: `${who}: ${e.message}` });
+      return;
+    // The user learns what a sub-agent was refused, and which flag would allow it.
+    case "permission_denied":
+      emit({ ...e, reason: `in ${who}: ${e.reason}` });
+      return;
+    case "turn_retry":
+      emit({ type: "warning", message: `${who}: retrying the model request (attempt ${e.attempt}): ${e.reason}` });
+      return;
+    // The rest stays in the worker: its streamed text and live output (the row is enough), its own
+    // start, condensing and result (the task's end carries the answer), and no nested tasks.
+    case "init":
+    case "text_delta":
+    case "tool_progress":
+    case "tool_end":
+    case "task_start":
+    case "task_progress":
+    case "task_end":
+    case "compact_start":
+    case "compact_boundary":
+    case "result":
+      return;
+    default:
+      assertNever(e, "sub-agent event");
+  }
 }
 
 /** The tool result a task's end makes: the sub-agent's answer, or why there is none. */

@@ -135,6 +135,8 @@ function jsonReport(reports: readonly CompactReport[], dryRun: boolean) {
       segment_bytes: r.segmentBytes,
       images_removed: r.imagesRemoved,
       image_bytes: r.imageBytes,
+      checkpoints_removed: r.checkpointsRemoved,
+      checkpoint_bytes: r.checkpointBytes,
       task_transcripts: r.taskTranscripts,
       task_segments_compressed: r.taskSegments,
     })),

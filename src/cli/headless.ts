@@ -22,12 +22,22 @@ import { terminalFacts } from "./terminal.ts";
 import { codeForResult, startLifecycle } from "./process-lifecycle.ts";
 import { type ReadStdinOptions, composePrompt, readStdin } from "./stdin.ts";
 import { runtime as jsRuntime } from "../runtime/runtime.ts";
+import { sdkMode } from "../agent-sdk/permission-modes.ts";
+import type { SdkFlags } from "./sdk-flags.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;
 
-async function makeWriter(config: Config, streams: OutputStreams): Promise<OutputWriter> {
+/** --system-prompt replaces Synapse's own prompt, --append-system-prompt follows it. */
+const systemPromptFlags = (sdk: SdkFlags | undefined) =>
+  sdk?.systemPrompt || sdk?.appendSystemPrompt ? { replace: sdk.systemPrompt || undefined, append: sdk.appendSystemPrompt } : undefined;
+
+async function makeWriter(config: Config, streams: OutputStreams, sdk?: SdkFlags): Promise<OutputWriter> {
   if (config.outputFormat === "json") return createJsonWriter(streams, { quiet: config.quiet });
-  if (config.outputFormat === "stream-json") return createStreamJsonWriter(streams);
+  if (config.outputFormat === "stream-json")
+    return createStreamJsonWriter(streams, {
+      partial: sdk?.includePartialMessages,
+      permissionMode: () => sdkMode(config.permissionMode),
+    });
   return createTextWriter(streams, {
     quiet: config.quiet,
     colors: await loadColors(config.color && streams.errIsTTY),
@@ -84,7 +94,8 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
     }
     controller.abort();
   });
-  const writer = await makeWriter(config, streams);
+  const writer = await makeWriter(config, streams, command.sdk);
+  for (const note of command.sdk?.notes ?? []) streams.err(`${note}\n`);
   if (config.permissionMode === "bypass")
     streams.err("synapse: warning: bypass mode: every tool call runs without asking (only --deny rules still apply)\n");
   const commandLines: string[] = [];
@@ -98,7 +109,7 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
   const runtime = await createExecutor({
     config,
     resume: command.resume,
-    open: (sink, resume) => openRuntime({ config, resume, emit: sink }),
+    open: (sink, resume) => openRuntime({ config, resume, emit: sink, systemPrompt: systemPromptFlags(command.sdk) }),
     emit,
   });
   // Whatever ends the process, no shell or child it started may outlive it.
@@ -196,7 +207,34 @@ function stdinWaitOptions(config: Config, hasPromptArgument: boolean): ReadStdin
   };
 }
 
-const isAgentEvent = (event: ExecutorEvent): event is AgentEvent =>
-  !["submission_start", "command_output", "model_changed", "session_changed", "compacted", "submission_end"].includes(
-    event.type,
-  );
+/**
+ * Every executor event type, and whether it is the agent's own (for the writers) or the executor's
+ * (handled above or not printed). The type forces both: a new event type without its entry, or
+ * with the wrong answer, does not compile.
+ */
+const FROM_AGENT: { [K in ExecutorEvent["type"]]: K extends AgentEvent["type"] ? true : false } = {
+  init: true,
+  text_delta: true,
+  turn_retry: true,
+  assistant: true,
+  tool_start: true,
+  tool_progress: true,
+  tool_end: true,
+  user: true,
+  task_start: true,
+  task_progress: true,
+  task_end: true,
+  warning: true,
+  compact_start: true,
+  compact_boundary: true,
+  permission_denied: true,
+  result: true,
+  submission_start: false,
+  command_output: false,
+  model_changed: false,
+  session_changed: false,
+  compacted: false,
+  submission_end: false,
+};
+
+const isAgentEvent = (event: ExecutorEvent): event is AgentEvent => FROM_AGENT[event.type];

@@ -76,6 +76,8 @@ async function main(argv: string[]): Promise<number> {
         if (config.outputSchema) throw new UsageError("--json-schema and --output-schema need a prompt (or stdin)");
         return (await import("./interactive/interactive-session.ts")).runInteractive(config, command);
       }
+      if (command.sdk?.inputFormat === "stream-json")
+        return (await import("./sdk-run.ts")).runSdk(config, command, command.sdk);
       return (await import("./headless.ts")).runHeadless(config, command);
     }
   }

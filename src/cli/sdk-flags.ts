@@ -6,6 +6,7 @@
 import { RULE_TOOLS } from "../policy/rule.ts";
 import { UsageError } from "../protocol/errors.ts";
 import { synapseMode } from "../agent-sdk/permission-modes.ts";
+import type { SdkSessionFlags } from "../agent-sdk/types.ts";
 
 export const SDK_OPTIONS = {
   "input-format": { type: "string" },
@@ -50,11 +51,13 @@ export const SDK_OPTIONS = {
   settings: { type: "string" },
 } as const;
 
-type SdkValues = { [K in keyof typeof SDK_OPTIONS]?: (typeof SDK_OPTIONS)[K] extends { multiple: true }
+type SdkValues = {
+  [K in keyof typeof SDK_OPTIONS]?: (typeof SDK_OPTIONS)[K] extends { multiple: true }
     ? string[]
     : (typeof SDK_OPTIONS)[K] extends { type: "boolean" }
       ? boolean
-      : string };
+      : string;
+};
 
 /** Why each refused flag is refused: the line a run that names it exits 2 with. */
 export const REFUSED: Record<string, string> = {
@@ -91,17 +94,8 @@ export const IGNORED: readonly string[] = [
 ];
 
 /** What a run driven by the SDK takes from these flags. */
-export interface SdkFlags {
+export interface SdkFlags extends SdkSessionFlags {
   inputFormat: "text" | "stream-json";
-  includePartialMessages: boolean;
-  /** `--permission-prompt-tool stdio`: permission questions go to the program as can_use_tool. */
-  promptTool: boolean;
-  /** set_permission_mode may switch to bypass (`--allow-dangerously-skip-permissions`). */
-  allowBypass: boolean;
-  /** dontAsk: a question the policy would ask is refused, nobody asked. */
-  dontAsk: boolean;
-  systemPrompt?: string;
-  appendSystemPrompt?: string;
   /** One stderr line for each flag accepted but not acted on. */
   notes: string[];
 }
@@ -124,7 +118,9 @@ export function sdkFlags(v: SdkValues & { "permission-mode"?: string }): {
     throw new UsageError(`--input-format must be text or stream-json (got "${inputFormat}")`);
   const tool = v["permission-prompt-tool"];
   if (tool !== undefined && tool !== "stdio")
-    throw new UsageError(`--permission-prompt-tool: only "stdio" is supported (got "${tool}"), and it is a permission flag`);
+    throw new UsageError(
+      `--permission-prompt-tool: only "stdio" is supported (got "${tool}"), and it is a permission flag`,
+    );
   const notes = IGNORED.filter((name) => v[name as keyof SdkValues] !== undefined).map(
     (name) => `synapse: note: --${name} is ignored (${ignoredWhy(name)})`,
   );

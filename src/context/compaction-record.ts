@@ -14,11 +14,11 @@ export const TASK_TOKENS = 20_000;
 export function keepUserMessages(messages: string[], budget = USER_MESSAGES_TOKENS): string[] {
   const out: string[] = [];
   let used = 0;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const t = estimateTextTokens(messages[i]!);
+  for (const message of [...messages].reverse()) {
+    const t = estimateTextTokens(message);
     if (used + t > budget) break;
     used += t;
-    out.unshift(messages[i]!);
+    out.unshift(message);
   }
   return out;
 }

@@ -297,7 +297,8 @@ export class ContextManager {
     // 3. The record and the turns kept after it (for the sliding window: as many as fit). A condense
     // must leave the request smaller than it found it: else fewer turns are kept, down to none.
     const method: "summary" | "window" = summary !== undefined ? "summary" : "window";
-    const parts: RecordParts = { body, previous, firstTask: scope.firstTask, task, summary, method, trigger, tokensBefore };
+    const { firstTask } = scope;
+    const parts: RecordParts = { body, previous, firstTask, task, summary, method, trigger, tokensBefore };
     let tail = body.slice(split);
     // The window keeps what fits, but never more than `--keep-last` asked for.
     if (method === "window") {
@@ -395,7 +396,9 @@ export class ContextManager {
     if (method === "window") {
       this.deps.emit({
         type: "warning",
-        message: `could not summarise the conversation (${failure}): the context now keeps the newest ${copies.length} messages and a note that ${info.count} earlier ones are in the session archive`,
+        message:
+          `could not summarise the conversation (${failure}): the context now keeps the newest ${copies.length} ` +
+          `messages and a note that ${info.count} earlier ones are in the session archive`,
       });
     }
     const keptTurns = groupTurns(tail).length;

@@ -29,7 +29,9 @@ export function overflowFigures(message: string): [counted: number, maximum: num
 /** The error when the prompt is too long and automatic condensing is off. */
 export function overflowWithoutCondense(said: string): ProviderError {
   return new ProviderError(
-    `${said} — the conversation no longer fits the model's context window and automatic condensing is off (SYNAPSE_AUTO_CONDENSE=0 or "autoCondense": false): run \`echo /compact | synapse -c\` to condense the session, then continue it`,
+    `${said} — the conversation no longer fits the model's context window and automatic condensing is off ` +
+      `(SYNAPSE_AUTO_CONDENSE=0 or "autoCondense": false): run \`echo /compact | synapse -c\` to condense the ` +
+      "session, then continue it",
     400,
   );
 }

@@ -22,7 +22,7 @@ export interface ContextOptions {
 
 /** Index of the last compaction record in the window, or -1. */
 export function lastRecordIndex(window: readonly Message[]): number {
-  for (let i = window.length - 1; i >= 0; i--) if (window[i]!.compaction) return i;
+  for (let i = window.length - 1; i >= 0; i--) if (window[i]?.compaction) return i;
   return -1;
 }
 
@@ -53,6 +53,11 @@ function markerFor(task: Message, omitted: number): Message {
   return marker;
 }
 
+/** A summary, or a user message that is a plain prompt (never a tool result): where a context may start. */
+const isCleanStart = (m: Message | undefined) =>
+  m !== undefined && (m.isSummary || (m.role === "user" && !isToolResultMessage(m)));
+const isResults = (m: Message | undefined) => m !== undefined && isToolResultMessage(m);
+
 /** The messages the context is made of, before its edges are repaired. */
 export function selectContext(window: readonly Message[], opts: ContextOptions = {}): Message[] {
   const record = lastRecordIndex(window);
@@ -61,16 +66,12 @@ export function selectContext(window: readonly Message[], opts: ContextOptions =
   if (!task || window[0]?.id === task.id) {
     // Start at a user message that is a plain prompt, never at a tool result.
     let start = 0;
-    while (
-      start < window.length &&
-      !(window[start]!.isSummary || (window[start]!.role === "user" && !isToolResultMessage(window[start]!)))
-    )
-      start++;
+    while (start < window.length && !isCleanStart(window[start])) start++;
     return window.slice(start);
   }
   // The task left the window: a marker carries it, then the window from its first clean edge.
   let start = 0;
-  while (start < window.length && isToolResultMessage(window[start]!)) start++;
+  while (start < window.length && isResults(window[start])) start++;
   const omitted = Math.max(1, (opts.total ?? window.length) - (window.length - start));
   return [markerFor(task, omitted), ...window.slice(start)];
 }
@@ -82,6 +83,7 @@ export function buildContext(window: readonly Message[], opts: ContextOptions = 
   const out: Message[] = [];
   for (let i = 0; i < kept.length; i++) {
     const m = kept[i];
+    if (!m) continue;
     if (m.role === "user") {
       // A user message not right after a tool-calling assistant turn cannot carry results.
       const content = m.content.filter((b) => b.type !== "tool_result");

@@ -34,11 +34,13 @@ export function selectImagesForContext(messages: readonly Message[], budget: Ima
   const out = new Array<Message>(messages.length);
   // Newest first, so the budget goes to the most recent images; within a message, last block first.
   for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i]!;
+    const message = messages[i];
+    if (!message) continue;
     let changed = false;
     const content = new Array<ContentBlock>(message.content.length);
     for (let j = message.content.length - 1; j >= 0; j--) {
-      const block = message.content[j]!;
+      const block = message.content[j];
+      if (!block) continue;
       if (block.type === "image") {
         if (fits(block.image)) {
           content[j] = block;
@@ -50,8 +52,8 @@ export function selectImagesForContext(messages: readonly Message[], budget: Ima
         const inner = block.content.slice();
         let innerChanged = false;
         for (let k = inner.length - 1; k >= 0; k--) {
-          const part = inner[k]!;
-          if (part.type !== "image") continue;
+          const part = inner[k];
+          if (part?.type !== "image") continue;
           if (!fits(part.image)) {
             inner[k] = imagePlaceholder(part.image);
             innerChanged = true;

@@ -28,11 +28,11 @@ export function windowTail(body: Message[], limit: number, hardness: number): Me
   const turns = groupTurns(body);
   let from = body.length;
   let tokens = 0;
-  for (let i = turns.length - 1; i >= 0; i--) {
-    const t = estimateTokens(body.slice(turns[i]!.start, turns[i]!.end));
-    if (tokens + t > room || turns[i]!.start === 0) break;
+  for (const turn of [...turns].reverse()) {
+    const t = estimateTokens(body.slice(turn.start, turn.end));
+    if (tokens + t > room || turn.start === 0) break;
     tokens += t;
-    from = turns[i]!.start;
+    from = turn.start;
   }
   return body.slice(from);
 }
@@ -40,5 +40,6 @@ export function windowTail(body: Message[], limit: number, hardness: number): Me
 /** `tail` without its oldest whole turn (empty when it holds one turn or none). */
 export function withoutOldestTurn(tail: Message[]): Message[] {
   const turns = groupTurns(tail);
-  return turns.length > 1 ? tail.slice(turns[1]!.start) : [];
+  const second = turns[1];
+  return second ? tail.slice(second.start) : [];
 }

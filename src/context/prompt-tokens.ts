@@ -32,10 +32,12 @@ export class PromptTokens {
 
   /** The usage a response reported for the request made of `context`. */
   record(context: readonly Message[], inputTokens: number): void {
-    if (!context.length || inputTokens <= 0) return;
+    const first = context[0];
+    const last = context.at(-1);
+    if (!first || !last || inputTokens <= 0) return;
     this.lastReport = {
-      firstId: context[0]!.id,
-      lastId: context[context.length - 1]!.id,
+      firstId: first.id,
+      lastId: last.id,
       length: context.length,
       tokens: inputTokens,
     };

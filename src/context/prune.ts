@@ -47,7 +47,10 @@ function describeCall(call: ToolUseBlock | undefined): string {
 }
 
 export function prunedNote(call: ToolUseBlock | undefined, chars: number): string {
-  return `[output of ${describeCall(call)} cleared from the context to save space (${chars} characters); the session archive keeps it]`;
+  return (
+    `[output of ${describeCall(call)} cleared from the context to save space (${chars} characters); ` +
+    "the session archive keeps it]"
+  );
 }
 
 /**
@@ -59,8 +62,8 @@ export function selectPrune(context: readonly Message[], keepTokens = PRUNE_KEEP
   let kept = 0;
   let newest = true;
   for (let i = context.length - 1; i >= 0; i--) {
-    const m = context[i]!;
-    if (m.role !== "user" || !m.content.some((b) => b.type === "tool_result")) continue;
+    const m = context[i];
+    if (!m || m.role !== "user" || !m.content.some((b) => b.type === "tool_result")) continue;
     // The newest results are what the model is about to read: never cleared before it has.
     if (newest) {
       newest = false;
@@ -74,8 +77,8 @@ export function selectPrune(context: readonly Message[], keepTokens = PRUNE_KEEP
     // Newest block first, so the budget goes to the latest outputs.
     const content = [...m.content];
     for (let j = content.length - 1; j >= 0; j--) {
-      const block = content[j]!;
-      if (block.type !== "tool_result") continue;
+      const block = content[j];
+      if (block?.type !== "tool_result") continue;
       const text = resultText(block);
       const tokens = estimateTextTokens(text);
       if (kept + tokens <= keepTokens || text.length < MIN_PRUNE_CHARS || text.startsWith("[output of ")) {
@@ -97,10 +100,9 @@ export function prunedSavings(context: readonly Message[], pruned: Map<string, M
   for (const m of context) {
     const copy = pruned.get(m.id);
     if (!copy) continue;
-    for (let j = 0; j < m.content.length; j++) {
-      const a = m.content[j]!;
-      const b = copy.content[j]!;
-      if (a.type === "tool_result" && b.type === "tool_result") chars += resultText(a).length - resultText(b).length;
+    for (const [j, a] of m.content.entries()) {
+      const b = copy.content[j];
+      if (a.type === "tool_result" && b?.type === "tool_result") chars += resultText(a).length - resultText(b).length;
     }
   }
   return Math.floor(chars / CHARS_PER_TOKEN);

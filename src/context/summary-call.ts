@@ -104,5 +104,7 @@ export async function summarise(
     if (!out) throw new ProviderError("the summary came back empty");
     summary = out;
   }
-  return summary!;
+  // Never without a summary: the middle of a condense is at least two messages, so one chunk at least.
+  if (summary === undefined) throw new ProviderError("the summary came back empty");
+  return summary;
 }

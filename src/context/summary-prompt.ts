@@ -22,7 +22,8 @@ export interface SummaryRequest {
 
 export function summaryPrompt(req: SummaryRequest): string {
   const parts = [
-    "Summarise the conversation below between a user and a coding agent, so that the agent can carry on the task without it.",
+    "Summarise the conversation below between a user and a coding agent, so that the agent can carry on the task " +
+      "without it.",
     "Write these sections, concise but complete:",
     "1. Task: what the user asked for, in their words where it matters.",
     "2. Current work and state: what was being done right before this point and how far it got.",
@@ -34,7 +35,8 @@ export function summaryPrompt(req: SummaryRequest): string {
   ];
   if (req.previousSummary) {
     parts.push(
-      "An earlier summary of the session comes first: update it with what happened since, keeping what still matters; do not drop it.",
+      "An earlier summary of the session comes first: update it with what happened since, keeping what still " +
+        "matters; do not drop it.",
     );
   }
   if (req.focus) parts.push(`The user asks this summary to focus on: ${req.focus}`);
@@ -94,7 +96,8 @@ export function recordText(
   info: Pick<CompactionInfo, "method" | "task" | "summary" | "userMessages" | "count">,
 ): string {
   const parts = [
-    `The earlier part of this session (${info.count} messages) was condensed to fit the context window; the session archive still holds every message.`,
+    `The earlier part of this session (${info.count} messages) was condensed to fit the context window; ` +
+      "the session archive still holds every message.",
     "",
     "<task>",
     info.task || "(the first prompt had no text)",
@@ -112,7 +115,8 @@ export function recordText(
   if (info.method === "window") {
     parts.push(
       "",
-      `[${info.count} earlier messages were left out here to fit the context window, without a summary; the session archive holds them all.]`,
+      `[${info.count} earlier messages were left out here to fit the context window, without a summary; ` +
+        "the session archive holds them all.]",
     );
   }
   if (info.summary) parts.push("", "<summary>", info.summary, "</summary>");

@@ -5,21 +5,13 @@ import { assertNever } from "../protocol/assert-never.ts";
 import { EXIT, InterruptedError, SynapseError } from "../protocol/errors.ts";
 import type { ContentBlock } from "../protocol/message.ts";
 import type { ResumeTarget } from "../store/session.ts";
-import type { ExecutorEvent, SubmissionOutcome } from "./executor-types.ts";
+import type { ActionScope } from "./action-scope.ts";
+import type { SubmissionOutcome } from "./executor-types.ts";
 import type { InputAction } from "./input-action.ts";
-import type { LiveSession } from "./live-session.ts";
 import { RESUME_SCAN, lastContextTokens } from "./resumed-context.ts";
 import { runRewind } from "./rewind-action.ts";
-import type { SessionCounters } from "./session-counters.ts";
 import type { Submission } from "./submission-queue.ts";
 import { mentionedPaths } from "./user-shell.ts";
-
-/** What an action may touch: the live session, the counters, the UI's event stream. */
-export interface ActionScope {
-  session: LiveSession;
-  counters: SessionCounters;
-  emit(event: ExecutorEvent): void;
-}
 
 type Action<K extends InputAction["kind"]> = Extract<InputAction, { kind: K }>;
 

@@ -22,6 +22,7 @@ export function commandContext(sources: CommandSources, signal: AbortSignal): Co
     listSessions: async () => (await listSessions(config.home)).filter((s) => s.cwd === config.cwd),
     commands: () => sources.commands,
     mcpServers: () => session.runtime.mcpServers(signal),
+    sandbox: () => session.runtime.sandbox(signal),
     rewindPoints: () => session.runtime.rewindPoints(),
     startModel: session.startModel,
     signal,

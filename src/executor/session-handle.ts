@@ -14,7 +14,7 @@ import { imageMediaType } from "../tools/binary.ts";
 import { toolLimits } from "../tools/types.ts";
 import type { SessionParts } from "./session-parts.ts";
 import { MAIN_TASK, submitPrompt } from "./session-submit.ts";
-import { restoreLines } from "./rewind-action.ts";
+import { restoreLines } from "./restore-lines.ts";
 import { type RewindPoint, restoreFiles, rewindConversation, rewindPoints } from "./session-rewind.ts";
 import { type UserToolInput, mentionBlock, runUserShell, runUserTool } from "./user-shell.ts";
 
@@ -32,6 +32,8 @@ export interface SessionRuntime {
   facts(): RuntimeFacts;
   /** The MCP servers (`/mcp`), once those that start unasked have connected or failed (or `signal` fired). */
   mcpServers(signal: AbortSignal): Promise<ServerReport[]>;
+  /** Where commands run, once the sandbox probe has answered (or `signal` fired: undefined). */
+  sandbox(signal: AbortSignal): Promise<SandboxState | undefined>;
   /** `/mcp__<server>__<prompt>` names of the prompts of the servers connected so far (/help, completion). */
   mcpPromptCommands(): string[];
   /** The newest messages in memory (a resumed session shows where it left off). */
@@ -88,6 +90,10 @@ export function sessionHandle(s: SessionParts): SessionRuntime {
     },
     recent: (count) => store.window().slice(-count),
     facts: () => runtimeFacts(s),
+    async sandbox(signal) {
+      await Promise.race([sandbox.ready(), aborted(signal)]);
+      return sandbox.state;
+    },
     mcpPromptCommands: () => mcp.reports().flatMap((r) => r.prompts),
     async mcpServers(signal) {
       await Promise.race([mcp.settled(), aborted(signal)]);
@@ -192,7 +198,8 @@ async function attachImage(config: Config, store: SessionParts["store"], path: s
     const limit = config.store.contextMaxImageBytes;
     if (info.size > limit) {
       throw new Error(
-        `${(info.size / 1048576).toFixed(1)} MB is more than the ${(limit / 1048576).toFixed(1)} MB a request may carry (SYNAPSE_CONTEXT_MAX_IMAGE_BYTES)`,
+        `${(info.size / 1048576).toFixed(1)} MB is more than the ${(limit / 1048576).toFixed(1)} MB ` +
+          "a request may carry (SYNAPSE_CONTEXT_MAX_IMAGE_BYTES)",
       );
     }
     bytes = await readFile(path);

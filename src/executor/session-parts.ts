@@ -13,6 +13,7 @@ import { selectProvider } from "../llm/select.ts";
 import type { Provider } from "../llm/types.ts";
 import { mcpSessionInput, serversFromConfig } from "../mcp/from-config.ts";
 import { type McpServers, startMcpServers } from "../mcp/servers.ts";
+import type { ConfiguredServer } from "../mcp/sources.ts";
 import { type MemoryMonitor, startMemoryMonitor } from "../memory/monitor.ts";
 import { buildPolicy, redactEvent } from "../policy/policy.ts";
 import type { EventSink } from "../protocol/events.ts";
@@ -25,6 +26,7 @@ import { resumedModel } from "./resumed-model.ts";
 import { type HookSource, createSessionHooks, type SessionHooks } from "../hooks/index.ts";
 import { sandboxPlan } from "../sandbox/plan.ts";
 import { type SessionSandbox, startSessionSandbox } from "./session-sandbox.ts";
+import { checkpointsOf } from "./session-rewind.ts";
 
 export interface RuntimeOptions {
   config: Config;
@@ -32,12 +34,20 @@ export interface RuntimeOptions {
   emit: EventSink;
   /** Asks the user about a tool call the policy does not allow by itself (interactive sessions). */
   approve?(request: ApprovalRequest): Promise<ApprovalAnswer>;
-  /** The editor's view of files (`synapse acp` with a client that offers them): the main agent's Read/Write/Edit use it. */
+  /** The editor's view of files (`synapse acp` with a client that offers them): the main agent's Read, Write, Edit. */
   editorFiles?: EditorFiles;
+  /**
+   * Opens only once the sandbox probe has answered: the interactive session, whose status line shows
+   * the sandbox from its first frame and whose user is still typing. Elsewhere the first request
+   * goes out beside the probe (only tool calls wait for it).
+   */
+  waitForSandbox?: boolean;
   /** An Agent SDK program's system prompt: `replace` stands for Synapse's own, `append` follows it. */
   systemPrompt?: { replace?: string; append?: string };
   /** Hook sources besides the config's commands (an Agent SDK program's callbacks, src/agent-sdk). */
   hookSources?: readonly HookSource[];
+  /** MCP servers besides the configured ones (an Agent SDK program's in-process servers). */
+  mcpServers?: readonly ConfiguredServer[];
 }
 
 type OpenedStore = Awaited<ReturnType<typeof openSession>>["store"];
@@ -81,7 +91,7 @@ export async function openSessionParts(options: RuntimeOptions): Promise<Session
   // The SDK loads while the session's files are written (its import is most of the start's CPU).
   selected.prepare?.();
   // Read before the session opens: a bad --mcp-config is a usage error before anything starts.
-  const mcpConfigured = serversFromConfig(config, warn);
+  const mcpConfigured = [...serversFromConfig(config, warn), ...(options.mcpServers ?? [])];
   // --json-schema: a bad schema is a usage error before the session opens; ajv loads only here.
   const structured = config.outputSchema
     ? await (await import("../agent/structured-output.ts")).loadStructuredOutput(config.outputSchema)
@@ -172,6 +182,8 @@ export async function openSessionParts(options: RuntimeOptions): Promise<Session
     permissionMode: () => sandbox.permissions.mode,
     mcpTools: () => new Map([...tools].filter(([name]) => name.startsWith("mcp__"))),
     hooks: () => (hooks.active ? hooks : undefined),
+    // `/rewind`: a task's writes are checkpointed under the prompt that started it.
+    checkpointTurn: () => checkpointsOf(store).currentTurn(),
   });
   return Object.assign(session, { context, monitor, tasks, hooks });
 }

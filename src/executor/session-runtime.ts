@@ -9,5 +9,7 @@ export type { RuntimeFacts, SessionRuntime } from "./session-handle.ts";
 export type { RuntimeOptions } from "./session-parts.ts";
 
 export async function openRuntime(opts: RuntimeOptions): Promise<SessionRuntime> {
-  return sessionHandle(await openSessionParts(opts));
+  const parts = await openSessionParts(opts);
+  if (opts.waitForSandbox) await parts.sandbox.ready();
+  return sessionHandle(parts);
 }

@@ -59,6 +59,8 @@ export interface CommandContext {
   commands(): readonly SlashCommand[];
   /** The session's MCP servers, once those that start unasked have connected or failed (absent: none). */
   mcpServers?(): Promise<ServerReport[]>;
+  /** Where commands run, once the sandbox probe has answered (undefined if the command was interrupted first). */
+  sandbox?(): Promise<SandboxState | undefined>;
   /** The prompts `/rewind` can go back to, oldest first (absent: none). */
   rewindPoints?(): Promise<RewindPoint[]>;
   /** `provider/model` the session started on: /model can switch back to it though no list names it. */

@@ -39,6 +39,18 @@ function killGroup(pid: number): void {
   }
 }
 
+/** Hooks running now: a sandboxed one dies with synapse (--die-with-parent), an unconfined one by this. */
+const running = new Set<number>();
+let exitHookSet = false;
+function track(pid: number): void {
+  running.add(pid);
+  if (exitHookSet) return;
+  exitHookSet = true;
+  process.once("exit", () => {
+    for (const group of running) killGroup(group);
+  });
+}
+
 export async function runHookCommand(
   command: string,
   input: string,
@@ -60,6 +72,7 @@ export async function runHookCommand(
   } catch (err) {
     return { code: 127, stdout: "", stderr: `cannot start: ${(err as Error).message}` };
   }
+  track(proc.pid);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -69,11 +82,15 @@ export async function runHookCommand(
   signal.addEventListener("abort", onAbort, { once: true });
   const stdout = readCapped(proc.stdout);
   const stderr = readCapped(proc.stderr);
+  // A hook that exits without reading its stdin breaks the pipe: that is its right, not an error
+  // (Bun's sink reports it as a rejected promise, which must not go unhandled).
+  const quiet = (result: unknown) => {
+    if (result instanceof Promise) result.catch(() => {});
+  };
   try {
-    // A hook that does not read its stdin must not fail the write.
-    proc.stdin.write(input);
-    proc.stdin.flush();
-    proc.stdin.end();
+    quiet(proc.stdin.write(input));
+    quiet(proc.stdin.flush());
+    quiet(proc.stdin.end());
   } catch {
     // It exited before reading: its exit code says the rest.
   }
@@ -82,6 +99,7 @@ export async function runHookCommand(
   signal.removeEventListener("abort", onAbort);
   // Stragglers (a job left running) hold the pipes open: they end with the hook.
   killGroup(proc.pid);
+  running.delete(proc.pid);
   const [out, err] = await Promise.all([stdout, stderr]);
   return { code: proc.signalCode ? null : code, stdout: out, stderr: err, ...(timedOut ? { timedOut } : {}) };
 }

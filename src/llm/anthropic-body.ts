@@ -54,7 +54,8 @@ export class AnthropicBodyBuilder {
     const params = await toAnthropicParams({ ...request, messages: [] }, model);
     const head = JSON.stringify(params);
     const at = head.indexOf(MESSAGES_KEY);
-    const body = `${head.slice(0, at)}"messages":[${parts.filter((p) => p).join(",")}]${head.slice(at + MESSAGES_KEY.length)}`;
+    const messages = `"messages":[${parts.filter((p) => p).join(",")}]`;
+    const body = `${head.slice(0, at)}${messages}${head.slice(at + MESSAGES_KEY.length)}`;
     return { params, body };
   }
 }

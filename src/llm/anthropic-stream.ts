@@ -3,7 +3,7 @@
 
 import type { ContentBlock, Usage } from "../protocol/message.ts";
 import { parseToolInput, type ToolInputFields } from "./tool-input.ts";
-import type { AssistantTurn } from "./types.ts";
+import type { AssistantTurn, StreamCallbacks } from "./types.ts";
 import { entryOf } from "../text/checked-index.ts";
 
 /** The fields we read; the API may add event types and fields at any time (ignored). */
@@ -39,7 +39,10 @@ export class AnthropicTurnBuilder {
   #stopReason = "";
   #stopped = false;
 
-  constructor(private readonly onText: (text: string) => void) {}
+  constructor(
+    private readonly onText: (text: string) => void,
+    private readonly onToolInput?: StreamCallbacks["onToolInput"],
+  ) {}
 
   add(event: AnthropicEvent): void {
     switch (event.type) {
@@ -50,7 +53,7 @@ export class AnthropicTurnBuilder {
         this.#start(event.index ?? this.#blocks.size, event.content_block);
         break;
       case "content_block_delta":
-        this.#delta(this.#blocks.get(event.index ?? -1), event.delta);
+        this.#delta(event.index ?? -1, event.delta);
         break;
       case "content_block_stop":
         this.#finishTool(this.#blocks.get(event.index ?? -1));
@@ -101,13 +104,15 @@ export class AnthropicTurnBuilder {
     // thinking and server-tool blocks are not requested and not kept.
   }
 
-  #delta(block: Pending | undefined, delta: AnthropicEvent["delta"]): void {
+  #delta(index: number, delta: AnthropicEvent["delta"]): void {
+    const block = this.#blocks.get(index);
     if (!block || !delta) return;
     if (block.kind === "text" && delta.type === "text_delta" && delta.text) {
       block.text += delta.text;
       this.onText(delta.text);
     } else if (block.kind === "tool" && delta.type === "input_json_delta") {
       block.json += delta.partial_json ?? "";
+      this.onToolInput?.(index, block.name, block.json);
     }
   }
 

@@ -5,7 +5,7 @@ import type { Messages } from "@anthropic-ai/sdk/resources/messages/messages";
 import { AnthropicTurnBuilder, type AnthropicEvent } from "./anthropic-stream.ts";
 import { AnthropicBodyBuilder } from "./anthropic-body.ts";
 import { SdkProvider, type TurnBuilder } from "./sdk-stream.ts";
-import type { ModelRequest } from "./types.ts";
+import type { ModelRequest, StreamCallbacks } from "./types.ts";
 
 export type { EndpointOptions } from "./sdk-stream.ts";
 
@@ -24,7 +24,8 @@ type Sdk = typeof import("@anthropic-ai/sdk/core/error") & {
 type AnthropicClient = { messages: Messages };
 
 let loading: Promise<Sdk> | undefined;
-const loadAnthropicSdk = () =>
+/** The parts of the SDK synapse uses; nothing imports its index, so the bundle leaves the rest out. */
+export const loadAnthropicSdk = (): Promise<Sdk> =>
   (loading ??= Promise.all([
     import("@anthropic-ai/sdk/core/error"),
     import("@anthropic-ai/sdk/client"),
@@ -65,7 +66,7 @@ export class AnthropicProvider extends SdkProvider<Sdk, AnthropicClient, Anthrop
     });
   }
 
-  protected builder(onText: (text: string) => void): TurnBuilder<AnthropicEvent> {
-    return new AnthropicTurnBuilder(onText);
+  protected builder(callbacks: StreamCallbacks): TurnBuilder<AnthropicEvent> {
+    return new AnthropicTurnBuilder((text) => callbacks.onText(text), callbacks.onToolInput);
   }
 }

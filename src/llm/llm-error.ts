@@ -108,15 +108,17 @@ function toUrl(err: ErrorFields): string {
   return url ? ` to ${url}` : "";
 }
 
+const NETWORK_CODES = new RegExp(
+  `^(${[
+    "ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|ECONNABORTED|ENOTFOUND|EAI_AGAIN|UND_ERR",
+    "ERR_STREAM_PREMATURE_CLOSE|ConnectionRefused|ConnectionClosed",
+  ].join("|")})`,
+);
+
 /** Bun's fetch reports a dropped socket as a plain TypeError with a code, outside the SDK's classes. */
 function isNetworkError(err: unknown): boolean {
   const code = String(fieldsOf(err).code ?? fieldsOf(err).cause?.code ?? "");
-  if (
-    /^(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|ECONNABORTED|ENOTFOUND|EAI_AGAIN|UND_ERR|ERR_STREAM_PREMATURE_CLOSE|ConnectionRefused|ConnectionClosed)/.test(
-      code,
-    )
-  )
-    return true;
+  if (NETWORK_CODES.test(code)) return true;
   return err instanceof TypeError && /socket|connection|network|fetch failed|terminated/i.test(errorMessage(err));
 }
 

@@ -3,7 +3,7 @@
 
 import type { ContentBlock, Usage } from "../protocol/message.ts";
 import { parseToolInput } from "./tool-input.ts";
-import type { AssistantTurn } from "./types.ts";
+import type { AssistantTurn, StreamCallbacks } from "./types.ts";
 import { entryOf } from "../text/checked-index.ts";
 
 /** The fields we read; compatible servers vary, so every one is optional. */
@@ -54,7 +54,10 @@ export class OpenAITurnBuilder {
   #finish = "";
   readonly #usage: Usage = { input_tokens: 0, output_tokens: 0 };
 
-  constructor(private readonly onText: (text: string) => void) {}
+  constructor(
+    private readonly onText: (text: string) => void,
+    private readonly onToolInput?: StreamCallbacks["onToolInput"],
+  ) {}
 
   add(chunk: OpenAIChunk): void {
     if (chunk.usage) {
@@ -117,5 +120,6 @@ export class OpenAITurnBuilder {
     const args = fragment.function?.arguments;
     if (typeof args === "string") call.args += args;
     else if (args && typeof args === "object") call.args += JSON.stringify(args);
+    if (call.args) this.onToolInput?.(index, call.name, call.args);
   }
 }

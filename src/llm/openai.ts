@@ -5,7 +5,7 @@ import type OpenAIClient from "openai";
 import { OpenAITurnBuilder, type OpenAIChunk } from "./openai-stream.ts";
 import { OpenAIBodyBuilder } from "./openai-body.ts";
 import { SdkProvider, type TurnBuilder } from "./sdk-stream.ts";
-import type { ModelRequest } from "./types.ts";
+import type { ModelRequest, StreamCallbacks } from "./types.ts";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
@@ -53,7 +53,7 @@ export class OpenAIProvider extends SdkProvider<Sdk, OpenAIClient, OpenAIChunk> 
     });
   }
 
-  protected builder(onText: (text: string) => void): TurnBuilder<OpenAIChunk> {
-    return new OpenAITurnBuilder(onText);
+  protected builder(callbacks: StreamCallbacks): TurnBuilder<OpenAIChunk> {
+    return new OpenAITurnBuilder((text) => callbacks.onText(text), callbacks.onToolInput);
   }
 }

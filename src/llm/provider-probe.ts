@@ -4,7 +4,7 @@
 
 import type { Config } from "../config/config.ts";
 import { ProviderError } from "../protocol/errors.ts";
-import { ANTHROPIC_DEFAULT_BASE_URL } from "./anthropic.ts";
+import { ANTHROPIC_DEFAULT_BASE_URL, loadAnthropicSdk } from "./anthropic.ts";
 import { toProviderError } from "./llm-error.ts";
 import { OPENAI_DEFAULT_BASE_URL } from "./openai.ts";
 import { PLACEHOLDER_API_KEY, type ProviderName, resolveSelection } from "./select.ts";
@@ -36,14 +36,14 @@ export async function probeProvider(config: Config, signal: AbortSignal): Promis
   const label = `GET ${url}`;
   const ids: string[] = [];
   if (provider === "anthropic") {
-    const sdk = await import("@anthropic-ai/sdk");
+    const [sdk, { Models }] = await Promise.all([loadAnthropicSdk(), import("@anthropic-ai/sdk/resources/models")]);
     try {
-      const client = new sdk.Anthropic({
+      const client = new sdk.BaseAnthropic({
         apiKey: endpoint.apiKey ?? PLACEHOLDER_API_KEY,
         baseURL: endpoint.baseUrl || ANTHROPIC_DEFAULT_BASE_URL,
         maxRetries: 0,
       });
-      const page = await client.models.list({ limit: PAGE }, { signal });
+      const page = await new Models(client).list({ limit: PAGE }, { signal });
       for (const m of page.data) ids.push(m.id);
     } catch (err) {
       throw withUrl(toProviderError(err, sdk, label, signal), label, signal);

@@ -109,7 +109,8 @@ export async function streamWithRetry(
         throw giveUp(
           err,
           retries,
-          `the server asked to retry after ${Math.ceil(delayMs / 1000)} s, beyond the ${Math.ceil(options.maxMs / 1000)} s retry limit`,
+          `the server asked to retry after ${Math.ceil(delayMs / 1000)} s, ` +
+            `beyond the ${Math.ceil(options.maxMs / 1000)} s retry limit`,
         );
       }
       options.onRetry?.({ attempt, delayMs, reason: err.message, error: err });
@@ -151,6 +152,7 @@ async function attemptWithWatchdog(
           callbacks.onText(text);
         },
         onEvent: alive,
+        ...(callbacks.onToolInput ? { onToolInput: callbacks.onToolInput } : {}),
       },
     );
   } catch (err) {

@@ -33,7 +33,7 @@ export abstract class SdkProvider<Sdk extends SdkErrorClasses, Client, E> implem
   protected abstract createClient(sdk: Sdk): Client;
   /** Starts the request; the SDK's stream yields the wire format's events. */
   protected abstract open(client: Client, request: ModelRequest, model: string): Promise<AsyncIterable<unknown>>;
-  protected abstract builder(onText: (text: string) => void): TurnBuilder<E>;
+  protected abstract builder(callbacks: StreamCallbacks): TurnBuilder<E>;
 
   prepare(): void {
     this.loadSdk().then(
@@ -54,7 +54,7 @@ export abstract class SdkProvider<Sdk extends SdkErrorClasses, Client, E> implem
     try {
       this.#client ??= this.createClient(sdk);
       const stream = await this.open(this.#client, request, request.model || this.model);
-      const turn = this.builder((text) => callbacks.onText(text));
+      const turn = this.builder(callbacks);
       let events = 0;
       for await (const event of stream) {
         events += 1;

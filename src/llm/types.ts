@@ -33,6 +33,11 @@ export interface StreamCallbacks {
   onText(text: string): void;
   /** Any event arrived (pings included): the stream is alive. */
   onEvent?(): void;
+  /**
+   * A tool call's input as it streams: the call's index in the turn, its name, and its JSON text
+   * joined so far (cut anywhere). Lets the agent get ready for a call before the turn ends.
+   */
+  onToolInput?(index: number, name: string, json: string): void;
 }
 
 export interface Provider {

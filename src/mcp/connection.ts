@@ -104,6 +104,8 @@ export class McpConnection {
       }
     } else if (entry.type === "sse") {
       await this.openWith(new SSEClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers } }));
+    } else if (entry.type === "in-process") {
+      await this.openWith(entry.transport());
     } else {
       await this.openWith(this.stdioTransport(entry as Extract<McpServerEntry, { type: "stdio" }>));
     }

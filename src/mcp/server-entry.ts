@@ -2,11 +2,14 @@
 // a local process, `{type: "http" | "sse", url, headers}` for a remote one. Checked here once, so
 // a bad entry fails that one server with a sentence naming it, never the session.
 
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import * as z from "zod/mini";
 
 export type McpServerEntry =
   | { type: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { type: "http" | "sse"; url: string; headers: Record<string, string> };
+  | { type: "http" | "sse"; url: string; headers: Record<string, string> }
+  /** A server inside the program driving synapse (Agent SDK `createSdkMcpServer`); never from a config file. */
+  | { type: "in-process"; transport(): Transport };
 
 // Built on first use: a session without MCP servers never builds them.
 let shapes: ReturnType<typeof build> | undefined;
@@ -76,6 +79,7 @@ export function expandVars(text: string, env: Env, missing: Set<string>): string
 
 /** The entry with every string expanded; an error names the variables that have no value. */
 export function expandEntry(entry: McpServerEntry, env: Env): EntryCheck {
+  if (entry.type === "in-process") return { ok: true, entry };
   const missing = new Set<string>();
   const x = (s: string) => expandVars(s, env, missing);
   const map = (m: Record<string, string>) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, x(v)]));

@@ -99,7 +99,8 @@ export function startMemoryMonitor(options: MemoryMonitorOptions): MemoryMonitor
         warnArmed = false;
         actions++;
         onWarn(
-          `memory use is high: heap ${reading.heapMb} MB, RSS ${reading.rssMb} MB (warning at ${config.warnMb} MB, critical at ${config.criticalMb} MB)`,
+          `memory use is high: heap ${reading.heapMb} MB, RSS ${reading.rssMb} MB ` +
+            `(warning at ${config.warnMb} MB, critical at ${config.criticalMb} MB)`,
         );
       }
     }

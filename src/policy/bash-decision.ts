@@ -6,7 +6,7 @@ import { type CommandView, viewCommands } from "./command-view.ts";
 import { leavesFor } from "./cd-target.ts";
 import { dangerousReason } from "./dangerous.ts";
 import { homeExpanded, resolveInput, wordPath } from "./input-paths.ts";
-import type { Decision, PermissionPolicy, ToolCallRequest } from "./policy.ts";
+import type { Decision, PermissionPolicy, ToolCallRequest } from "./policy-types.ts";
 import { rootsOf, rules } from "./policy-cache.ts";
 import { fileFragments, protectedIn, settingsKind, sharedFile } from "./protected-paths.ts";
 import { matchWords, type Rule, ruleCoversTool } from "./rule.ts";

@@ -229,10 +229,20 @@ const STRING_OPTIONS: Record<string, string[]> = {
  * Variables and git settings whose value is a command git, ssh or bash runs later:
  * `GIT_SSH_COMMAND='rm -rf ~' git fetch`, `git -c core.pager='…' log`, `git -c alias.x='!…' x`.
  */
-const COMMAND_VARIABLES =
-  /^(GIT_SSH_COMMAND|GIT_SSH|GIT_EDITOR|GIT_SEQUENCE_EDITOR|EDITOR|VISUAL|GIT_PAGER|PAGER|MANPAGER|GIT_EXTERNAL_DIFF|GIT_ASKPASS|SSH_ASKPASS|PROMPT_COMMAND)=/;
-const COMMAND_GIT_KEYS =
-  /^(core\.(pager|editor|sshcommand|fsmonitor|askpass|gitproxy)|sequence\.editor|alias\..+|diff\.external|diff\..+\.(command|textconv)|credential\.helper|filter\..+\.(clean|smudge|process)|uploadpack\.packobjectshook|pager\..+|merge\..+\.driver|gpg\.program|gpg\..+\.program)=/i;
+const COMMAND_VARIABLES = new RegExp(
+  `^(${[
+    "GIT_SSH_COMMAND|GIT_SSH|GIT_EDITOR|GIT_SEQUENCE_EDITOR|EDITOR|VISUAL|GIT_PAGER|PAGER|MANPAGER",
+    "GIT_EXTERNAL_DIFF|GIT_ASKPASS|SSH_ASKPASS|PROMPT_COMMAND",
+  ].join("|")})=`,
+);
+const COMMAND_GIT_KEYS = new RegExp(
+  `^(${[
+    String.raw`core\.(pager|editor|sshcommand|fsmonitor|askpass|gitproxy)|sequence\.editor|alias\..+`,
+    String.raw`diff\.external|diff\..+\.(command|textconv)|credential\.helper|filter\..+\.(clean|smudge|process)`,
+    String.raw`uploadpack\.packobjectshook|pager\..+|merge\..+\.driver|gpg\.program|gpg\..+\.program`,
+  ].join("|")})=`,
+  "i",
+);
 
 /** Command lines held in variables and settings of this command, and whether one is unknowable. */
 function configuredScripts(view: CommandView): { scripts: string[]; unknown: boolean } {

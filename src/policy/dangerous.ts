@@ -84,7 +84,10 @@ function dangerOf(view: CommandView, ctx?: DangerContext): string | null {
       return `writes straight to the disk device ${r.target.text}`;
   }
   if (view.unknownScript)
-    return `${words[0]?.text ?? "the shell"} runs commands that cannot be read before they run (from a pipe, a file descriptor, a variable or a setting)`;
+    return (
+      `${words[0]?.text ?? "the shell"} runs commands that cannot be read before they run ` +
+      "(from a pipe, a file descriptor, a variable or a setting)"
+    );
   // CDPATH sends a later `cd name` elsewhere; BASH_ENV and ENV make every later shell source a file.
   const setting = [
     ...view.assignments,
@@ -168,8 +171,16 @@ function dangerOf(view: CommandView, ctx?: DangerContext): string | null {
 }
 
 /** Keys whose value is a program git runs, a config file it reads, or a folder of hooks. */
-const GIT_RUNNING_KEYS =
-  /^(include\.path|includeif\..+\.path|core\.(fsmonitor|hookspath|pager|editor|sshcommand|askpass|gitproxy)|alias\..+|diff\.external|diff\..+\.(command|textconv)|credential\.helper|filter\..+\.(clean|smudge|process)|merge\..+\.driver|gpg\.program|gpg\..+\.program|sequence\.editor|uploadpack\.packobjectshook|pager\..+)$/i;
+const GIT_RUNNING_KEYS = new RegExp(
+  `^(${[
+    String.raw`include\.path|includeif\..+\.path`,
+    String.raw`core\.(fsmonitor|hookspath|pager|editor|sshcommand|askpass|gitproxy)`,
+    String.raw`alias\..+|diff\.external|diff\..+\.(command|textconv)|credential\.helper`,
+    String.raw`filter\..+\.(clean|smudge|process)|merge\..+\.driver|gpg\.program|gpg\..+\.program`,
+    String.raw`sequence\.editor|uploadpack\.packobjectshook|pager\..+`,
+  ].join("|")})$`,
+  "i",
+);
 
 /** The key `git config` sets when it is one of GIT_RUNNING_KEYS (an alias only with a `!` value). */
 function gitConfigWrite(words: CommandView["words"]): string | null {

@@ -2,7 +2,7 @@
 // of that server, `mcp__<server>__<tool>` one tool. They ask by default, whatever the mode but
 // bypass, since synapse cannot know what a server's tool does.
 
-import type { Decision } from "./policy.ts";
+import type { Decision } from "./policy-types.ts";
 
 const MCP_PREFIX = "mcp__";
 const RULE_NAME = /^mcp__[A-Za-z0-9_-]+$/;

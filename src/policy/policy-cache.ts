@@ -1,6 +1,6 @@
 // The parsed rules and the workspace's real paths, kept across calls so each is worked out once.
 
-import type { PermissionPolicy } from "./policy.ts";
+import type { PermissionPolicy } from "./policy-types.ts";
 import { mcpRuleProblem } from "./mcp-rules.ts";
 import { parseRule, type Rule } from "./rule.ts";
 import { workspaceRoots } from "./workspace.ts";

@@ -15,43 +15,11 @@ import { pathRuleMatches } from "./rule-match.ts";
 import { hardLinks, insideWorkspace } from "./workspace.ts";
 import { ownDirs } from "../config/own-dirs.ts";
 import { itemAt } from "../text/checked-index.ts";
+import type { Decision, PermissionPolicy, ToolCallRequest } from "./policy-types.ts";
 
 export { isProtectedPath } from "./protected-paths.ts";
 export { redactEvent, redactSecrets } from "./secret-redaction.ts";
-
-export interface PermissionPolicy {
-  mode: PermissionMode;
-  /** Rule sources, already checked. */
-  allow: string[];
-  deny: string[];
-  /**
-   * Allow rules from the project's own config: a cloned repository wrote them, so they only name
-   * commands accept-edits may run; they never pass the dangerous list, the boundary or a secret.
-   */
-  projectAllow?: string[];
-  /** The working directory first, then the `--add-dir` folders (absolute). */
-  workspace: string[];
-  home: string;
-  /** Set for `task:explore` sub-agents: read-only whatever the mode. */
-  readOnly?: boolean;
-  /** Values never shown to the model or written anywhere (provider keys, named secrets). */
-  secrets: string[];
-  /**
-   * Commands really run in an OS sandbox (bubblewrap, read-only or workspace-write): `default`
-   * then lets them run unasked but for deny rules and the dangerous list. False: fail closed.
-   */
-  sandboxed: boolean;
-  /** Synapse's own folders (user config, SYNAPSE_HOME with history and sessions): protected like secrets. */
-  ownDirs: string[];
-  /** The commands' PATH folders: a program name that finds a file inside the workspace is not proven. */
-  searchPath: string[];
-}
-
-export type Decision =
-  | { kind: "allow" }
-  | { kind: "deny"; reason: string }
-  /** `rule` is the allow rule that would let this call through. */
-  | { kind: "ask"; reason: string; rule: string; dangerous?: boolean };
+export type { Decision, PermissionPolicy, ToolCallRequest } from "./policy-types.ts";
 
 export interface PolicySource {
   cwd: string;
@@ -113,13 +81,6 @@ export function policyForSubAgent(policy: PermissionPolicy, kind: "explore" | "g
 const READ_TOOLS = new Set(["Read", "Glob", "Grep"]);
 const EDIT_TOOLS = new Set(["Write", "Edit"]);
 
-export interface ToolCallRequest {
-  tool: string;
-  input: unknown;
-  /** The session's working directory. */
-  cwd: string;
-}
-
 /**
  * The decision for one call. `granted` holds rules the user allowed for this session in an
  * interactive prompt. Deny rules win over everything, bypass allows the rest.
@@ -147,7 +108,9 @@ export function decide(policy: PermissionPolicy, call: ToolCallRequest, granted:
     if (isProtectedPath(path, home, policy.ownDirs)) {
       return {
         kind: "ask",
-        reason: `${path} may hold secrets (.env files, ~/.ssh and the other credential stores of home, synapse's own config and sessions are protected)`,
+        reason:
+          `${path} may hold secrets (.env files, ~/.ssh and the other credential stores of home, ` +
+          "synapse's own config and sessions are protected)",
         rule,
       };
     }

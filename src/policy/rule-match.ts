@@ -1,7 +1,7 @@
 // Whether a rule matches a command or a path, and the rule that would name a command.
 
 import type { CommandView } from "./command-view.ts";
-import type { PermissionPolicy } from "./policy.ts";
+import type { PermissionPolicy } from "./policy-types.ts";
 import { matchPath, matchWords, type Rule, ruleCoversTool } from "./rule.ts";
 import type { Word } from "./shell-parse.ts";
 import { realPathOf } from "./workspace.ts";

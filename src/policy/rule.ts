@@ -44,7 +44,8 @@ export function parseRule(source: string): Rule {
     if (!parsed.ok) throw new RuleError(`invalid permission rule "${source}": ${parsed.error}`);
     if (parsed.commands.length !== 1 || itemAt(parsed.commands, 0).redirects.length) {
       throw new RuleError(
-        `invalid permission rule "${source}": a Bash rule names one simple command; list each part of a compound command as its own rule`,
+        `invalid permission rule "${source}": a Bash rule names one simple command; ` +
+          "list each part of a compound command as its own rule",
       );
     }
     const c = itemAt(parsed.commands, 0);

@@ -270,7 +270,10 @@ class Parser extends ShellWords {
     return this.readWordAdvancing();
   }
 
-  /** A word that consumed input: a character no word may start with (a lone `|` or `&` in `[[ ]]`) would otherwise be read as an empty word forever. */
+  /**
+   * A word that consumed input: a character no word may start with (a lone `|` or `&` in `[[ ]]`)
+   * would otherwise be read as an empty word forever.
+   */
   private readWordAdvancing(): Word {
     const at = this.i;
     const word = this.readWord();

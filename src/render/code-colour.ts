@@ -6,10 +6,10 @@ import type { Theme } from "./theme.ts";
 
 const KEYWORDS = new Set(
   (
-    "abstract as async await break case catch class const continue def default defer del do elif else enum export extends " +
-    "false fn for from func function go if impl import in interface let loop match mod module mut new nil None not null " +
-    "or package pass private protected pub public raise return self static struct super switch this throw true True False " +
-    "try type typeof undefined use var void while with yield"
+    "abstract as async await break case catch class const continue def default defer del do elif else enum " +
+    "export extends false fn for from func function go if impl import in interface let loop match mod module mut " +
+    "new nil None not null or package pass private protected pub public raise return self static struct super " +
+    "switch this throw true True False try type typeof undefined use var void while with yield"
   ).split(" "),
 );
 
@@ -31,8 +31,17 @@ const HASH_COMMENT = new Set([
   "make",
   "makefile",
 ]);
-const TOKEN =
-  /(\/\/.*$|#.*$|--.*$|"(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?|`(?:[^`\\]|\\.)*`?|\b\d[\d_.xXa-fA-F]*\b|\b[A-Za-z_][\w]*\b)/g;
+// Comments, quoted strings (closed or not), numbers and words, in that order of preference.
+const TOKEN = new RegExp(
+  [
+    String.raw`\/\/.*$|#.*$|--.*$`,
+    String.raw`"(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?|\`(?:[^\`\\]|\\.)*\`?`,
+    String.raw`\b\d[\d_.xXa-fA-F]*\b|\b[A-Za-z_][\w]*\b`,
+  ]
+    .map((part) => `(?:${part})`)
+    .join("|"),
+  "g",
+);
 
 export function colourCodeLine(line: string, lang: string, t: Theme): string {
   if (!t.enabled) return line;

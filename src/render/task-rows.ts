@@ -119,7 +119,8 @@ export function plainTaskLine(row: TaskRow, labelLimit: number, neverStarted = f
   if (row.state === "running") return `${row.kind} ${label}: started`;
   const mark = row.state === "done" ? "✓" : "✗";
   if (neverStarted) return `${mark} ${row.kind} ${label} (ended while queued, never started)`;
-  return `${row.state === "done" ? "✓" : "✗"} ${row.kind} ${label} (${formatDuration(row.durationMs ?? 0)}, ${row.toolCalls} tool call${row.toolCalls === 1 ? "" : "s"})`;
+  const calls = `${row.toolCalls} tool call${row.toolCalls === 1 ? "" : "s"}`;
+  return `${mark} ${row.kind} ${label} (${formatDuration(row.durationMs ?? 0)}, ${calls})`;
 }
 
 /**

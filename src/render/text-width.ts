@@ -1,36 +1,47 @@
 // Column widths of terminal text and wrapping to a width, with ANSI colour sequences counted as
-// zero wide and carried across the break, so a wrapped coloured line stays coloured: pure.
+// zero wide and carried across the break, so a wrapped coloured line stays coloured: pure. Widths come
+// from the runtime (Bun.stringWidth in the binary) and text is walked by grapheme cluster, so an emoji
+// with a skin tone or a ZWJ family is never split across rows or cut in half.
 
-const ANSI = /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/y;
+import stripAnsiSequences from "strip-ansi";
+import { runtime } from "../runtime/runtime.ts";
 
-/** East Asian wide and emoji code points take two columns; combining marks none. */
+const ANSI = /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
+let segmenter: Intl.Segmenter | undefined;
+
+/** The columns one code point takes (0 for controls and combining marks, 2 for wide ones). */
 export function charWidth(code: number): number {
-  if (code < 0x300) return code < 0x20 || (code >= 0x7f && code < 0xa0) ? 0 : 1;
-  if ((code >= 0x300 && code <= 0x36f) || code === 0x200b || code === 0x200d || (code >= 0xfe00 && code <= 0xfe0f))
-    return 0;
-  if (
-    (code >= 0x1100 && code <= 0x115f) ||
-    (code >= 0x2e80 && code <= 0xa4cf) ||
-    (code >= 0xac00 && code <= 0xd7a3) ||
-    (code >= 0xf900 && code <= 0xfaff) ||
-    (code >= 0xfe30 && code <= 0xfe4f) ||
-    (code >= 0xff00 && code <= 0xff60) ||
-    (code >= 0xffe0 && code <= 0xffe6) ||
-    (code >= 0x1f300 && code <= 0x1faff) ||
-    (code >= 0x20000 && code <= 0x3fffd)
-  )
-    return 2;
-  return 1;
+  return runtime.stringWidth(String.fromCodePoint(code));
 }
 
+/** `text` without ANSI escape sequences. */
 export function stripAnsi(text: string): string {
-  return text.replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g, "");
+  return stripAnsiSequences(text);
 }
 
+/** The columns `text` takes; escape sequences take none. */
 export function textWidth(text: string): number {
-  let w = 0;
-  for (const ch of stripAnsi(text)) w += charWidth(ch.codePointAt(0) ?? 0);
-  return w;
+  return runtime.stringWidth(text);
+}
+
+type Piece = { esc: string } | { text: string; width: number };
+
+/** `line` as escape sequences and grapheme clusters, each cluster with its width. */
+function* pieces(line: string): Generator<Piece> {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  let from = 0;
+  const plain = function* (to: number): Generator<Piece> {
+    if (to <= from) return;
+    for (const { segment } of segmenter?.segment(line.slice(from, to)) ?? []) {
+      yield { text: segment, width: runtime.stringWidth(segment) };
+    }
+  };
+  for (const m of line.matchAll(ANSI)) {
+    yield* plain(m.index);
+    yield { esc: m[0] };
+    from = m.index + m[0].length;
+  }
+  yield* plain(line.length);
 }
 
 /**
@@ -48,30 +59,26 @@ export function wrapLine(line: string, width: number): string[] {
   let lastSpaceCol = 0;
   let lastSpaceActive = "";
   const push = (text: string, openAtEnd: string) => rows.push(openAtEnd ? `${text}\x1b[0m` : text);
-  for (let i = 0; i < line.length; ) {
-    ANSI.lastIndex = i;
-    const esc = ANSI.exec(line);
-    if (esc) {
-      row += esc[0];
-      if (/^\x1b\[0?m$/.test(esc[0])) active = "";
-      else if (esc[0].endsWith("m")) active += esc[0];
-      i += esc[0].length;
+  for (const piece of pieces(line)) {
+    if ("esc" in piece) {
+      row += piece.esc;
+      if (/^\x1b\[0?m$/.test(piece.esc)) active = "";
+      else if (piece.esc.endsWith("m")) active += piece.esc;
       continue;
     }
-    const code = line.codePointAt(i) ?? 0;
-    const ch = String.fromCodePoint(code);
-    const w = charWidth(code);
+    const { text: ch, width: w } = piece;
     if (col + w > width) {
       if (lastSpace > 0 && ch !== " ") {
         push(row.slice(0, lastSpace), lastSpaceActive);
         row = lastSpaceActive + row.slice(lastSpace);
         col -= lastSpaceCol;
-      } else {
+      }
+      // No space to break at, or what follows the space still leaves no room: break here.
+      if (col + w > width) {
         push(row, active);
         row = active;
         col = 0;
         if (ch === " ") {
-          i += ch.length;
           lastSpace = -1;
           continue;
         }
@@ -85,7 +92,6 @@ export function wrapLine(line: string, width: number): string[] {
       lastSpaceCol = col;
       lastSpaceActive = active;
     }
-    i += ch.length;
   }
   rows.push(row);
   return rows;
@@ -96,16 +102,16 @@ export function wrapText(text: string, width: number): string[] {
   return text.split("\n").flatMap((l) => wrapLine(l, width));
 }
 
-/** Cut to at most `width` columns, with "…" when cut. */
+/** Cut to at most `width` columns, with "…" when cut (never inside a grapheme cluster). */
 export function fitWidth(text: string, width: number): string {
   if (textWidth(text) <= width) return text;
   let out = "";
   let col = 0;
-  for (const ch of stripAnsi(text)) {
-    const w = charWidth(ch.codePointAt(0) ?? 0);
-    if (col + w > width - 1) break;
-    out += ch;
-    col += w;
+  for (const piece of pieces(stripAnsi(text))) {
+    if ("esc" in piece) continue;
+    if (col + piece.width > width - 1) break;
+    out += piece.text;
+    col += piece.width;
   }
   return `${out}…`;
 }

@@ -1,7 +1,7 @@
 // The runtime seam on Bun (the shipped binary): Bun's spawn, file sinks and heap figures, chosen
 // for start-up cost (process.stdout costs ~8 ms in a compiled binary) and speed.
 
-import type { ChildProcess, Runtime, SpawnOptions } from "./runtime.ts";
+import type { ChildProcess, Runtime, SpawnOptions } from "./runtime-types.ts";
 import { SYSTEM_PATH } from "./trusted-path.ts";
 
 const notPiped = {
@@ -68,5 +68,6 @@ export function bunRuntime(): Runtime {
       const glob = new Bun.Glob(pattern);
       return (path) => glob.match(path);
     },
+    stringWidth: (text) => Bun.stringWidth(text),
   };
 }

@@ -1,7 +1,8 @@
 // The runtime seam on Deno (`deno run`, `deno compile`): Deno.Command for processes, synchronous
 // writes to stdout/stderr, node:v8 for heap figures, node:path for globs.
 
-import type { ChildProcess, Runtime, SpawnOptions, StdioMode } from "./runtime.ts";
+import type { ChildProcess, Runtime, SpawnOptions, StdioMode } from "./runtime-types.ts";
+import { portableStringWidth } from "./string-width.ts";
 import { SYSTEM_PATH } from "./trusted-path.ts";
 
 // Node's modules are fetched when used, not imported: this file is bundled into the Bun binary
@@ -157,5 +158,6 @@ export function denoRuntime(): Runtime {
       const { matchesGlob } = nodePath();
       return (path) => matchesGlob(path, pattern);
     },
+    stringWidth: portableStringWidth,
   };
 }

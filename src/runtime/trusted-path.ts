@@ -18,7 +18,10 @@ export const SYSTEM_PATH_DIRS: readonly string[] = [
 /** The same folders as a PATH value, for helpers run with no environment of synapse's. */
 export const SYSTEM_PATH = SYSTEM_PATH_DIRS.join(":");
 
-/** The folders searched, in order: the system's, then the caller's PATH entries that are absolute and not under `cwd`. */
+/**
+ * The folders searched, in order: the system's, then the caller's PATH entries that are absolute and
+ * not under `cwd`.
+ */
 export function trustedPathDirs(pathValue: string | undefined, cwd: string): string[] {
   const root = resolve(cwd);
   const extra = (pathValue ?? "")

@@ -14,10 +14,9 @@ export function stripEscapes(text: string): string {
 /** One line (no "\n") with its carriage returns applied: each segment overwrites from column 0. */
 function resolveCarriageReturns(line: string): string {
   if (line.indexOf("\r") === -1) return line;
-  const segments = line.split("\r");
-  let buffer = segments[0]!;
-  for (let i = 1; i < segments.length; i++) {
-    const segment = segments[i]!;
+  const [first = "", ...rest] = line.split("\r");
+  let buffer = first;
+  for (const segment of rest) {
     if (segment === "") continue;
     if (segment.length >= buffer.length) {
       buffer = segment;

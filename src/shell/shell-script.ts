@@ -2,8 +2,10 @@
 // written for each command, and the parser for the record a shell prints when a command ends.
 
 /** Traps a command may set; cleared before the next command so none reaches it. */
-const TRAPS =
-  "EXIT ERR DEBUG RETURN HUP INT QUIT ILL TRAP ABRT BUS FPE USR1 SEGV USR2 PIPE ALRM TERM CONT URG XCPU XFSZ VTALRM PROF WINCH IO SYS";
+const TRAPS = [
+  "EXIT ERR DEBUG RETURN HUP INT QUIT ILL TRAP ABRT BUS FPE USR1 SEGV USR2",
+  "PIPE ALRM TERM CONT URG XCPU XFSZ VTALRM PROF WINCH IO SYS",
+].join(" ");
 
 /**
  * Each shell sources this once (`source init.sh REQUEST_FILE TOKEN`). For every command the pool
@@ -61,7 +63,8 @@ for __synapse_v in $(builtin compgen -A function); do builtin unset -f "$__synap
 builtin unalias -a 2>/dev/null
 builtin umask "$__synapse_umask"
 __synapse_v='
-builtin readonly __sy_r __synapse_tok __synapse_opts __synapse_o0 __synapse_env0 __synapse_umask __synapse_vars0 __synapse_reset __synapse_untrap __synapse_limits
+builtin readonly __sy_r __synapse_tok __synapse_opts __synapse_o0 __synapse_env0 __synapse_umask
+builtin readonly __synapse_vars0 __synapse_reset __synapse_untrap __synapse_limits
 builtin readonly -f __sy_p
 `;
 
@@ -94,7 +97,8 @@ export function commandScript(c: CommandScript): string {
   const pre =
     (c.clearTraps ? 'builtin eval "$__synapse_untrap";' : "") + (c.resetTask ? 'builtin eval "$__synapse_reset";' : "");
   const command = quoteForShell(c.command.replaceAll("\0", ""));
-  return `${pre}{ builtin cd -- ${quoteForShell(c.cwd)} && builtin eval ${command}\n} </dev/null >${quoteForShell(c.fifo)} 2>&1\n`;
+  const cd = `builtin cd -- ${quoteForShell(c.cwd)}`;
+  return `${pre}{ ${cd} && builtin eval ${command}\n} </dev/null >${quoteForShell(c.fifo)} 2>&1\n`;
 }
 
 export function quoteForShell(text: string): string {

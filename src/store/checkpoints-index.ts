@@ -65,7 +65,7 @@ export function turnIds(entries: readonly IndexEntry[]): string[] {
 export function lastTurns(entries: readonly IndexEntry[], keep = CHECKPOINT_TURNS): IndexEntry[] {
   let seen = 0;
   for (let i = entries.length - 1; i >= 0; i--) {
-    if (entries[i]!.t === "turn" && ++seen === keep) return entries.slice(i);
+    if (entries[i]?.t === "turn" && ++seen === keep) return entries.slice(i);
   }
   return [...entries];
 }

@@ -18,7 +18,11 @@ export interface CheckpointSweep {
 }
 
 /** Cuts `folder`'s index to its last `keep` prompts and removes unreferenced snapshots. */
-export async function pruneCheckpoints(folder: string, keep = CHECKPOINT_TURNS, dryRun = false): Promise<CheckpointSweep> {
+export async function pruneCheckpoints(
+  folder: string,
+  keep = CHECKPOINT_TURNS,
+  dryRun = false,
+): Promise<CheckpointSweep> {
   const indexPath = join(folder, INDEX);
   const text = await readFile(indexPath, "utf8").catch((err: NodeJS.ErrnoException) => {
     if (err.code === "ENOENT") return undefined;

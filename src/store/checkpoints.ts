@@ -5,7 +5,7 @@
 // their folders resolved, so a link planted later on the way is noticed at restore.
 
 import { constants } from "node:fs";
-import { appendFile, lstat, open, readFile, realpath } from "node:fs/promises";
+import { appendFile, type FileHandle, lstat, open, readFile, realpath } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { sha256Hex } from "../runtime/portable.ts";
 import { writeFileAtomic } from "./atomic-write.ts";
@@ -40,7 +40,7 @@ export async function readNoFollow(
   path: string,
   maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<{ bytes: Buffer; mode: number } | null | "link" | "not a file" | "too large"> {
-  let handle;
+  let handle: FileHandle;
   try {
     handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
@@ -92,6 +92,24 @@ export class CheckpointStore {
     const id = pending?.();
     if (id !== undefined) await this.startTurn(id);
     this.turn = undefined;
+  }
+
+  /** A sub-agent's writes belong to its parent's prompt, whose line the parent wrote. */
+  joinTurn(promptId: string): void {
+    this.pending = undefined;
+    this.turn = promptId;
+    this.seen = new Set();
+  }
+
+  /**
+   * The prompt's id once its line is in the index (written now if it was pending): a sub-agent
+   * starting joins it. Undefined outside a prompt.
+   */
+  async currentTurn(): Promise<string | undefined> {
+    const id = this.pending?.();
+    if (id !== undefined) await this.startTurn(id);
+    await this.settled();
+    return this.turn;
   }
 
   /** A new prompt: the next first write of each file is saved again, under it. */
@@ -202,4 +220,17 @@ export class CheckpointStore {
     this.chain = run.catch(() => undefined);
     return run;
   }
+}
+
+/**
+ * The Write/Edit hook of a sub-agent (in its worker thread) of prompt `turn`: its own store on the
+ * parent session's folder, appending to the same index (one short line per append).
+ */
+export function taskCheckpoints(sessionDir: string, turn: string) {
+  const store = new CheckpointStore(sessionDir);
+  store.joinTurn(turn);
+  return {
+    beforeWrite: (path: string) => store.beforeWrite(path),
+    afterWrite: (path: string, text: string) => store.afterWrite(path, text),
+  };
 }

@@ -26,7 +26,10 @@ export interface CompactReport {
   status: CompactStatus;
   /** Why it was skipped or failed, or why it was deleted. */
   note?: string;
-  /** The session folder's bytes (archive, images, meta) before and after; in a dry run "after" leaves compression out. */
+  /**
+   * The session folder's bytes (archive, images, meta) before and after; in a dry run "after" leaves
+   * compression out.
+   */
   bytesBefore: number;
   bytesAfter: number;
   segmentsCompressed: number;

@@ -245,9 +245,12 @@ export class MessageStore implements SessionStore {
     if (!this.metaOnDisk) {
       if (!hasMessages) return;
       // meta.json first: a crash right after the archive write then still leaves a findable
-      // session, whose counts are repaired from the archive on resume.
-      await writeMeta(this.dir, this.meta());
+      // session, whose counts are repaired from the archive on resume. Not synced here: this write
+      // is on the first request's path (an fsync was most of a new session's start), and the
+      // archive itself is synced within DURABLE_SYNC_MS, when scheduleSync writes meta.json again.
+      await writeMeta(this.dir, this.meta(), false);
       this.metaOnDisk = true;
+      this.metaDirty = false;
     }
     if (hasMessages) await this.archive.write();
     this.metaState.updated = Date.now();

@@ -108,10 +108,11 @@ function salvage(v: Record<string, unknown>, fields: Record<string, z.ZodMiniTyp
   return out as Partial<SessionMeta>;
 }
 
-export async function writeMeta(dir: string, meta: SessionMeta): Promise<void> {
+/** `durable: false` leaves out the fsync (see atomic-write.ts); the caller owes a durable write soon. */
+export async function writeMeta(dir: string, meta: SessionMeta, durable = true): Promise<void> {
   const target = metaPath(dir);
   const data = `${JSON.stringify({ format: FORMAT, ...meta }, null, 2)}\n`;
-  await writeFileAtomic(target, data).catch((err) => {
+  await writeFileAtomic(target, data, 0o600, durable).catch((err) => {
     throw storeError("write session meta", target, err);
   });
 }

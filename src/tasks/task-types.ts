@@ -25,5 +25,11 @@ export interface TaskPool {
   run<I extends object, O>(input: I, opts: TaskRunOptions): Promise<TaskEnd<O>>;
   /** How many tasks are running in threads right now, and the most ever seen. */
   inFlight(): { now: number; max: number };
+  /**
+   * Makes sure `count` threads (at most the pool's size) are started or starting, ahead of the
+   * tasks that will need them, by running `input` in each: a task the worker answers at once.
+   * Never throws.
+   */
+  warm(count: number, input: object): void;
   destroy(): Promise<void>;
 }

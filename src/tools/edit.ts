@@ -103,19 +103,21 @@ export function applyEdit(
 ): EditOutcome {
   for (const [o, n] of candidates(content, oldText, newText)) {
     const found = indexesOf(content, o);
-    if (found.length === 0) continue;
+    const first = found[0];
+    if (first === undefined) continue;
     if (found.length > 1 && !replaceAll) {
       const lines = found.slice(0, 10).map((i) => lineAt(content, i));
       throw new ToolError(
-        `old_string matches ${found.length} times in ${path} (at lines ${lines.join(", ")}${found.length > 10 ? ", …" : ""}). ` +
+        `old_string matches ${found.length} times in ${path} ` +
+          `(at lines ${lines.join(", ")}${found.length > 10 ? ", …" : ""}). ` +
           "Include more surrounding lines to make it unique, or set replace_all to true to change every one.",
       );
     }
     // split/join rather than String.replace, whose `$&`-style patterns would mangle new_string.
     const updated = replaceAll
       ? content.split(o).join(n)
-      : content.slice(0, found[0]) + n + content.slice(found[0]! + o.length);
-    return { content: updated, count: found.length, at: found[0]!, inserted: n };
+      : content.slice(0, first) + n + content.slice(first + o.length);
+    return { content: updated, count: found.length, at: first, inserted: n };
   }
   throw new ToolError([`old_string was not found in ${path}.`, ...missHints(content, oldText)].join(" "));
 }
@@ -179,7 +181,8 @@ export const editTool = defineTool({
     if (oldText === "") {
       if (content !== "") {
         throw new ToolError(
-          `old_string is empty but ${path} already has content; give the text to replace, or use Write to replace the whole file.`,
+          `old_string is empty but ${path} already has content; ` +
+            "give the text to replace, or use Write to replace the whole file.",
         );
       }
       await writeTextThrough(ctx.services, path, newText, "edit");

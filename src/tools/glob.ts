@@ -121,7 +121,8 @@ export const globTool = defineTool({
       });
       if (outcome.stopped === "timeout") {
         throw new ToolError(
-          `Glob stopped after ${ctx.limits.shell.commandTimeoutMs / 1000} s (the command timeout); use a more specific pattern or path`,
+          `Glob stopped after ${ctx.limits.shell.commandTimeoutMs / 1000} s (the command timeout); ` +
+            "use a more specific pattern or path",
         );
       }
       if (outcome.code === 2 && newest.total === 0 && outcome.stderr)
@@ -134,7 +135,8 @@ export const globTool = defineTool({
 
     const note =
       newest.total > MAX_GLOB_RESULTS
-        ? `\n(truncated: showing ${MAX_GLOB_RESULTS} of ${newest.total} files, newest first; use a more specific pattern or path)`
+        ? `\n(truncated: showing ${MAX_GLOB_RESULTS} of ${newest.total} files, newest first; ` +
+          "use a more specific pattern or path)"
         : "";
     return { content: newest.paths().join("\n") + note };
   },

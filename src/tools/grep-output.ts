@@ -109,7 +109,8 @@ export class GrepCollector {
     if (this.truncated) {
       const unit = this.mode === "content" ? (this.opts.context ? "lines" : "matches") : "files";
       out.push(
-        `(truncated: showing the first ${this.limit} ${unit}; narrow the pattern, path, glob or type, or set head_limit)`,
+        `(truncated: showing the first ${this.limit} ${unit}; ` +
+          "narrow the pattern, path, glob or type, or set head_limit)",
       );
     }
     return out.join("\n");

@@ -181,7 +181,8 @@ async function ripgrepSearch(rgPath: string, q: Query, ctx: ToolContext, collect
   if (outcome.stopped === "aborted") throw new ToolError("Grep interrupted");
   if (outcome.stopped === "timeout") {
     throw new ToolError(
-      `Grep stopped after ${ctx.limits.shell.commandTimeoutMs / 1000} s (the command timeout); narrow the path, glob or type`,
+      `Grep stopped after ${ctx.limits.shell.commandTimeoutMs / 1000} s (the command timeout); ` +
+        "narrow the path, glob or type",
     );
   }
   // Exit 2 with results means some files could not be read; without any, the search itself failed.
@@ -247,7 +248,8 @@ export const grepTool = defineTool({
     else {
       if (q.type || q.multiline) {
         throw new ToolError(
-          `"${q.type ? "type" : "multiline"}" needs ripgrep, which cannot run here (${engine.reason}); use glob or a one-line pattern`,
+          `"${q.type ? "type" : "multiline"}" needs ripgrep, which cannot run here (${engine.reason}); ` +
+            "use glob or a one-line pattern",
         );
       }
       const search = {

@@ -149,7 +149,8 @@ async function readImage(path: string, mediaType: string, size: number, ctx: Too
   const budget = ctx.limits.maxImageBytes;
   const tooBig = (bytes: number) =>
     new ToolError(
-      `Cannot read ${path}: the image is ${bytes} bytes, over the ${formatBytes(budget)} of images one request may carry ` +
+      `Cannot read ${path}: the image is ${bytes} bytes, ` +
+        `over the ${formatBytes(budget)} of images one request may carry ` +
         "(SYNAPSE_CONTEXT_MAX_IMAGE_BYTES), so the model could never see it. Make a smaller copy first " +
         "(e.g. `convert in.png -resize 50% out.png`) and read that.",
     );
@@ -210,8 +211,8 @@ export const readTool = defineTool({
     const body = lines.map((line, i) => numberLine(first + i, line)).join("\n");
     const last = first + lines.length - 1;
     const remaining = total - last;
-    const note =
-      remaining > 0 ? `\n… ${remaining} more line${remaining === 1 ? "" : "s"}; use offset=${last + 1} to read on` : "";
+    const more = `${remaining} more line${remaining === 1 ? "" : "s"}`;
+    const note = remaining > 0 ? `\n… ${more}; use offset=${last + 1} to read on` : "";
     return { content: body + note };
   },
 });

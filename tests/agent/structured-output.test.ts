@@ -2,9 +2,9 @@
 // (issue 21 §5); the whole path through the binary is in tests/e2e/json-schema.test.ts.
 
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { compileJsonSchema, dialectOf } from "../../src/agent/json-schema-check.ts";
 import {
   MAX_STRUCTURED_RETRIES,
@@ -30,7 +30,7 @@ describe("parseAnswer", () => {
     ["surrounding white space", '\n  {"a":1}\n\n', { a: 1 }],
     ["a scalar", "42", 42],
     ["a ```json fence", '```json\n{"a":1}\n```', { a: 1 }],
-    ["a bare ``` fence", '```\n[1,2]\n```', [1, 2]],
+    ["a bare ``` fence", "```\n[1,2]\n```", [1, 2]],
     ["a fence with prose around it", 'Here it is:\n```json\n{"a":1}\n```\nDone.', { a: 1 }],
     ["CRLF line ends", '```json\r\n{"a":1}\r\n```', { a: 1 }],
   ];
@@ -92,7 +92,9 @@ describe("compileJsonSchema", () => {
       "at /age: must be >= 0",
     ]);
     const colour = await compileJsonSchema({ enum: ["red", "green"] });
-    expect(colour.check("blue")).toEqual(['at the top level: must be equal to one of the allowed values (["red","green"])']);
+    expect(colour.check("blue")).toEqual([
+      'at the top level: must be equal to one of the allowed values (["red","green"])',
+    ]);
   });
 
   test("formats are checked (ajv-formats), unknown keywords ignored", async () => {
@@ -144,7 +146,6 @@ describe("loadStructuredOutput", () => {
     const schema = { type: "object", properties: { città: { type: "string", description: "naïve – ok" } } };
     const loaded = await loadStructuredOutput({ origin: "outputFormat", schema });
     expect(loaded.promptSuffix).toBe(structuredOutputPrompt(schema));
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: the check is that none is above ASCII
     expect(loaded.promptSuffix).toMatch(/^[\x00-\x7f]*$/);
     expect(JSON.parse(asciiJson(schema))).toEqual(schema);
     expect(loaded.judge().verdict("{}").kind).toBe("valid");
@@ -152,7 +153,11 @@ describe("loadStructuredOutput", () => {
   });
 
   const bad: Array<[string, Parameters<typeof loadStructuredOutput>[0], string]> = [
-    ["JSON that does not parse", { origin: "--json-schema", text: "{type: object}" }, "--json-schema is not valid JSON"],
+    [
+      "JSON that does not parse",
+      { origin: "--json-schema", text: "{type: object}" },
+      "--json-schema is not valid JSON",
+    ],
     [
       "a schema that is no JSON Schema",
       { origin: "--json-schema", text: '{"type":"strin"}' },
@@ -187,5 +192,29 @@ describe("outputSchemaSource", () => {
     expect(() => outputSchemaSource({ jsonSchema: "{}", outputSchema: "a" }, "/")).toThrow("cannot be used together");
     expect(() => outputSchemaSource({ jsonSchema: " " }, "/")).toThrow(UsageError);
     expect(() => outputSchemaSource({ outputSchema: "" }, "/")).toThrow(UsageError);
+  });
+});
+
+describe("start-up without the flags", () => {
+  const SRC = resolve(import.meta.dir, "../../src");
+  /** Every module reachable from `entry` through static imports (type-only imports left out). */
+  const staticGraph = (entry: string, seen = new Set<string>()): Set<string> => {
+    if (seen.has(entry)) return seen;
+    seen.add(entry);
+    const text = readFileSync(entry, "utf8");
+    for (const m of text.matchAll(/^import\s+(?!type\s)(?:[^'"]*?\s+from\s+)?["'](\.[^"']+)["']/gm)) {
+      staticGraph(resolve(dirname(entry), m[1] ?? ""), seen);
+    }
+    return seen;
+  };
+
+  test("the headless run reaches the schema modules (and ajv) only through import()", () => {
+    const reached = [...staticGraph(resolve(SRC, "cli/main.ts")), ...staticGraph(resolve(SRC, "cli/headless.ts"))];
+    const names = reached.map((f) => relative(SRC, f));
+    // The module that loads them on demand is reached: the walk is not vacuous.
+    expect(names).toContain("executor/session-parts.ts");
+    expect(names.filter((f) => /^agent\/(structured-output|json-schema-check)\.ts$/.test(f))).toEqual([]);
+    const check = readFileSync(resolve(SRC, "agent/json-schema-check.ts"), "utf8");
+    expect(check).not.toMatch(/^import\s+(?!type\s).*["']ajv/m);
   });
 });

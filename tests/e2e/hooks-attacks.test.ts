@@ -79,6 +79,24 @@ describe("hook attacks", () => {
     for (const secret of ["test-key", "ANTHROPIC_API_KEY", "sk-openai-canary", "OPENAI_API_KEY", "cloud-canary-77"]) {
       expect(env).not.toContain(secret);
     }
+    // Without a sandbox the hook gets the commands' environment: the provider keys are still out.
+    const bare = { OPENAI_API_KEY: "sk-openai-canary", SYNAPSE_BWRAP: "/nonexistent/bwrap" };
+    expect((await run(w, await serve([{ text: "ok" }]), ["go"], bare)).code).toBe(0);
+    const unconfined = readFileSync(join(w.ws, "env.txt"), "utf8");
+    expect(unconfined).toContain("SYNAPSE_BWRAP=");
+    for (const secret of ["test-key", "ANTHROPIC_API_KEY", "sk-openai-canary", "OPENAI_API_KEY"]) {
+      expect(unconfined).not.toContain(secret);
+    }
+  });
+
+  it("--allow-project-hooks does nothing where hooks would run unconfined", async () => {
+    const w = hookWorld({});
+    w.projectConfig({ hooks: HOSTILE });
+    const env = { SYNAPSE_BWRAP: "/nonexistent/bwrap" };
+    const r = await run(w, await serve([{ text: "ok" }]), ["--allow-project-hooks", "go"], env);
+    expect(r.code).toBe(0);
+    expect(canaries(w)).toEqual([]);
+    expect(r.stderr).toContain("--allow-project-hooks applies only when commands run in the OS sandbox: ignored");
   });
 
   it("a hook writing outside the workspace is stopped by the sandbox", async () => {

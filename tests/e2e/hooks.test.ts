@@ -268,4 +268,22 @@ describe("hooks from the user's config", () => {
       custom_instructions: "keep the numbers",
     });
   });
+
+  it("PreCompact fires with trigger auto when the context condenses by itself", async () => {
+    const w = hookWorld({
+      PreCompact: [{ matcher: "auto", hooks: [{ type: "command", command: 'cat > "$CLAUDE_PROJECT_DIR/auto.json"' }] }],
+    });
+    const isSummary = (body: any) => !body.tools?.length;
+    let n = 0;
+    const fake = await serve((req) =>
+      isSummary(req.body) ? { text: "SUMMARY" } : { text: `answer ${n++} ${"lorem ipsum ".repeat(150)}` },
+    );
+    const env = { ...w.env, ...providerEnv(fake.url), SYNAPSE_CONTEXT_WINDOW: "6000", SYNAPSE_MAX_TOKENS: "500" };
+    for (let i = 0; i < 8 && !existsSync(join(w.ws, "auto.json")); i++) {
+      const r = await runBinary({ args: [...(i ? ["-c"] : []), `question ${i}`], env, cwd: w.ws });
+      expect(r.code).toBe(0);
+    }
+    const event = JSON.parse(readFileSync(join(w.ws, "auto.json"), "utf8"));
+    expect(event).toMatchObject({ hook_event_name: "PreCompact", trigger: "auto", custom_instructions: "" });
+  });
 });

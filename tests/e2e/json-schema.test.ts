@@ -3,12 +3,13 @@
 // is told the schema in the system prompt; an invalid answer goes back to it with the errors (at
 // most 3 times); the value is the result's structured_output, and `-o text` prints it alone.
 
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type RecordedRequest } from "../support/fake-llm.ts";
+import type { RecordedRequest } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
-import { jsonLines, providerEnv, runBinary, tempHome } from "../support/binary.ts";
+import { BINARY, jsonLines, providerEnv, runBinary, tempHome } from "../support/binary.ts";
+import { hasTmux, tmuxServer } from "../support/tmux-term.ts";
 
 const serve = fakeLLMPerTest();
 
@@ -45,7 +46,11 @@ describe("--json-schema", () => {
       });
       expect(r.code).toBe(0);
       const result = JSON.parse(r.stdout);
-      expect(result).toMatchObject({ subtype: "success", is_error: false, structured_output: { name: "Ada", age: 36 } });
+      expect(result).toMatchObject({
+        subtype: "success",
+        is_error: false,
+        structured_output: { name: "Ada", age: 36 },
+      });
       expect(server.requests).toHaveLength(1);
       const system = systemOf(server.requests[0]!);
       expect(system).toContain("# Structured output");
@@ -150,6 +155,42 @@ describe("--json-schema", () => {
     expect(server.requests).toHaveLength(0);
   });
 });
+
+test("the subcommands do not take the flags", async () => {
+  for (const args of [
+    ["sessions", "--json-schema", SCHEMA],
+    ["doctor", "--output-schema", "s.json"],
+  ]) {
+    const r = await runBinary({ args });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("is an option of a run with a prompt");
+  }
+});
+
+const { tmux, stop: stopTmux } = tmuxServer();
+afterAll(stopTmux);
+
+test.skipIf(!hasTmux)(
+  "on a terminal with no prompt, a usage error: the interactive session does not take it",
+  async () => {
+    const home = tempHome();
+    const env = { ...home.env, ANTHROPIC_API_KEY: "test-key", TERM: "xterm-256color" };
+    const exports = Object.entries(env)
+      .map(([k, v]) => `${k}='${v}'`)
+      .join(" ");
+    const command = `env ${exports} PATH='${process.env.PATH}' ${BINARY} --json-schema '{}'; echo EXIT=$?; sleep 60`;
+    tmux("new-session", "-d", "-s", "js", "-x", "100", "-y", "20", "-c", home.dir, command);
+    let screen = "";
+    for (let i = 0; i < 500 && !screen.includes("EXIT="); i++) {
+      await Bun.sleep(30);
+      screen = tmux("capture-pane", "-p", "-t", "js").stdout.toString();
+    }
+    tmux("kill-session", "-t", "js");
+    expect(screen).toContain("--json-schema and --output-schema need a prompt");
+    expect(screen).toContain("EXIT=2");
+  },
+  30_000,
+);
 
 describe("--output-schema", () => {
   test("reads the schema from the file named, relative to where synapse started, not -C", async () => {

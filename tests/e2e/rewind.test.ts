@@ -3,8 +3,19 @@
 // the next request and from the archive's reading, and a link planted since is never followed.
 
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
+import * as acp from "@agentclientprotocol/sdk";
+import { initialize, startAcpAgent } from "../support/acp-client.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { providerEnv, runBinary, tempHome } from "../support/binary.ts";
 
@@ -20,7 +31,9 @@ function agent(calls: Record<string, Call[]>) {
     const blocks = typeof last.content === "string" ? [{ type: "text", text: last.content }] : last.content;
     const text = blocks.find((b: any) => b.type === "text")?.text as string | undefined;
     if (text && calls[text]) return { toolCalls: calls[text] };
-    const prompt = [...messages].reverse().find((m) => m.role === "user" && typeof m.content !== "string" && m.content[0]?.type === "text");
+    const prompt = [...messages]
+      .reverse()
+      .find((m) => m.role === "user" && typeof m.content !== "string" && m.content[0]?.type === "text");
     return { text: `done: ${prompt?.content[0].text ?? text}` };
   };
 }
@@ -32,12 +45,12 @@ async function session(calls: Record<string, Call[]>) {
   const env = { ...home.env, ...providerEnv(fake.url) };
   const run = (stdin: string, ...args: string[]) =>
     runBinary({ stdin, args: ["--permission-mode", "accept-edits", ...args], env, cwd: ws });
-  return { fake, ws, run };
+  return { fake, ws, run, env };
 }
 
 describe("/rewind headless", () => {
   test("lists prompts, restores code only, then code and conversation", async () => {
-    const { fake, ws, run } = await session({
+    const { fake, ws, run, env } = await session({
       "edit a": [{ name: "Write", input: { path: "a.txt", content: "v1\n" } }],
       "create b": [
         { name: "Write", input: { path: "b.txt", content: "new\n" } },
@@ -78,6 +91,20 @@ describe("/rewind headless", () => {
     const after = await run("/rewind", "-c");
     expect(after.stdout).toContain("1. fresh start");
     expect(after.stdout).not.toContain("edit a");
+
+    // The session's title is its first prompt now, and an editor loading it sees no rewound turn.
+    const sessions = await runBinary({ args: ["sessions"], env, cwd: ws });
+    expect(sessions.stdout).toContain("fresh start");
+    expect(sessions.stdout).not.toContain("edit a");
+    const [sessionId] = readdirSync(join(env.SYNAPSE_HOME!, "sessions"));
+    const editor = startAcpAgent(env);
+    await initialize(editor);
+    await editor.conn.agent.request(acp.methods.agent.session.load, { sessionId: sessionId!, cwd: ws, mcpServers: [] });
+    const replayed = JSON.stringify(editor.updates);
+    expect(replayed).toContain("fresh start");
+    expect(replayed).not.toContain("edit a");
+    expect(replayed).not.toContain("create b");
+    expect(await editor.end()).toBe(0);
   }, 90_000);
 
   test("attack: a folder replaced by a link since is left alone; nothing is written through it", async () => {
@@ -98,6 +125,33 @@ describe("/rewind headless", () => {
     expect(rewind.stdout).toContain("left alone");
     expect(readFileSync(join(outside, "x.txt"), "utf8")).toBe("precious\n");
     rmSync(outside, { recursive: true, force: true });
+  }, 60_000);
+
+  test("a sub-agent's writes (task:general) are undone with its parent prompt's", async () => {
+    const fake = await serve((req: { body: any }) => {
+      const system = JSON.stringify(req.body.system ?? "");
+      const last = req.body.messages.at(-1);
+      const text = last.content[0]?.type === "text" ? last.content[0].text : undefined;
+      if (system.includes("You are a sub-agent")) {
+        return text?.includes("write t.txt")
+          ? { toolCalls: [{ name: "Write", input: { path: "t.txt", content: "by the sub-agent\n" } }] }
+          : { text: "sub-agent done" };
+      }
+      if (text === "delegate")
+        return {
+          toolCalls: [{ name: "Bash", input: { command: 'task:general --prompt "write t.txt" --description w' } }],
+        };
+      return { text: "done" };
+    });
+    const home = tempHome();
+    const ws = realpathSync(home.dir);
+    const env = { ...home.env, ...providerEnv(fake.url) };
+    writeFileSync(join(ws, "t.txt"), "mine\n");
+    expect((await runBinary({ stdin: "delegate", args: ["-y"], env, cwd: ws })).code).toBe(0);
+    expect(readFileSync(join(ws, "t.txt"), "utf8")).toBe("by the sub-agent\n");
+    const rewind = await runBinary({ stdin: "/rewind 1 code", args: ["-c"], env, cwd: ws });
+    expect(rewind.stdout).toContain("t.txt: restored");
+    expect(readFileSync(join(ws, "t.txt"), "utf8")).toBe("mine\n");
   }, 60_000);
 
   test("needs a saved session, and an unknown prompt number is an error", async () => {

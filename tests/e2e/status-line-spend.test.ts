@@ -14,10 +14,15 @@ const isSub = (r: RecordedRequest) => JSON.stringify(r.body?.system ?? "").inclu
 const statusRow = (screen: string) => screen.split("\n").find((l) => l.includes("% context")) ?? "";
 
 describe.skipIf(!hasTmux)("the status line's spend", () => {
-  test("a priced model: dollars from the start, the sub-agents' turns counted", async () => {
+  test("a priced model: dollars from the start, each turn counted as it ends, sub-agents' too", async () => {
     let main = 0;
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
     const fake = await startFakeLLM((req: RecordedRequest): ScriptedReply => {
-      if (isSub(req)) return { text: "found it", usage: { input_tokens: 2000, output_tokens: 200 } };
+      // The sub-agent answers once the test has seen the spend of the main agent's first turn.
+      if (isSub(req)) return { text: "found it", usage: { input_tokens: 2000, output_tokens: 200 }, after: gate };
       const usage = { input_tokens: 1000, output_tokens: 100 };
       if (main++ === 0)
         return { toolCalls: [{ id: "toolu_t", name: "Bash", input: { command: "task:explore -p look" } }], usage };
@@ -28,6 +33,9 @@ describe.skipIf(!hasTmux)("the status line's spend", () => {
       expect(statusRow(t.screen())).toContain("% context · $0.0000");
       t.type("look around");
       t.keys("Enter");
+      // While the sub-agent works: the main agent's first turn, 1000 × 3 + 100 × 15 = $0.0045.
+      await t.until((s) => statusRow(s).includes("$0.0045"), "the first turn's spend while the run goes on");
+      open();
       await t.until((s) => s.includes("all done"), "the answer");
       // Two main turns (1000 in, 100 out) and one sub-agent turn (2000 in, 200 out) at $3 / $15 per
       // million: 4000 × 3 + 400 × 15 = $0.018.

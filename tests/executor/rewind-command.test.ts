@@ -31,7 +31,8 @@ describe("parseRewindArgs", () => {
     ["2 files", { error: '/rewind: unknown choice "files" (usage: /rewind [n [all|conversation|code]])' }],
     ["2 code now", { error: "/rewind: too many arguments (usage: /rewind [n [all|conversation|code]])" }],
   ];
-  for (const [args, expected] of cases) test(JSON.stringify(args), () => expect(parseRewindArgs(args)).toEqual(expected));
+  for (const [args, expected] of cases)
+    test(JSON.stringify(args), () => expect(parseRewindArgs(args)).toEqual(expected));
 });
 
 describe("labels and restore lines", () => {

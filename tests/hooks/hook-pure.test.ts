@@ -9,6 +9,7 @@ import { SessionHooks } from "../../src/hooks/session-hooks.ts";
 import type { HookOutcome, HookSource } from "../../src/hooks/types.ts";
 import { checkHookSettings, type HookEventInput } from "../../src/protocol/hook-events.ts";
 import { checkFileConfig } from "../../src/config/file-config.ts";
+import { resolveConfig } from "../../src/config/config.ts";
 
 describe("matcherSelects (Claude Code's rules)", () => {
   const cases: [string | undefined, string | undefined, boolean][] = [
@@ -134,6 +135,20 @@ describe("hook settings", () => {
     const checked = checkHookSettings(value);
     expect(checked.ok).toBe(false);
     if (!checked.ok) expect(checked.error).toContain(says);
+  });
+
+  test("the project's hooks are kept apart from the user's (they need approval); the flag is per run", () => {
+    const stop = (command: string) => ({ Stop: [{ hooks: [{ type: "command" as const, command }] }] });
+    const base = { env: {}, processCwd: "/work", homeDir: "/home/u" };
+    const sources = { ...base, userFile: { hooks: stop("mine") }, projectFile: { hooks: stop("theirs") } };
+    const c = resolveConfig({ ...sources, flags: {} });
+    expect(c.hooks).toEqual({
+      user: stop("mine"),
+      project: stop("theirs"),
+      projectOrigin: "/work/.synapse/config.json",
+      allowProject: false,
+    });
+    expect(resolveConfig({ ...sources, flags: { allowProjectHooks: true } }).hooks?.allowProject).toBe(true);
   });
 
   test("a config file's bad hooks key is a sentence naming it", () => {

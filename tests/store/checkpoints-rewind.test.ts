@@ -21,7 +21,11 @@ describe("applyRewinds", () => {
       input: [msg(0), msg(1), record("m0", "r1"), msg(4), msg(5), record("m4", "r2"), msg(6)],
       kept: ["m6"],
     },
-    { name: "target before the window: all before it", input: [msg(5), msg(6), record("m1", "r"), msg(7)], kept: ["m7"] },
+    {
+      name: "target before the window: all before it",
+      input: [msg(5), msg(6), record("m1", "r"), msg(7)],
+      kept: ["m7"],
+    },
     {
       name: "a damaged record is dropped, nothing else",
       input: [msg(0), { ...msg(1), rewind: { to: 3 } } as unknown as Message, msg(2)],

@@ -12,7 +12,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { CheckpointStore } from "../../src/store/checkpoints.ts";
+import { CheckpointStore, taskCheckpoints } from "../../src/store/checkpoints.ts";
 import { restoreCode } from "../../src/store/checkpoints-restore.ts";
 import { pruneCheckpoints } from "../../src/store/checkpoints-sweep.ts";
 import { compactSession } from "../../src/store/compact-session.ts";
@@ -55,6 +55,36 @@ describe("saving", () => {
     ]);
     const blobs = await Promise.all(befores.map((e) => store.readBlob((e as { sha: string }).sha)));
     expect(blobs.map(String)).toEqual(["v0", "v2"]);
+  });
+
+  test("a prompt found late: one turn line, written at its first write or at its end", async () => {
+    const { ws, store } = setup();
+    let stored: string | undefined;
+    // The prompt is stored only after the turn began (hooks run first): found when asked for.
+    store.beginTurn(() => stored);
+    stored = "p1";
+    await agentWrite(store, join(ws, "a.txt"), "1");
+    await agentWrite(store, join(ws, "b.txt"), "2");
+    await store.endTurn();
+    store.beginTurn(() => "p2");
+    await store.endTurn();
+    // A write after the prompt ended (none is expected) is not put under any prompt.
+    await agentWrite(store, join(ws, "c.txt"), "3");
+    const entries = await store.entries();
+    expect(entries.filter((e) => e.t === "turn").map((e) => e.turn)).toEqual(["p1", "p2"]);
+    expect(entries.filter((e) => e.t === "before").map((e) => e.turn)).toEqual(["p1", "p1"]);
+  });
+
+  test("a sub-agent's writes join its parent's prompt, without a turn line of their own", async () => {
+    const { root, ws, store } = setup();
+    await store.startTurn("p1");
+    const task = taskCheckpoints(join(root, "session"), "p1");
+    await task.beforeWrite(join(ws, "t.txt"));
+    writeFileSync(join(ws, "t.txt"), "task");
+    await task.afterWrite(join(ws, "t.txt"), "task");
+    const done = await restoreCode(store, "p1");
+    expect(done).toEqual([{ path: join(ws, "t.txt"), status: "removed" }]);
+    expect((await store.entries()).filter((e) => e.t === "turn").length).toBe(1);
   });
 
   test("a link at the path is not followed: nothing is read through it", async () => {
@@ -172,7 +202,13 @@ describe("bounds", () => {
 describe("synapse compact", () => {
   test("removes snapshots no kept prompt refers to, and keeps the rest", async () => {
     const home = tempHome();
-    const { store: session } = await openSession({ home, cwd: "/p", model: "m", config: storeConfig(), onWarning: () => {} });
+    const { store: session } = await openSession({
+      home,
+      cwd: "/p",
+      model: "m",
+      config: storeConfig(),
+      onWarning: () => {},
+    });
     session.append(msg(0, "prompt", "user"));
     const store = new CheckpointStore(session.dir);
     const ws = realpathSync(tempHome("synapse-ckpt-ws-"));

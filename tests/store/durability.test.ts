@@ -119,10 +119,16 @@ describe("durability", () => {
       const dir = /closed (\S+)/.exec(out)![1]!;
       const calls = readFileSync(log, "utf8").split("\n");
       const at = (marker: string) => calls.findIndex((l) => l.includes(`write(1, "${marker}`));
+      const first = at("first flush");
       const start = at("turns start");
       const end = at("turns end");
       const closed = at("closed ");
-      expect(start).toBeGreaterThanOrEqual(0);
+      expect(first).toBeGreaterThanOrEqual(0);
+      expect(start).toBeGreaterThan(first);
+      // A new session's first flush (on its first request's path) puts meta.json in place unsynced.
+      const opening = calls.slice(first, start);
+      expect(opening.some((l) => /rename(at2?)?\(.*meta\.json/.test(l))).toBe(true);
+      expect(opening.filter((l) => /\b(fsync|fdatasync)\(/.test(l))).toEqual([]);
       expect(end).toBeGreaterThan(start);
       const syncing = (l: string) => /\b(fsync|fdatasync|rename|renameat2?)\(/.test(l);
       const turns = calls.slice(start, end);
@@ -133,6 +139,7 @@ describe("durability", () => {
       // close(): the archive's fdatasync, then meta.json replaced (fsync + rename).
       const closing = calls.slice(end, closed);
       expect(closing.some((l) => /fdatasync\(/.test(l))).toBe(true);
+      expect(closing.some((l) => /\bfsync\(/.test(l))).toBe(true);
       expect(closing.some((l) => /rename(at2?)?\(.*meta\.json/.test(l))).toBe(true);
       const meta = metaOf(dir);
       expect(meta.messages).toBe(41);

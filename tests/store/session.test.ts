@@ -1,5 +1,4 @@
 // Opening, resuming and listing sessions; the window, eviction and meta.json.
-import type { Message } from "../../src/protocol/message.ts";
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -2,8 +2,9 @@
 // Write or Edit would make), wrapped, never cut, and scrolled with PgUp/PgDn (a page) or
 // Shift+↑/↓ (a row) when it is taller than the screen; takes "yes", "yes, and don't ask again"
 // (offered only for a rule that covers exactly this call, named in its label), or "no, and tell
-// the model why". Esc or Ctrl-C rejects the call and stops the turn. A pure state machine (`ApprovalPrompt`); the interactive session draws it in
-// the prompt's place (session-frame.ts) and feeds it keys until the user answers.
+// the model why". Esc or Ctrl-C rejects the call and stops the turn. A pure state machine
+// (`ApprovalPrompt`); the interactive session draws it in the prompt's place (session-frame.ts)
+// and feeds it keys until the user answers.
 
 import type { Colors } from "../../render/colors.ts";
 import { PLAIN } from "../../render/colors.ts";
@@ -51,7 +52,7 @@ export function wrapPreviewLine(line: string, width: number): string[] {
   let row = line.slice(0, indent);
   let col = indent;
   for (const ch of line.slice(indent)) {
-    const w = charWidth(ch.codePointAt(0)!);
+    const w = charWidth(ch.codePointAt(0) ?? 0);
     if (col + w > width && col > indent) {
       rows.push(row);
       row = pad;
@@ -72,9 +73,9 @@ export function grantLabel(request: ApprovalRequest): string {
   if (request.tool.startsWith("mcp__")) {
     return `Yes, and don't ask again for ${inertLine(request.rule)} (this tool) in this session`;
   }
-  const m = /^(\w+)\(([^]*)\)$/.exec(request.rule);
+  const m = /^(\w+)\(([\s\S]*)\)$/.exec(request.rule);
   if (request.tool === "Bash" || !m) return "Yes, and don't ask again for this exact command in this session";
-  return `Yes, and don't ask again for ${m[1]} of ${inertLine(m[2]!)} (that file only) in this session`;
+  return `Yes, and don't ask again for ${m[1]} of ${inertLine(m[2] ?? "")} (that file only) in this session`;
 }
 
 export class ApprovalPrompt {

@@ -22,7 +22,7 @@ export function complete(
   const before = text.slice(0, cursor);
   const command = /^\s*\/([\w-]*)$/.exec(before);
   if (command) {
-    const prefix = command[1].toLowerCase();
+    const prefix = (command[1] ?? "").toLowerCase();
     const candidates = commandNames.filter((n) => n.startsWith(prefix)).map((n) => `/${n} `);
     return { from: before.lastIndexOf("/"), to: cursor, candidates };
   }
@@ -75,7 +75,7 @@ function subsequence(needle: string, hay: string): boolean {
 /** The longest start every candidate shares. */
 export function commonPrefix(items: readonly string[]): string {
   if (!items.length) return "";
-  let p = items[0];
+  let p = items[0] ?? "";
   for (const s of items) while (!s.startsWith(p)) p = p.slice(0, -1);
   return p;
 }

@@ -52,7 +52,7 @@ export class HistorySearch {
 
   private find(from: number): void {
     for (let i = from; i >= 0; i--) {
-      if (this.query && this.entries[i]!.includes(this.query)) {
+      if (this.query && this.entries[i]?.includes(this.query)) {
         this.at = i;
         this.failed = false;
         return;

@@ -12,7 +12,7 @@ import type { Frame } from "../../render/screen-diff.ts";
 import { fitWidth } from "../../render/text-width.ts";
 import { type Theme, makeTheme } from "../../render/theme.ts";
 import type { Command } from "../args.ts";
-import { codeAfterSave, endOnce, startLifecycle } from "../process-lifecycle.ts";
+import { type EndOnce, codeAfterSave, endOnce, startLifecycle } from "../process-lifecycle.ts";
 import { ApprovalQueue } from "./approval-queue.ts";
 import { DoublePress } from "./double-press.ts";
 import { HistoryFile } from "./history-file.ts";
@@ -40,16 +40,83 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   // A terminal that cannot move its cursor gets plain lines instead of a redrawn screen.
   if (config.dumbTerminal) return (await import("./line-session.ts")).runLineSession(config, command);
   const life = startLifecycle();
+  let executor: Executor | undefined;
+  const p = screenParts(config, command.images, () => executor);
+  const ending = endSequence(p);
+  const exit = (code: number) => {
+    if (p.state.takesInput) void ending.end(code);
+  };
+  life.onSignal(({ code }) => exit(code));
+  life.onCrash({
+    before: () => {
+      if (!p.state.draws) return;
+      p.state.on("failed");
+      p.term.restore();
+    },
+    report: (err) => process.stderr.write(`\nsynapse: internal error: ${errorMessage(err)}\n`),
+  });
+  const submitter = new PromptSubmitter(
+    { view: p.view, theme: p.theme, color: config.color, width: p.term.width, exit },
+    command.images,
+    config.theme,
+  );
+  const keys = keyHandler(p, submitter, exit);
+  p.term.take(
+    (key) => {
+      if (p.state.takesInput) keys.onKey(key);
+    },
+    () => p.painter.resized(),
+  );
+
+  // The prompt is drawn before the session opens: typing can start at once.
+  p.painter.paint();
+  try {
+    executor = await createExecutor({
+      config,
+      resume: command.resume,
+      open: (sink, resume) =>
+        openRuntime({ config, resume, emit: sink, approve: (r) => p.approvals.ask(r), waitForSandbox: true }),
+      emit: sessionEvents({ ...p, notify: config.notify, out: p.term.out, leaving: () => ending.begun() }),
+    });
+  } catch (err) {
+    p.state.on("failed");
+    p.painter.clear();
+    p.term.restore();
+    throw err;
+  }
+  life.own(executor);
+  p.state.on("opened");
+  sayOpened(p, command.resume ? executor : undefined);
+  submitter.attach(executor);
+  p.painter.paint();
+  return ending.done;
+}
+
+/** What the session is drawn with and keeps between keys; `executor()` is undefined until it opens. */
+interface ScreenParts {
+  config: Config;
+  state: SessionState;
+  term: TerminalSetup;
+  /** One object, changed in place by /theme: the view and prompts hold it. */
+  theme: Theme;
+  history: HistoryFile;
+  area: PromptArea;
+  view: SessionView;
+  approvals: ApprovalQueue;
+  press: DoublePress;
+  painter: ScreenPainter;
+  executor(): Executor | undefined;
+}
+
+function screenParts(config: Config, images: readonly string[], executor: () => Executor | undefined): ScreenParts {
   const state = new SessionState();
   const term = new TerminalSetup();
-  // One object, changed in place by /theme: the view and prompts hold it.
   const theme = makeTheme(config.color, config.theme);
   const history = new HistoryFile(config.home);
   // ↑ walks the prompts sent in this directory; Ctrl-R searches those of every directory.
   const area = new PromptArea(new PromptEditor(history.load(config.cwd)));
   const view = new SessionView(theme, term.width, config.toolResultSummaryLimit);
-  sayWelcome(view, theme, term.width(), command.images);
-  let executor: Executor | undefined;
+  sayWelcome(view, theme, term.width(), images);
   const approvals = new ApprovalQueue({
     theme,
     asking: () => state.takesInput,
@@ -68,69 +135,48 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
       candidates: area.candidates,
       hint: area.search ? area.search.label() : press.hint(),
       menu: area.rows(approvals.current !== undefined),
-      facts: executor?.facts(),
+      facts: executor()?.facts(),
       approval: approvals.current?.prompt,
       startMode: config.permissionMode,
     });
-  const painter = new ScreenPainter({
-    out: term.out,
-    columns: term.columns,
-    rows: term.rows,
-    view,
-    draws: () => state.draws,
-    frame,
-  });
+  const { out, columns, rows } = term;
+  const painter = new ScreenPainter({ out, columns, rows, view, draws: () => state.draws, frame });
+  return { config, state, term, theme, history, area, view, approvals, press, painter, executor };
+}
 
-  const ending = endOnce(async (requested) => {
-    state.on("leave");
-    press.disarm();
-    area.candidates = [];
-    area.search = undefined;
-    approvals.cancel();
-    // A running turn is stopped first and its end drawn (the partial answer marked interrupted),
-    // so the last frame left on the terminal is not a spinner that looks still at work.
+/**
+ * The way out, run once: no key or question is taken any more, a running turn is stopped and its
+ * end drawn (the partial answer marked interrupted, so the last frame left on the terminal is not
+ * a spinner that looks still at work), the terminal given back, the session saved.
+ */
+function endSequence(p: ScreenParts): EndOnce {
+  return endOnce(async (requested) => {
+    p.state.on("leave");
+    p.press.disarm();
+    p.area.candidates = [];
+    p.area.search = undefined;
+    p.approvals.cancel();
+    const executor = p.executor();
     if (executor) await stopRunningTurn(executor);
-    painter.paint();
-    state.on("released");
-    painter.finish();
-    term.restore();
+    p.painter.paint();
+    p.state.on("released");
+    p.painter.finish();
+    p.term.restore();
     if (!executor) return requested;
     const closed = await closeSession(executor);
-    term.out(closed.line);
+    p.term.out(closed.line);
     return codeAfterSave(requested, closed);
   });
-  const exit = (code: number) => {
-    if (state.takesInput) void ending.end(code);
-  };
-  life.onSignal(({ code }) => exit(code));
-  life.onCrash({
-    before: () => {
-      if (!state.draws) return;
-      state.on("failed");
-      term.restore();
-    },
-    report: (err) => process.stderr.write(`\nsynapse: internal error: ${errorMessage(err)}\n`),
-  });
+}
 
-  const submitter = new PromptSubmitter(
-    { view, theme, color: config.color, width: term.width, exit },
-    command.images,
-    config.theme,
-  );
-  const keys = new KeyHandler({
-    config,
-    theme,
+function keyHandler(p: ScreenParts, submitter: PromptSubmitter, exit: (code: number) => void): KeyHandler {
+  const { painter, term, state } = p;
+  return new KeyHandler({
+    ...p,
     width: term.width,
-    view,
-    area,
-    press,
-    painter,
-    approvals,
     submitter,
     typeAhead: new TypeAhead(),
-    history,
-    everywhere: history.load(),
-    executor: () => executor,
+    everywhere: p.history.load(),
     exit,
     suspend: () => {
       // The live region goes (no stale prompt above the shell's job notice) and what the shell
@@ -139,42 +185,6 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
       if (term.suspend(() => state.draws)) painter.redrawHere();
     },
   });
-  term.take(
-    (key) => {
-      if (state.takesInput) keys.onKey(key);
-    },
-    () => painter.resized(),
-  );
-
-  // The prompt is drawn before the session opens: typing can start at once.
-  painter.paint();
-  try {
-    executor = await createExecutor({
-      config,
-      resume: command.resume,
-      open: (sink, resume) => openRuntime({ config, resume, emit: sink, approve: (r) => approvals.ask(r) }),
-      emit: sessionEvents({
-        notify: config.notify,
-        out: term.out,
-        view,
-        painter,
-        area,
-        executor: () => executor,
-        leaving: () => ending.begun(),
-      }),
-    });
-  } catch (err) {
-    state.on("failed");
-    painter.clear();
-    term.restore();
-    throw err;
-  }
-  life.own(executor);
-  state.on("opened");
-  sayOpened(view, theme, term.width(), config, command.resume ? executor : undefined);
-  submitter.attach(executor);
-  painter.paint();
-  return ending.done;
 }
 
 function sayWelcome(view: SessionView, theme: Theme, width: number, images: readonly string[]): void {
@@ -186,11 +196,11 @@ function sayWelcome(view: SessionView, theme: Theme, width: number, images: read
 }
 
 /** `resumed`: the executor of a resumed session, whose last messages are shown again. */
-function sayOpened(view: SessionView, theme: Theme, width: number, config: Config, resumed?: Executor): void {
+function sayOpened({ view, theme, term, config }: ScreenParts, resumed?: Executor): void {
   // -y / bypass: said once in the transcript too (the status line keeps showing it in red).
   if (config.permissionMode === "bypass") {
     const warning = "⚠ bypass mode: every tool call runs without asking (only --deny rules still apply)";
-    view.say(theme.bold(theme.red(fitWidth(warning, width))));
+    view.say(theme.bold(theme.red(fitWidth(warning, term.width()))));
   }
   if (resumed) {
     view.replay(...resumeWindow(resumed));

@@ -68,7 +68,7 @@ const ALT_KEYS: Record<string, Key> = {
   "\b": { kind: "delete-word-back" },
 };
 
-const CSI = /^\x1b(\[[0-9;?]*[ -\/]*[@-~]|O[A-Za-z])/;
+const CSI = /^\x1b(\[[0-9;?]*[ -/]*[@-~]|O[A-Za-z])/;
 
 /**
  * A key in the kitty keyboard protocol's form, `CSI code ; modifiers u` (what a terminal sends once
@@ -158,7 +158,7 @@ export class KeyDecoder {
         s = s.slice(PASTE_START.length);
         continue;
       }
-      const c = s[0];
+      const c = s.charAt(0);
       if (c === "\x1b") {
         const m = CSI.exec(s);
         if (m) {
@@ -172,7 +172,7 @@ export class KeyDecoder {
           s = "";
           continue;
         }
-        const alt = ALT_KEYS[s[1]];
+        const alt = ALT_KEYS[s.charAt(1)];
         if (alt) {
           keys.push(alt);
           s = s.slice(2);
@@ -195,7 +195,7 @@ export class KeyDecoder {
       else {
         // A run of printable characters is one key: typing fast (or a paste without brackets).
         let end = 1;
-        while (end < s.length && s[end] >= " " && s[end] !== "\x7f" && s[end] !== "\x1b") end++;
+        while (end < s.length && s.charAt(end) >= " " && s.charAt(end) !== "\x7f" && s.charAt(end) !== "\x1b") end++;
         keys.push({ kind: "text", text: s.slice(0, end) });
         s = s.slice(end);
         continue;

@@ -103,7 +103,8 @@ export async function runLineSession(config: Config, command: RunCommand): Promi
       view.replay(...resumeWindow(executor));
       flush();
     }
-    if (event.type === "submission_end" && !ending.begun()) setImmediate(() => idle() && !questions.length && out(PROMPT));
+    if (event.type !== "submission_end" || ending.begun()) return;
+    setImmediate(() => idle() && !questions.length && out(PROMPT));
   };
 
   const input = createInterface({ input: process.stdin, terminal: false });

@@ -3,6 +3,7 @@
 // or OSC 777 (VTE terminals, foot, Ghostty) into one. SYNAPSE_NOTIFY picks which; "off" for none.
 
 import type { NotifyKind } from "../../config/config.ts";
+import { assertNever } from "../../protocol/assert-never.ts";
 
 /** The bytes that notify, `message` made safe to sit inside an OSC string. */
 export function notification(kind: NotifyKind, message: string): string {
@@ -16,6 +17,8 @@ export function notification(kind: NotifyKind, message: string): string {
       return `\x1b]777;notify;synapse;${text}\x07`;
     case "off":
       return "";
+    default:
+      return assertNever(kind, "notification kind");
   }
 }
 

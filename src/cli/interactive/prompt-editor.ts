@@ -123,15 +123,15 @@ export class PromptEditor {
 
   wordLeft(): void {
     let i = this.cursor;
-    while (i > 0 && /\s/.test(this.text[i - 1])) i--;
-    while (i > 0 && !/\s/.test(this.text[i - 1])) i--;
+    while (i > 0 && /\s/.test(this.text.charAt(i - 1))) i--;
+    while (i > 0 && !/\s/.test(this.text.charAt(i - 1))) i--;
     this.cursor = i;
   }
 
   wordRight(): void {
     let i = this.cursor;
-    while (i < this.text.length && /\s/.test(this.text[i])) i++;
-    while (i < this.text.length && !/\s/.test(this.text[i])) i++;
+    while (i < this.text.length && /\s/.test(this.text.charAt(i))) i++;
+    while (i < this.text.length && !/\s/.test(this.text.charAt(i))) i++;
     this.cursor = i;
   }
 
@@ -180,7 +180,7 @@ export class PromptEditor {
     if (this.browse === 0) return;
     if (this.browse === this.history.length) this.draft = this.text;
     this.browse--;
-    this.load(this.history[this.browse]);
+    this.load(this.history[this.browse] ?? "");
   }
 
   /** ↓: the row below, or (on the last row) the next history entry, then the draft. */
@@ -188,14 +188,15 @@ export class PromptEditor {
     if (this.moveRow(1)) return;
     if (this.browse >= this.history.length) return;
     this.browse++;
-    this.load(this.browse === this.history.length ? this.draft : this.history[this.browse]);
+    this.load(this.browse === this.history.length ? this.draft : (this.history[this.browse] ?? ""));
   }
 
   /** Rows to draw (after the prompt marker) and the caret's row and column, wrapped to `width`. */
   layout(width: number): { rows: string[]; row: number; col: number } {
     this.width = width;
     const { rows, stops } = this.place(width);
-    const at = stops.find((s) => s.index === this.cursor) ?? stops[stops.length - 1]!;
+    // place() always ends with the stop after the last character.
+    const at = stops.find((s) => s.index === this.cursor) ?? stops.at(-1) ?? { index: 0, row: 0, col: 0 };
     // A caret past the last column of a full row is drawn at the start of the next one.
     if (at.row === rows.length) rows.push("");
     return { rows, row: at.row, col: at.col };
@@ -217,7 +218,7 @@ export class PromptEditor {
         w = 0;
         continue;
       }
-      const cp = segment.codePointAt(0)!;
+      const cp = segment.codePointAt(0) ?? 0;
       // A control character (a pasted tab, DEL, a C1 code) is drawn as one visible column: raw,
       // the terminal would act on it and the caret would land where the text does not end.
       const control = cp < 0x20 || (cp >= 0x7f && cp < 0xa0);
@@ -243,7 +244,9 @@ export class PromptEditor {
     const row = stops.filter((s) => s.row === at.row + dir);
     if (!row.length) return false;
     const left = row.filter((s) => s.col <= at.col);
-    this.cursor = (left.length ? left[left.length - 1]! : row[0]!).index;
+    const target = left.at(-1) ?? row[0];
+    if (!target) return false;
+    this.cursor = target.index;
     return true;
   }
 
@@ -281,6 +284,6 @@ function graphemeEnd(text: string, index: number): number {
 /** Columns a grapheme takes: its widest code point (a modifier or joined emoji adds none). */
 function clusterWidth(segment: string): number {
   let w = 0;
-  for (const ch of segment) w = Math.max(w, charWidth(ch.codePointAt(0)!));
+  for (const ch of segment) w = Math.max(w, charWidth(ch.codePointAt(0) ?? 0));
   return segment.includes("\uFE0F") ? 2 : w;
 }

@@ -30,5 +30,5 @@ const CYCLE: readonly PermissionMode[] = ["default", "accept-edits", "plan"];
 export function nextMode(mode: PermissionMode, startedInBypass: boolean): PermissionMode {
   const cycle = startedInBypass ? [...CYCLE, "bypass" as const] : CYCLE;
   const at = cycle.indexOf(mode);
-  return cycle[(at + 1) % cycle.length]!;
+  return cycle[(at + 1) % cycle.length] ?? "default";
 }

@@ -3,6 +3,8 @@
 // paragraph, running tools with their output tail, sub-agent rows, queued inputs, the spinner).
 
 import type { ExecutorEvent } from "../../executor/executor.ts";
+import { assertNever } from "../../protocol/assert-never.ts";
+import type { RunResult } from "../../protocol/events.ts";
 import { FAILED_PROMPT, INTERRUPTED_PROMPT, type Message, textOf } from "../../protocol/message.ts";
 import type { ToolDisplay } from "../../protocol/tool-display.ts";
 import { renderMarkdown } from "../../render/markdown.ts";
@@ -88,7 +90,10 @@ export class SessionView {
   expandLast(): void {
     const t = this.theme;
     const w = this.width();
-    if (!this.lastResult) return this.say(t.dim("  no tool output yet"));
+    if (!this.lastResult) {
+      this.say(t.dim("  no tool output yet"));
+      return;
+    }
     const lines = this.lastResult.text.replace(/\n+$/, "").split("\n");
     this.say(t.dim(fitWidth(`  ⎿ ${this.lastResult.label}: ${lines.length} line${lines.length === 1 ? "" : "s"}`, w)));
     for (const line of lines) this.say(...wrapText(`    ${inert(line)}`, w));
@@ -167,6 +172,21 @@ export class SessionView {
         }
       }
     }
+  }
+
+  /** A run's end: what is left of the stream and the task rows, and why it failed, if it did. */
+  private runEnded(r: RunResult, w: number): void {
+    const t = this.theme;
+    this.flushStream();
+    this.flushTasks(true);
+    if (r.error) this.say(t.red(`error: ${inertLine(r.error)}`));
+    else if (r.subtype === "error_during_execution")
+      this.say(...wrapText(`error: ${inert(r.result)}`, w).map((l) => t.red(l)));
+    else if (r.subtype === "error_max_turns")
+      this.say(t.red(`error: reached the maximum number of turns (${r.num_turns})`));
+    else if (r.subtype === "error_max_tokens") this.say(t.red("error: the answer was cut at the output limit"));
+    else if (r.subtype === "error_max_budget_usd")
+      this.say(...wrapText(`error: ${inert(r.result)}`, w).map((l) => t.red(l)));
   }
 
   handle(event: ExecutorEvent): void {
@@ -250,11 +270,7 @@ export class SessionView {
       case "compact_boundary":
         this.condenseShown = true;
         this.setNotice(`condensed ${tokenChange(event.tokens_before, event.tokens_after)}`);
-        this.say(
-          t.dim(
-            `  context condensed (${event.method}): ${event.tokens_before.toLocaleString("en-US")} → ${event.tokens_after.toLocaleString("en-US")} tokens`,
-          ),
-        );
+        this.say(t.dim(`  context condensed (${event.method}): ${condensedCounts(event)} tokens`));
         break;
       case "compacted":
         if (this.condenseShown) break;
@@ -271,20 +287,15 @@ export class SessionView {
         this.setNotice(undefined);
         this.say(t.dim(`  switched to session ${event.session_id} (the previous one, ${event.previous}, is saved)`));
         break;
-      case "result": {
-        const r = event.result;
-        this.flushStream();
-        this.flushTasks(true);
-        if (r.error) this.say(t.red(`error: ${inertLine(r.error)}`));
-        else if (r.subtype === "error_during_execution")
-          this.say(...wrapText(`error: ${inert(r.result)}`, w).map((l) => t.red(l)));
-        else if (r.subtype === "error_max_turns")
-          this.say(t.red(`error: reached the maximum number of turns (${r.num_turns})`));
-        else if (r.subtype === "error_max_tokens") this.say(t.red("error: the answer was cut at the output limit"));
-        else if (r.subtype === "error_max_budget_usd")
-          this.say(...wrapText(`error: ${inert(r.result)}`, w).map((l) => t.red(l)));
+      case "result":
+        this.runEnded(event.result, w);
         break;
-      }
+      case "init":
+      case "compact_start":
+        // The status line shows the session; a condense is shown when it is done (compact_boundary).
+        break;
+      default:
+        assertNever(event, "event");
     }
   }
 
@@ -331,7 +342,7 @@ export class SessionView {
     rows.push(...this.md.live());
     for (const tool of this.tools.values()) {
       if (tool.isTask) continue;
-      rows.push(`${t.cyan(SPIN[frame % SPIN.length])} ${t.bold(fitWidth(tool.label, w - 2))}`);
+      rows.push(`${t.cyan(spinner(frame))} ${t.bold(fitWidth(tool.label, w - 2))}`);
       for (const line of lastLines(tool.output, 3)) rows.push(t.dim(fitWidth(`  ${inertLine(line)}`, w)));
     }
     const taskRow = (row: TaskRow) =>
@@ -346,7 +357,7 @@ export class SessionView {
     if (!fitsAll && queued.length) rows.push(t.dim(fitWidth(`○ … ${queued.length} more queued`, w)));
     if (this.busySince !== undefined) {
       const secs = Math.floor((Date.now() - this.busySince) / 1000);
-      rows.push(t.cyan(SPIN[frame % SPIN.length]) + t.dim(fitWidth(` working… ${secs}s · esc to interrupt`, w - 2)));
+      rows.push(t.cyan(spinner(frame)) + t.dim(fitWidth(` working… ${secs}s · esc to interrupt`, w - 2)));
     }
     for (const q of this.queued) rows.push(t.dim(fitWidth(`  queued: ${inertLine(q.text)}`, w)));
     return rows.length > maxRows ? rows.slice(rows.length - maxRows) : rows;
@@ -400,4 +411,14 @@ function echo(text: string, width: number, t: Theme): string[] {
   const rows = shown.map((l, i) => (i === 0 ? `${t.bold("›")} ${l}` : `  ${l}`));
   if (lines.length > 6) rows.push(t.dim(`  … ${lines.length - 6} more lines`));
   return rows;
+}
+
+/** "120,000 → 30,000": a condense's token counts before and after. */
+function condensedCounts(e: { tokens_before: number; tokens_after: number }): string {
+  return `${e.tokens_before.toLocaleString("en-US")} → ${e.tokens_after.toLocaleString("en-US")}`;
+}
+
+/** The spinner's glyph at a frame. */
+function spinner(frame: number): string {
+  return SPIN[frame % SPIN.length] ?? "";
 }

@@ -14,10 +14,10 @@ export const MENU_ROWS = 8;
 export function slashMenu(draft: string, commands: readonly MenuCommand[]): MenuCommand[] {
   const m = /^\/([\w?-]*)$/.exec(draft);
   if (!m) return [];
-  const typed = m[1]!.toLowerCase();
+  const typed = (m?.[1] ?? "").toLowerCase();
   const hits = commands.filter((c) => [c.name, ...(c.aliases ?? [])].some((n) => n.startsWith(typed)));
   // A draft that is already exactly one command's name leaves nothing to choose.
-  if (hits.length === 1 && hits[0]!.name === typed) return [];
+  if (hits.length === 1 && hits[0]?.name === typed) return [];
   return hits.slice(0, MENU_ROWS);
 }
 

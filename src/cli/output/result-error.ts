@@ -1,6 +1,7 @@
 // The one `error:` line a failed run prints on stderr, in every output format (in json and
 // stream-json the result object says the same, for scripts; the line is for the person watching).
 
+import { assertNever } from "../../protocol/assert-never.ts";
 import type { RunResult } from "../../protocol/events.ts";
 
 /**
@@ -21,7 +22,10 @@ export function resultErrorText(r: RunResult, answerOnStdout: boolean): string |
       return r.result;
     case "error_max_turns":
       return `reached the maximum number of turns (${r.num_turns})`;
-    default:
+    case "success":
+    case "interrupted":
       return undefined;
+    default:
+      return assertNever(r.subtype, "result subtype");
   }
 }

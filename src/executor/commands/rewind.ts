@@ -19,7 +19,8 @@ type Mode = keyof typeof MODES;
 export function pointLabel(point: RewindPoint, width = 60): string {
   const line = point.text.replace(/\s+/g, " ").trim();
   const text = line.length > width ? `${line.slice(0, width - 1)}…` : line;
-  const files = point.files === 0 ? "no files changed since" : `${point.files} file${point.files === 1 ? "" : "s"} changed since`;
+  const files =
+    point.files === 0 ? "no files changed since" : `${point.files} file${point.files === 1 ? "" : "s"} changed since`;
   return `${point.n}. ${text || "(no text)"}  (${files})`;
 }
 
@@ -30,7 +31,8 @@ export function parseRewindArgs(args: string): RewindArgs {
   const words = args.trim().split(/\s+/).filter(Boolean);
   if (words.length === 0) return { list: true };
   const [first, second, ...rest] = words as [string, string | undefined, ...string[]];
-  if (!/^\d+$/.test(first) || Number(first) < 1) return { error: `/rewind: "${first}" is not a prompt number (usage: ${USAGE})` };
+  if (!/^\d+$/.test(first) || Number(first) < 1)
+    return { error: `/rewind: "${first}" is not a prompt number (usage: ${USAGE})` };
   if (rest.length > 0) return { error: `/rewind: too many arguments (usage: ${USAGE})` };
   const mode = second ?? "all";
   if (mode !== "?" && !(mode in MODES)) return { error: `/rewind: unknown choice "${mode}" (usage: ${USAGE})` };
@@ -54,11 +56,17 @@ export const rewindCommand: SlashCommand = {
       return { ...say(...lines), choices: { command: "rewind", title, items } };
     }
     const point = points.find((p) => p.n === parsed.n);
-    if (!point) return fail(`/rewind: no prompt ${parsed.n} (there ${points.length === 1 ? "is 1" : `are ${points.length}`}; /rewind lists them)`);
+    if (!point)
+      return fail(
+        `/rewind: no prompt ${parsed.n} (there ${points.length === 1 ? "is 1" : `are ${points.length}`}; /rewind lists them)`,
+      );
     if (parsed.mode === "?") {
       const items = (Object.keys(MODES) as Mode[]).map((mode) => ({ value: `${point.n} ${mode}`, label: MODES[mode] }));
       const title = `Rewind to before: ${pointLabel(point)}`;
-      return { ...say(title, ...items.map((i) => `  /rewind ${i.value}: ${i.label}`)), choices: { command: "rewind", title, items } };
+      return {
+        ...say(title, ...items.map((i) => `  /rewind ${i.value}: ${i.label}`)),
+        choices: { command: "rewind", title, items },
+      };
     }
     return act({
       kind: "Rewind",

@@ -12,7 +12,9 @@ export function contextPercent(tokens: number, window: number): number {
 export const statusCommand: SlashCommand = {
   name: "status",
   summary: "version, model, session, cwd, context, memory, shells, tasks, permission mode, sandbox",
-  run(_args, ctx) {
+  async run(_args, ctx) {
+    // Asked right after the session opened, /status waits for the sandbox probe's answer.
+    const sandbox = (await ctx.sandbox?.()) ?? ctx.facts().sandbox;
     const f = ctx.facts();
     return say(
       `version:  synapse ${VERSION}`,
@@ -25,7 +27,7 @@ export const statusCommand: SlashCommand = {
       `tasks:    ${f.tasksRunning} running`,
       `cost:     ${costSummary(f.usage, f.costUsd)}`,
       `mode:     ${f.permissionMode ?? "default"} (permission mode; Shift+Tab cycles it in the session)`,
-      `sandbox:  ${f.sandbox ? describeSandbox(f.sandbox) : "being probed"}`,
+      `sandbox:  ${sandbox ? describeSandbox(sandbox) : "being probed"}`,
     );
   },
 };
