@@ -89,7 +89,7 @@ async function firstRequest(argvs: string[][]) {
 const isSub = (r: RecordedRequest) => JSON.stringify(r.body?.system ?? "").includes("You are a sub-agent");
 
 /** The end of the main turn's stream (which asks for one task, streamed slowly) → the sub-agent's first request. */
-async function firstSubAgent(): Promise<number> {
+export async function firstSubAgent(bin = binary): Promise<number> {
   const gaps: number[] = [];
   for (let i = 0; i < Math.min(RUNS, 10); i++) {
     let main = 0;
@@ -100,7 +100,7 @@ async function firstSubAgent(): Promise<number> {
       return { toolCalls: [{ id: "toolu_1", name: "Bash", input: { command } }], chunkDelayMs: 60 };
     });
     const env = { PATH: process.env.PATH!, ...tempHome().env, ...providerEnv(server.url) };
-    const proc = Bun.spawn([binary, "look"], { env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([bin, "look"], { env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     await new Response(proc.stdout).text();
     await proc.exited;
     const asking = server.requests.find((r) => !isSub(r));

@@ -64,7 +64,9 @@ function tableRows(text: string): string[][] {
   );
 }
 
-const longFlags = (text: string) => new Set([...text.matchAll(/(?<![\w-])--([a-z][a-z-]*[a-z])/g)].map((m) => m[1]!));
+// camelCase too: the Agent SDK's --allowedTools and --disallowedTools are Claude Code's spelling.
+const longFlags = (text: string) =>
+  new Set([...text.matchAll(/(?<![\w-])--([a-z][a-zA-Z-]*[a-zA-Z])/g)].map((m) => m[1]!));
 /** `-x, --name` pairs as written in an option list. */
 const shortPairs = (text: string) =>
   new Map([...text.matchAll(/(?<![\w-])-([A-Za-z]), --([a-z][a-z-]*)/g)].map((m) => [m[1]!, m[2]!] as const));

@@ -102,9 +102,37 @@ function resultText(block: ToolResultBlock): string {
   return block.content.map((b) => (b.type === "text" ? b.text : "[image]")).join("\n");
 }
 
+/** A call's first update: what the editor shows and follows until its result. */
+function toolCall(event: Extract<ExecutorEvent, { type: "tool_start" }>, cwd: string): SessionUpdate {
+  return {
+    sessionUpdate: "tool_call",
+    toolCallId: event.id,
+    title: toolTitle(event.name, event.input),
+    kind: toolKind(event.name, event.input),
+    status: "pending",
+    locations: toolLocations(event.name, event.input, cwd),
+    rawInput: event.input,
+  };
+}
+
+const stableInput = (input: unknown) => JSON.stringify(input ?? null);
+
+/** The open call with this tool and input; the gate sees the input as parsed (explicit nulls left out). */
+function findOpenCall(open: Map<string, OpenCall>, name: string, input: unknown): string | undefined {
+  const wanted = stableInput(input);
+  let found: string | undefined;
+  let sameTool: string | undefined;
+  for (const [id, call] of open) {
+    if (call.name !== name) continue;
+    sameTool = id;
+    if (stableInput(call.input) === wanted) found = id;
+  }
+  // No call with exactly that input: the newest call of that tool then.
+  return found ?? sameTool;
+}
+
 export function createUpdateMapper(cwd: string, opts: UpdateMapperOptions = {}): UpdateMapper {
   const open = new Map<string, OpenCall>();
-  const stableInput = (input: unknown) => JSON.stringify(input ?? null);
   const clock = opts.clock ?? realClock;
   const liveUpdate = (id: string, call: OpenCall) => callUpdate(id, "in_progress", [text(call.output)]);
 
@@ -171,20 +199,9 @@ export function createUpdateMapper(cwd: string, opts: UpdateMapperOptions = {}):
         case "turn_retry":
           // The partial answer already shown cannot be taken back: say why it starts again.
           return [chunk("agent_thought_chunk", `(retrying: ${event.reason})\n`)];
-        case "tool_start": {
+        case "tool_start":
           open.set(event.id, { name: event.name, input: event.input, output: "", diff: false, sentAt: -Infinity });
-          return [
-            {
-              sessionUpdate: "tool_call",
-              toolCallId: event.id,
-              title: toolTitle(event.name, event.input),
-              kind: toolKind(event.name, event.input),
-              status: "pending",
-              locations: toolLocations(event.name, event.input, cwd),
-              rawInput: event.input,
-            },
-          ];
-        }
+          return [toolCall(event, cwd)];
         case "tool_progress":
           return progress(event);
         case "tool_end":
@@ -218,17 +235,6 @@ export function createUpdateMapper(cwd: string, opts: UpdateMapperOptions = {}):
       }
     },
 
-    findCall(name, input) {
-      const wanted = stableInput(input);
-      let found: string | undefined;
-      let sameTool: string | undefined;
-      for (const [id, call] of open) {
-        if (call.name !== name) continue;
-        sameTool = id;
-        if (stableInput(call.input) === wanted) found = id;
-      }
-      // The gate sees the input as parsed (explicit nulls left out): the newest call of that tool then.
-      return found ?? sameTool;
-    },
+    findCall: (name, input) => findOpenCall(open, name, input),
   };
 }

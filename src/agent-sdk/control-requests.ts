@@ -6,7 +6,7 @@ import { COMMANDS } from "../executor/command-registry.ts";
 import { errorMessage } from "../protocol/errors.ts";
 import { sdkMode } from "./permission-modes.ts";
 import { type ControlRequestLine, type RequestSubtype, checkRequest, isKnownSubtype } from "./sdk-lines.ts";
-import type { SessionControl } from "./sdk-session.ts";
+import type { SessionControl } from "./types.ts";
 
 type Handler = (session: SessionControl, body: never) => Promise<Record<string, unknown>>;
 
@@ -32,7 +32,9 @@ const HANDLERS: { [S in RequestSubtype]?: Handler } = {
     await session.executor();
     const refused = session.setMode(body.mode);
     if (refused) throw new Error(refused);
-    const mode = session.dontAsk ? "dontAsk" : sdkMode(session.current!.runtime.permissionMode);
+    const current = session.current;
+    if (!current) throw new Error("the session is not open");
+    const mode = session.dontAsk ? "dontAsk" : sdkMode(current.runtime.permissionMode);
     return { mode };
   },
   set_model: async (session, body: { model?: string | null }) => {

@@ -4,7 +4,7 @@
 // own command line allowed.
 
 import { synapseMode } from "./permission-modes.ts";
-import type { SessionControl } from "./sdk-session.ts";
+import type { SessionControl } from "./types.ts";
 
 /** Applies the mode to the open executor; returns the sentence of a refusal instead. */
 export function applyMode(

@@ -50,7 +50,8 @@ export async function askProgram(request: ApprovalRequest, ask: PermissionAsk): 
 /** `Bash(npm test)` → `{toolName: "Bash", ruleContent: "npm test"}`, as the SDK spells a rule. */
 export function ruleValue(rule: string): { toolName: string; ruleContent?: string } {
   const m = /^([^(]+)\((.*)\)$/s.exec(rule);
-  return m ? { toolName: m[1]!, ruleContent: m[2]! } : { toolName: rule };
+  const [, toolName, ruleContent] = m ?? [];
+  return toolName !== undefined && ruleContent !== undefined ? { toolName, ruleContent } : { toolName: rule };
 }
 
 /** True when an update asks to allow the rule from now on (granted only when it covers exactly this call). */

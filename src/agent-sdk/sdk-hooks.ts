@@ -3,7 +3,7 @@
 // hook command's JSON is read (hooks/hook-output.ts). A callback that fails or does not answer in
 // time is a notice, never a block (the SDK's default onFailure: "continue").
 
-import { type HookOutcome, type HookSource } from "../hooks/index.ts";
+import type { HookOutcome, HookSource } from "../hooks/index.ts";
 import { outcomeFromJson } from "../hooks/hook-output.ts";
 import { matcherSelects } from "../hooks/matcher.ts";
 import { DEFAULT_HOOK_TIMEOUT_S, HOOK_EVENT_NAMES, type HookEventInput, matchTarget } from "../protocol/hook-events.ts";
@@ -21,9 +21,13 @@ export function sdkHookSource(hooks: Registered, channel: ControlChannel): HookS
   return {
     async run(event: HookEventInput, signal: AbortSignal): Promise<HookOutcome[]> {
       const target = matchTarget(event);
-      const matchers = (hooks[event.hook_event_name] ?? []).filter((m) => matcherSelects(m.matcher ?? undefined, target));
+      const matchers = (hooks[event.hook_event_name] ?? []).filter((m) =>
+        matcherSelects(m.matcher ?? undefined, target),
+      );
       const calls = matchers.flatMap((m) =>
-        m.hookCallbackIds.map((id) => callBack(channel, id, event, (m.timeout ?? DEFAULT_HOOK_TIMEOUT_S) * 1000, signal)),
+        m.hookCallbackIds.map((id) =>
+          callBack(channel, id, event, (m.timeout ?? DEFAULT_HOOK_TIMEOUT_S) * 1000, signal),
+        ),
       );
       return Promise.all(calls);
     },

@@ -41,7 +41,8 @@ class ControlTransport implements Transport {
     if (id === undefined) return;
     if (!answer.ok) return this.fail(id, answer.error);
     const parsed = z.safeParse(reply, answer.response.mcp_response);
-    if (!parsed.success || parsed.data.id !== id) return this.fail(id, "the program's reply was not a JSON-RPC answer to it");
+    if (!parsed.success || parsed.data.id !== id)
+      return this.fail(id, "the program's reply was not a JSON-RPC answer to it");
     this.onmessage?.(parsed.data as JSONRPCMessage);
   }
 

@@ -19,7 +19,7 @@ import { askProgram } from "./permission-bridge.ts";
 import { sdkHookSource, unsupportedHookEvents } from "./sdk-hooks.ts";
 import { type SdkMcpServers, sdkMcpServers } from "./sdk-mcp.ts";
 import { type InitializeRequest, type UserLine, parseSdkLine } from "./sdk-lines.ts";
-import type { SdkSessionFlags } from "./types.ts";
+import type { SdkSessionFlags, SessionControl } from "./types.ts";
 import { turnInput } from "./user-content.ts";
 
 export interface SdkSessionOptions {
@@ -38,26 +38,6 @@ export interface SdkSessionOptions {
   version: string;
   /** The executor opened (the process's lifecycle owns it from then on). */
   onOpen?(executor: Executor): void;
-}
-
-/** What the control requests read and change (control-requests.ts). */
-export interface SessionControl {
-  readonly config: Config;
-  readonly flags: SdkSessionFlags;
-  readonly version: string;
-  /** The executor, opened on first need (after initialize, when one came first). */
-  executor(): Promise<Executor>;
-  /** initialize's settings; the executor opens with them. */
-  initialize(request: InitializeRequest): void;
-  /** Ends the running turn (and any permission question it waits on). */
-  interrupt(): void;
-  /** set_permission_mode and a permission update's setMode: the note when refused. */
-  setMode(mode: string): string | undefined;
-  readonly dontAsk: boolean;
-  /** The executor once open. */
-  readonly current: Executor | undefined;
-  /** The program's in-process MCP servers (its own mcp_message requests go to them). */
-  readonly mcp: SdkMcpServers | undefined;
 }
 
 export async function runSdkSession(opts: SdkSessionOptions): Promise<number> {
@@ -140,7 +120,8 @@ class SdkSession implements SessionControl {
     const servers = this.init?.sdkMcpServers?.length ? sdkMcpServers(this.init.sdkMcpServers, this.channel) : undefined;
     this.mcp = servers;
     const unsupported = hooks ? unsupportedHookEvents(hooks) : [];
-    if (unsupported.length) this.opts.err(`synapse: note: synapse never fires these hook events: ${unsupported.join(", ")}\n`);
+    if (unsupported.length)
+      this.opts.err(`synapse: note: synapse never fires these hook events: ${unsupported.join(", ")}\n`);
     const executor = await createExecutor({
       config,
       resume: this.opts.resume,
@@ -249,8 +230,8 @@ function systemPromptOf(
   init: InitializeRequest | undefined,
   flags: SdkSessionFlags,
 ): { replace?: string; append?: string } | undefined {
-  const given = init?.systemPrompt ?? flags.systemPrompt;
-  const replace = Array.isArray(given) ? given.join("\n") : given;
+  const fromInit = Array.isArray(init?.systemPrompt) ? init.systemPrompt.join("\n") : init?.systemPrompt;
+  const replace = fromInit?.trim() ? fromInit : flags.systemPrompt;
   const append = init?.appendSystemPrompt ?? flags.appendSystemPrompt;
   // The SDK sends an empty prompt when its program set none: Synapse's own prompt stays then.
   if (!replace?.trim() && !append?.trim()) return undefined;

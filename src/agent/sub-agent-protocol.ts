@@ -103,7 +103,12 @@ function build() {
   };
   const event = z
     .looseObject({ type: z.string() })
-    .check(z.refine((e) => !Object.hasOwn(EVENTS, e.type) || z.safeParse(EVENTS[e.type]!, e).success, "wrong fields"));
+    .check(
+      z.refine((e) => {
+        const schema = Object.hasOwn(EVENTS, e.type) ? EVENTS[e.type] : undefined;
+        return !schema || z.safeParse(schema, e).success;
+      }, "wrong fields"),
+    );
 
   const fromWorker = z.discriminatedUnion("t", [
     z.object({ t: z.literal("started") }),

@@ -9,7 +9,7 @@ import type { AgentEvent } from "../protocol/events.ts";
 import type { RunOutcome, RunRequest, ShellPool } from "../shell/types.ts";
 import { openTaskStore } from "../store/task-store.ts";
 import { taskCheckpoints } from "../store/checkpoints.ts";
-import { toolsFor } from "../tools/registry.ts";
+import { agentKind, toolsFor } from "../tools/registry.ts";
 import { buildPolicy, policyForSubAgent } from "../policy/policy.ts";
 import { runAgent } from "./runner.ts";
 import { runtime } from "../runtime/runtime.ts";
@@ -128,7 +128,7 @@ async function run(
     config: config.store,
     onWarning: (message) => emit({ type: "warning", message }),
   });
-  const kind = input.kind === "explore" ? "explore" : config.permissionMode === "plan" ? "plan" : "main";
+  const kind = agentKind(config.permissionMode, input.kind);
   try {
     const out = await runAgent({
       // maxBudgetUsd: what is left of the main run's budget as this task started (sub-agents.ts).

@@ -16,7 +16,7 @@ import { addUsage } from "../llm/pricing.ts";
 import type { ShellPool } from "../shell/types.ts";
 import { type TaskEnd, type TaskPool, createTaskPool } from "../tasks/task-pool.ts";
 import { workerFile } from "../tasks/worker-file.ts";
-import { toolsFor } from "../tools/registry.ts";
+import { agentKind, toolsFor } from "../tools/registry.ts";
 import {
   WARM_UP,
   readFromWorker,
@@ -106,6 +106,7 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
   let tasksRun = 0;
   let active = 0;
   const spent: Usage = { input_tokens: 0, output_tokens: 0 };
+  let inOrder: Promise<unknown> = Promise.resolve();
   let remainingUsd: (() => number) | undefined;
   const usedIds = new Set<string>();
   const getPool = () =>
@@ -130,12 +131,15 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
       // Commands of this task still running in the main thread's pool; killed when the task ends.
       const commands = new Map<number, AbortController>();
       const permissionMode = opts.permissionMode?.() ?? config.permissionMode;
-      const tools = toolsFor(spec.kind === "explore" ? "explore" : permissionMode === "plan" ? "plan" : "main");
+      const tools = toolsFor(agentKind(permissionMode, spec.kind));
       // Explore tasks get only the tools their servers mark read-only.
       const mcp = mcpToolsFor(opts.mcpTools?.(), spec.kind === "explore");
       const mcpCalls = new Map<number, AbortController>();
       const hooks = opts.hooks?.();
-      const checkpointTurn = await opts.checkpointTurn?.().catch(() => undefined);
+      // Chained, so tasks still reach the pool in call order (a queued task must not overtake).
+      const turnKnown = inOrder.then(() => opts.checkpointTurn?.()).catch(() => undefined);
+      inOrder = turnKnown;
+      const checkpointTurn = await turnKnown;
       const input: SubAgentInput = {
         taskId,
         kind: spec.kind,

@@ -7,7 +7,7 @@ import type { ToolDisplay } from "../protocol/tool-display.ts";
 import { checkPermission, judgeEdited, screenOutput } from "../policy/gate.ts";
 import { checkToolInput } from "../tools/input-schema.ts";
 import { type Tool, ToolError, type ToolContext } from "../tools/types.ts";
-import type { ToolHooks } from "../hooks/index.ts";
+import { gateAfterHooks, type ToolHooks } from "../hooks/index.ts";
 
 export interface ToolCallOutcome {
   block: ToolResultBlock;
@@ -47,9 +47,10 @@ export async function executeToolCall(
   const hooked = { id: call.id, name: tool.name, input };
   const pre = hooks ? await hooks.preToolUse(hooked, ctx.signal) : undefined;
   if (pre?.block) return failure(call.id, `Blocked by a PreToolUse hook: ${pre.block}`);
-  // A hook's "allow" only answers the question the policy would ask: a deny stays a deny.
-  const services = pre?.allow ? { ...ctx.services, approve: async () => "yes" as const } : ctx.services;
-  const gate = await checkPermission(tool.name, input, ctx.cwd, services);
+  // A hook may answer the question the policy would ask, or ask one of its own; a deny stays a deny.
+  const after = pre ? await gateAfterHooks(pre, hooked, ctx.services) : { services: ctx.services };
+  if ("refused" in after) return { ...failure(call.id, after.refused), denied: { reason: after.reason } };
+  const gate = await checkPermission(tool.name, input, ctx.cwd, after.services);
   if (!gate.ok)
     return { ...failure(call.id, gate.message), denied: { reason: gate.reason, allowWith: gate.allowWith } };
   if (gate.edited !== undefined) {
@@ -71,7 +72,7 @@ export async function executeToolCall(
         : result.content.map((b) => (b.type === "text" ? { ...b, text: screen(b.text) } : b));
     const block: ToolResultBlock = { type: "tool_result", tool_use_id: call.id, content: wellFormed(content) };
     if (result.isError) block.is_error = true;
-    const added = hooks && (await hooks.postToolUse(hooked, hookResponse(block), ctx.signal));
+    const added = hooks && (await hooks.postToolUse({ ...hooked, input }, hookResponse(block), ctx.signal));
     if (added) block.content = withContext(block.content, screen(added));
     return { block, summary: summarize(content, result.display), display: result.display };
   } catch (err) {

@@ -1,9 +1,10 @@
-// Command-line parsing (node:util parseArgs: @std/cli is published only on JSR, unreachable here).
+// Command-line parsing (node:util's parseArgs, written out in parse-argv.ts so a run does not load
+// node:util; @std/cli is published only on JSR, unreachable here).
 
-import { parseArgs } from "node:util";
 import type { ConfigFlags } from "../config/config.ts";
 import { UsageError } from "../protocol/errors.ts";
 import { argumentError } from "./arg-errors.ts";
+import { parseArgv } from "./parse-argv.ts";
 import { SDK_OPTIONS, type SdkFlags, sdkFlags } from "./sdk-flags.ts";
 
 export type Command =
@@ -83,7 +84,7 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   }
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgv(argv, OPTIONS);
   } catch (err) {
     throw new UsageError(argumentError(err, argv));
   }
@@ -152,7 +153,15 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
 
   const prompt = positionals.length ? positionals.join(" ") : undefined;
   const resume = v.resume !== undefined ? { id: v.resume.trim() } : v.continue ? { latest: true as const } : undefined;
-  return { command: { kind: "run", prompt, resume, images: v.image ?? [], sdk: sdk.sdk }, flags };
+  // Only when the SDK's flags were used (or --permission-mode dontAsk/auto): other runs carry none.
+  const sdkGiven =
+    sdk.sdk.dontAsk ||
+    sdk.sdk.notes.length > 0 ||
+    Object.keys(SDK_OPTIONS).some((name) => v[name as keyof typeof v] !== undefined);
+  return {
+    command: { kind: "run", prompt, resume, images: v.image ?? [], ...(sdkGiven ? { sdk: sdk.sdk } : {}) },
+    flags,
+  };
 }
 
 function compactSelection(v: {

@@ -19,7 +19,7 @@ import { outputFailureMessage } from "./output/write-failure.ts";
 import { needsSavedSession } from "./session-commands.ts";
 import type { OutputStreams, OutputWriter } from "./output/types.ts";
 import { terminalFacts } from "./terminal.ts";
-import { codeForResult, startLifecycle } from "./process-lifecycle.ts";
+import { type ProcessLifecycle, codeForResult, startLifecycle } from "./process-lifecycle.ts";
 import { type ReadStdinOptions, composePrompt, readStdin } from "./stdin.ts";
 import { runtime as jsRuntime } from "../runtime/runtime.ts";
 import { sdkMode } from "../agent-sdk/permission-modes.ts";
@@ -58,29 +58,7 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
   if (!statSync(config.cwd).isDirectory()) throw new UsageError(`working directory is not a directory: ${config.cwd}`);
   // Trapped before stdin is read: a Ctrl-C while the prompt is still arriving must not run it.
   const life = startLifecycle();
-  const stdinText = await Promise.race([
-    readStdin(
-      { isTTY: terminalFacts().inIsTTY, stream: () => jsRuntime.stdinStream() },
-      stdinWaitOptions(config, command.prompt !== undefined),
-    ),
-    life.firstSignal.then((code) => {
-      throw new SynapseError("interrupted before the prompt was read; nothing was run", code);
-    }),
-  ]);
-  const prompt = composePrompt(command.prompt, stdinText);
-  if (!prompt) {
-    const blank = Boolean(command.prompt) || Boolean(stdinText);
-    throw new UsageError(
-      blank
-        ? "empty prompt: the prompt argument and stdin hold only white space"
-        : "no prompt: pass it as an argument or pipe it on stdin (synapse --help)",
-    );
-  }
-  // Checked before any session opens: an unknown command is a usage error that reaches no server.
-  const resolved = looksLikeCommand(prompt) ? resolveCommand(prompt) : undefined;
-  const slash = resolved?.command.name;
-  const unsaved = resolved && !command.resume ? needsSavedSession(resolved.command.name, resolved.args) : undefined;
-  if (unsaved) throw new UsageError(unsaved);
+  const { prompt, slash } = await readPrompt(config, command, life);
 
   const controller = new AbortController();
   let exitOverride: number | undefined;
@@ -176,6 +154,37 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
     await streams.flush();
   }
   return code;
+}
+
+/** The prompt (argument and stdin), and the slash command it names, checked before any session opens. */
+async function readPrompt(
+  config: Config,
+  command: RunCommand,
+  life: ProcessLifecycle,
+): Promise<{ prompt: string; slash: string | undefined }> {
+  const stdinText = await Promise.race([
+    readStdin(
+      { isTTY: terminalFacts().inIsTTY, stream: () => jsRuntime.stdinStream() },
+      stdinWaitOptions(config, command.prompt !== undefined),
+    ),
+    life.firstSignal.then((code) => {
+      throw new SynapseError("interrupted before the prompt was read; nothing was run", code);
+    }),
+  ]);
+  const prompt = composePrompt(command.prompt, stdinText);
+  if (!prompt) {
+    const blank = Boolean(command.prompt) || Boolean(stdinText);
+    throw new UsageError(
+      blank
+        ? "empty prompt: the prompt argument and stdin hold only white space"
+        : "no prompt: pass it as an argument or pipe it on stdin (synapse --help)",
+    );
+  }
+  // An unknown command is a usage error that reaches no server.
+  const resolved = looksLikeCommand(prompt) ? resolveCommand(prompt) : undefined;
+  const unsaved = resolved && !command.resume ? needsSavedSession(resolved.command.name, resolved.args) : undefined;
+  if (unsaved) throw new UsageError(unsaved);
+  return { prompt, slash: resolved?.command.name };
 }
 
 const FORCE_EXIT_MS = 5000;

@@ -63,7 +63,7 @@ export function selectPrune(context: readonly Message[], keepTokens = PRUNE_KEEP
   let newest = true;
   for (let i = context.length - 1; i >= 0; i--) {
     const m = context[i];
-    if (!m || m.role !== "user" || !m.content.some((b) => b.type === "tool_result")) continue;
+    if (m?.role !== "user" || !m.content.some((b) => b.type === "tool_result")) continue;
     // The newest results are what the model is about to read: never cleared before it has.
     if (newest) {
       newest = false;

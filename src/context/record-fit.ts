@@ -58,11 +58,7 @@ export function recordFor(p: RecordParts, tail: Message[], sizing: RecordSizing)
     keptIds: [],
     method: p.method,
     task: p.task,
-    ...(p.summary !== undefined
-      ? { summary: p.summary }
-      : p.previous?.summary
-        ? { summary: p.previous.summary }
-        : {}),
+    ...(p.summary !== undefined ? { summary: p.summary } : p.previous?.summary ? { summary: p.previous.summary } : {}),
     userMessages,
   };
   const { record, copies } = recordWithKept(info, tail, sizing.fixedTokens);

@@ -33,7 +33,11 @@ export function estimateMessageTokens(message: Message): number {
     else {
       chars += block.tool_use_id.length + 40;
       if (typeof block.content === "string") chars += block.content.length;
-      else for (const part of block.content) part.type === "text" ? (chars += part.text.length + 16) : images++;
+      else
+        for (const part of block.content) {
+          if (part.type === "text") chars += part.text.length + 16;
+          else images++;
+        }
     }
   }
   tokens = Math.ceil(chars / CHARS_PER_TOKEN) + images * IMAGE_TOKENS;

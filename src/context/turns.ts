@@ -18,9 +18,10 @@ export function isToolResultMessage(m: Message): boolean {
 export function groupTurns(messages: readonly Message[]): TurnSpan[] {
   const turns: TurnSpan[] = [];
   for (let i = 0; i < messages.length; ) {
-    const m = messages[i]!;
-    const calls = m.role === "assistant" && m.content.some((b) => b.type === "tool_use");
-    const end = calls && messages[i + 1] && isToolResultMessage(messages[i + 1]!) ? i + 2 : i + 1;
+    const m = messages[i];
+    const next = messages[i + 1];
+    const calls = m?.role === "assistant" && m.content.some((b) => b.type === "tool_use");
+    const end = calls && next && isToolResultMessage(next) ? i + 2 : i + 1;
     turns.push({ start: i, end });
     i = end;
   }
@@ -31,5 +32,5 @@ export function groupTurns(messages: readonly Message[]): TurnSpan[] {
 export function tailStart(messages: readonly Message[], keep: number): number {
   if (keep <= 0) return messages.length;
   const turns = groupTurns(messages);
-  return turns.length <= keep ? 0 : turns[turns.length - keep]!.start;
+  return turns.length <= keep ? 0 : (turns[turns.length - keep]?.start ?? 0);
 }

@@ -20,7 +20,7 @@ import type { EventSink } from "../protocol/events.ts";
 import { removeAbandonedSessions } from "../store/abandoned-sessions.ts";
 import { openSession } from "../store/session.ts";
 import type { EditorFiles } from "../tools/editor-files.ts";
-import { type AgentKind, toolsFor } from "../tools/registry.ts";
+import { agentKind, toolsFor } from "../tools/registry.ts";
 import type { ApprovalAnswer, ApprovalRequest, Tool } from "../tools/types.ts";
 import { resumedModel } from "./resumed-model.ts";
 import { type HookSource, createSessionHooks, type SessionHooks } from "../hooks/index.ts";
@@ -83,9 +83,10 @@ export async function openSessionParts(options: RuntimeOptions): Promise<Session
   const { config } = options;
   // Before anything opens: an invalid rule is a configuration error that names it.
   const checked = buildPolicy(config);
-  // Probed beside everything else, once per process; only a tool call waits for its answer.
+  // Error texts (a provider's message, a warning) must not carry a key to the terminal or a log.
   const emit: EventSink = (event) => options.emit(redactEvent(event, checked.secrets));
   const warn = (message: string) => emit({ type: "warning", message });
+  // Probed beside everything else, once per process; only a tool call waits for its answer.
   const sandbox = startSessionSandbox(config, checked, emit);
   const selected = selectProvider(config);
   // The SDK loads while the session's files are written (its import is most of the start's CPU).
@@ -102,7 +103,7 @@ export async function openSessionParts(options: RuntimeOptions): Promise<Session
   const sweep = removeAbandonedSessions(config.home, store.id);
   // Started now, in parallel with everything else; the first request waits for them (bounded).
   const mcp = startMcpServers(mcpSessionInput(config, mcpConfigured, store.dir, warn));
-  const kind: AgentKind = config.permissionMode === "plan" ? "plan" : "main";
+  const kind = agentKind(config.permissionMode);
   const tools: Map<string, Tool> = toolsFor(kind);
   const promptEnv: PromptEnvironment = {
     cwd: config.cwd,

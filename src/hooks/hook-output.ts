@@ -46,6 +46,9 @@ export function outcomeFromJson(value: unknown, label: string): HookOutcome {
   if (out.decision === "approve") outcome.permission = "allow";
   if (specific?.permissionDecision) {
     outcome.permission = specific.permissionDecision;
+    if (specific.permissionDecision === "ask" && specific.permissionDecisionReason?.trim()) {
+      outcome.reason = cut(specific.permissionDecisionReason.trim());
+    }
     if (specific.permissionDecision === "deny") {
       outcome.block = cut(specific.permissionDecisionReason?.trim() || out.reason?.trim() || `denied by hook ${label}`);
     }

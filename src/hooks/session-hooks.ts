@@ -64,6 +64,8 @@ export class SessionHooks implements RunHooks {
     const block = joined(outcomes.map((o) => o.block));
     if (block) return { block, allow: false };
     const decided = outcomes.filter((o) => o.permission);
+    const asking = decided.filter((o) => o.permission === "ask");
+    if (asking.length) return { allow: false, ask: joined(asking.map((o) => o.reason)) ?? "no reason given" };
     return { allow: decided.length > 0 && decided.every((o) => o.permission === "allow") };
   }
 

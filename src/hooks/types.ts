@@ -8,6 +8,8 @@ export interface HookOutcome {
   block?: string;
   /** PreToolUse: its permission decision; "allow" only skips a question, never a deny rule. */
   permission?: "allow" | "deny" | "ask";
+  /** PreToolUse "ask": why (shown in the question). */
+  reason?: string;
   /** Text added to what the model sees (PostToolUse, UserPromptSubmit, SessionStart). */
   context?: string;
   /** A line for the user only (a failed hook, `systemMessage`). */
@@ -37,6 +39,8 @@ export interface PreToolVerdict {
   block?: string;
   /** Every hook that answered said allow: a question the policy would ask is skipped. */
   allow: boolean;
+  /** A hook said "ask" (its reason): the user is asked first, even where the policy would not ask. */
+  ask?: string;
 }
 
 /**

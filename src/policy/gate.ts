@@ -13,6 +13,9 @@ export type GateOutcome =
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/** What the model is told after a denial: move on rather than try the same call again. */
+const DO_NOT_RETRY = "Do not retry this call; choose another way or tell the user what you need.";
+
 export async function checkPermission(
   tool: string,
   input: unknown,
@@ -27,7 +30,7 @@ export async function checkPermission(
     return {
       ok: false,
       reason: decision.reason,
-      message: `Permission denied: ${decision.reason}. Do not retry this call; choose another way or tell the user what you need.`,
+      message: `Permission denied: ${decision.reason}. ${DO_NOT_RETRY}`,
     };
   }
   if (!services.approve) {
@@ -73,7 +76,7 @@ export function judgeEdited(tool: string, input: unknown, cwd: string, services:
   return {
     ok: false,
     reason: decision.reason,
-    message: `Permission denied for the edited input: ${decision.reason}. Do not retry this call; choose another way or tell the user what you need.`,
+    message: `Permission denied for the edited input: ${decision.reason}. ${DO_NOT_RETRY}`,
   };
 }
 

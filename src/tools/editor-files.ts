@@ -7,11 +7,7 @@ import { lstat, readlink } from "node:fs/promises";
 import { requireRegular, writeRegularFile } from "./files.ts";
 import { ToolError, type ToolServices } from "./types.ts";
 
-/** The editor's side of a file (absolute paths); each only when the editor offers it. */
-export interface EditorFiles {
-  read?(path: string): Promise<string>;
-  write?(path: string, text: string): Promise<void>;
-}
+export type { EditorFiles } from "./types.ts";
 
 /** The file's text as the editor has it, else `fromDisk()`. */
 export async function readTextThrough(

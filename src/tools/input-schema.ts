@@ -6,13 +6,9 @@ import * as z from "zod/mini";
 import type { JsonSchema } from "../protocol/json-schema.ts";
 import { describeValue, issuePhrases } from "../protocol/schema-issues.ts";
 import { prebuiltSchemas } from "./prebuilt-schemas.ts";
-import type { Tool } from "./types.ts";
+import type { Tool, ToolInputOf, ToolInputSchema } from "./types.ts";
 
-/** The schema of a tool's parameters: an object that refuses keys it does not name. */
-export type ToolInputSchema = z.ZodMiniObject<z.core.$ZodLooseShape, z.core.$strict>;
-
-/** What `execute` receives: the input as the schema parsed it. */
-export type ToolInputOf<S extends ToolInputSchema> = z.infer<S>;
+export type { ToolInputOf, ToolInputSchema } from "./types.ts";
 
 export function toolInput<T extends z.core.$ZodLooseShape>(shape: T) {
   return z.strictObject(shape);

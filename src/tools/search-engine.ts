@@ -4,9 +4,9 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { type RipgrepAsset, ripgrepAsset } from "./ripgrep-asset.ts";
-import type { ToolContext } from "./types.ts";
+import type { SearchEngine, ToolContext } from "./types.ts";
 
-export type SearchEngine = { kind: "ripgrep"; path: string; version: string } | { kind: "javascript"; reason: string };
+export type { SearchEngine } from "./types.ts";
 
 /**
  * Writes the embedded rg to `cacheDir` unless an identical copy is there. The name is the asset's

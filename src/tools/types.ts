@@ -5,9 +5,27 @@ import type { ApprovalAnswer, ApprovalRequest } from "../policy/approval.ts";
 import type { ImageBlock, TextBlock } from "../protocol/message.ts";
 import type { JsonSchema } from "../protocol/json-schema.ts";
 import type { ToolDisplay } from "../protocol/tool-display.ts";
-import type { ToolInputOf, ToolInputSchema } from "./input-schema.ts";
+import type * as z from "zod/mini";
 
 export type { JsonSchema };
+
+// The types the tools' own modules share are defined here, and those modules import them from
+// here (never the other way round), so no circle runs through this file.
+
+/** The schema of a tool's parameters: an object that refuses keys it does not name (input-schema.ts). */
+export type ToolInputSchema = z.ZodMiniObject<z.core.$ZodLooseShape, z.core.$strict>;
+
+/** What `execute` receives: the input as the schema parsed it. */
+export type ToolInputOf<S extends ToolInputSchema> = z.infer<S>;
+
+/** The engine behind Grep and Glob (search-engine.ts picks it). */
+export type SearchEngine = { kind: "ripgrep"; path: string; version: string } | { kind: "javascript"; reason: string };
+
+/** The editor's side of a file (absolute paths); each only when the editor offers it (editor-files.ts). */
+export interface EditorFiles {
+  read?(path: string): Promise<string>;
+  write?(path: string, text: string): Promise<void>;
+}
 
 export interface ToolContext {
   /** The session's working directory; relative paths resolve against it. */
@@ -54,7 +72,7 @@ export interface ToolServices {
   /** Asks the user about a call the policy does not allow by itself; absent (headless): denied. */
   approve?(request: ApprovalRequest): Promise<ApprovalAnswer>;
   /** The user's editor's view of files (`synapse acp`): Read, Write and Edit go through it (editor-files.ts). */
-  editorFiles?: import("./editor-files.ts").EditorFiles;
+  editorFiles?: EditorFiles;
   /**
    * `/rewind`'s checkpoints (the main agent's Write and Edit): a file's content is saved before
    * the first write of it in a prompt, and the state a write left is noted after it.
@@ -64,7 +82,7 @@ export interface ToolServices {
     afterWrite(path: string, text: string): Promise<void>;
   };
   /** The engine Grep and Glob use; absent means the process's own (search-engine.ts). */
-  searchEngine?(): Promise<import("./search-engine.ts").SearchEngine>;
+  searchEngine?(): Promise<SearchEngine>;
 }
 
 /** What the permission gate asks and hears (policy/approval.ts), named here for the tools' callers. */

@@ -17,7 +17,9 @@ import { openSession } from "../../src/store/session.ts";
 import { type FakeLLM, type RecordedRequest, startFakeLLM } from "../support/fake-llm.ts";
 
 const SUMMARY = "SUMMARY: files 1 to 9 were read; nothing was changed.";
-const TOOLS: ToolSpec[] = [{ name: "Bash", description: "Runs a command.", input_schema: { type: "object", properties: {} } }];
+const TOOLS: ToolSpec[] = [
+  { name: "Bash", description: "Runs a command.", input_schema: { type: "object", properties: {} } },
+];
 let fake: FakeLLM;
 const dirs: string[] = [];
 
@@ -253,15 +255,7 @@ const rows: Row[] = [
   {
     name: "compaction requested by the memory monitor, under every bound: all but the last two turns summarised",
     memory: "requested",
-    history: () => [
-      task(),
-      prompt("q1"),
-      ...exchanges(3, 100),
-      answer("a1"),
-      prompt("q2"),
-      answer("a2"),
-      prompt("q3"),
-    ],
+    history: () => [task(), prompt("q1"), ...exchanges(3, 100), answer("a1"), prompt("q2"), answer("a2"), prompt("q3")],
     expected: [L.text("user", record(10, ["q1", "q2"], SUMMARY)), L.text("assistant", "a2"), L.text("user", "q3")],
     first:
       "The earlier part of this session (10 messages) was condensed to fit the context window; the session archive " +
@@ -298,7 +292,7 @@ const rows: Row[] = [
     expected: [
       L.text("user", "TASK: compare", "[image omitted: 11111111, image/png]", "[image omitted: 22222222, image/png]"),
       L.text("assistant", "seen"),
-      "user: \"and these\" | image(33333333) | image(44444444)",
+      'user: "and these" | image(33333333) | image(44444444)',
     ],
   },
 ];

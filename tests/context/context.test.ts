@@ -56,7 +56,7 @@ describe("buildContext", () => {
     ];
     const out = buildContext(w);
     expect(shape(out)).toEqual(["user:text", "assistant:use(a),use(b)", "user:result(a),result(b),text"]);
-    const repaired = out[2].content.find((b) => b.type === "tool_result" && b.tool_use_id === "b");
+    const repaired = out[2]?.content.find((b) => b.type === "tool_result" && b.tool_use_id === "b");
     expect(repaired).toMatchObject({ is_error: true });
   });
 

@@ -83,7 +83,8 @@ describe("control requests from the SDK", () => {
     await q2.setPermissionMode("bypassPermissions");
     input2.send("second");
     for await (const message of q2) {
-      if (message.type === "system" && message.subtype === "init") expect(message.permissionMode).toBe("bypassPermissions");
+      if (message.type === "system" && message.subtype === "init")
+        expect(message.permissionMode).toBe("bypassPermissions");
       if (message.type === "result") input2.end();
     }
   });
@@ -136,7 +137,10 @@ describe("raw stdin", () => {
   });
 
   test("refused and ignored flags: one line each", async () => {
-    const refused = spawnBinary({ args: ["--output-format", "stream-json", "--input-format", "stream-json", "--fork-session"], stdin: "" });
+    const refused = spawnBinary({
+      args: ["--output-format", "stream-json", "--input-format", "stream-json", "--fork-session"],
+      stdin: "",
+    });
     expect(await refused.exited).toBe(2);
     expect((await new Response(refused.stderr).text()).trim().split("\n")).toHaveLength(1);
   });

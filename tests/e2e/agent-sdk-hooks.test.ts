@@ -29,7 +29,11 @@ describe("SDK hooks", () => {
     expect(existsSync(join(options.cwd, "made.txt"))).toBe(false);
     expect(toolResultText(s.requests[1]!.body)).toContain("no shell today");
     expect(heard).toHaveLength(1);
-    expect(heard[0]).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "touch made.txt" } });
+    expect(heard[0]).toMatchObject({
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "touch made.txt" },
+    });
   });
 
   test("PostToolUse adds context to the tool's result; a matcher for another tool is not called", async () => {
@@ -46,7 +50,12 @@ describe("SDK hooks", () => {
       return {};
     };
     const options = sdkOptions(s.url, {
-      hooks: { PostToolUse: [{ matcher: "Read", hooks: [addContext] }, { matcher: "Write", hooks: [other] }] },
+      hooks: {
+        PostToolUse: [
+          { matcher: "Read", hooks: [addContext] },
+          { matcher: "Write", hooks: [other] },
+        ],
+      },
     });
     writeFileSync(join(options.cwd, "notes.txt"), "buy milk\n");
     const run = await collect("read the notes", options);

@@ -55,3 +55,50 @@ describe("streaming input", () => {
     expect(lastEvent).toBeLessThan(assistant);
   });
 });
+
+describe("images", () => {
+  test("a base64 image block of a user message reaches the model with the text", async () => {
+    const png =
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    const s = await serve([{ text: "a dot" }]);
+    async function* messages() {
+      yield {
+        type: "user" as const,
+        message: {
+          role: "user" as const,
+          content: [
+            { type: "text" as const, text: "what is this?" },
+            { type: "image" as const, source: { type: "base64" as const, media_type: "image/png" as const, data: png } },
+          ],
+        },
+        parent_tool_use_id: null,
+        session_id: "",
+      };
+    }
+    const run = await collect(messages(), sdkOptions(s.url));
+    expect(run.error).toBeUndefined();
+    const content = s.requests[0]!.body.messages.at(-1).content;
+    expect(content).toContainEqual(expect.objectContaining({ type: "text", text: "what is this?" }));
+    expect(content).toContainEqual(
+      expect.objectContaining({ type: "image", source: expect.objectContaining({ media_type: "image/png", data: png }) }),
+    );
+  });
+});
+
+describe("system prompt", () => {
+  const systemText = (body: any): string =>
+    typeof body.system === "string" ? body.system : body.system.map((b: any) => b.text).join("");
+
+  test("systemPrompt replaces Synapse's own; the preset's append follows Synapse's own", async () => {
+    const s = await serve([{ text: "arr" }, { text: "ok" }]);
+    await collect("hi", sdkOptions(s.url, { systemPrompt: "You are a pirate." }));
+    expect(systemText(s.requests[0]!.body)).toBe("You are a pirate.");
+    await collect(
+      "hi",
+      sdkOptions(s.url, { systemPrompt: { type: "preset", preset: "claude_code", append: "Be brief." } }),
+    );
+    const appended = systemText(s.requests[1]!.body);
+    expect(appended.endsWith("\n\nBe brief.")).toBe(true);
+    expect(appended.length).toBeGreaterThan(200);
+  });
+});

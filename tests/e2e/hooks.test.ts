@@ -117,6 +117,18 @@ describe("hooks from the user's config", () => {
     expect(readFileSync(target(w), "utf8")).toBe("x");
   });
 
+  it('PreToolUse "ask" puts a question even where the policy allows: headless, the call is refused', async () => {
+    const ask = `echo '{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"touches prod"}}'`;
+    const w = hookWorld({ PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: ask }] }] });
+    const fake = await serve([bash("touch asked.txt"), { text: "ok" }]);
+    const r = await run(w, fake, "go");
+    expect(r.code).toBe(0);
+    expect(existsSync(join(w.ws, "asked.txt"))).toBe(false);
+    const result = lastToolResult(posts(fake)[1]!);
+    expect(result.is_error).toBe(true);
+    expect(result.text).toStartWith("Permission denied: a PreToolUse hook asks for approval: touches prod.");
+  });
+
   it("Stop exit 2 sends the model back to work with the reason, and stop_hook_active says so next time", async () => {
     const once =
       'input=$(cat); echo "$input" >> "$CLAUDE_PROJECT_DIR/stops.jsonl"; ' +
@@ -154,16 +166,19 @@ describe("hooks from the user's config", () => {
     expect(r.stderr).toContain('hook PreToolUse "sleep');
     expect(r.stderr).toContain("timed out and was killed");
     expect(lastToolResult(posts(fake)[1]!).text).toContain("ran-anyway");
-    const alive = readdirSync("/proc")
-      .filter((p) => /^\d+$/.test(p))
-      .filter((p) => {
-        try {
-          return readFileSync(`/proc/${p}/cmdline`, "utf8").includes(marker);
-        } catch {
-          return false;
-        }
-      });
-    expect(alive).toEqual([]);
+    const alive = () =>
+      readdirSync("/proc")
+        .filter((p) => /^\d+$/.test(p))
+        .filter((p) => {
+          try {
+            return readFileSync(`/proc/${p}/cmdline`, "utf8").includes(marker);
+          } catch {
+            return false;
+          }
+        });
+    // SIGKILL is delivered asynchronously: give it a moment (a bound only for a failing test).
+    for (let i = 0; i < 100 && alive().length; i++) await Bun.sleep(50);
+    expect(alive()).toEqual([]);
   });
 
   it("SessionStart and UserPromptSubmit hear Claude Code's JSON; their stdout goes with the prompt", async () => {

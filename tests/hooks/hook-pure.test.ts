@@ -6,6 +6,8 @@ import { flattenSettings } from "../../src/hooks/command-source.ts";
 import { outcomeFromCommand, outcomeFromJson } from "../../src/hooks/hook-output.ts";
 import { matcherSelects } from "../../src/hooks/matcher.ts";
 import { SessionHooks } from "../../src/hooks/session-hooks.ts";
+import { gateAfterHooks } from "../../src/hooks/hook-gate.ts";
+import type { ApprovalAnswer, ApprovalRequest } from "../../src/policy/approval.ts";
 import type { HookOutcome, HookSource } from "../../src/hooks/types.ts";
 import { checkHookSettings, type HookEventInput } from "../../src/protocol/hook-events.ts";
 import { checkFileConfig } from "../../src/config/file-config.ts";
@@ -185,7 +187,7 @@ describe("SessionHooks combines its sources' answers", () => {
     const ask = source({ PreToolUse: [{ permission: "ask" }] });
     const deny = source({ PreToolUse: [{ block: "no", permission: "deny" }] });
     expect(await make(allow).hooks.preToolUse(call, signal)).toEqual({ allow: true });
-    expect(await make(allow, ask).hooks.preToolUse(call, signal)).toEqual({ allow: false });
+    expect(await make(allow, ask).hooks.preToolUse(call, signal)).toEqual({ allow: false, ask: "no reason given" });
     expect(await make(allow, deny).hooks.preToolUse(call, signal)).toEqual({ block: "no", allow: false });
     expect(await make().hooks.preToolUse(call, signal)).toEqual({ allow: false });
   });
@@ -215,5 +217,73 @@ describe("SessionHooks combines its sources' answers", () => {
     );
     expect(await hooks.postToolUse(call, { content: "x", is_error: false }, signal)).toBe("a\nb");
     expect(warnings).toEqual(["said"]);
+  });
+});
+
+describe("gateAfterHooks: what a PreToolUse verdict does to the gate's question", () => {
+  const call = { id: "c", name: "Bash", input: { command: "ls" } };
+  const asker = (answer: ApprovalAnswer) => {
+    const asked: ApprovalRequest[] = [];
+    return { asked, approve: async (r: ApprovalRequest) => (asked.push(r), answer) };
+  };
+
+  test("no say: the services as they were; allow: the policy's question answered yes", async () => {
+    const services = { granted: [] };
+    expect(await gateAfterHooks({ allow: false }, call, services)).toEqual({ services });
+    const allowed = await gateAfterHooks({ allow: true }, call, services);
+    if (!("services" in allowed)) throw new Error("refused");
+    expect(await allowed.services.approve?.({ tool: "Bash", input: {}, reason: "", rule: "" })).toBe("yes");
+  });
+
+  test("ask: headless refuses; yes lets the policy's own question through; no and Esc refuse", async () => {
+    const verdict = { allow: false, ask: "touches prod" };
+    const headless = await gateAfterHooks(verdict, call, {});
+    expect(headless).toMatchObject({ reason: "a PreToolUse hook asks for approval: touches prod" });
+    expect("refused" in headless && headless.refused).toContain("This run cannot ask the user");
+
+    const yes = asker("yes");
+    const allowed = await gateAfterHooks(verdict, call, { approve: yes.approve });
+    expect(yes.asked).toEqual([
+      {
+        tool: "Bash",
+        input: call.input,
+        reason: "a PreToolUse hook asks for approval: touches prod",
+        rule: "",
+        exact: false,
+      },
+    ]);
+    if (!("services" in allowed)) throw new Error("refused");
+    expect(await allowed.services.approve?.({ tool: "Bash", input: {}, reason: "", rule: "" })).toBe("yes");
+
+    expect(await gateAfterHooks(verdict, call, { approve: asker({ no: "not now" }).approve })).toEqual({
+      reason: "the user said no",
+      refused: "The user refused this call: not now. Do not retry it as is.",
+    });
+    expect(await gateAfterHooks(verdict, call, { approve: asker({ no: "", stop: true }).approve })).toMatchObject({
+      reason: "rejected by the user",
+    });
+  });
+
+  test("SessionHooks: an ask (with its reason) beats allows, a block beats an ask", async () => {
+    const src = (o: HookOutcome): HookSource => ({ run: async (e) => (e.hook_event_name === "PreToolUse" ? [o] : []) });
+    const make = (...sources: HookSource[]) => {
+      const hooks = new SessionHooks({
+        sessionId: "s",
+        transcriptPath: "/t",
+        cwd: "/w",
+        startSource: "startup",
+        permissionMode: () => "default",
+        warn: () => {},
+      });
+      for (const s of sources) hooks.addSource(s);
+      return hooks;
+    };
+    const signal = new AbortController().signal;
+    const ask = src({ permission: "ask", reason: "why" });
+    expect(await make(src({ permission: "allow" }), ask).preToolUse(call, signal)).toEqual({
+      allow: false,
+      ask: "why",
+    });
+    expect(await make(ask, src({ block: "no" })).preToolUse(call, signal)).toEqual({ allow: false, block: "no" });
   });
 });

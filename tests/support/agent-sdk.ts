@@ -58,7 +58,12 @@ export function promptStream() {
     while (true) {
       while (queue.length) {
         const text = queue.shift()!;
-        yield { type: "user" as const, message: { role: "user" as const, content: text }, parent_tool_use_id: null, session_id: "" };
+        yield {
+          type: "user" as const,
+          message: { role: "user" as const, content: text },
+          parent_tool_use_id: null,
+          session_id: "",
+        };
       }
       if (ended) return;
       await new Promise<void>((resolve) => {
@@ -78,4 +83,3 @@ export function promptStream() {
     },
   };
 }
-

@@ -63,15 +63,18 @@ export type SessionAction =
 
 export interface KeyPlan {
   action: SessionAction;
-  /** Any key but the double-press keys ends an armed window. */
+  /** Any other key ends an armed window: all but Ctrl-C and Ctrl-D, and Esc unless Esc is armed. */
   disarm: boolean;
   /** Only Tab keeps the completion candidates shown. */
   keepCandidates: boolean;
 }
 
 export function sessionKey(key: Key, ctx: SessionKeyContext): KeyPlan {
-  const pressKey = (key.kind === "ctrl" && (key.name === "c" || key.name === "d")) || key.kind === "esc";
-  return { action: sessionAction(key, ctx), disarm: !pressKey, keepCandidates: key.kind === "tab" };
+  // Ctrl-C and Ctrl-D decide for themselves (their actions arm, disarm or replace); an Esc that is
+  // no second press (a turn to stop, say) ends a Ctrl-C/Ctrl-D window as any key does.
+  const keeps =
+    (key.kind === "ctrl" && (key.name === "c" || key.name === "d")) || (key.kind === "esc" && ctx.armed === "esc");
+  return { action: sessionAction(key, ctx), disarm: !keeps, keepCandidates: key.kind === "tab" };
 }
 
 function sessionAction(key: Key, ctx: SessionKeyContext): SessionAction {

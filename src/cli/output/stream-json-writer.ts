@@ -84,26 +84,9 @@ export function createStreamJsonWriter(streams: OutputStreams, opts: StreamJsonO
             session_id: sessionId,
           });
           break;
-        case "user":
-          line({
-            type: "user",
-            message: { role: "user", content: event.message.content },
-            parent_tool_use_id: event.parent_tool_use_id ?? null,
-            session_id: sessionId,
-          });
-          break;
         case "tool_start":
           inputs.set(event.id, event.input);
           line({ type: "tool_use", id: event.id, name: event.name, input: event.input, session_id: sessionId });
-          break;
-        case "tool_progress":
-          line({
-            type: "tool_progress",
-            tool_use_id: event.id,
-            name: event.name,
-            text: event.text,
-            session_id: sessionId,
-          });
           break;
         case "turn_retry":
           partial?.reset();
@@ -115,33 +98,6 @@ export function createStreamJsonWriter(streams: OutputStreams, opts: StreamJsonO
             error: event.reason,
             session_id: sessionId,
           });
-          break;
-        case "compact_boundary":
-          // Claude Code's name and compact_metadata, with the method and the count after.
-          line({
-            type: "system",
-            subtype: "compact_boundary",
-            trigger: event.trigger,
-            method: event.method,
-            tokens_before: event.tokens_before,
-            tokens_after: event.tokens_after,
-            messages_replaced: event.messages_replaced,
-            compact_metadata: { trigger: event.trigger, pre_tokens: event.tokens_before },
-            session_id: sessionId,
-          });
-          break;
-        case "compact_start":
-          line({
-            type: "system",
-            subtype: "compact_start",
-            trigger: event.trigger,
-            messages: event.messages,
-            keep_turns: event.keep_turns,
-            session_id: sessionId,
-          });
-          break;
-        case "warning":
-          line({ type: "system", subtype: "warning", message: event.message, session_id: sessionId });
           break;
         case "permission_denied":
           denials.push({ tool_name: event.name, tool_use_id: event.id, tool_input: inputs.get(event.id) ?? {} });
@@ -155,27 +111,6 @@ export function createStreamJsonWriter(streams: OutputStreams, opts: StreamJsonO
             session_id: sessionId,
           });
           streams.err(`${inertLine(permissionNotice(event))}\n`);
-          break;
-        case "task_start":
-          line({
-            type: "system",
-            subtype: "task_start",
-            tool_use_id: event.id,
-            kind: event.kind,
-            description: event.description,
-            session_id: sessionId,
-          });
-          break;
-        case "task_end":
-          line({
-            type: "system",
-            subtype: "task_end",
-            tool_use_id: event.id,
-            is_error: event.is_error,
-            duration_ms: event.duration_ms,
-            tool_calls: event.tool_calls,
-            session_id: sessionId,
-          });
           break;
         case "result": {
           // For the person watching stderr, as in the other formats; scripts read the result line.
@@ -191,13 +126,86 @@ export function createStreamJsonWriter(streams: OutputStreams, opts: StreamJsonO
           if (failure !== undefined) streams.err(`error: ${inert(failure)}\n`);
           break;
         }
-        // No line of their own: a call's result is in the user line, a sub-agent's progress is for live rows.
-        case "tool_end":
-        case "task_progress":
-          break;
-        default:
-          assertNever(event, "agent event");
+        default: {
+          const plain = plainLine(event, sessionId);
+          if (plain) line(plain);
+        }
       }
     },
   };
+}
+
+type PlainEvent = Exclude<
+  AgentEvent,
+  { type: "init" | "text_delta" | "assistant" | "tool_start" | "turn_retry" | "permission_denied" | "result" }
+>;
+
+/** The line of an event that needs none of the writer's state but the session id; undefined: none. */
+function plainLine(event: PlainEvent, sessionId: string): object | undefined {
+  switch (event.type) {
+    case "user":
+      return {
+        type: "user",
+        message: { role: "user", content: event.message.content },
+        parent_tool_use_id: event.parent_tool_use_id ?? null,
+        session_id: sessionId,
+      };
+    case "tool_progress":
+      return {
+        type: "tool_progress",
+        tool_use_id: event.id,
+        name: event.name,
+        text: event.text,
+        session_id: sessionId,
+      };
+    case "compact_boundary":
+      // Claude Code's name and compact_metadata, with the method and the count after.
+      return {
+        type: "system",
+        subtype: "compact_boundary",
+        trigger: event.trigger,
+        method: event.method,
+        tokens_before: event.tokens_before,
+        tokens_after: event.tokens_after,
+        messages_replaced: event.messages_replaced,
+        compact_metadata: { trigger: event.trigger, pre_tokens: event.tokens_before },
+        session_id: sessionId,
+      };
+    case "compact_start":
+      return {
+        type: "system",
+        subtype: "compact_start",
+        trigger: event.trigger,
+        messages: event.messages,
+        keep_turns: event.keep_turns,
+        session_id: sessionId,
+      };
+    case "warning":
+      return { type: "system", subtype: "warning", message: event.message, session_id: sessionId };
+    case "task_start":
+      return {
+        type: "system",
+        subtype: "task_start",
+        tool_use_id: event.id,
+        kind: event.kind,
+        description: event.description,
+        session_id: sessionId,
+      };
+    case "task_end":
+      return {
+        type: "system",
+        subtype: "task_end",
+        tool_use_id: event.id,
+        is_error: event.is_error,
+        duration_ms: event.duration_ms,
+        tool_calls: event.tool_calls,
+        session_id: sessionId,
+      };
+    // No line of their own: a call's result is in the user line, a sub-agent's progress is for live rows.
+    case "tool_end":
+    case "task_progress":
+      return undefined;
+    default:
+      return assertNever(event, "agent event");
+  }
 }

@@ -81,6 +81,12 @@ describe("sessionKey", () => {
     expect(sessionKey(key, { ...idle, ...change }).action).toEqual(want);
   });
 
+  test("Esc keeps only its own armed press: between two Ctrl-Ds it ends their window", () => {
+    expect(sessionKey(k("esc"), { ...idle, armed: "esc" }).disarm).toBe(false);
+    expect(sessionKey(k("esc"), { ...idle, running: true, armed: "d" }).disarm).toBe(true);
+    expect(sessionKey(k("esc"), idle).disarm).toBe(true);
+  });
+
   test("only Ctrl-C and Ctrl-D keep an armed press; only Tab keeps the completion candidates", () => {
     const keys: Key[] = [ctrl("c"), ctrl("d"), ctrl("r"), k("tab"), k("enter"), { kind: "text", text: "x" }];
     const plans = keys.map((key) => sessionKey(key, idle));

@@ -79,6 +79,8 @@ describe("writers", () => {
       messages_replaced: 80,
       compact_metadata: { trigger: "manual", pre_tokens: 172_400 },
       session_id: "S1",
+      // Every stream-json line has one, as Claude Code's do.
+      uuid: expect.any(String),
     });
   });
 });
