@@ -243,7 +243,14 @@ test.each([
   ["two files", { a: ["b"], b: ["a"], c: ["a"] }, [["a", "b"]]],
   ["a file of its own", { a: ["a"] }, [["a"]]],
   ["a long way round", { a: ["b"], b: ["c"], c: ["d"], d: ["b"], e: [] }, [["b", "c", "d"]]],
-  ["two circles", { a: ["b"], b: ["a", "c"], c: ["d"], d: ["c"] }, [["c", "d"], ["a", "b"]]],
+  [
+    "two circles",
+    { a: ["b"], b: ["a", "c"], c: ["d"], d: ["c"] },
+    [
+      ["c", "d"],
+      ["a", "b"],
+    ],
+  ],
   ["outside the tree", { a: ["x"], x2: [] }, []],
 ])("the circle finder: %s", (_name, edges, circles) => {
   const graph = new Map(Object.entries(edges as Record<string, string[]>));

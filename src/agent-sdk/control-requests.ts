@@ -12,7 +12,9 @@ type Handler = (session: SessionControl, body: never) => Promise<Record<string, 
 
 const HANDLERS: { [S in RequestSubtype]?: Handler } = {
   initialize: async (session, body: Parameters<SessionControl["initialize"]>[0]) => {
-    session.initialize(body);
+    // Settings the session opened without (a repeated initialize) are not applied: the answer says so.
+    const applied = session.current === undefined;
+    if (applied) session.initialize(body);
     return {
       commands: COMMANDS.map((c) => ({ name: c.name, description: c.summary, argumentHint: c.usage ?? "" })),
       agents: [],
@@ -21,7 +23,7 @@ const HANDLERS: { [S in RequestSubtype]?: Handler } = {
       models: [],
       account: {},
       pid: process.pid,
-      ...(body.hooks ? { hooks_applied: true } : {}),
+      ...(body.hooks ? { hooks_applied: applied } : {}),
     };
   },
   interrupt: async (session) => {

@@ -62,8 +62,13 @@ const BY_TYPE = {
   keep_alive: keepAliveLine,
 } as const;
 
-/** One stdin line, or the sentence (one stderr line) that says why it was skipped. */
-export function parseSdkLine(text: string): { ok: true; line: SdkLine } | { ok: false; error: string } {
+/**
+ * One stdin line, or the sentence (one stderr line) that says why it was skipped; a malformed
+ * control request that names its id still gets an error answer (`requestId`), so nobody waits on it.
+ */
+export function parseSdkLine(
+  text: string,
+): { ok: true; line: SdkLine } | { ok: false; error: string; requestId?: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -75,7 +80,9 @@ export function parseSdkLine(text: string): { ok: true; line: SdkLine } | { ok: 
   if (!schema) return { ok: false, error: `unknown line type ${JSON.stringify(type ?? null).slice(0, 40)}` };
   const parsed = z.safeParse(schema as z.ZodMiniType<SdkLine>, value);
   if (parsed.success) return { ok: true, line: parsed.data };
-  return { ok: false, error: `${type}: ${issuePhrases(parsed.error.issues, value)[0] ?? "malformed"}` };
+  const error = `${type}: ${issuePhrases(parsed.error.issues, value)[0] ?? "malformed"}`;
+  const id = type === "control_request" ? (value as { request_id?: unknown }).request_id : undefined;
+  return typeof id === "string" && id ? { ok: false, error, requestId: id } : { ok: false, error };
 }
 
 // The control requests synapse answers, each checked on its own so a bad one is an error response.
@@ -107,10 +114,7 @@ export const REQUEST_SCHEMAS = {
   set_model: z.looseObject({ model: z.optional(z.nullable(z.string())) }),
   mcp_status: z.looseObject({}),
   mcp_message: z.looseObject({ server_name: z.string(), message: z.record(z.string(), z.unknown()) }),
-  get_context_usage: z.looseObject({}),
   get_binary_version: z.looseObject({}),
-  get_session_cost: z.looseObject({}),
-  list_models: z.looseObject({}),
 } as const;
 
 export type RequestSubtype = keyof typeof REQUEST_SCHEMAS;

@@ -85,6 +85,11 @@ class SdkSession implements SessionControl {
       const parsed = parseSdkLine(text);
       if (!parsed.ok) {
         this.opts.err(`synapse: stdin: line skipped: ${parsed.error}\n`);
+        if (parsed.requestId)
+          this.opts.write({
+            type: "control_response",
+            response: { subtype: "error", request_id: parsed.requestId, error: parsed.error },
+          });
         continue;
       }
       const line = parsed.line;
@@ -99,7 +104,8 @@ class SdkSession implements SessionControl {
     // The program went away: nothing it was asked is answered now; the turns it sent still run.
     this.channel.close("stdin ended");
     await this.turns;
-    if (this.opening) await (await this.opening).close();
+    const executor = await this.opening?.catch(() => undefined);
+    await executor?.close();
     return this.failed ? 1 : 0;
   }
 
@@ -156,6 +162,8 @@ class SdkSession implements SessionControl {
 
   private async approve(request: ApprovalRequest): Promise<ApprovalAnswer> {
     if (this.dontAsk) return { no: "dontAsk mode: only calls the rules allow run" };
+    // Started in dontAsk without a prompt tool, then switched: still nobody to ask.
+    if (!this.opts.flags.promptTool) return { no: "nobody can be asked (no --permission-prompt-tool stdio)" };
     const input = JSON.stringify(request.input);
     const call = this.calls.findLast((c) => c.name === request.tool && c.input === input);
     const answer = await askProgram(request, {
@@ -215,7 +223,7 @@ class SdkSession implements SessionControl {
 
   interrupt(): void {
     this.turnAbort.abort();
-    if (this.opening) void this.opening.then((e) => e.interrupt());
+    this.current?.interrupt();
   }
 
   setMode(mode: string): string | undefined {

@@ -181,9 +181,13 @@ export async function runAgent(input: RunInput): Promise<RunOutput> {
           continue;
         }
         const stopReason = turn.stopReason;
-        if (verdict?.kind === "exhausted")
-          return { subtype: "error_max_structured_output_retries", result: verdict.reason, numTurns, usage, stopReason };
+        if (verdict?.kind === "exhausted") {
+          const subtype = "error_max_structured_output_retries";
+          return { subtype, result: verdict.reason, numTurns, usage, stopReason };
+        }
         const goOn = await stopFeedback(input, stopsHeard, signal);
+        // Ctrl-C while a Stop hook ran: the run was stopped, not finished.
+        if (signal.aborted) throw new InterruptedError();
         if (goOn) {
           stopsHeard++;
           appendUserText(input, goOn);

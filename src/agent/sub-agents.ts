@@ -250,7 +250,10 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
   return launcher;
 }
 
-/** A sub-agent's event as the main thread shows it: its turns under the calling tool, its calls as the row's progress. */
+/**
+ * A sub-agent's event as the main thread shows it: its turns under the calling tool, its calls as
+ * the row's progress.
+ */
 function relayEvent(
   e: AgentEvent,
   task: { callId: string; label: string; toolCalls: number; secrets: readonly string[] },

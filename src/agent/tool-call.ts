@@ -59,7 +59,23 @@ export async function executeToolCall(
     input = again.input;
   }
   const screen = (text: string) => screenOutput(tool.name, text, ctx.services);
+  const outcome = await runTool(tool, call.id, input, ctx, screen);
+  // Every call that ran is heard, failed or not (`tool_response.is_error` says which); an
+  // interrupted one is not: the user stopped the turn.
+  if (!hooks || ctx.signal.aborted) return outcome;
+  const added = await hooks.postToolUse({ ...hooked, input }, hookResponse(outcome.block), ctx.signal);
+  if (added) outcome.block.content = withContext(outcome.block.content, screen(added));
+  return outcome;
+}
 
+/** The tool run on its checked input: its result, or its failure as an is_error result. */
+async function runTool(
+  tool: Tool,
+  id: string,
+  input: Record<string, unknown>,
+  ctx: ToolContext,
+  screen: (text: string) => string,
+): Promise<ToolCallOutcome> {
   try {
     // Live output is shown and logged too: it gets the same screening as the result.
     const result = await tool.execute(
@@ -70,15 +86,13 @@ export async function executeToolCall(
       typeof result.content === "string"
         ? screen(result.content)
         : result.content.map((b) => (b.type === "text" ? { ...b, text: screen(b.text) } : b));
-    const block: ToolResultBlock = { type: "tool_result", tool_use_id: call.id, content: wellFormed(content) };
+    const block: ToolResultBlock = { type: "tool_result", tool_use_id: id, content: wellFormed(content) };
     if (result.isError) block.is_error = true;
-    const added = hooks && (await hooks.postToolUse({ ...hooked, input }, hookResponse(block), ctx.signal));
-    if (added) block.content = withContext(block.content, screen(added));
     return { block, summary: summarize(content, result.display), display: result.display };
   } catch (err) {
-    if (err instanceof ToolError) return failure(call.id, screen(err.message));
-    if (ctx.signal.aborted) return failure(call.id, "Interrupted by the user.");
-    return failure(call.id, screen(`${tool.name} failed: ${errorMessage(err)}`));
+    if (err instanceof ToolError) return failure(id, screen(err.message));
+    if (ctx.signal.aborted) return failure(id, "Interrupted by the user.");
+    return failure(id, screen(`${tool.name} failed: ${errorMessage(err)}`));
   }
 }
 

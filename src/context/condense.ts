@@ -8,10 +8,10 @@ import type { Config } from "../config/config.ts";
 import type { AssistantTurn, Provider, ToolSpec } from "../llm/types.ts";
 import { InterruptedError, errorMessage } from "../protocol/errors.ts";
 import type { EventSink } from "../protocol/events.ts";
-import type { CompactionInfo, Message, Usage } from "../protocol/message.ts";
+import type { Message, Usage } from "../protocol/message.ts";
 import { addUsage } from "../llm/pricing.ts";
 import type { SessionStore } from "../store/types.ts";
-import { TASK_TOKENS, USER_MESSAGES_TOKENS, keepUserMessages, taskTextOf } from "./compaction-record.ts";
+import { TASK_TOKENS, USER_MESSAGES_TOKENS, taskTextOf } from "./compaction-record.ts";
 import {
   isContextOverflow,
   overflowAfterCondensing,
@@ -20,6 +20,7 @@ import {
 } from "./context-overflow.ts";
 import { buildContext, lastRecordIndex } from "./context.ts";
 import { FirstPrompt } from "./first-prompt.ts";
+import { GarbageMeter } from "./garbage-meter.ts";
 import { selectImagesForContext } from "./image-context.ts";
 import { keptStart, windowTail } from "./kept-turns.ts";
 import { contextWindowFor } from "./model-windows.ts";
@@ -28,9 +29,8 @@ import { PRUNE_KEEP_TOKENS, prunedSavings, selectPrune } from "./prune.ts";
 import { priceFor } from "../llm/pricing.ts";
 import { PruneSchedule, cacheRatesFor } from "./prune-schedule.ts";
 import { type BuiltRecord, type RecordParts, type RecordSizing, fitRecord, shorter } from "./record-fit.ts";
-import { type SummaryHooks, summarise } from "./summary-call.ts";
-import { promptText } from "./summary-prompt.ts";
-import { CHARS_PER_TOKEN, estimateTextTokens, estimateTokens } from "./token-estimate.ts";
+import { type SummaryHooks, summaryOf } from "./summary-call.ts";
+import { CHARS_PER_TOKEN, estimateTokens } from "./token-estimate.ts";
 import { groupTurns } from "./turns.ts";
 
 export { USER_MESSAGES_TOKENS, keepUserMessages } from "./compaction-record.ts";
@@ -92,9 +92,7 @@ export class ContextManager {
   readonly summaryUsage: Usage = { input_tokens: 0, output_tokens: 0 };
   /** Counts each summary call, and its prompt as garbage toward the next collection. */
   private readonly summaryHooks: SummaryHooks = {
-    onPrompt: (chars) => {
-      this.sentSinceCollect += chars;
-    },
+    onPrompt: (chars) => this.garbage.add(chars),
     onCall: (usage) => {
       this.summaryCalls++;
       addUsage(this.summaryUsage, usage);
@@ -106,7 +104,8 @@ export class ContextManager {
     this.tokens = new PromptTokens(deps.system, deps.tools);
   }
 
-  private sentSinceCollect = 0;
+  /** Bytes of requests and condensed-away messages since the last full collection. */
+  private readonly garbage = new GarbageMeter();
   /** When a prune pays before the threshold: the context's growth since the last condense. */
   private readonly schedule = new PruneSchedule();
 
@@ -115,10 +114,7 @@ export class ContextManager {
    * bytes such as images) passed `bytes`; resets the count when it says yes.
    */
   garbageDue(extra: number, bytes: number): boolean {
-    this.sentSinceCollect += estimateTokens(this.lastSent) * CHARS_PER_TOKEN + extra;
-    if (this.sentSinceCollect < bytes) return false;
-    this.sentSinceCollect = 0;
-    return true;
+    return this.garbage.due(estimateTokens(this.lastSent) * CHARS_PER_TOKEN + extra, bytes);
   }
 
   /** The model's window in tokens (the provider may change during a session). */
@@ -291,7 +287,16 @@ export class ContextManager {
     const keepTurns = groupTurns(body.slice(split)).length;
     await this.deps.preCompact?.(trigger === "manual" ? "manual" : "auto", opts.focus, signal);
     this.deps.emit({ type: "compact_start", trigger, messages: middle.length, keep_turns: keepTurns });
-    const { summary, failure } = await this.summaryOf(middle, previous, task, hardness, opts);
+    // From hardness 2 on, the sliding window without a summary call.
+    const { summary, failure } =
+      hardness >= 2
+        ? { summary: undefined, failure: "the prompt was still too long after condensing" }
+        : await summaryOf(
+            this.deps,
+            this.window,
+            { task, previous, middle, focus: opts.focus, signal, userBudget: this.recordBudget(USER_MESSAGES_TOKENS) },
+            this.summaryHooks,
+          );
     if (signal.aborted) throw new InterruptedError();
 
     // 3. The record and the turns kept after it (for the sliding window: as many as fit). A condense
@@ -336,40 +341,6 @@ export class ContextManager {
     return { body, split, previous, task, firstTask };
   }
 
-  /**
-   * The summary of `middle` (one model call), or why there is none: the call failed, the summary
-   * was not smaller, or `hardness` 2 and up skips it. Interrupted: throws InterruptedError.
-   */
-  private async summaryOf(
-    middle: Message[],
-    previous: CompactionInfo | undefined,
-    task: string,
-    hardness: number,
-    opts: { signal: AbortSignal; focus?: string },
-  ): Promise<{ summary?: string; failure?: string }> {
-    const { signal } = opts;
-    if (hardness >= 2) return { failure: "the prompt was still too long after condensing" };
-    const userMessages = keepUserMessages(
-      [...(previous?.userMessages ?? []), ...middle.map(promptText).filter((t): t is string => t !== undefined)],
-      this.recordBudget(USER_MESSAGES_TOKENS),
-    );
-    let summary: string;
-    try {
-      summary = await summarise(
-        this.deps,
-        this.window,
-        { task, previous: previous?.summary, middle, userMessages, focus: opts.focus, signal },
-        this.summaryHooks,
-      );
-    } catch (err) {
-      if (err instanceof InterruptedError || signal.aborted) throw new InterruptedError();
-      return { failure: errorMessage(err) };
-    }
-    if (estimateTextTokens(summary) >= estimateTokens(middle))
-      return { failure: "the summary was not smaller than what it replaced" };
-    return { summary };
-  }
-
   /** Appends the record and its kept turns, leaves only them in memory, and reports the condense. */
   private async commitRecord(
     built: BuiltRecord & { tail: Message[] },
@@ -387,7 +358,7 @@ export class ContextManager {
     // new context, so a long session holds no more than a short one.
     this.deps.store.shrink(copies.length + 1);
     // What left memory is garbage now: count it toward the next full collection.
-    this.sentSinceCollect += (tokensBefore - info.tokensAfter) * CHARS_PER_TOKEN;
+    this.garbage.add((tokensBefore - info.tokensAfter) * CHARS_PER_TOKEN);
     this.pruned.clear();
     this.tokens.forget();
     this.requested = false;

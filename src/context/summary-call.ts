@@ -4,11 +4,12 @@
 import type { Config } from "../config/config.ts";
 import { streamWithRetry } from "../llm/retry.ts";
 import type { Provider } from "../llm/types.ts";
-import { ProviderError } from "../protocol/errors.ts";
-import type { Message, Usage } from "../protocol/message.ts";
+import { InterruptedError, ProviderError, errorMessage } from "../protocol/errors.ts";
+import type { CompactionInfo, Message, Usage } from "../protocol/message.ts";
 import type { SessionStore } from "../store/types.ts";
-import { SUMMARY_SYSTEM, summaryPrompt, transcriptOf } from "./summary-prompt.ts";
-import { CHARS_PER_TOKEN } from "./token-estimate.ts";
+import { keepUserMessages } from "./compaction-record.ts";
+import { SUMMARY_SYSTEM, promptText, summaryPrompt, transcriptOf } from "./summary-prompt.ts";
+import { CHARS_PER_TOKEN, estimateTextTokens, estimateTokens } from "./token-estimate.ts";
 
 /** Output tokens the summary call may use. */
 const SUMMARY_MAX_TOKENS = 4096;
@@ -107,4 +108,38 @@ export async function summarise(
   // Never without a summary: the middle of a condense is at least two messages, so one chunk at least.
   if (summary === undefined) throw new ProviderError("the summary came back empty");
   return summary;
+}
+
+/**
+ * The summary standing for `middle` (with the user's own messages since `previous` within
+ * `userBudget` tokens), or why there is none: the call failed, or the summary was not smaller than
+ * what it would replace. Interrupted: throws InterruptedError.
+ */
+export async function summaryOf(
+  deps: SummaryCallDeps,
+  window: number,
+  input: Omit<SummaryInput, "previous" | "userMessages"> & { previous?: CompactionInfo; userBudget: number },
+  hooks: SummaryHooks,
+): Promise<{ summary?: string; failure?: string }> {
+  const { previous, middle, signal } = input;
+  const userMessages = keepUserMessages(
+    [...(previous?.userMessages ?? []), ...middle.map(promptText).filter((t): t is string => t !== undefined)],
+    input.userBudget,
+  );
+  let summary: string;
+  try {
+    const { task, focus } = input;
+    summary = await summarise(
+      deps,
+      window,
+      { task, previous: previous?.summary, middle, userMessages, focus, signal },
+      hooks,
+    );
+  } catch (err) {
+    if (err instanceof InterruptedError || signal.aborted) throw new InterruptedError();
+    return { failure: errorMessage(err) };
+  }
+  if (estimateTextTokens(summary) >= estimateTokens(middle))
+    return { failure: "the summary was not smaller than what it replaced" };
+  return { summary };
 }

@@ -22,12 +22,17 @@ export function restoreLines(done: RestoredFile[] | undefined, cwd: string): str
             : `left alone: ${f.why}`;
     return `  ${shown(f.path)}: ${what}`;
   });
-  const outside = done.filter((f) => f.changedOutside);
-  if (outside.length > 0) {
+  // A file deleted since (by a command, say) had no content to keep: it is named apart.
+  const changed = done.filter((f) => f.changedOutside && f.keptAs !== undefined);
+  const deleted = done.filter((f) => f.changedOutside && f.keptAs === undefined);
+  if (changed.length > 0) {
     lines.push(
-      `changed outside synapse since the agent's last write: ${outside.map((f) => shown(f.path)).join(", ")}` +
+      `changed outside synapse since the agent's last write: ${changed.map((f) => shown(f.path)).join(", ")}` +
         " (their content then is kept in the session's checkpoints)",
     );
+  }
+  if (deleted.length > 0) {
+    lines.push(`deleted outside synapse since the agent's last write: ${deleted.map((f) => shown(f.path)).join(", ")}`);
   }
   return ["files restored to before that prompt (commands' changes are not tracked):", ...lines];
 }

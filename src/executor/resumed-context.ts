@@ -7,8 +7,7 @@ import type { Message } from "../protocol/message.ts";
 export const RESUME_SCAN = 50;
 
 export function lastContextTokens(messages: readonly Message[]): number {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i];
+  for (const m of [...messages].reverse()) {
     if (m.compaction) return m.compaction.tokensAfter;
     if (m.role === "assistant" && m.usage) return m.usage.input_tokens + m.usage.output_tokens;
   }

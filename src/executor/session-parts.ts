@@ -105,33 +105,9 @@ export async function openSessionParts(options: RuntimeOptions): Promise<Session
   const mcp = startMcpServers(mcpSessionInput(config, mcpConfigured, store.dir, warn));
   const kind = agentKind(config.permissionMode);
   const tools: Map<string, Tool> = toolsFor(kind);
-  const promptEnv: PromptEnvironment = {
-    cwd: config.cwd,
-    platform: `${process.platform} ${process.arch}`,
-    date: new Date(),
-    instructions: findInstructions(config.cwd),
-  };
-  const own = options.systemPrompt?.replace ?? renderSystemPrompt(promptEnv, [...tools.keys()]);
-  const appended = options.systemPrompt?.append ? `\n\n${options.systemPrompt.append}` : "";
-  const systemPrompt = own + appended + (structured?.promptSuffix ?? "");
+  const { promptEnv, systemPrompt } = sessionPrompt(options, [...tools.keys()], structured);
   const granted: string[] = [];
-  const hooks = createSessionHooks({
-    hooks: config.hooks,
-    home: config.home,
-    cwd: config.cwd,
-    sessionId: store.id,
-    sessionDir: store.dir,
-    resumed: options.resume !== undefined,
-    permissionMode: () => sandbox.permissions.mode,
-    sandboxPlan: async () => {
-      await sandbox.ready();
-      return sandbox.state && sandboxPlan(config, sandbox.state);
-    },
-    env: config.shell.env,
-    approve: options.approve,
-    warn,
-  });
-  for (const source of options.hookSources ?? []) hooks.addSource(source);
+  const hooks = sessionHooks(options, store, sandbox, warn);
   // The parts below read the session's current provider and permission mode through it.
   const base = {
     config,
@@ -187,6 +163,48 @@ export async function openSessionParts(options: RuntimeOptions): Promise<Session
     checkpointTurn: () => checkpointsOf(store).currentTurn(),
   });
   return Object.assign(session, { context, monitor, tasks, hooks });
+}
+
+/** The system prompt (Synapse's own, or an Agent SDK program's) and the environment it names. */
+function sessionPrompt(options: RuntimeOptions, toolNames: string[], structured: StructuredOutput | undefined) {
+  const { config } = options;
+  const promptEnv: PromptEnvironment = {
+    cwd: config.cwd,
+    platform: `${process.platform} ${process.arch}`,
+    date: new Date(),
+    instructions: findInstructions(config.cwd),
+  };
+  const own = options.systemPrompt?.replace ?? renderSystemPrompt(promptEnv, toolNames);
+  const appended = options.systemPrompt?.append ? `\n\n${options.systemPrompt.append}` : "";
+  return { promptEnv, systemPrompt: own + appended + (structured?.promptSuffix ?? "") };
+}
+
+/** The session's hooks: the configured commands and the caller's own sources. */
+function sessionHooks(
+  options: RuntimeOptions,
+  store: OpenedStore,
+  sandbox: SessionSandbox,
+  warn: (message: string) => void,
+): SessionHooks {
+  const { config } = options;
+  const hooks = createSessionHooks({
+    hooks: config.hooks,
+    home: config.home,
+    cwd: config.cwd,
+    sessionId: store.id,
+    sessionDir: store.dir,
+    resumed: options.resume !== undefined,
+    permissionMode: () => sandbox.permissions.mode,
+    sandboxPlan: async () => {
+      await sandbox.ready();
+      return sandbox.state && sandboxPlan(config, sandbox.state);
+    },
+    env: config.shell.env,
+    approve: options.approve,
+    warn,
+  });
+  for (const source of options.hookSources ?? []) hooks.addSource(source);
+  return hooks;
 }
 
 /** The session's store, opened or resumed (with its lock), and the model it continues with. */

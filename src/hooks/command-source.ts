@@ -77,6 +77,8 @@ export class CommandHookSource implements HookSource {
     return Promise.all(
       matching.map(async (hook) => {
         const result = await runHookCommand(hook.command, input, hook.timeoutS * 1000, runWith, signal);
+        // Killed because the user interrupted: that is no news to them, and it decides nothing.
+        if (signal.aborted) return {};
         return outcomeFromCommand(hook.event, result, hookLabel(hook));
       }),
     );

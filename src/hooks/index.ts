@@ -15,11 +15,13 @@
 
 import { join } from "node:path";
 import type { ApprovalAnswer, ApprovalRequest } from "../policy/approval.ts";
+import { RULE_TOOLS } from "../policy/rule.ts";
 import type { HooksConfig } from "../protocol/hook-events.ts";
 import { trustedBinary } from "../runtime/trusted-path.ts";
 import type { SandboxPlan } from "../sandbox/plan.ts";
 import { bwrapArgs } from "../sandbox/profile.ts";
 import { CommandHookSource, type LoadedHooks, flattenSettings } from "./command-source.ts";
+import { strayToolMatchers } from "./matcher.ts";
 import { admitProjectHooks, askProjectHook } from "./project-hooks.ts";
 import { SessionHooks } from "./session-hooks.ts";
 
@@ -78,7 +80,14 @@ export function createSessionHooks(setup: HookSetup): SessionHooks {
       env: { ...(plan ? plan.env : setup.env), CLAUDE_PROJECT_DIR: setup.cwd, SYNAPSE_PROJECT_DIR: setup.cwd },
       sandboxArgv: plan ? () => [plan.bwrap, ...bwrapArgs(plan.profile())] : undefined,
     };
-    return { hooks: [...user, ...allowed], runWith };
+    const hooks = [...user, ...allowed];
+    for (const { event, matcher } of strayToolMatchers(hooks, RULE_TOOLS)) {
+      setup.warn(
+        `${event} hooks with matcher "${matcher}" never run: it selects none of the tools ` +
+          `(${RULE_TOOLS.join(", ")}, mcp__<server>__<tool>; names are case-sensitive)`,
+      );
+    }
+    return { hooks, runWith };
   };
   hooks.addSource(new CommandHookSource(() => (loaded ??= load())));
   return hooks;

@@ -26,3 +26,25 @@ export function matchingGroups<G extends Pick<HookMatcherGroup, "matcher">>(
   const target = matchTarget(event);
   return groups.filter((g) => matcherSelects(g.matcher, target));
 }
+
+const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse"]);
+
+/**
+ * The tool events' matchers that select none of `tools` (a typo: `bash`, `Bash, Write`), each
+ * once. A matcher naming an MCP tool is left out: a server's tools are known only once it runs.
+ */
+export function strayToolMatchers(
+  hooks: readonly { event: string; matcher?: string }[],
+  tools: readonly string[],
+): { event: string; matcher: string }[] {
+  const seen = new Set<string>();
+  const stray: { event: string; matcher: string }[] = [];
+  for (const { event, matcher } of hooks) {
+    if (!TOOL_EVENTS.has(event) || matcher === undefined || matcher.includes("mcp__")) continue;
+    const key = `${event}\n${matcher}`;
+    if (seen.has(key) || tools.some((tool) => matcherSelects(matcher, tool))) continue;
+    seen.add(key);
+    stray.push({ event, matcher });
+  }
+  return stray;
+}

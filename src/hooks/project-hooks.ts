@@ -75,7 +75,8 @@ export function askProjectHook(
       tool: "Hook",
       input: { event: hook.event, matcher: hook.matcher ?? "*", command: hook.command },
       reason:
-        `the project's ${hook.origin} asks to run a ${hook.event} hook (a command of its choice, at each such event); ` +
+        `the project's ${hook.origin} asks to run a ${hook.event} hook ` +
+        "(a command of its choice, at each such event); " +
         "yes runs it, now and in later sessions while this entry stays the same",
       rule: "",
       exact: false,

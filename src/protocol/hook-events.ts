@@ -25,9 +25,25 @@ const hookCommand = z.strictObject({
   /** Seconds. */
   timeout: z.optional(z.number().check(z.positive(), z.maximum(3600))),
 });
+/** A matcher is `*`, a name, an `A|B` list or a regular expression: one that is none of them never matches. */
+function compiles(pattern: string): boolean {
+  if (pattern === "*") return true;
+  try {
+    new RegExp(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+}
 const matcherGroup = z.strictObject({
   /** A tool-name pattern (PreToolUse, PostToolUse), a source (SessionStart), a trigger (PreCompact). */
-  matcher: z.optional(z.string()),
+  matcher: z.optional(
+    z.string().check(
+      z.refine(compiles, {
+        error: (issue) => `${JSON.stringify(issue.input)} is not a valid regular expression, so it would match nothing`,
+      }),
+    ),
+  ),
   hooks: z.array(hookCommand),
 });
 

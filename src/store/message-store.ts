@@ -245,26 +245,25 @@ export class MessageStore implements SessionStore {
     if (!this.metaOnDisk) {
       if (!hasMessages) return;
       // meta.json first: a crash right after the archive write then still leaves a findable
-      // session, whose counts are repaired from the archive on resume. Not synced here: this write
-      // is on the first request's path (an fsync was most of a new session's start), and the
-      // archive itself is synced within DURABLE_SYNC_MS, when scheduleSync writes meta.json again.
+      // session, whose counts are repaired from the archive on resume.
       await writeMeta(this.dir, this.meta(), false);
       this.metaOnDisk = true;
-      this.metaDirty = false;
     }
     if (hasMessages) await this.archive.write();
     this.metaState.updated = Date.now();
     // A new title or model is written at once; counts and times wait for the next sync, so a
-    // turn costs one append and no file replacement.
-    if (this.metaDirty) await this.writeMetaNow();
-    else this.scheduleSync();
+    // turn costs one append and no file replacement. Neither write is synced here (a new
+    // session's first flush is on its first request's path, where two fsyncs were most of the
+    // store's start): the sync, within DURABLE_SYNC_MS, writes meta.json again, synced.
+    if (this.metaDirty) await this.writeMetaNow(false);
+    this.scheduleSync();
     this.lastBackgroundError = undefined;
   }
 
-  private async writeMetaNow(): Promise<void> {
-    await writeMeta(this.dir, this.meta());
+  private async writeMetaNow(durable = true): Promise<void> {
+    await writeMeta(this.dir, this.meta(), durable);
     this.metaDirty = false;
-    this.metaBehind = false;
+    this.metaBehind = !durable;
   }
 
   /** fdatasync of what was written, then meta.json with the counts it matches. */

@@ -45,6 +45,9 @@ export async function createTaskPool(options: TaskPoolOptions): Promise<TaskPool
     max = Math.max(max, now);
   };
 
+  // Warm-ups (warm()) not yet answered.
+  const warming = new Set<Promise<unknown>>();
+
   async function run<I extends object, O>(input: I, opts: TaskRunOptions): Promise<TaskEnd<O>> {
     const task = new TaskRun(limits, opts, onStarted);
     const payload = { ...input, port: task.channel.port2 };
@@ -53,6 +56,8 @@ export async function createTaskPool(options: TaskPoolOptions): Promise<TaskPool
       return task.ended ?? INTERRUPTED;
     }
     try {
+      // A task that found its thread still answering a warm-up would start another thread.
+      if (warming.size) await Promise.all(warming);
       // The global MessageChannel's port is the class node:worker_threads names, under another type.
       const transferList = [task.channel.port2] as unknown as TransferList;
       const value = (await pool.run(payload, { signal: task.kill.signal, transferList })) as O;
@@ -67,10 +72,23 @@ export async function createTaskPool(options: TaskPoolOptions): Promise<TaskPool
     }
   }
 
-  // Tinypool starts a thread for a task that finds none idle; tasks given in one go find each
-  // other busy, so `count` of them leave `count` threads started (idle ones are reused).
+  // Tinypool starts a thread for a task that finds no ready thread idle. With no warm-up waiting,
+  // the threads there are ready: `want` warm-ups given in one go fill the idle ones and start the
+  // rest. While warm-ups wait (threads still starting), each new one starts a thread, so only the
+  // missing ones are given. Enough threads: nothing to do (a thread that ended idle is missing
+  // again at the next call).
   function warm(count: number, input: object): void {
-    for (let i = 0; i < Math.min(count, options.maxThreads); i++) pool.run(input).catch(() => {});
+    const want = Math.min(count, options.maxThreads);
+    const threads = pool.threads.length;
+    if (threads >= want) return;
+    const give = warming.size === 0 ? want : want - threads;
+    for (let i = 0; i < give; i++) {
+      const warmUp: Promise<unknown> = pool
+        .run(input)
+        .catch(() => {})
+        .finally(() => warming.delete(warmUp));
+      warming.add(warmUp);
+    }
   }
 
   return { run, inFlight: () => ({ now, max }), warm, destroy: () => pool.destroy() };

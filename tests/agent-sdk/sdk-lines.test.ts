@@ -9,7 +9,10 @@ import { checkPermissionAnswer, checkRequest, parseSdkLine } from "../../src/age
 
 describe("parseSdkLine", () => {
   const ok: [string, unknown][] = [
-    ["string content", { type: "user", message: { role: "user", content: "hi" }, parent_tool_use_id: null, session_id: "" }],
+    [
+      "string content",
+      { type: "user", message: { role: "user", content: "hi" }, parent_tool_use_id: null, session_id: "" },
+    ],
     [
       "text and image blocks",
       {
@@ -42,7 +45,11 @@ describe("parseSdkLine", () => {
       JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "document", source: {} }] } }),
       "user:",
     ],
-    ["a request without id", JSON.stringify({ type: "control_request", request: { subtype: "x" } }), "control_request:"],
+    [
+      "a request without id",
+      JSON.stringify({ type: "control_request", request: { subtype: "x" } }),
+      "control_request:",
+    ],
   ];
   for (const [name, line, says] of bad)
     test(`refuses ${name}`, () => {
@@ -83,7 +90,8 @@ describe("permission modes", () => {
     ["accept-edits", "accept-edits"],
     ["yolo", undefined],
   ];
-  for (const [sdk, synapse] of table) test(`${sdk} → ${synapse}`, () => expect(synapseMode(sdk)).toBe(synapse as never));
+  for (const [sdk, synapse] of table)
+    test(`${sdk} → ${synapse}`, () => expect(synapseMode(sdk)).toBe(synapse as never));
   test("back to the SDK's names", () => {
     expect(sdkMode("accept-edits")).toBe("acceptEdits");
     expect(sdkMode("bypass")).toBe("bypassPermissions");
@@ -102,7 +110,12 @@ describe("control channel", () => {
     const first = channel.request({ subtype: "can_use_tool" });
     const second = channel.request({ subtype: "hook_callback" });
     const id = written[0].request_id;
-    expect(channel.answer({ type: "control_response", response: { subtype: "success", request_id: id, response: { a: 1 } } })).toBe(true);
+    expect(
+      channel.answer({
+        type: "control_response",
+        response: { subtype: "success", request_id: id, response: { a: 1 } },
+      }),
+    ).toBe(true);
     expect(await first).toEqual({ ok: true, response: { a: 1 } });
     expect(channel.answer({ type: "control_response", response: { subtype: "success", request_id: id } })).toBe(false);
     channel.close("stdin ended");

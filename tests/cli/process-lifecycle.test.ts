@@ -99,7 +99,7 @@ describe("exit codes and the end that runs once", () => {
     expect(codeAfterSave(code, { failed })).toBe(want);
   });
 
-  test("endOnce: the first request's code wins, the sequence runs once, later requests wait on the same end", async () => {
+  test("endOnce: the first request's code wins, the sequence runs once, later requests share its end", async () => {
     const runs: number[] = [];
     const e = endOnce(async (code) => {
       runs.push(code);

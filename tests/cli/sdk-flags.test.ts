@@ -15,7 +15,10 @@ describe("ruleList", () => {
   const table: [string[], string[]][] = [
     [["Read,Write"], ["Read", "Write"]],
     [["Bash(git log:*),Read"], ["Bash(git log:*)", "Read"]],
-    [["Bash(a, b)", "Grep"], ["Bash(a, b)", "Grep"]],
+    [
+      ["Bash(a, b)", "Grep"],
+      ["Bash(a, b)", "Grep"],
+    ],
     [["Read Write"], ["Read", "Write"]],
     [[""], []],
   ];
@@ -57,7 +60,9 @@ describe("the SDK's command line", () => {
 
   for (const name of Object.keys(REFUSED))
     test(`--${name} is refused`, () => {
-      const value = ["fork-session", "no-session-persistence", "managed-settings-in-initialize"].includes(name) ? [] : ["v"];
+      const value = ["fork-session", "no-session-persistence", "managed-settings-in-initialize"].includes(name)
+        ? []
+        : ["v"];
       expect(() => parseCommandLine([`--${name}`, ...value, "x"])).toThrow(`--${name} is refused`);
     });
 

@@ -111,6 +111,7 @@ describe("raw stdin", () => {
       "this is not json",
       JSON.stringify({ type: "user", message: { role: "user", content: 7 } }),
       JSON.stringify({ type: "control_request", request_id: "r2", request: { subtype: "set_model", model: 5 } }),
+      JSON.stringify({ type: "control_request", request_id: "r3", request: "interrupt" }),
       JSON.stringify({ type: "user", message: { role: "user", content: "hello" }, parent_tool_use_id: null }),
     ];
     const proc = spawnBinary({
@@ -132,7 +133,9 @@ describe("raw stdin", () => {
       error: "unsupported control request subtype: frobnicate",
     });
     expect(responses.find((r: any) => r.request_id === "r2")).toMatchObject({ subtype: "error" });
-    expect(stderr.split("\n").filter((l) => l.includes("line skipped"))).toHaveLength(2);
+    // A request too malformed to act on is still answered, by its id.
+    expect(responses.find((r: any) => r.request_id === "r3")).toMatchObject({ subtype: "error" });
+    expect(stderr.split("\n").filter((l) => l.includes("line skipped"))).toHaveLength(3);
     expect(out.find((l: any) => l.type === "result")).toMatchObject({ subtype: "success", result: "still here" });
   });
 
@@ -143,5 +146,9 @@ describe("raw stdin", () => {
     });
     expect(await refused.exited).toBe(2);
     expect((await new Response(refused.stderr).text()).trim().split("\n")).toHaveLength(1);
+    // stream-json in needs stream-json out: the program could not read anything else.
+    const text = spawnBinary({ args: ["--input-format", "stream-json"], stdin: "" });
+    expect(await text.exited).toBe(2);
+    expect(await new Response(text.stderr).text()).toContain("needs --output-format stream-json");
   });
 });

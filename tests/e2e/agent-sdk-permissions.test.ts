@@ -89,4 +89,44 @@ describe("canUseTool", () => {
     expect(existsSync(join(dir, "a.txt"))).toBe(false);
     expect(toolResultText(s.requests[1]!.body)).toContain("Invalid input for Write (as edited)");
   });
+
+  test("deny with interrupt: the turn stops at once; the model is not asked again", async () => {
+    const dir = outside();
+    const s = await serve(writeCall(join(dir, "a.txt"), "x"));
+    const canUseTool: CanUseTool = async () => ({ behavior: "deny", message: "stop", interrupt: true });
+    const run = await collect("write it", sdkOptions(s.url, { canUseTool }));
+    expect(existsSync(join(dir, "a.txt"))).toBe(false);
+    expect(s.requests).toHaveLength(1);
+    expect(ofType(run.messages, "result")[0]).toMatchObject({ subtype: "interrupted" });
+  });
+
+  test("an allow rule update is kept for the session: the same call is not asked about again", async () => {
+    const dir = outside();
+    const target = join(dir, "a.txt");
+    const call = (id: string) => ({ toolCalls: [{ id, name: "Write", input: { path: target, content: "x" } }] });
+    const s = await serve([call("toolu_1"), call("toolu_2"), { text: "done" }]);
+    let asked = 0;
+    const canUseTool: CanUseTool = async (_name, input, opts) => {
+      asked++;
+      return { behavior: "allow", updatedInput: input, updatedPermissions: opts.suggestions };
+    };
+    const run = await collect("write it twice", sdkOptions(s.url, { canUseTool }));
+    expect(run.error).toBeUndefined();
+    expect(asked).toBe(1);
+    expect(readFileSync(target, "utf8")).toBe("x");
+  });
+
+  test("dontAsk: a call the policy would ask about is refused, the program never asked", async () => {
+    const dir = outside();
+    const s = await serve(writeCall(join(dir, "a.txt"), "x"));
+    let asked = 0;
+    const canUseTool: CanUseTool = async () => {
+      asked++;
+      return { behavior: "allow" };
+    };
+    const run = await collect("write it", sdkOptions(s.url, { canUseTool, permissionMode: "dontAsk" }));
+    expect(asked).toBe(0);
+    expect(existsSync(join(dir, "a.txt"))).toBe(false);
+    expect(ofType(run.messages, "result")[0]!.permission_denials).toHaveLength(1);
+  });
 });

@@ -58,8 +58,7 @@ describe("streaming input", () => {
 
 describe("images", () => {
   test("a base64 image block of a user message reaches the model with the text", async () => {
-    const png =
-      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
     const s = await serve([{ text: "a dot" }]);
     async function* messages() {
       yield {
@@ -68,7 +67,10 @@ describe("images", () => {
           role: "user" as const,
           content: [
             { type: "text" as const, text: "what is this?" },
-            { type: "image" as const, source: { type: "base64" as const, media_type: "image/png" as const, data: png } },
+            {
+              type: "image" as const,
+              source: { type: "base64" as const, media_type: "image/png" as const, data: png },
+            },
           ],
         },
         parent_tool_use_id: null,
@@ -80,7 +82,10 @@ describe("images", () => {
     const content = s.requests[0]!.body.messages.at(-1).content;
     expect(content).toContainEqual(expect.objectContaining({ type: "text", text: "what is this?" }));
     expect(content).toContainEqual(
-      expect.objectContaining({ type: "image", source: expect.objectContaining({ media_type: "image/png", data: png }) }),
+      expect.objectContaining({
+        type: "image",
+        source: expect.objectContaining({ media_type: "image/png", data: png }),
+      }),
     );
   });
 });

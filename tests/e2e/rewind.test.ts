@@ -127,6 +127,23 @@ describe("/rewind headless", () => {
     rmSync(outside, { recursive: true, force: true });
   }, 60_000);
 
+  test("a file a command deleted since is put back, and named as deleted (no content was there to keep)", async () => {
+    const { ws, run } = await session({
+      "edit a": [{ name: "Edit", input: { path: "a.txt", old_string: "orig", new_string: "v1" } }],
+      "rm a": [{ name: "Bash", input: { command: "rm a.txt" } }],
+    });
+    writeFileSync(join(ws, "a.txt"), "orig\n");
+    expect((await run("edit a")).code).toBe(0);
+    expect((await run("rm a", "-c", "--permission-mode", "bypass")).code).toBe(0);
+    expect(existsSync(join(ws, "a.txt"))).toBe(false);
+    const rewind = await run("/rewind 1 code", "-c");
+    expect(rewind.code).toBe(0);
+    expect(readFileSync(join(ws, "a.txt"), "utf8")).toBe("orig\n");
+    expect(rewind.stdout).toContain("a.txt: restored");
+    expect(rewind.stdout).toContain("deleted outside synapse since the agent's last write: a.txt");
+    expect(rewind.stdout).not.toContain("content then is kept");
+  }, 60_000);
+
   test("a sub-agent's writes (task:general) are undone with its parent prompt's", async () => {
     const fake = await serve((req: { body: any }) => {
       const system = JSON.stringify(req.body.system ?? "");

@@ -9,18 +9,24 @@ import { join } from "node:path";
 import { providerEnv, spawnBinary } from "../support/binary.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { pollUntil } from "../support/wait.ts";
+import { HAVE_BWRAP, NEEDS_BWRAP, PROBED, testBase } from "../sandbox/support.ts";
 
 const serve = fakeLLMPerTest();
 const dirs: string[] = [];
 
-/** A bwrap that answers the probe (with a failure) only once `release()` wrote to its fifo. */
-function blockingBwrap() {
-  const dir = mkdtempSync(join(tmpdir(), "synapse-probe-"));
+/**
+ * A bwrap whose first run (the probe's) waits until `release()` wrote to its fifo, then fails; or,
+ * given the real bwrap, runs it: the probe then answers that commands are confined.
+ */
+function blockingBwrap(real?: string, base = tmpdir()) {
+  const dir = mkdtempSync(join(base, "synapse-probe-"));
   dirs.push(dir);
   const fifo = join(dir, "gate");
   expect(Bun.spawnSync(["mkfifo", fifo]).exitCode).toBe(0);
   const bwrap = join(dir, "bwrap");
-  writeFileSync(bwrap, `#!/bin/sh\nread line < '${fifo}'\nexit 1\n`, { mode: 0o755 });
+  const then = real ? `exec '${real}' "$@"` : "exit 1";
+  const script = `#!/bin/sh\nif [ ! -e '${dir}/probed' ]; then read line < '${fifo}'; : > '${dir}/probed'; fi\n${then}\n`;
+  writeFileSync(bwrap, script, { mode: 0o755 });
   return {
     bwrap,
     /** Lets the probe answer; false when nothing was waiting on the fifo. */
@@ -78,4 +84,30 @@ describe("the sandbox probe runs beside the first request", () => {
     // Unconfined (the fake bwrap failed): said once, and the policy judged the call failing closed.
     expect(stderr).toContain("no OS sandbox for commands (bwrap cannot start a sandbox here: exit 1)");
   }, 30_000);
+
+  test.skipIf(!HAVE_BWRAP)(
+    `a tool call is judged by the probe's answer: confined, a command no rule proves harmless runs unasked${NEEDS_BWRAP}`,
+    async () => {
+      const real = PROBED.kind === "bwrap" ? PROBED.bwrap : "";
+      const gate = blockingBwrap(real, testBase());
+      gates.push(gate);
+      const ws = mkdtempSync(join(testBase(), "synapse-probe-ws-"));
+      dirs.push(ws);
+      const s = await serve([
+        { toolCalls: [{ name: "Bash", input: { command: `perl -e 'print "confined"'` } }] },
+        { text: "done" },
+      ]);
+      const proc = spawnBinary({ args: ["go"], env: { ...providerEnv(s.url), SYNAPSE_BWRAP: gate.bwrap }, cwd: ws });
+      await pollUntil("the first request", () => s.requests.length > 0, { seen: () => s.requests.length });
+      expect(gate.release()).toBe(true);
+      const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+      expect(code).toBe(0);
+      expect(stdout.trim()).toBe("done");
+      // Judged before the answer, it would have been refused: unconfined, the policy fails closed.
+      const result = s.requests[1]!.body.messages.at(-1).content[0];
+      expect(result.is_error).toBeUndefined();
+      expect(result.content).toStartWith("confined");
+    },
+    30_000,
+  );
 });

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveConfig } from "../../src/config/config.ts";
 import { type ExecutorEvent, createExecutor } from "../../src/executor/executor.ts";
+import { itemAt } from "../../src/text/checked-index.ts";
 import { openRuntime } from "../../src/executor/session-runtime.ts";
 import { sessionsRoot } from "../../src/store/paths.ts";
 import { type FakeLLM, type RecordedRequest, startFakeLLM } from "../support/fake-llm.ts";
@@ -88,7 +89,7 @@ describe("executor", () => {
     expect(executor.pending()).toBe(2);
     const [oa, ob] = await Promise.all([executor.waitFor(a), executor.waitFor(b)]);
     expect([oa.result?.result, ob.result?.result]).toEqual(["one", "two"]);
-    const second = posts()[1].body.messages;
+    const second = itemAt(posts(), 1).body.messages;
     expect(second.map((m: any) => m.role)).toEqual(["user", "assistant", "user"]);
     await executor.close();
   });
@@ -104,7 +105,7 @@ describe("executor", () => {
     expect(outcome.result?.subtype).toBe("interrupted");
     const again = await executor.waitFor(executor.submit({ text: "go on" }));
     expect(again.result?.result).toBe("after");
-    const messages = posts()[1].body.messages;
+    const messages = itemAt(posts(), 1).body.messages;
     expect(messages.map((m: any) => m.role)).toEqual(["user", "assistant", "user"]);
     const cut = messages[1].content.map((b: any) => b.text).join("");
     expect(cut).toStartWith("word");
@@ -119,7 +120,7 @@ describe("executor", () => {
     executor.interrupt(id);
     expect((await executor.waitFor(id)).status).toBe("interrupted");
     expect((await executor.waitFor(executor.submit({ text: "second prompt" }))).result?.result).toBe("second answer");
-    const messages = posts()[1].body.messages;
+    const messages = itemAt(posts(), 1).body.messages;
     // One user message (the APIs want alternating roles), its prompts as separate blocks, the mark between.
     expect(messages).toHaveLength(1);
     expect(messages[0].content.map((b: any) => b.text)).toEqual([
@@ -142,7 +143,7 @@ describe("executor", () => {
     expect((await executor.waitFor(id)).status).toBe("interrupted");
     expect(Date.now() - began).toBeLessThan(25_000); // the sleep was killed, not waited out
     await executor.waitFor(executor.submit({ text: "next" }));
-    const messages = posts()[1].body.messages;
+    const messages = itemAt(posts(), 1).body.messages;
     const results = messages
       .flatMap((m: any) => (Array.isArray(m.content) ? m.content : []))
       .filter((b: any) => b.type === "tool_result");
@@ -195,7 +196,7 @@ describe("executor", () => {
     executor.interrupt(id);
     expect((await executor.waitFor(id)).status).toBe("interrupted");
     await executor.waitFor(executor.submit({ text: "next" }));
-    const results = posts()[1]
+    const results = itemAt(posts(), 1)
       .body.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : []))
       .filter((b: any) => b.type === "tool_result");
     expect(results.map((r: any) => r.tool_use_id).sort()).toEqual(["toolu_a", "toolu_b", "toolu_c"]);
@@ -261,7 +262,7 @@ describe("executor", () => {
     expect(switched.status).toBe("done");
     expect(events).toContainEqual({ type: "model_changed", model: "anthropic/fake-model-b" });
     await executor.waitFor(executor.submit({ text: "hello" }));
-    expect(posts()[0].body.model).toBe("fake-model-b");
+    expect(itemAt(posts(), 0).body.model).toBe("fake-model-b");
     const bad = await executor.waitFor(executor.submit({ text: "/model fake-model-c" }));
     expect(bad.status).toBe("failed");
     expect(executor.facts().model).toBe("anthropic/fake-model-b");
@@ -283,7 +284,7 @@ describe("executor", () => {
       previous: before,
     });
     await executor.waitFor(executor.submit({ text: "fresh" }));
-    expect(posts()[1].body.messages).toHaveLength(1);
+    expect(itemAt(posts(), 1).body.messages).toHaveLength(1);
     await executor.close();
   });
 

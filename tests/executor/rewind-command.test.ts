@@ -51,6 +51,7 @@ describe("labels and restore lines", () => {
         { path: "/w/a.txt", status: "restored", changedOutside: true, keptAs: "0".repeat(64) },
         { path: "/w/b.txt", status: "removed" },
         { path: "/elsewhere/c", status: "left alone", why: "it is a symbolic link now" },
+        { path: "/w/d.txt", status: "restored", changedOutside: true },
       ],
       "/w",
     );
@@ -59,7 +60,9 @@ describe("labels and restore lines", () => {
       "  a.txt: restored",
       "  b.txt: removed (the agent created it)",
       "  /elsewhere/c: left alone: it is a symbolic link now",
+      "  d.txt: restored",
       "changed outside synapse since the agent's last write: a.txt (their content then is kept in the session's checkpoints)",
+      "deleted outside synapse since the agent's last write: d.txt",
     ]);
   });
 });

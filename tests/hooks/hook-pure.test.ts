@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { flattenSettings } from "../../src/hooks/command-source.ts";
 import { outcomeFromCommand, outcomeFromJson } from "../../src/hooks/hook-output.ts";
-import { matcherSelects } from "../../src/hooks/matcher.ts";
+import { matcherSelects, strayToolMatchers } from "../../src/hooks/matcher.ts";
 import { SessionHooks } from "../../src/hooks/session-hooks.ts";
 import { gateAfterHooks } from "../../src/hooks/hook-gate.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../../src/policy/approval.ts";
@@ -30,6 +30,28 @@ describe("matcherSelects (Claude Code's rules)", () => {
   ];
   test.each(cases)("matcher %p selects %p: %p", (matcher, target, expected) => {
     expect(matcherSelects(matcher, target)).toBe(expected);
+  });
+});
+
+describe("strayToolMatchers: a tool matcher that selects no tool is a typo", () => {
+  const tools = ["Bash", "Read", "Write", "Edit"];
+  const cases: [string, { event: string; matcher?: string }, boolean][] = [
+    ["a case typo", { event: "PreToolUse", matcher: "bash" }, true],
+    ["a comma list", { event: "PostToolUse", matcher: "Bash, Write" }, true],
+    ["a tool synapse lacks", { event: "PreToolUse", matcher: "WebFetch" }, true],
+    ["a list with one known tool", { event: "PreToolUse", matcher: "Edit|MultiEdit|Write" }, false],
+    ["a regular expression that selects one", { event: "PreToolUse", matcher: "Wr.*" }, false],
+    ["an MCP pattern (servers come later)", { event: "PreToolUse", matcher: "mcp__github__.*" }, false],
+    ["no matcher", { event: "PreToolUse" }, false],
+    ["all", { event: "PreToolUse", matcher: "*" }, false],
+    ["another event's matcher", { event: "SessionStart", matcher: "startup" }, false],
+  ];
+  test.each(cases)("%s", (_name, hook, stray) => {
+    expect(strayToolMatchers([hook], tools).length).toBe(stray ? 1 : 0);
+  });
+  test("each matcher once per event", () => {
+    const hook = { event: "PreToolUse", matcher: "bash" };
+    expect(strayToolMatchers([hook, hook, { ...hook, event: "PostToolUse" }], tools)).toHaveLength(2);
   });
 });
 
@@ -132,6 +154,8 @@ describe("hook settings", () => {
     [{ Stop: [{ hooks: [{ type: "command", command: "x", timeout: -1 }] }] }, '"Stop[0].hooks[0].timeout"'],
     [{ Stop: {} }, '"Stop"'],
     [[], "events"],
+    [{ PreToolUse: [{ matcher: "*Bash", hooks: [] }] }, '"PreToolUse[0].matcher": "*Bash" is not a valid regular'],
+    [{ PostToolUse: [{ matcher: "Write|(", hooks: [] }] }, '"PostToolUse[0].matcher"'],
   ];
   test.each(bad)("%j is refused, naming the field", (value, says) => {
     const checked = checkHookSettings(value);

@@ -1,35 +1,23 @@
 // The interactive session: a prompt on the terminal, each line a submission to the executor, the
 // work drawn as it happens. Loaded only when stdin and stdout are terminals and no prompt was
 // given (a dynamic import in main.ts), so the headless path never pays for any of it. This file
-// only wires the parts: the phase (session-state.ts), the terminal, the painter, the keys
-// (key-dispatch.ts decides, key-actions.ts acts), the questions, the submissions and the events.
+// only wires the parts (screen-parts.ts) to the keys (key-dispatch.ts decides, key-actions.ts
+// acts), the submissions, the executor's events, the process's signals and crashes, and the exit.
 
 import type { Config } from "../../config/config.ts";
 import { type Executor, createExecutor } from "../../executor/executor.ts";
 import { openRuntime } from "../../executor/session-runtime.ts";
 import { errorMessage } from "../../protocol/errors.ts";
-import type { Frame } from "../../render/screen-diff.ts";
 import { fitWidth } from "../../render/text-width.ts";
-import { type Theme, makeTheme } from "../../render/theme.ts";
 import type { Command } from "../args.ts";
 import { type EndOnce, codeAfterSave, endOnce, startLifecycle } from "../process-lifecycle.ts";
-import { ApprovalQueue } from "./approval-queue.ts";
-import { DoublePress } from "./double-press.ts";
-import { HistoryFile } from "./history-file.ts";
 import { KeyHandler } from "./key-actions.ts";
-import { notification } from "./notify.ts";
-import { PromptArea } from "./prompt-area.ts";
-import { PromptEditor } from "./prompt-editor.ts";
 import { PromptSubmitter } from "./prompt-submit.ts";
-import { ScreenPainter } from "./screen-painter.ts";
-import { composeFrame } from "./session-frame.ts";
+import { type ScreenParts, screenParts } from "./screen-parts.ts";
 import { sessionEvents } from "./session-events.ts";
 import { closeSession } from "./session-exit.ts";
-import { SessionState } from "./session-state.ts";
-import { SessionView, resumeWindow } from "./session-view.ts";
-import { TerminalSetup } from "./terminal-setup.ts";
+import { resumeWindow } from "./session-view.ts";
 import { TypeAhead } from "./type-ahead.ts";
-import { welcomeLine } from "./welcome.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;
 
@@ -92,58 +80,6 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   return ending.done;
 }
 
-/** What the session is drawn with and keeps between keys; `executor()` is undefined until it opens. */
-interface ScreenParts {
-  config: Config;
-  state: SessionState;
-  term: TerminalSetup;
-  /** One object, changed in place by /theme: the view and prompts hold it. */
-  theme: Theme;
-  history: HistoryFile;
-  area: PromptArea;
-  view: SessionView;
-  approvals: ApprovalQueue;
-  press: DoublePress;
-  painter: ScreenPainter;
-  executor(): Executor | undefined;
-}
-
-function screenParts(config: Config, images: readonly string[], executor: () => Executor | undefined): ScreenParts {
-  const state = new SessionState();
-  const term = new TerminalSetup();
-  const theme = makeTheme(config.color, config.theme);
-  const history = new HistoryFile(config.home);
-  // ↑ walks the prompts sent in this directory; Ctrl-R searches those of every directory.
-  const area = new PromptArea(new PromptEditor(history.load(config.cwd)));
-  const view = new SessionView(theme, term.width, config.toolResultSummaryLimit);
-  sayWelcome(view, theme, term.width(), images);
-  const approvals = new ApprovalQueue({
-    theme,
-    asking: () => state.takesInput,
-    shown: () => painter.paint(),
-    notify: (request) => term.out(notification(config.notify.kind, `synapse: allow ${request.tool}?`)),
-  });
-  const press = new DoublePress(() => painter.paint());
-  const frame = (spin: number): Frame =>
-    composeFrame({
-      theme,
-      width: term.width(),
-      rows: term.rows(),
-      editor: area.editor,
-      view,
-      spin,
-      candidates: area.candidates,
-      hint: area.search ? area.search.label() : press.hint(),
-      menu: area.rows(approvals.current !== undefined),
-      facts: executor()?.facts(),
-      approval: approvals.current?.prompt,
-      startMode: config.permissionMode,
-    });
-  const { out, columns, rows } = term;
-  const painter = new ScreenPainter({ out, columns, rows, view, draws: () => state.draws, frame });
-  return { config, state, term, theme, history, area, view, approvals, press, painter, executor };
-}
-
 /**
  * The way out, run once: no key or question is taken any more, a running turn is stopped and its
  * end drawn (the partial answer marked interrupted, so the last frame left on the terminal is not
@@ -185,14 +121,6 @@ function keyHandler(p: ScreenParts, submitter: PromptSubmitter, exit: (code: num
       if (term.suspend(() => state.draws)) painter.redrawHere();
     },
   });
-}
-
-function sayWelcome(view: SessionView, theme: Theme, width: number, images: readonly string[]): void {
-  view.say(theme.dim(fitWidth(welcomeLine(), width)));
-  if (!images.length) return;
-  const names = images.join(", ").replace(/[\x00-\x1f\x7f]/g, " ");
-  const what = images.length === 1 ? "image" : "images";
-  view.say(theme.dim(fitWidth(`  ${what} ${names} will go with your first message`, width)));
 }
 
 /** `resumed`: the executor of a resumed session, whose last messages are shown again. */

@@ -56,10 +56,10 @@ export const rewindCommand: SlashCommand = {
       return { ...say(...lines), choices: { command: "rewind", title, items } };
     }
     const point = points.find((p) => p.n === parsed.n);
-    if (!point)
-      return fail(
-        `/rewind: no prompt ${parsed.n} (there ${points.length === 1 ? "is 1" : `are ${points.length}`}; /rewind lists them)`,
-      );
+    if (!point) {
+      const there = points.length === 1 ? "is 1" : `are ${points.length}`;
+      return fail(`/rewind: no prompt ${parsed.n} (there ${there}; /rewind lists them)`);
+    }
     if (parsed.mode === "?") {
       const items = (Object.keys(MODES) as Mode[]).map((mode) => ({ value: `${point.n} ${mode}`, label: MODES[mode] }));
       const title = `Rewind to before: ${pointLabel(point)}`;

@@ -191,7 +191,7 @@ export function legacyKeySession(d: LegacyDeps) {
   const tabComplete = () => {
     const prompts = d.executor()?.runtime.mcpPromptCommands() ?? [];
     const c = complete(editor.text, editor.cursor, config.cwd, prompts.length ? [...names, ...prompts] : names);
-    if (!c || !c.candidates.length) {
+    if (!c?.candidates.length) {
       candidates = [];
       return;
     }

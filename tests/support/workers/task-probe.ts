@@ -9,7 +9,9 @@ export interface ProbeInput {
   port: MessagePort;
 }
 
-export default async function probe(input: ProbeInput): Promise<unknown> {
+export default async function probe(input: ProbeInput | { warmUp: true }): Promise<unknown> {
+  // A warm-up (TaskPool.warm): answered at once, with no port.
+  if ("warmUp" in input) return null;
   input.port.postMessage({ t: "started" });
   try {
     return await work(input);

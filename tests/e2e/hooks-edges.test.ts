@@ -1,0 +1,92 @@
+// Hooks as a new user meets them, through the compiled binary against the fake model: a failed
+// tool call still reaches PostToolUse, Ctrl-C during a slow hook ends the run as interrupted (no
+// warning about the hook it killed), and a matcher typo is said, not silently never matched.
+
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { providerEnv, runBinary, spawnBinary } from "../support/binary.ts";
+import type { FakeLLM, RecordedRequest } from "../support/fake-llm.ts";
+import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
+import { HAVE_BWRAP, NEEDS_BWRAP } from "../sandbox/support.ts";
+import { type HookWorld, hookWorld, lastToolResult } from "./hooks-support.ts";
+
+const serve = fakeLLMPerTest();
+const it = (name: string, fn: () => Promise<void>) => test.skipIf(!HAVE_BWRAP)(name + NEEDS_BWRAP, fn, 60_000);
+const posts = (fake: FakeLLM): RecordedRequest[] => fake.requests.filter((r) => r.path === "/v1/messages");
+
+async function run(w: HookWorld, fake: FakeLLM, prompt: string, args: string[] = []) {
+  return runBinary({ args: [...args, prompt], env: { ...w.env, ...providerEnv(fake.url) }, cwd: w.ws });
+}
+
+async function waitForFile(path: string): Promise<void> {
+  // Bounded only so a failing test says so instead of hanging.
+  for (let i = 0; i < 400 && !existsSync(path); i++) await Bun.sleep(25);
+  if (!existsSync(path)) throw new Error(`${path} never appeared`);
+}
+
+describe("hooks: edge cases", () => {
+  it("PostToolUse hears a call that failed (an Edit of a missing file) and its text reaches the model", async () => {
+    const record = `cat > "$CLAUDE_PROJECT_DIR/post.json"; echo '{"hookSpecificOutput":{"additionalContext":"seen"}}'`;
+    const w = hookWorld({ PostToolUse: [{ matcher: "Edit", hooks: [{ type: "command", command: record }] }] });
+    const edit = { id: "e1", name: "Edit", input: { path: "missing.txt", old_string: "a", new_string: "b" } };
+    const fake = await serve([{ toolCalls: [edit] }, { text: "ok" }]);
+    expect((await run(w, fake, "go")).code).toBe(0);
+    const event = JSON.parse(readFileSync(join(w.ws, "post.json"), "utf8"));
+    expect(event).toMatchObject({ hook_event_name: "PostToolUse", tool_name: "Edit", tool_use_id: "e1" });
+    expect(event.tool_response.is_error).toBe(true);
+    expect(event.tool_response.content).toContain("File not found");
+    const result = lastToolResult(posts(fake)[1]!);
+    expect(result.is_error).toBe(true);
+    expect(result.text).toEndWith("PostToolUse hook: seen");
+  });
+
+  it("Ctrl-C while a Stop hook runs: the run ends as interrupted (exit 130), no warning about the hook", async () => {
+    const slow = 'touch "$CLAUDE_PROJECT_DIR/started"; sleep 30';
+    const w = hookWorld({ Stop: [{ hooks: [{ type: "command", command: slow }] }] });
+    const fake = await serve([{ text: "finished" }]);
+    const proc = spawnBinary({ args: ["-o", "json", "go"], env: { ...w.env, ...providerEnv(fake.url) }, cwd: w.ws });
+    await waitForFile(join(w.ws, "started"));
+    proc.kill("SIGINT");
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
+    expect(code).toBe(130);
+    const result = JSON.parse(stdout);
+    expect(result.subtype).toBe("interrupted");
+    expect(result.is_error).toBe(true);
+    expect(stderr).not.toContain("was killed");
+  });
+
+  it("a matcher that is not a regular expression is a configuration error naming it (exit 2)", async () => {
+    const w = hookWorld({ PreToolUse: [{ matcher: "*Bash", hooks: [{ type: "command", command: "exit 2" }] }] });
+    const fake = await serve([{ text: "ok" }]);
+    const r = await run(w, fake, "go");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('"PreToolUse[0].matcher"');
+    expect(r.stderr).toContain("*Bash");
+    expect(posts(fake)).toHaveLength(0);
+  });
+
+  it("a tool matcher that selects none of the tools (a case typo) gets one warning naming them", async () => {
+    const w = hookWorld({
+      PreToolUse: [
+        { matcher: "bash", hooks: [{ type: "command", command: "exit 2" }] },
+        { matcher: "Edit|MultiEdit|Write", hooks: [{ type: "command", command: "true" }] },
+        { matcher: "mcp__github__.*", hooks: [{ type: "command", command: "true" }] },
+      ],
+    });
+    const fake = await serve([
+      { toolCalls: [{ id: "c1", name: "Bash", input: { command: "echo ran" } }] },
+      { text: "ok" },
+    ]);
+    const r = await run(w, fake, "go");
+    expect(r.code).toBe(0);
+    const warnings = r.stderr.split("\n").filter((l) => l.includes("selects none of"));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('matcher "bash"');
+    expect(warnings[0]).toContain("Bash, Read, Write, Edit, Glob, Grep");
+  });
+});
