@@ -165,35 +165,50 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
       // A malformed message throws here, and the task pool ends the task as crashed.
       const onMessage = (raw: unknown, reply: (m: ToWorker) => void) => {
         const m = readFromWorker(raw);
-        if (m.t === "event") {
-          if (m.event.type === "tool_start") toolCalls++;
-          // Counted as each turn ends, so a task that crashes or is stopped later has paid for it.
-          if (m.event.type === "assistant" && m.event.message.usage) addUsage(spent, m.event.message.usage);
-          relayEvent(m.event, { callId: call.id, label, toolCalls, secrets: config.secrets }, emit);
-        } else if (m.t === "shell") {
-          const controller = new AbortController();
-          commands.set(m.id, controller);
-          shell
-            .run({
-              ...m.request,
-              // The main thread decides the task id: a worker cannot borrow another task's shells.
-              taskId,
-              signal: AbortSignal.any([signal, controller.signal]),
-              // No live output: a sub-agent's commands are not shown, only its row.
-            })
-            .then(
-              (outcome) => reply({ t: "shell-done", id: m.id, outcome }),
-              (err) => reply({ t: "shell-error", id: m.id, message: err instanceof Error ? err.message : String(err) }),
-            )
-            .finally(() => commands.delete(m.id));
-        } else if (m.t === "shell-abort") {
-          commands.get(m.id)?.abort();
-        } else if (m.t === "mcp") {
-          runMcpCall(mcp, m, { config, taskId, signal, calls: mcpCalls }, reply);
-        } else if (m.t === "mcp-abort") {
-          mcpCalls.get(m.id)?.abort();
-        } else if (m.t === "hook" && hooks) {
-          answerHookQuestion(hooks, m, signal, reply);
+        switch (m.t) {
+          case "event":
+            if (m.event.type === "tool_start") toolCalls++;
+            // Counted as each turn ends, so a task that crashes or is stopped later has paid for it.
+            if (m.event.type === "assistant" && m.event.message.usage) addUsage(spent, m.event.message.usage);
+            relayEvent(m.event, { callId: call.id, label, toolCalls, secrets: config.secrets }, emit);
+            return;
+          case "shell": {
+            const controller = new AbortController();
+            commands.set(m.id, controller);
+            shell
+              .run({
+                ...m.request,
+                // The main thread decides the task id: a worker cannot borrow another task's shells.
+                taskId,
+                signal: AbortSignal.any([signal, controller.signal]),
+                // No live output: a sub-agent's commands are not shown, only its row.
+              })
+              .then(
+                (outcome) => reply({ t: "shell-done", id: m.id, outcome }),
+                (err) => reply({ t: "shell-error", id: m.id, message: err instanceof Error ? err.message : String(err) }),
+              )
+              .finally(() => commands.delete(m.id));
+            return;
+          }
+          case "shell-abort":
+            commands.get(m.id)?.abort();
+            return;
+          case "mcp":
+            runMcpCall(mcp, m, { config, taskId, signal, calls: mcpCalls }, reply);
+            return;
+          case "mcp-abort":
+            mcpCalls.get(m.id)?.abort();
+            return;
+          case "hook":
+            if (hooks) answerHookQuestion(hooks, m, signal, reply);
+            return;
+          // The task pool's own messages: it reads them and never passes them on.
+          case "started":
+          case "done":
+          case "heap":
+            return;
+          default:
+            assertNever(m, "sub-agent message");
         }
       };
 

@@ -4,7 +4,7 @@
 
 /** How far into a Bash call's input its command starts, at the latest (`{"command": "task:`). */
 const DECIDE_WITHIN = 200;
-/** While task calls stream, `warm` is called again this often, so warmed threads never sit idle long enough to end. */
+/** While task calls stream, `warm` is called again this often: a warmed thread that ended idle is started again. */
 export const KEEP_WARM_MS = 500;
 
 const TASK_COMMAND = /^\s*\{\s*"command"\s*:\s*"\s*task:/;

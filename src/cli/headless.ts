@@ -62,7 +62,11 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
 
   const controller = new AbortController();
   let exitOverride: number | undefined;
+  // Once stdout is gone the run stops, and the writer says nothing more: what it would report (an
+  // "interrupted" line for the stop this very failure caused) is not what happened.
+  let outputLost = false;
   const streams = createOutputStreams(terminalFacts(), (err) => {
+    outputLost = true;
     // A reader that went away (`| head`) ends the run quietly; any other write failure (a full
     // disk behind `> answer.md`) loses the answer, and must say so.
     if (err.code === "EPIPE") exitOverride ??= EXIT.ok;
@@ -81,7 +85,7 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
     // A command's errors end the run with one line on stderr (below); its other lines are its answer.
     if (event.type === "command_output") {
       if (!event.is_error) commandLines.push(...event.lines);
-    } else if (isAgentEvent(event)) writer.handle(event);
+    } else if (isAgentEvent(event) && !outputLost) writer.handle(event);
   };
 
   const runtime = await createExecutor({

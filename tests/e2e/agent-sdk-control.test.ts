@@ -11,16 +11,22 @@ import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 const serve = fakeLLMPerTest();
 
 describe("control requests from the SDK", () => {
-  test("interrupt() ends the streaming turn; the session then answers the next message", async () => {
-    const s = await serve([{ hang: true }, { text: "after the interrupt" }]);
+  test("interrupt() mid-stream ends the turn; the session then answers the next message", async () => {
+    const long = "word ".repeat(400);
+    const s = await serve([{ text: long, chunkDelayMs: 20 }, { text: "after the interrupt" }]);
     const input = promptStream();
-    const q = query({ prompt: input.messages, options: sdkOptions(s.url) });
+    const q = query({ prompt: input.messages, options: sdkOptions(s.url, { includePartialMessages: true }) });
     input.send("a long question");
     const results: any[] = [];
+    let streamed = "";
+    let interrupted = false;
     for await (const message of q) {
-      if (message.type === "system" && message.subtype === "init" && results.length === 0) {
-        await s.waitForRequests(1);
-        await q.interrupt();
+      if (message.type === "stream_event" && message.event.type === "content_block_delta") {
+        if (message.event.delta.type === "text_delta") streamed += message.event.delta.text;
+        if (!interrupted) {
+          interrupted = true;
+          await q.interrupt();
+        }
       }
       if (message.type === "result") {
         results.push(message);
@@ -29,6 +35,9 @@ describe("control requests from the SDK", () => {
       }
     }
     expect(results[0]).toMatchObject({ subtype: "interrupted" });
+    // Stopped part-way: the model's answer was cut, not streamed to its end.
+    expect(streamed.length).toBeGreaterThan(0);
+    expect(streamed.length).toBeLessThan(long.length);
     expect(results[1]).toMatchObject({ subtype: "success", result: "after the interrupt" });
     expect(results[1].session_id).toBe(results[0].session_id);
   });

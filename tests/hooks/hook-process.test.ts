@@ -69,4 +69,19 @@ describe("runHookCommand", () => {
     expect(await aliveAfterKill(marker)).toEqual([]);
     expect(await aliveAfterKill(left)).toEqual([]);
   });
+
+  test("a process that left the hook's group holding its stdout does not keep the hook from ending", async () => {
+    // Unconfined, `setsid` escapes the group kill; what it holds open must not hold the run.
+    const marker = `44.${process.pid}4`;
+    const race = Promise.race([
+      runHookCommand(`setsid sleep ${marker} & echo '{"decision":"block"}'`, "{}", 60_000, opts, never),
+      Bun.sleep(20_000).then(() => "still waiting on the pipe" as const),
+    ]);
+    try {
+      const r = await race;
+      expect(r).toEqual({ code: 0, stdout: '{"decision":"block"}\n', stderr: "" });
+    } finally {
+      for (const pid of alive(marker)) process.kill(Number(pid), "SIGKILL");
+    }
+  }, 30_000);
 });
