@@ -18,6 +18,7 @@ import { type TaskEnd, type TaskPool, createTaskPool } from "../tasks/task-pool.
 import { workerFile } from "../tasks/worker-file.ts";
 import { agentKind, toolsFor } from "../tools/registry.ts";
 import {
+  type FromWorker,
   WARM_UP,
   readFromWorker,
   readSubAgentOutput,
@@ -172,24 +173,9 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
             if (m.event.type === "assistant" && m.event.message.usage) addUsage(spent, m.event.message.usage);
             relayEvent(m.event, { callId: call.id, label, toolCalls, secrets: config.secrets }, emit);
             return;
-          case "shell": {
-            const controller = new AbortController();
-            commands.set(m.id, controller);
-            shell
-              .run({
-                ...m.request,
-                // The main thread decides the task id: a worker cannot borrow another task's shells.
-                taskId,
-                signal: AbortSignal.any([signal, controller.signal]),
-                // No live output: a sub-agent's commands are not shown, only its row.
-              })
-              .then(
-                (outcome) => reply({ t: "shell-done", id: m.id, outcome }),
-                (err) => reply({ t: "shell-error", id: m.id, message: err instanceof Error ? err.message : String(err) }),
-              )
-              .finally(() => commands.delete(m.id));
+          case "shell":
+            runTaskCommand(m, { shell, taskId, signal, commands }, reply);
             return;
-          }
           case "shell-abort":
             commands.get(m.id)?.abort();
             return;
@@ -263,6 +249,29 @@ export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
     },
   };
   return launcher;
+}
+
+/** A sub-agent's command, run in the session's one shell pool; its end is answered on the task's port. */
+function runTaskCommand(
+  m: Extract<FromWorker, { t: "shell" }>,
+  task: { shell: ShellPool; taskId: string; signal: AbortSignal; commands: Map<number, AbortController> },
+  reply: (m: ToWorker) => void,
+): void {
+  const controller = new AbortController();
+  task.commands.set(m.id, controller);
+  task.shell
+    .run({
+      ...m.request,
+      // The main thread decides the task id: a worker cannot borrow another task's shells.
+      taskId: task.taskId,
+      signal: AbortSignal.any([task.signal, controller.signal]),
+      // No live output: a sub-agent's commands are not shown, only its row.
+    })
+    .then(
+      (outcome) => reply({ t: "shell-done", id: m.id, outcome }),
+      (err) => reply({ t: "shell-error", id: m.id, message: err instanceof Error ? err.message : String(err) }),
+    )
+    .finally(() => task.commands.delete(m.id));
 }
 
 /**

@@ -29,7 +29,9 @@ type RunCommand = Extract<Command, { kind: "run" }>;
 
 /** --system-prompt replaces Synapse's own prompt, --append-system-prompt follows it. */
 const systemPromptFlags = (sdk: SdkFlags | undefined) =>
-  sdk?.systemPrompt || sdk?.appendSystemPrompt ? { replace: sdk.systemPrompt || undefined, append: sdk.appendSystemPrompt } : undefined;
+  sdk?.systemPrompt || sdk?.appendSystemPrompt
+    ? { replace: sdk.systemPrompt || undefined, append: sdk.appendSystemPrompt }
+    : undefined;
 
 async function makeWriter(config: Config, streams: OutputStreams, sdk?: SdkFlags): Promise<OutputWriter> {
   if (config.outputFormat === "json") return createJsonWriter(streams, { quiet: config.quiet });

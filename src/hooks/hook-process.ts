@@ -18,13 +18,28 @@ export interface HookProcessOptions {
   sandboxArgv?: () => string[];
 }
 
-async function readCapped(stream: ReadableStream<Uint8Array>): Promise<string> {
+/**
+ * How long the pipes are still read once the hook's group is gone: what it wrote is in the pipe
+ * already. A process that left the group (`setsid`, unconfined) may hold them open for ever.
+ */
+const PIPE_GRACE_MS = 500;
+
+/** The stream's text (capped) until it ends or `stop` settles, whichever is first. */
+async function readCapped(stream: ReadableStream<Uint8Array>, stop: Promise<void>): Promise<string> {
+  const reader = stream.getReader();
+  const stopped = stop.then(() => undefined);
   const decoder = new TextDecoder();
   let text = "";
   let kept = 0;
-  for await (const chunk of stream) {
+  for (;;) {
+    const next = await Promise.race([reader.read(), stopped]);
+    if (next === undefined) {
+      reader.cancel().catch(() => {});
+      break;
+    }
+    if (next.done) break;
     if (kept >= MAX_OUTPUT_BYTES) continue;
-    const part = chunk.subarray(0, MAX_OUTPUT_BYTES - kept);
+    const part = next.value.subarray(0, MAX_OUTPUT_BYTES - kept);
     kept += part.length;
     text += decoder.decode(part, { stream: true });
   }
@@ -80,8 +95,12 @@ export async function runHookCommand(
   }, timeoutMs);
   const onAbort = () => killGroup(proc.pid);
   signal.addEventListener("abort", onAbort, { once: true });
-  const stdout = readCapped(proc.stdout);
-  const stderr = readCapped(proc.stderr);
+  let stopReading = () => {};
+  const stop = new Promise<void>((resolve) => {
+    stopReading = resolve;
+  });
+  const stdout = readCapped(proc.stdout, stop);
+  const stderr = readCapped(proc.stderr, stop);
   // A hook that exits without reading its stdin breaks the pipe: that is its right, not an error
   // (Bun's sink reports it as a rejected promise, which must not go unhandled).
   const quiet = (result: unknown) => {
@@ -100,6 +119,8 @@ export async function runHookCommand(
   // Stragglers (a job left running) hold the pipes open: they end with the hook.
   killGroup(proc.pid);
   running.delete(proc.pid);
+  const grace = setTimeout(stopReading, PIPE_GRACE_MS);
   const [out, err] = await Promise.all([stdout, stderr]);
+  clearTimeout(grace);
   return { code: proc.signalCode ? null : code, stdout: out, stderr: err, ...(timedOut ? { timedOut } : {}) };
 }

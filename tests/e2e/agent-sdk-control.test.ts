@@ -4,7 +4,7 @@
 
 import { describe, expect, test } from "bun:test";
 import { query } from "@anthropic-ai/claude-agent-sdk";
-import { jsonLines, providerEnv, spawnBinary } from "../support/binary.ts";
+import { jsonLines, providerEnv, runBinary, spawnBinary } from "../support/binary.ts";
 import { collect, ofType, promptStream, sdkOptions } from "../support/agent-sdk.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 
@@ -109,6 +109,44 @@ describe("control requests from the SDK", () => {
     const sent = JSON.stringify(s.requests[1]!.body.messages);
     expect(sent).toContain("remember 42");
     expect(sent).toContain("remembered: 42");
+  });
+});
+
+describe("the program's end", () => {
+  test("close() mid-turn ends the process and saves the session: it resumes at once", async () => {
+    const s = await serve([{ hang: true }, { text: "resumed fine" }]);
+    const options = sdkOptions(s.url);
+    const input = promptStream();
+    const q = query({ prompt: input.messages, options });
+    input.send("start something long");
+    let sessionId = "";
+    for await (const message of q) {
+      if (message.type === "system" && message.subtype === "init") {
+        sessionId = message.session_id;
+        await s.waitForRequests(1);
+        q.close();
+      }
+    }
+    expect(sessionId).not.toBe("");
+    // The lock was released on the way out: the session opens again.
+    const again = await collect("are you there?", { ...options, resume: sessionId });
+    expect(again.error).toBeUndefined();
+    expect(ofType(again.messages, "result")[0]).toMatchObject({ subtype: "success", session_id: sessionId });
+    expect(JSON.stringify(s.requests[1]!.body.messages)).toContain("start something long");
+  });
+});
+
+describe("the SDK's flags on a plain run", () => {
+  test("-o stream-json with --system-prompt and --include-partial-messages, no stream-json input", async () => {
+    const s = await serve([{ text: "short answer" }]);
+    const r = await runBinary({
+      args: ["-o", "stream-json", "--system-prompt", "Answer briefly.", "--include-partial-messages", "hi"],
+      env: providerEnv(s.url),
+    });
+    expect(r.code).toBe(0);
+    const system = s.requests[0]!.body.system;
+    expect(typeof system === "string" ? system : system.map((b: any) => b.text).join("")).toBe("Answer briefly.");
+    expect(jsonLines(r.stdout).some((l: any) => l.type === "stream_event")).toBe(true);
   });
 });
 

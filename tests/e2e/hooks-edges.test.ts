@@ -3,7 +3,7 @@
 // warning about the hook it killed), and a matcher typo is said, not silently never matched.
 
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { providerEnv, runBinary, spawnBinary } from "../support/binary.ts";
 import type { FakeLLM, RecordedRequest } from "../support/fake-llm.ts";
@@ -23,6 +23,20 @@ async function waitForFile(path: string): Promise<void> {
   // Bounded only so a failing test says so instead of hanging.
   for (let i = 0; i < 400 && !existsSync(path); i++) await Bun.sleep(25);
   if (!existsSync(path)) throw new Error(`${path} never appeared`);
+}
+
+/** The pids whose command line holds `marker` (a process this test started). */
+function pidsRunning(marker: string): number[] {
+  return readdirSync("/proc")
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/cmdline`, "utf8").includes(marker);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 describe("hooks: edge cases", () => {
@@ -59,6 +73,22 @@ describe("hooks: edge cases", () => {
     expect(result.is_error).toBe(true);
     expect(stderr).not.toContain("was killed");
   });
+
+  test("unconfined, a hook leaving a process that holds its stdout (setsid) still ends, its answer heard", async () => {
+    const marker = `45.${process.pid}5`;
+    const held = `setsid sleep ${marker} & echo '{"decision":"block","reason":"held"}'`;
+    const w = hookWorld({ PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: held }] }] });
+    const fake = await serve([{ toolCalls: [{ id: "c1", name: "Bash", input: { command: "true" } }] }, { text: "ok" }]);
+    const env = { ...w.env, ...providerEnv(fake.url), SYNAPSE_BWRAP: "/nonexistent/bwrap" };
+    try {
+      // Without the fix the run waits for the sleep (45 s), past runBinary's own 30 s kill.
+      const r = await runBinary({ args: ["go"], env, cwd: w.ws });
+      expect(r.code).toBe(0);
+      expect(lastToolResult(posts(fake)[1]!).text).toBe("Blocked by a PreToolUse hook: held");
+    } finally {
+      for (const pid of pidsRunning(marker)) process.kill(pid, "SIGKILL");
+    }
+  }, 60_000);
 
   it("a matcher that is not a regular expression is a configuration error naming it (exit 2)", async () => {
     const w = hookWorld({ PreToolUse: [{ matcher: "*Bash", hooks: [{ type: "command", command: "exit 2" }] }] });

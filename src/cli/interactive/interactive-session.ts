@@ -8,9 +8,10 @@ import type { Config } from "../../config/config.ts";
 import { type Executor, createExecutor } from "../../executor/executor.ts";
 import { openRuntime } from "../../executor/session-runtime.ts";
 import { errorMessage } from "../../protocol/errors.ts";
-import { fitWidth } from "../../render/text-width.ts";
+import { fitWidth, wrapText } from "../../render/text-width.ts";
 import type { Command } from "../args.ts";
 import { type EndOnce, codeAfterSave, endOnce, startLifecycle } from "../process-lifecycle.ts";
+import { captureConsole } from "./console-notices.ts";
 import { KeyHandler } from "./key-actions.ts";
 import { PromptSubmitter } from "./prompt-submit.ts";
 import { type ScreenParts, screenParts } from "./screen-parts.ts";
@@ -30,13 +31,18 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   const life = startLifecycle();
   let executor: Executor | undefined;
   const p = screenParts(config, command.images, () => executor);
-  const ending = endSequence(p);
+  const releaseConsole = captureConsole((lines) => {
+    for (const line of lines) p.view.say(...wrapText(`  ${line}`, p.term.width()).map((l) => p.theme.dim(l)));
+    if (p.state.draws) p.painter.paint();
+  });
+  const ending = endSequence(p, releaseConsole);
   const exit = (code: number) => {
     if (p.state.takesInput) void ending.end(code);
   };
   life.onSignal(({ code }) => exit(code));
   life.onCrash({
     before: () => {
+      releaseConsole();
       if (!p.state.draws) return;
       p.state.on("failed");
       p.term.restore();
@@ -67,6 +73,7 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
       emit: sessionEvents({ ...p, notify: config.notify, out: p.term.out, leaving: () => ending.begun() }),
     });
   } catch (err) {
+    releaseConsole();
     p.state.on("failed");
     p.painter.clear();
     p.term.restore();
@@ -85,7 +92,7 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
  * end drawn (the partial answer marked interrupted, so the last frame left on the terminal is not
  * a spinner that looks still at work), the terminal given back, the session saved.
  */
-function endSequence(p: ScreenParts): EndOnce {
+function endSequence(p: ScreenParts, releaseConsole: () => void): EndOnce {
   return endOnce(async (requested) => {
     p.state.on("leave");
     p.press.disarm();
@@ -98,6 +105,7 @@ function endSequence(p: ScreenParts): EndOnce {
     p.state.on("released");
     p.painter.finish();
     p.term.restore();
+    releaseConsole();
     if (!executor) return requested;
     const closed = await closeSession(executor);
     p.term.out(closed.line);
