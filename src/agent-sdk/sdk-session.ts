@@ -19,6 +19,7 @@ import { askProgram } from "./permission-bridge.ts";
 import { sdkHookSource, unsupportedHookEvents } from "./sdk-hooks.ts";
 import { type SdkMcpServers, sdkMcpServers } from "./sdk-mcp.ts";
 import { type InitializeRequest, type UserLine, parseSdkLine } from "./sdk-lines.ts";
+import { firstSession } from "../cli/sdk-flags.ts";
 import type { SdkSessionFlags, SessionControl } from "./types.ts";
 import { turnInput } from "./user-content.ts";
 
@@ -128,19 +129,25 @@ class SdkSession implements SessionControl {
     const unsupported = hooks ? unsupportedHookEvents(hooks) : [];
     if (unsupported.length)
       this.opts.err(`synapse: note: synapse never fires these hook events: ${unsupported.join(", ")}\n`);
+    // --session-id and --fork-session name the process's first session only: /clear starts a fresh one.
+    let newSession = firstSession(this.opts.flags);
     const executor = await createExecutor({
       config,
       resume: this.opts.resume,
-      open: (sink, resume) =>
-        openRuntime({
+      open: (sink, resume) => {
+        const once = newSession;
+        newSession = undefined;
+        return openRuntime({
           config,
           resume,
           emit: sink,
+          ...(once ? { newSession: once } : {}),
           ...(this.opts.flags.promptTool || this.dontAsk ? { approve } : {}),
           ...(prompt ? { systemPrompt: prompt } : {}),
           ...(hooks ? { hookSources: [sdkHookSource(hooks, this.channel)] } : {}),
           ...(servers ? { mcpServers: servers.configured } : {}),
-        }),
+        });
+      },
       emit: (event) => this.emit(event),
     });
     this.current = executor;

@@ -17,6 +17,10 @@ export interface SdkSessionFlags {
   includePartialMessages: boolean;
   systemPrompt?: string;
   appendSystemPrompt?: string;
+  /** `--session-id`: the first session's id (a UUID). */
+  sessionId?: string;
+  /** `--fork-session`: the resumed session goes on in a copy. */
+  forkSession: boolean;
 }
 
 /** What the control requests read and change (control-requests.ts). */

@@ -61,7 +61,8 @@ export async function compileJsonSchema(schema: unknown): Promise<CompiledSchema
       const first = ajv.errors?.[0];
       if (first) throw new Error(schemaErrorText(first));
     }
-    throw new Error(oneLine(err instanceof Error ? err.message : String(err)));
+    // ajv's own error for a bad regular expression does not say where it is.
+    throw new Error(badPatternAt(schema) ?? oneLine(err instanceof Error ? err.message : String(err)));
   }
   return {
     check(value) {
@@ -111,3 +112,34 @@ function paramsDetail(error: ErrorObject): string {
 }
 
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
+
+/** Keywords whose values are data, not schemas: a `pattern` key inside them is no regular expression. */
+const DATA_KEYWORDS = new Set(["const", "enum", "default", "examples"]);
+
+/** Whether ajv (Unicode regular expressions) takes `pattern`. */
+function compilesAsRegExp(pattern: string): boolean {
+  try {
+    new RegExp(pattern, "u");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Where the first `pattern` or `patternProperties` key that is no regular expression is (JSON Pointer). */
+export function badPatternAt(node: unknown, at = ""): string | undefined {
+  if (node === null || typeof node !== "object") return undefined;
+  for (const [key, value] of Object.entries(node)) {
+    if (DATA_KEYWORDS.has(key)) continue;
+    const here = `${at}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+    if (key === "pattern" && typeof value === "string" && !compilesAsRegExp(value))
+      return `${here}: not a valid regular expression`;
+    if (key === "patternProperties" && value !== null && typeof value === "object") {
+      const bad = Object.keys(value).find((name) => !compilesAsRegExp(name));
+      if (bad !== undefined) return `${here}: ${JSON.stringify(bad)} is not a valid regular expression`;
+    }
+    const inner = badPatternAt(value, here);
+    if (inner) return inner;
+  }
+  return undefined;
+}

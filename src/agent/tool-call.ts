@@ -47,6 +47,8 @@ export async function executeToolCall(
   const hooked = { id: call.id, name: tool.name, input };
   const pre = hooks ? await hooks.preToolUse(hooked, ctx.signal) : undefined;
   if (pre?.block) return failure(call.id, `Blocked by a PreToolUse hook: ${pre.block}`);
+  // An interrupt killed the hooks, whose say is then unknown: the call must not run unheard.
+  if (pre && ctx.signal.aborted) return failure(call.id, "Interrupted by the user.");
   // A hook may answer the question the policy would ask, or ask one of its own; a deny stays a deny.
   const after = pre ? await gateAfterHooks(pre, hooked, ctx.services) : { services: ctx.services };
   if ("refused" in after) return { ...failure(call.id, after.refused), denied: { reason: after.reason } };

@@ -1,10 +1,10 @@
-// Command-line parsing (node:util's parseArgs, written out in parse-argv.ts so a run does not load
-// node:util; @std/cli is published only on JSR, unreachable here).
+// Command-line parsing (node:util parseArgs: the design card's @std/cli is published only on JSR,
+// unreachable here, and parseArgs is its stand-in).
 
 import type { ConfigFlags } from "../config/config.ts";
 import { UsageError } from "../protocol/errors.ts";
 import { argumentError } from "./arg-errors.ts";
-import { parseArgv } from "./parse-argv.ts";
+import { parseArgs } from "node:util";
 import { SDK_OPTIONS, type SdkFlags, sdkFlags } from "./sdk-flags.ts";
 
 export type Command =
@@ -82,16 +82,16 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   if ((argv[0] === "-C" || argv[0] === "--cwd") && argv[2] === "mcp") {
     return { command: { kind: "mcp", args: argv.slice(3) }, flags: { cwd: argv[1] } };
   }
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true }>>;
   try {
-    parsed = parseArgv(argv, OPTIONS);
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
     throw new UsageError(argumentError(err, argv));
   }
   const { values: v, positionals } = parsed;
 
   if (v.yes && v["permission-mode"] && v["permission-mode"] !== "bypass") {
-    throw new UsageError("-y conflicts with --permission-mode " + v["permission-mode"]);
+    throw new UsageError(`-y conflicts with --permission-mode ${v["permission-mode"]}`);
   }
   if (v.continue && v.resume !== undefined) throw new UsageError("--continue and --resume cannot be used together");
   // `synapse -r "$SID"` with an empty variable must not quietly start a new session.

@@ -23,7 +23,7 @@ import { type ProcessLifecycle, codeForResult, startLifecycle } from "./process-
 import { type ReadStdinOptions, composePrompt, readStdin } from "./stdin.ts";
 import { runtime as jsRuntime } from "../runtime/runtime.ts";
 import { sdkMode } from "../agent-sdk/permission-modes.ts";
-import type { SdkFlags } from "./sdk-flags.ts";
+import { type SdkFlags, firstSession } from "./sdk-flags.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;
 
@@ -90,10 +90,16 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
     } else if (isAgentEvent(event) && !outputLost) writer.handle(event);
   };
 
+  let opened = false;
   const runtime = await createExecutor({
     config,
     resume: command.resume,
-    open: (sink, resume) => openRuntime({ config, resume, emit: sink, systemPrompt: systemPromptFlags(command.sdk) }),
+    open: (sink, resume) => {
+      // --session-id / --fork-session name the first session only.
+      const newSession = opened ? undefined : command.sdk && firstSession(command.sdk);
+      opened = true;
+      return openRuntime({ config, resume, emit: sink, systemPrompt: systemPromptFlags(command.sdk), newSession });
+    },
     emit,
   });
   // Whatever ends the process, no shell or child it started may outlive it.

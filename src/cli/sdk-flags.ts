@@ -22,6 +22,8 @@ export const SDK_OPTIONS = {
   "fallback-model": { type: "string" },
   "setting-sources": { type: "string" },
   "await-initialize": { type: "boolean" },
+  "session-id": { type: "string" },
+  "fork-session": { type: "boolean" },
   // Ignored with a note.
   thinking: { type: "string" },
   "max-thinking-tokens": { type: "string" },
@@ -39,8 +41,6 @@ export const SDK_OPTIONS = {
   // Refused.
   agent: { type: "string" },
   "permission-prompts": { type: "string" },
-  "session-id": { type: "string" },
-  "fork-session": { type: "boolean" },
   "resume-session-at": { type: "string" },
   "resume-drops-turn": { type: "string" },
   "no-session-persistence": { type: "boolean" },
@@ -63,8 +63,6 @@ type SdkValues = {
 export const REFUSED: Record<string, string> = {
   agent: "synapse has no agent definitions; running without the one named would drop its tool limits",
   "permission-prompts": "synapse cannot honour it, and it is a permission flag",
-  "session-id": "synapse chooses its own session ids (read session_id from the init line)",
-  "fork-session": "synapse cannot fork a session; resuming it instead would change the original",
   "resume-session-at": "synapse resumes a session at its end only",
   "resume-drops-turn": "synapse resumes a session at its end only",
   "no-session-persistence": "synapse always saves its sessions",
@@ -107,7 +105,25 @@ export interface SdkConfigFlags {
   deny: string[];
 }
 
-export function sdkFlags(v: SdkValues & { "permission-mode"?: string }): {
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** `--session-id` and `--fork-session`, checked as Claude Code checks them. */
+export function newSessionFlags(v: SdkValues & { resume?: string; continue?: boolean }): {
+  sessionId?: string;
+  forkSession: boolean;
+} {
+  const id = v["session-id"];
+  const resuming = v.resume !== undefined || v.continue === true;
+  const fork = v["fork-session"] ?? false;
+  if (id !== undefined && !UUID.test(id)) throw new UsageError(`--session-id must be a UUID (got "${id}")`);
+  if (fork && !resuming) throw new UsageError("--fork-session needs --resume or --continue");
+  // Resuming in place keeps the old session's id: a new one names only a fork.
+  if (id !== undefined && resuming && !fork)
+    throw new UsageError("--session-id with --resume or --continue needs --fork-session");
+  return { ...(id !== undefined ? { sessionId: id.toLowerCase() } : {}), forkSession: fork };
+}
+
+export function sdkFlags(v: SdkValues & { "permission-mode"?: string; resume?: string; continue?: boolean }): {
   sdk: SdkFlags;
   config: SdkConfigFlags;
 } {
@@ -144,6 +160,7 @@ export function sdkFlags(v: SdkValues & { "permission-mode"?: string }): {
       dontAsk: mode === "dontAsk",
       systemPrompt: v["system-prompt"],
       appendSystemPrompt: v["append-system-prompt"],
+      ...newSessionFlags(v),
       notes,
     },
     config: {
@@ -153,6 +170,12 @@ export function sdkFlags(v: SdkValues & { "permission-mode"?: string }): {
       deny: [...denied.filter(knownRuleTool), ...toolsDenied(v.tools)],
     },
   };
+}
+
+/** What `--session-id` and `--fork-session` ask of the first session (undefined: nothing). */
+export function firstSession(flags: Pick<SdkSessionFlags, "sessionId" | "forkSession">) {
+  if (flags.sessionId === undefined && !flags.forkSession) return undefined;
+  return { ...(flags.sessionId ? { id: flags.sessionId } : {}), fork: flags.forkSession };
 }
 
 function ignoredWhy(name: string): string {

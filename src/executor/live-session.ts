@@ -32,13 +32,15 @@ export class LiveSession {
 
   /**
    * Closes this session and opens it again (`/rewind` changed its conversation on disk), on the
-   * model it was using: what the executor then holds is what a resume reads.
+   * model and in the permission mode (Shift+Tab's) it was using: what the executor then holds is
+   * what a resume reads.
    */
   async reopen(): Promise<void> {
-    const { sessionId, model } = this.runtime;
+    const { sessionId, model, permissionMode } = this.runtime;
     await this.runtime.close();
     this.runtime = await this.open(this.sink, { id: sessionId });
     if (this.runtime.model !== model) this.runtime.setModel(model);
+    if (this.runtime.permissionMode !== permissionMode) this.runtime.setPermissionMode(permissionMode);
   }
 
   /**

@@ -15,6 +15,8 @@ import { toolLimits } from "../tools/types.ts";
 import type { SessionParts } from "./session-parts.ts";
 import { MAIN_TASK, submitPrompt } from "./session-submit.ts";
 import { restoreLines } from "./restore-lines.ts";
+import { rewindFiles } from "./rewind-files.ts";
+import type { RestoredFile } from "../store/checkpoints-restore.ts";
 import { type RewindPoint, restoreFiles, rewindConversation, rewindPoints } from "./session-rewind.ts";
 import { type UserToolInput, mentionBlock, runUserShell, runUserTool } from "./user-shell.ts";
 
@@ -53,6 +55,8 @@ export interface SessionRuntime {
   rewindPoints(): Promise<RewindPoint[]>;
   /** `/rewind`: puts the files back to before prompt `to`; a line per file for the user. */
   restoreFiles(to: string): Promise<string[]>;
+  /** The Agent SDK's rewind_files: each file put back to before prompt `to` (only listed when `dryRun`). */
+  rewindFiles(to: string, dryRun: boolean): Promise<RestoredFile[] | undefined>;
   /** `/rewind`: records the conversation's rewind to before `to` (the executor then reopens the session). */
   rewindConversation(to: string, first: boolean): Promise<void>;
   /** Flushes the archive and stops everything; safe to call twice. */
@@ -120,6 +124,7 @@ export function sessionHandle(s: SessionParts): SessionRuntime {
     },
     rewindPoints: () => rewindPoints(store),
     restoreFiles: async (to) => restoreLines(await restoreFiles(store, to), config.cwd),
+    rewindFiles: (to, dryRun) => rewindFiles(store, to, dryRun),
     rewindConversation: (to, first) => rewindConversation(store, to, first),
     async close() {
       if (closed) return;

@@ -48,6 +48,8 @@ export interface RuntimeOptions {
   hookSources?: readonly HookSource[];
   /** MCP servers besides the configured ones (an Agent SDK program's in-process servers). */
   mcpServers?: readonly ConfiguredServer[];
+  /** `--session-id` (the new session's id) and `--fork-session` (resume into a copy). */
+  newSession?: { id?: string; fork?: boolean };
 }
 
 type OpenedStore = Awaited<ReturnType<typeof openSession>>["store"];
@@ -222,6 +224,7 @@ async function openStoreAndModel(
     keepRecordedModel: !config.modelFromFlag,
     config: config.store,
     resume: options.resume,
+    ...options.newSession,
     onWarning: (message) => emit({ type: "warning", message }),
   });
   if (options.resume) {

@@ -59,8 +59,9 @@ async function restoreOne(store: CheckpointStore, file: FileRestore): Promise<Re
   const changedOutside = file.lastKnown !== undefined && current !== file.lastKnown;
   const out: RestoredFile = { path, status: file.target === null ? "removed" : "restored" };
   if (changedOutside) out.changedOutside = true;
-  // Whatever was changed outside synapse is not lost: its content goes to the checkpoints too.
-  if (changedOutside && now !== null) out.keptAs = await store.saveBlob(now.bytes);
+  // Whatever was changed outside synapse is not lost: its content goes to the checkpoints too, as
+  // does a file whose state synapse never learnt (its write failed, or a kill -9 came first).
+  if ((changedOutside || file.lastKnown === undefined) && now !== null) out.keptAs = await store.saveBlob(now.bytes);
   if (file.target === null) {
     if (now !== null) await unlink(path);
     return out;

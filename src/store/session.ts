@@ -1,17 +1,17 @@
 // Opening a session's store: a new one, a named one (`--resume <id>`), or the latest for this
 // directory (`--continue`). Takes the session's lock and refills the window from the archive tail.
 
-import { mkdir, readdir, rm } from "node:fs/promises";
+import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { StoreConfig } from "../config/config.ts";
 import { UsageError } from "../protocol/errors.ts";
 import { Archive } from "./archive.ts";
-import { storeError } from "./errors.ts";
 import { acquireLock, type SessionLock } from "./lock.ts";
 import { readMeta, removeStaleTemps, writeMeta } from "./meta.ts";
 import { hasArchive, rebuiltMeta, rebuildWarning, summarizeArchive } from "./meta-rebuild.ts";
 import { MessageStore } from "./message-store.ts";
-import { ensurePrivateDir, isSessionId, newSessionId, sessionsRoot } from "./paths.ts";
+import { ensurePrivateDir, isSessionId, sessionsRoot } from "./paths.ts";
+import { forkSession, newFolder } from "./session-fork.ts";
 import { listSessions } from "./sessions-list.ts";
 import type { SessionMeta } from "./types.ts";
 import { itemAt } from "../text/checked-index.ts";
@@ -27,6 +27,10 @@ export interface OpenSessionOptions {
   keepRecordedModel?: boolean;
   config: StoreConfig;
   resume?: ResumeTarget;
+  /** The new session's id (`--session-id`): a usage error when a session has it already. */
+  id?: string;
+  /** `--fork-session`: the resumed session's history goes on in a new session; the old one is only read. */
+  fork?: boolean;
   /** Damaged archive lines, failed background writes: one line each, never thrown. */
   onWarning: (message: string) => void;
 }
@@ -39,25 +43,17 @@ export interface OpenedSession {
 export async function openSession(options: OpenSessionOptions): Promise<OpenedSession> {
   const root = sessionsRoot(options.home);
   await ensurePrivateDir(root);
+  if (options.resume && options.fork) {
+    const from = await resolveTarget(root, options, options.resume);
+    const id = await forkSession(root, from, options.id);
+    return { store: await resume(root, options, { id }), resumed: true };
+  }
   if (options.resume) return { store: await resume(root, options, options.resume), resumed: true };
   return { store: await create(root, options), resumed: false };
 }
 
 async function create(root: string, options: OpenSessionOptions): Promise<MessageStore> {
-  let id = "";
-  let dir = "";
-  for (let attempt = 0; ; attempt++) {
-    id = newSessionId();
-    dir = join(root, id);
-    try {
-      await mkdir(dir, { mode: 0o700 });
-      break;
-    } catch (err) {
-      // Same second, same random suffix: draw again.
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 20)
-        throw storeError("create session folder", dir, err);
-    }
-  }
+  const { id, dir } = await newFolder(root, options.id);
   let lock: SessionLock | undefined;
   try {
     lock = acquireLock(dir, id);
@@ -92,8 +88,7 @@ async function create(root: string, options: OpenSessionOptions): Promise<Messag
 }
 
 async function resume(root: string, options: OpenSessionOptions, target: ResumeTarget): Promise<MessageStore> {
-  const id =
-    "id" in target ? await resolveId(root, target.id) : await latestFor(options.home, options.cwd, options.onWarning);
+  const id = await resolveTarget(root, options, target);
   const dir = join(root, id);
   const found = await readMeta(dir);
   if (found.state === "newer")
@@ -146,6 +141,10 @@ async function resume(root: string, options: OpenSessionOptions, target: ResumeT
     lock.release();
     throw err;
   }
+}
+
+function resolveTarget(root: string, options: OpenSessionOptions, target: ResumeTarget): Promise<string> {
+  return "id" in target ? resolveId(root, target.id) : latestFor(options.home, options.cwd, options.onWarning);
 }
 
 /** An exact id, or a prefix that names exactly one session. */

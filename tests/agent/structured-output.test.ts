@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
-import { compileJsonSchema, dialectOf } from "../../src/agent/json-schema-check.ts";
+import { badPatternAt, compileJsonSchema, dialectOf } from "../../src/agent/json-schema-check.ts";
 import {
   MAX_STRUCTURED_RETRIES,
   answerJudge,
@@ -51,6 +51,22 @@ describe("parseAnswer", () => {
       if (!parsed.ok) expect(parsed.error).toContain(says);
     });
   }
+});
+
+describe("badPatternAt: where a regular expression of a schema is broken", () => {
+  const cases: [string, unknown, string | undefined][] = [
+    ["a pattern", { properties: { id: { pattern: "(" } } }, "/properties/id/pattern: not a valid regular expression"],
+    ["a patternProperties key", { patternProperties: { "[a-": {} } }, '/patternProperties: "[a-" is not a valid'],
+    ["in an array", { anyOf: [{}, { pattern: "*" }] }, "/anyOf/1/pattern: not a valid regular expression"],
+    ["a key with / in it", { properties: { "a/b": { pattern: "(" } } }, "/properties/a~1b/pattern"],
+    ["data, not a schema", { const: { pattern: "(" }, examples: [{ pattern: "(" }] }, undefined],
+    ["a good one", { pattern: "^[a-z]+$", patternProperties: { "^x-": {} } }, undefined],
+  ];
+  test.each(cases)("%s", (_name, schema, says) => {
+    const found = badPatternAt(schema);
+    if (says === undefined) expect(found).toBeUndefined();
+    else expect(found).toStartWith(says);
+  });
 });
 
 describe("compileJsonSchema", () => {

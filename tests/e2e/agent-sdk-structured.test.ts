@@ -27,4 +27,15 @@ describe("outputFormat json_schema", () => {
     expect(result).toMatchObject({ subtype: "success", structured_output: { answer: 7 } });
     expect(s.requests).toHaveLength(2);
   });
+
+  test("never valid: the run fails with error_max_structured_output_retries and says why", async () => {
+    const s = await serve(Array.from({ length: 6 }, () => ({ text: "no JSON here" })));
+    const run = await collect("what is it?", sdkOptions(s.url, { outputFormat }));
+    const [result] = ofType(run.messages, "result");
+    expect(result).toMatchObject({ subtype: "error_max_structured_output_retries", is_error: true });
+    expect((result as { errors: string[] }).errors).toHaveLength(1);
+    expect(result).not.toHaveProperty("structured_output");
+    // The process ends with exit 1, which the SDK reports with the result's reason.
+    expect(run.error).toBeDefined();
+  });
 });

@@ -74,9 +74,25 @@ describe("hooks: edge cases", () => {
     expect(stderr).not.toContain("was killed");
   });
 
+  it("Ctrl-C while a PreToolUse guard runs: the call it guards never runs", async () => {
+    const guard = 'touch "$CLAUDE_PROJECT_DIR/started"; sleep 30; exit 2';
+    const w = hookWorld({ PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: guard }] }] });
+    const call = { id: "c1", name: "Bash", input: { command: "touch ran.txt" } };
+    const fake = await serve([{ toolCalls: [call] }, { text: "ok" }]);
+    const proc = spawnBinary({ args: ["-y", "go"], env: { ...w.env, ...providerEnv(fake.url) }, cwd: w.ws });
+    await waitForFile(join(w.ws, "started"));
+    proc.kill("SIGINT");
+    expect(await proc.exited).toBe(130);
+    expect(existsSync(join(w.ws, "ran.txt"))).toBe(false);
+  });
+
   test("unconfined, a hook leaving a process that holds its stdout (setsid) still ends, its answer heard", async () => {
     const marker = `45.${process.pid}5`;
-    const held = `setsid sleep ${marker} & echo '{"decision":"block","reason":"held"}'`;
+    // The hook answers only once the process has left its group (else the group kill could win the race).
+    const escaped = '"$CLAUDE_PROJECT_DIR/escaped"';
+    const held =
+      `setsid sh -c 'touch ${escaped}; exec sleep ${marker}' & ` +
+      `until [ -e ${escaped} ]; do sleep 0.01; done; echo '{"decision":"block","reason":"held"}'`;
     const w = hookWorld({ PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: held }] }] });
     const fake = await serve([{ toolCalls: [{ id: "c1", name: "Bash", input: { command: "true" } }] }, { text: "ok" }]);
     const env = { ...w.env, ...providerEnv(fake.url), SYNAPSE_BWRAP: "/nonexistent/bwrap" };

@@ -55,7 +55,8 @@ describe.skipIf(!hasTmux)("pickers", () => {
 
   test("/resume: the picker lists this directory's sessions; Esc leaves the session as it was", async () => {
     const fake = await startFakeLLM([{ text: "first answer" }], MODELS);
-    const t = await server.open(fake.url);
+    // Wide enough that the status line still shows the session id after the model, context and spend.
+    const t = await server.open(fake.url, { columns: 160 });
     try {
       t.type("first prompt");
       t.keys("Enter");

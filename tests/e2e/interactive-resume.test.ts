@@ -11,7 +11,8 @@ afterAll(() => server.stop());
 describe.skipIf(!hasTmux)("/resume in the session", () => {
   test("switching to an earlier session replays its newest messages on the screen", async () => {
     const fake = await startFakeLLM([{ text: "noted: kumquat" }]);
-    const t = await server.open(fake.url);
+    // Wide enough that the status line still shows the session id after the model, context and spend.
+    const t = await server.open(fake.url, { columns: 160 });
     try {
       t.type("remember the word kumquat");
       t.keys("Enter");

@@ -139,6 +139,11 @@ describe("--json-schema", () => {
       ['{"type": "strin"}', "--json-schema is not a valid JSON Schema: /type: must be equal to one of the allowed"],
       ["{type: object}", "--json-schema is not valid JSON"],
       ['{"$ref": "https://example.com/s.json"}', "can't resolve reference"],
+      ['{"properties": {"id": {"pattern": "("}}}', "/properties/id/pattern: not a valid regular expression"],
+      [
+        '{"patternProperties": {"[a-": {"type": "string"}}}',
+        '/patternProperties: "[a-" is not a valid regular expression',
+      ],
     ];
     for (const [schema, says] of cases) {
       const r = await runBinary({ args: ["--json-schema", schema, "who?"], env: providerEnv(server.url) });

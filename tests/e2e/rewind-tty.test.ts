@@ -74,4 +74,26 @@ describe.skipIf(!hasTmux)("/rewind in the interactive session", () => {
       await fake.stop();
     }
   }, 90_000);
+
+  test("a conversation rewind keeps the permission mode chosen with Shift+Tab", async () => {
+    const fake = await startFakeLLM(() => ({ text: "done" }));
+    const t = await server.open(fake.url, { columns: 100 });
+    const statusRow = (s: string) => s.split("\n").findLast((r) => r.includes("sandbox")) ?? "";
+    try {
+      t.keys("BTab");
+      await t.until((s) => statusRow(s).includes("accept-edits"), "accept-edits on the status line");
+      for (const prompt of ["hello", "again"]) {
+        t.type(prompt);
+        t.keys("Enter");
+        await t.until((s) => s.split("\n").filter((r) => r === "done").length === (prompt === "hello" ? 1 : 2));
+      }
+      t.type("/rewind 2 conversation");
+      t.keys("Enter");
+      const s = await t.until((s) => s.includes("conversation rewound to before prompt 2"), "the rewind");
+      expect(statusRow(s)).toContain("accept-edits");
+    } finally {
+      t.close();
+      await fake.stop();
+    }
+  }, 60_000);
 });

@@ -73,8 +73,13 @@ describe("runHookCommand", () => {
   test("a process that left the hook's group holding its stdout does not keep the hook from ending", async () => {
     // Unconfined, `setsid` escapes the group kill; what it holds open must not hold the run.
     const marker = `44.${process.pid}4`;
+    // It answers only once the process has left its group (else the group kill could win the race).
+    const escaped = `/tmp/hook-escaped-${process.pid}`;
+    const command =
+      `setsid sh -c 'touch ${escaped}; exec sleep ${marker}' & ` +
+      `until [ -e ${escaped} ]; do sleep 0.01; done; rm ${escaped}; echo '{"decision":"block"}'`;
     const race = Promise.race([
-      runHookCommand(`setsid sleep ${marker} & echo '{"decision":"block"}'`, "{}", 60_000, opts, never),
+      runHookCommand(command, "{}", 60_000, opts, never),
       Bun.sleep(20_000).then(() => "still waiting on the pipe" as const),
     ]);
     try {

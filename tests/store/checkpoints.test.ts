@@ -128,6 +128,19 @@ describe("restoring", () => {
     expect(await restoreCode(store, "unknown prompt")).toBeUndefined();
   });
 
+  test("a write that never landed (it failed, or a kill -9 came first): what is there now is kept", async () => {
+    const { ws, store } = setup();
+    const file = join(ws, "f.txt");
+    writeFileSync(file, "v0");
+    await store.startTurn("p1");
+    // The snapshot was taken, the write then failed: no state of synapse's is known for the file.
+    await store.beforeWrite(file);
+    writeFileSync(file, "the user's own change");
+    const [done] = (await restoreCode(store, "p1"))!;
+    expect(readFileSync(file, "utf8")).toBe("v0");
+    expect(String(await store.readBlob(done!.keptAs!))).toBe("the user's own change");
+  });
+
   test("to before an earlier prompt: each file goes back to its state before its first write since", async () => {
     const { ws, store } = setup();
     const file = join(ws, "f.txt");

@@ -13,7 +13,7 @@ const MAX_SEEN = 200;
 
 /** Routes console output to `show` (one call per new message, its lines); returns the undo. */
 export function captureConsole(show: (lines: string[]) => void): () => void {
-  const saved = METHODS.map((m) => console[m]);
+  const saved = METHODS.map((m) => [m, console[m]] as const);
   const seen = new Set<string>();
   for (const m of METHODS) {
     console[m] = (...args: unknown[]) => {
@@ -28,8 +28,6 @@ export function captureConsole(show: (lines: string[]) => void): () => void {
   return () => {
     if (undone) return;
     undone = true;
-    METHODS.forEach((m, i) => {
-      console[m] = saved[i]!;
-    });
+    for (const [m, write] of saved) console[m] = write;
   };
 }

@@ -167,8 +167,10 @@ export class SessionView {
         } else if (block.type === "tool_use") {
           const result = results.get(block.id);
           const glyph = result?.isError ? t.red(FAILED_GLYPH) : OK_GLYPH;
-          this.say(`${glyph} ${t.dim(fitWidth(toolLabel(block.name, block.input, this.labelLimit), w - 2))}`);
-          if (result) this.say(replayedResult(result.text, result.isError, w, t));
+          const shown = result && block.name === "Bash" ? replayedCommand(result.text) : { text: result?.text, note: "" };
+          const label = fitWidth(toolLabel(block.name, block.input, this.labelLimit), w - 2 - shown.note.length);
+          this.say(`${glyph} ${t.dim(label)}${shown.note}`);
+          if (result) this.say(replayedResult(shown.text ?? "", result.isError, w, t));
         }
       }
     }
@@ -395,6 +397,18 @@ export function resumeWindow(executor: {
 }): [readonly Message[], number] {
   const shown = executor.runtime.recent(RESUME_SHOWN);
   return [shown, Math.max(0, executor.facts().messagesInMemory - shown.length)];
+}
+
+/**
+ * A stored Bash result as the live row showed it: the output without the facts Bash appends for
+ * the model ("Exit code: 3" after a blank line), which would count as lines, and the exit note.
+ */
+export function replayedCommand(text: string): { text: string; note: string } {
+  const cut = text.lastIndexOf("\n\n");
+  if (cut < 0) return { text, note: "" };
+  const code = /^Exit code: (-?\d+)/m.exec(text.slice(cut + 2))?.[1];
+  const body = text.slice(0, cut);
+  return { text: body, note: code && code !== "0" ? ` · exit ${code}` : "" };
 }
 
 /** A replayed call's result in one row: its first line, and how many more there were. */

@@ -1,7 +1,7 @@
 // What the interactive session's view commits for the executor's events (pure: no terminal).
 
 import { describe, expect, test } from "bun:test";
-import { SessionView } from "../../../src/cli/interactive/session-view.ts";
+import { SessionView, replayedCommand } from "../../../src/cli/interactive/session-view.ts";
 import { makeTheme } from "../../../src/render/theme.ts";
 import { stripAnsi } from "../../../src/render/text-width.ts";
 import { lineDiff } from "../../../src/tools/line-diff.ts";
@@ -249,4 +249,13 @@ describe("replay of a resumed session", () => {
     v.replay([msg("user", [{ type: "text", text: "hi" }])], 30);
     expect(v.takeCommitted().map(stripAnsi)[0]).toBe("  … 30 earlier messages not shown");
   });
+});
+
+test.each([
+  ["(no output)\n\nExit code: 3", "(no output)", " · exit 3"],
+  ["a\nb\n\nExit code: 0", "a\nb", ""],
+  ["a\n\nb\n\nExit code: 1 (SIGTERM)\ncwd now: /tmp", "a\n\nb", " · exit 1"],
+  ["no facts at all", "no facts at all", ""],
+])("a replayed Bash result %#: its output without the facts for the model, and the exit note", (stored, text, note) => {
+  expect(replayedCommand(stored)).toEqual({ text, note });
 });
