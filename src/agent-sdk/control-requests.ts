@@ -4,7 +4,9 @@
 
 import { COMMANDS } from "../executor/command-registry.ts";
 import { errorMessage } from "../protocol/errors.ts";
+import { contextUsage } from "./context-usage.ts";
 import { sdkMode } from "./permission-modes.ts";
+import { rewindAnswer } from "./rewind-answer.ts";
 import { type ControlRequestLine, type RequestSubtype, checkRequest, isKnownSubtype } from "./sdk-lines.ts";
 import type { SessionControl } from "./types.ts";
 
@@ -61,6 +63,21 @@ const HANDLERS: { [S in RequestSubtype]?: Handler } = {
     };
   },
   get_binary_version: async (session) => ({ version: session.version }),
+  get_context_usage: async (session) => {
+    const facts = (await session.executor()).facts();
+    return contextUsage({
+      model: facts.model,
+      contextTokens: facts.contextTokens,
+      contextWindow: facts.contextWindow,
+    });
+  },
+  rewind_files: async (session, body: { user_message_id: string; dry_run?: boolean }) => {
+    const executor = await session.executor();
+    const prompt = await session.promptOf(body.user_message_id);
+    if (!prompt) return { canRewind: false, error: `no prompt of this session has uuid ${body.user_message_id}` };
+    const files = await executor.runtime.rewindFiles(prompt, body.dry_run ?? false);
+    return rewindAnswer(files);
+  },
   mcp_message: async (session, body: { server_name: string; message: Record<string, unknown> }) => {
     await session.executor();
     if (!session.mcp?.deliver(body.server_name, body.message))

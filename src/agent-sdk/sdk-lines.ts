@@ -115,6 +115,8 @@ export const REQUEST_SCHEMAS = {
   mcp_status: z.looseObject({}),
   mcp_message: z.looseObject({ server_name: z.string(), message: z.record(z.string(), z.unknown()) }),
   get_binary_version: z.looseObject({}),
+  get_context_usage: z.looseObject({ detail: z.optional(z.string()) }),
+  rewind_files: z.looseObject({ user_message_id: z.string(), dry_run: z.optional(z.boolean()) }),
 } as const;
 
 export type RequestSubtype = keyof typeof REQUEST_SCHEMAS;

@@ -61,6 +61,12 @@ class SdkSession implements SessionControl {
   /** Recent calls by tool name and input, to name the call a permission question is about. */
   private readonly calls: { id: string; name: string; input: string }[] = [];
   private commandLines: string[] = [];
+  /**
+   * A user line's uuid → the id of the prompt it became, known once its turn ended (rewind_files
+   * names prompts by uuid; the result line goes out a moment before the turn is over).
+   */
+  private readonly prompts = new Map<string, Promise<string | undefined>>();
+  private readonly promptIds = new Set<string>();
   dontAsk: boolean;
 
   constructor(private readonly opts: SdkSessionOptions) {
@@ -186,10 +192,21 @@ class SdkSession implements SessionControl {
   }
 
   private queueTurn(line: UserLine): void {
-    this.turns = this.turns.then(() => this.runTurn(line)).catch((err) => this.failTurn(err));
+    let noted: (id: string | undefined) => void = () => undefined;
+    if (line.uuid)
+      this.prompts.set(
+        line.uuid,
+        new Promise((resolve) => {
+          noted = resolve;
+        }),
+      );
+    this.turns = this.turns
+      .then(() => this.runTurn(line, noted))
+      .catch((err) => this.failTurn(err))
+      .finally(() => noted(undefined));
   }
 
-  private async runTurn(line: UserLine): Promise<void> {
+  private async runTurn(line: UserLine, noted: (id: string | undefined) => void): Promise<void> {
     const executor = await this.executor();
     const input = await turnInput(line.message.content);
     try {
@@ -197,6 +214,7 @@ class SdkSession implements SessionControl {
       this.commandLines = [];
       const outcome = await executor.waitFor(executor.submit({ text: input.text, images: input.images }));
       this.failed = outcome.result ? failedRun(outcome.result) : outcome.status === "failed";
+      if (outcome.result && line.uuid) noted(await this.newestPrompt(executor));
       if (outcome.result) return;
       // A slash command runs no model turn: the program still gets the one result it waits for.
       await this.writeResult(outcome.status === "done", outcome.error ?? this.commandLines.join("\n"));
@@ -226,6 +244,18 @@ class SdkSession implements SessionControl {
       uuid: crypto.randomUUID(),
     };
     this.opts.write(result);
+  }
+
+  promptOf(uuid: string): Promise<string | undefined> {
+    return this.prompts.get(uuid) ?? Promise.resolve(undefined);
+  }
+
+  /** The turn's prompt is the newest rewind point, unless an earlier line already took it. */
+  private async newestPrompt(executor: Executor): Promise<string | undefined> {
+    const newest = (await executor.runtime.rewindPoints()).at(-1);
+    if (!newest || this.promptIds.has(newest.id)) return undefined;
+    this.promptIds.add(newest.id);
+    return newest.id;
   }
 
   interrupt(): void {

@@ -39,6 +39,8 @@ export interface SessionControl {
   readonly dontAsk: boolean;
   /** The executor once open. */
   readonly current: Executor | undefined;
+  /** The prompt a user line's `uuid` became (rewind_files), once its turn ended. */
+  promptOf(uuid: string): Promise<string | undefined>;
   /** The program's in-process MCP servers (its own mcp_message requests go to them). */
   readonly mcp: SdkMcpServers | undefined;
 }

@@ -6,6 +6,7 @@
 import type { ContentBlock, ToolUseBlock } from "../protocol/message.ts";
 import { withNote } from "./output-limit.ts";
 import { canonicalJson } from "../text/canonical-json.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 export type LoopVerdict = { kind: "ok" } | { kind: "warn"; note: string } | { kind: "stop"; reason: string };
 
@@ -107,7 +108,7 @@ export class LoopDetector {
     const t = calls.length ? this.text(text) : OK;
     if (t.kind === "stop") stop ??= t.reason;
     if (t.kind === "warn" && calls.length) {
-      const id = calls[calls.length - 1]!.id;
+      const id = itemAt(calls, calls.length - 1).id;
       notes.set(id, notes.has(id) ? `${notes.get(id)}\n${t.note}` : t.note);
     }
     return { stop, notes };
@@ -117,6 +118,8 @@ export class LoopDetector {
 /** The results with each loop note added to its call's result. */
 export function noteLoops(results: ContentBlock[], notes: ReadonlyMap<string, string>): ContentBlock[] {
   if (!notes.size) return results;
-  const note = (b: ContentBlock) => (b.type === "tool_result" ? notes.get(b.tool_use_id) : undefined);
-  return results.map((b) => (b.type === "tool_result" && note(b) !== undefined ? withNote(b, note(b)!) : b));
+  return results.map((b) => {
+    const note = b.type === "tool_result" ? notes.get(b.tool_use_id) : undefined;
+    return b.type === "tool_result" && note !== undefined ? withNote(b, note) : b;
+  });
 }

@@ -35,7 +35,10 @@ export function runMcpCall(
 ): void {
   // Only what this task was offered: an explore task cannot reach a tool it was not given.
   const tool = offered.get(m.name);
-  if (!tool) return reply({ t: "mcp-error", id: m.id, message: `${m.name} is not available to this task` });
+  if (!tool) {
+    reply({ t: "mcp-error", id: m.id, message: `${m.name} is not available to this task` });
+    return;
+  }
   const controller = new AbortController();
   ctx.calls.set(m.id, controller);
   const signal = AbortSignal.any([ctx.signal, controller.signal]);

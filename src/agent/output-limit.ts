@@ -45,6 +45,7 @@ export function noteCutCalls(
   isCut: (call: ToolUseBlock) => boolean,
 ): ContentBlock[] {
   const cut = new Set(calls.filter(isCut).map((c) => c.id));
-  if (!cut.size && calls.length) cut.add(calls[calls.length - 1].id);
+  const last = calls.at(-1);
+  if (!cut.size && last) cut.add(last.id);
   return results.map((b) => (b.type === "tool_result" && cut.has(b.tool_use_id) ? withNote(b, note) : b));
 }

@@ -15,7 +15,7 @@ export function remoteMcpTools(specs: McpToolSpec[], post: Post, port: MessagePo
   let next = 0;
   const pending = new Map<number, { resolve(r: { text: string; isError: boolean }): void; reject(e: Error): void }>();
   port.on("message", (raw: unknown) => {
-    let m;
+    let m: ReturnType<typeof readToWorker>;
     try {
       m = readToWorker(raw);
     } catch {

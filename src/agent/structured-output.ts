@@ -165,7 +165,8 @@ async function readSchemaFile(path: string): Promise<string> {
     const info = await stat(path);
     if (!info.isFile()) throw new Error("not a regular file");
     if (info.size > MAX_SCHEMA_BYTES) throw new Error(`larger than ${MAX_SCHEMA_BYTES / 1024} KiB`);
-    return await readFile(path, "utf8");
+    // A byte order mark (Windows editors write one) is no part of the JSON.
+    return (await readFile(path, "utf8")).replace(/^\uFEFF/, "");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : errorMessage(err);

@@ -33,7 +33,7 @@ export function shellWords(text: string): string[] {
   let word = "";
   let inWord = false;
   for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
+    const ch = text.charAt(i);
     if (ch === "'") {
       const end = text.indexOf("'", i + 1);
       if (end < 0) throw new Error("unterminated single quote");
@@ -42,17 +42,17 @@ export function shellWords(text: string): string[] {
       inWord = true;
     } else if (ch === '"') {
       let j = i + 1;
-      for (; j < text.length && text[j] !== '"'; j++) {
-        if (text[j] === "\\" && j + 1 < text.length && '"\\$`\n'.includes(text[j + 1])) {
+      for (; j < text.length && text.charAt(j) !== '"'; j++) {
+        if (text.charAt(j) === "\\" && j + 1 < text.length && '"\\$`\n'.includes(text.charAt(j + 1))) {
           j++;
-          if (text[j] !== "\n") word += text[j];
-        } else word += text[j];
+          if (text.charAt(j) !== "\n") word += text.charAt(j);
+        } else word += text.charAt(j);
       }
       if (j >= text.length) throw new Error("unterminated double quote");
       i = j;
       inWord = true;
     } else if (ch === "\\") {
-      if (i + 1 < text.length && text[i + 1] !== "\n") word += text[i + 1];
+      if (i + 1 < text.length && text.charAt(i + 1) !== "\n") word += text.charAt(i + 1);
       i++;
       inWord = true;
     } else if (/\s/.test(ch)) {
@@ -85,8 +85,7 @@ export function parseTaskCommand(command: string): TaskSpec | { error: string } 
   if (kind !== "explore" && kind !== "general") return fail(`unknown task kind "${head}"`);
   let prompt: string | undefined;
   let description: string | undefined;
-  while (words.length) {
-    const word = words.shift()!;
+  for (let word = words.shift(); word !== undefined; word = words.shift()) {
     const eq = word.startsWith("--") ? word.indexOf("=") : -1;
     const flag = eq > 0 ? word.slice(0, eq) : word;
     const value = eq > 0 ? word.slice(eq + 1) : words.shift();

@@ -99,18 +99,18 @@ export async function runToolCalls(input: ToolBatchInput): Promise<ContentBlock[
         id: call.id,
         name: call.name,
         is_error: true,
-        summary: String(admission.block.content).split("\n")[0],
+        summary: String(admission.block.content).split("\n")[0] ?? "",
       });
     }
     const runs = calls.map((call): Promise<TaskCallOutcome | ToolResultBlock> => {
       if (signal.aborted) return Promise.resolve(errorResult(call.id, INTERRUPTED));
       const refusal = refused.get(call.id);
       if (refusal) return Promise.resolve(refusal);
-      const parsed = parseTaskCommand(taskCommandOf(call.name, call.input)!);
+      const parsed = parseTaskCommand(taskCommandOf(call.name, call.input) ?? "");
       if (!input.tasks || "error" in parsed) {
         const text = "error" in parsed ? parsed.error : NO_NESTING;
         emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
-        emit({ type: "tool_end", id: call.id, name: call.name, is_error: true, summary: text.split("\n")[0] });
+        emit({ type: "tool_end", id: call.id, name: call.name, is_error: true, summary: text.split("\n")[0] ?? "" });
         return Promise.resolve(errorResult(call.id, text));
       }
       // task_start first: a writer that draws status rows knows this call is a task before its tool_start.

@@ -22,7 +22,7 @@ export interface ToolCallOutcome {
 function failure(id: string, text: string): ToolCallOutcome {
   return {
     block: { type: "tool_result", tool_use_id: id, content: text, is_error: true },
-    summary: text.split("\n")[0],
+    summary: text.split("\n")[0] ?? "",
   };
 }
 

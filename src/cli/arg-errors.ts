@@ -5,7 +5,7 @@ export function argumentError(err: unknown, argv: readonly string[]): string {
   const message = err instanceof Error ? err.message : String(err);
   const ambiguous = /^Option '([^']+)' argument is ambiguous/.exec(message);
   if (ambiguous) {
-    const option = ambiguous[1];
+    const option = ambiguous[1] ?? "";
     const value = argv[argv.indexOf(option) + 1] ?? "";
     if (/^-\d/.test(value)) return `${option} takes a positive number (got "${value}")`;
     const joined = option.startsWith("--") ? `${option}=${value}` : `${option}${value}`;
@@ -15,5 +15,5 @@ export function argumentError(err: unknown, argv: readonly string[]): string {
   if (missing) return `${missing[1]} needs a value`;
   const unknown = /^Unknown option '([^']+)'/.exec(message);
   if (unknown) return `unknown option ${unknown[1]} (synapse --help lists them)`;
-  return message.split("\n")[0].replace(/\.$/, "");
+  return (message.split("\n")[0] ?? "").replace(/\.$/, "");
 }

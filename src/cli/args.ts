@@ -129,7 +129,7 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   // A subcommand is only recognised as the sole first word before any `--`.
   const dashDash = argv.indexOf("--");
   const first = positionals[0];
-  const firstIsBeforeDashDash = dashDash === -1 || argv.indexOf(first) < dashDash;
+  const firstIsBeforeDashDash = dashDash === -1 || (first !== undefined && argv.indexOf(first) < dashDash);
   const isSubcommand = first !== undefined && SUBCOMMANDS.has(first) && firstIsBeforeDashDash;
   if (!(isSubcommand && first === "compact")) {
     // `--all` is also an option of `synapse sessions`.
@@ -144,7 +144,8 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   if (first && isSubcommand) {
     if (positionals.length > 1) throw new UsageError(`${first} takes no arguments`);
     const schemaFlag = (["json-schema", "output-schema"] as const).find((f) => v[f] !== undefined);
-    if (schemaFlag) throw new UsageError(`--${schemaFlag} is an option of a run with a prompt, not of synapse ${first}`);
+    if (schemaFlag)
+      throw new UsageError(`--${schemaFlag} is an option of a run with a prompt, not of synapse ${first}`);
     if (first === "compact") return { command: { kind: "compact", ...compactSelection(v) }, flags };
     if (first === "sessions") return { command: { kind: "sessions", all: Boolean(v.all) }, flags };
     if (first === "acp") return { command: { kind: "acp" }, flags };

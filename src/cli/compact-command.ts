@@ -13,6 +13,7 @@ import { isSessionId, sessionsRoot } from "../store/paths.ts";
 import { formatBytes, listSessions, sessionsFor } from "../store/sessions-list.ts";
 import type { CompactSelection } from "./args.ts";
 import { terminalFacts } from "./terminal.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -204,10 +205,10 @@ export function formatReport(reports: readonly CompactReport[], dryRun: boolean)
         : r.status;
     return [r.id, status, sizes, what];
   });
-  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i]!.length)));
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => itemAt(row, i).length)));
   const lines = rows.map((row) =>
     row
-      .map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell))
+      .map((cell, i) => (i < 3 ? cell.padEnd(itemAt(widths, i)) : cell))
       .join("  ")
       .trimEnd(),
   );
@@ -226,7 +227,7 @@ export function formatReport(reports: readonly CompactReport[], dryRun: boolean)
   lines.push(
     `total: ${plural(t.sessions, "session")} (${counts}); ${sizes}; ${dryRun ? work : `${plural(t.segmentsCompressed, "segment")} compressed, ${plural(t.imagesRemoved, "image")} removed, ${plural(t.deleted, "session")} deleted`}`,
   );
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 /** `[#####-----] 12/50 <id>` redrawn in place on stderr. */

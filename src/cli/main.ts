@@ -22,7 +22,8 @@ const QUICK: Record<string, string> = {
 
 async function main(argv: string[]): Promise<number> {
   // The commonest quick calls skip argument parsing (node:util) altogether.
-  const quick = argv.length === 1 ? QUICK[argv[0]] : undefined;
+  const [only] = argv;
+  const quick = argv.length === 1 && only !== undefined ? QUICK[only] : undefined;
   if (quick) {
     await print(quick);
     return EXIT.ok;

@@ -14,6 +14,7 @@ import { PROJECT_FILE } from "../mcp/sources.ts";
 import { EXIT, UsageError } from "../protocol/errors.ts";
 import { inert } from "../render/inert.ts";
 import { printErr, printOut } from "./output/print.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 const USAGE =
   "usage: synapse mcp list | get <name> | remove <name> [--scope user|project] | " +
@@ -44,7 +45,7 @@ export function parseAddArgs(words: string[]): AddArgs {
   const out: AddArgs = { name: "", transport: "stdio", env: {}, headers: {}, target };
   const positionals: string[] = [];
   for (let i = 0; i < before.length; i++) {
-    const word = before[i]!;
+    const word = itemAt(before, i);
     const value = () => {
       const v = before[++i];
       if (v === undefined) throw new UsageError(`${word} needs a value`);
@@ -137,7 +138,7 @@ export async function runMcpCommand(config: Config, words: string[]): Promise<nu
     }
     case "get": {
       if (rest.length !== 1) throw new UsageError("usage: synapse mcp get <name>");
-      const name = rest[0]!;
+      const name = itemAt(rest, 0);
       const { reports } = await probe(config, name);
       const report = reports[0];
       if (!report) throw new UsageError(`no MCP server named "${name}" (see synapse mcp list)`);

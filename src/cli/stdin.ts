@@ -95,6 +95,6 @@ export function composePrompt(argPrompt: string | undefined, stdinText: string |
   const arg = argPrompt?.trim();
   if (arg && piped) return `${arg}\n\n<stdin>\n${piped}\n</stdin>`;
   if (arg) return arg;
-  if (piped && piped.trim()) return piped.trim();
+  if (piped?.trim()) return piped.trim();
   return undefined;
 }

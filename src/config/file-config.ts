@@ -101,7 +101,7 @@ function checkSection(name: string, value: unknown, section: Section): void {
   const order = section.unknownKeysFirst ? Object.keys(section.keys) : Object.keys(value);
   for (const key of order) {
     if (!Object.hasOwn(section.keys, key)) throw unknownKey(key);
-    if (value[key] !== undefined) checkRules(`${name}.${key}`, value[key], section.keys[key]!);
+    if (value[key] !== undefined) checkRules(`${name}.${key}`, value[key], section.keys[key] ?? []);
   }
   if (section.required?.keys.some((key) => value[key] === undefined)) throw new Error(section.required.says(name));
 }
@@ -109,7 +109,8 @@ function checkSection(name: string, value: unknown, section: Section): void {
 /** Checks a parsed config.json; the error's message is the sentence for the user. */
 export function checkFileConfig(value: unknown): FileConfig {
   if (!isObject(value)) throw new Error("not a JSON object");
-  const table = (built ??= settings());
+  built ??= settings();
+  const table = built;
   for (const [key, setting] of Object.entries(table)) {
     if (value[key] === undefined) continue;
     if (Array.isArray(setting)) checkRules(key, value[key], setting);

@@ -12,6 +12,7 @@ import { resumeCommand } from "./commands/resume.ts";
 import { rewindCommand } from "./commands/rewind.ts";
 import { statusCommand } from "./commands/status.ts";
 import type { SlashCommand } from "./slash-command.ts";
+import { itemAt } from "../text/checked-index.ts";
 
 export const COMMANDS: readonly SlashCommand[] = [
   helpCommand,
@@ -38,7 +39,7 @@ export function commandNames(commands: readonly SlashCommand[] = COMMANDS): stri
 
 /** The known name nearest to a mistyped one (edit distance), for "did you mean". */
 export function closestCommand(name: string, commands: readonly SlashCommand[] = COMMANDS): string {
-  let best = commands[0].name;
+  let best = commands[0]?.name ?? "help";
   let bestDistance = Infinity;
   for (const candidate of commandNames(commands)) {
     const d = editDistance(name.toLowerCase(), candidate) - (candidate.startsWith(name.toLowerCase()) && name ? 1 : 0);
@@ -55,9 +56,11 @@ export function editDistance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
     for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const up = itemAt(prev, j) + 1;
+      const left = itemAt(row, j - 1) + 1;
+      row[j] = Math.min(up, left, itemAt(prev, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1));
     }
     prev = row;
   }
-  return prev[b.length];
+  return itemAt(prev, b.length);
 }

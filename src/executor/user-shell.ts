@@ -22,7 +22,7 @@ export function userShellMessage(command: string, output: string, failed: boolea
 
 /** The text a `!` submission carries as a command, or undefined when it is not one. */
 export function userShellCommand(text: string): string | undefined {
-  const m = /^!([^]*)$/.exec(text.trimStart());
+  const m = /^!([\s\S]*)$/.exec(text.trimStart());
   const command = m?.[1]?.trim();
   return command ? command : undefined;
 }

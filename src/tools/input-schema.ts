@@ -6,7 +6,7 @@ import * as z from "zod/mini";
 import type { JsonSchema } from "../protocol/json-schema.ts";
 import { describeValue, issuePhrases } from "../protocol/schema-issues.ts";
 import { prebuiltSchemas } from "./prebuilt-schemas.ts";
-import type { Tool, ToolInputOf, ToolInputSchema } from "./types.ts";
+import type { Tool, ToolInputSchema } from "./types.ts";
 
 export type { ToolInputOf, ToolInputSchema } from "./types.ts";
 

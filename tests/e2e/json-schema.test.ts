@@ -216,6 +216,20 @@ describe("--output-schema", () => {
     expect(systemOf(server.requests[0]!)).toContain(SCHEMA);
   });
 
+  test("a file saved with a byte order mark (Windows editors) is read as the schema it holds", async () => {
+    const server = await serve([{ text: '{"name": "Ada", "age": 36}' }]);
+    const home = tempHome();
+    writeFileSync(join(home.dir, "person.json"), `\ufeff${SCHEMA}`);
+    const r = await runBinary({
+      args: ["-o", "json", "--output-schema", "person.json", "who?"],
+      env: { ...home.env, ...providerEnv(server.url) },
+      cwd: home.dir,
+    });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).structured_output).toEqual({ name: "Ada", age: 36 });
+  });
+
   test("a missing file, or a folder, is a usage error", async () => {
     const server = await serve([{ text: "{}" }]);
     const home = tempHome();

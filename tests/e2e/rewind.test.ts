@@ -171,6 +171,17 @@ describe("/rewind headless", () => {
     expect(readFileSync(join(ws, "t.txt"), "utf8")).toBe("mine\n");
   }, 60_000);
 
+  test("a session whose prompts have no checkpoints (older than /rewind) says so, not that it has no prompts", async () => {
+    const { run, env } = await session({});
+    expect((await run("hello")).code).toBe(0);
+    const sessions = join(env.SYNAPSE_HOME, "sessions");
+    for (const id of readdirSync(sessions)) rmSync(join(sessions, id, "checkpoints"), { recursive: true, force: true });
+    const list = await run("/rewind", "-c");
+    expect(list.code).toBe(0);
+    expect(list.stdout).not.toContain("no earlier prompts");
+    expect(list.stdout).toContain("only prompts with file checkpoints are listed");
+  }, 60_000);
+
   test("needs a saved session, and an unknown prompt number is an error", async () => {
     const { run } = await session({});
     const bare = await run("/rewind");

@@ -5,8 +5,7 @@
 // acts), the submissions, the executor's events, the process's signals and crashes, and the exit.
 
 import type { Config } from "../../config/config.ts";
-import { type Executor, createExecutor } from "../../executor/executor.ts";
-import { openRuntime } from "../../executor/session-runtime.ts";
+import type { Executor } from "../../executor/executor.ts";
 import { errorMessage } from "../../protocol/errors.ts";
 import { fitWidth, wrapText } from "../../render/text-width.ts";
 import type { Command } from "../args.ts";
@@ -62,9 +61,14 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
     () => p.painter.resized(),
   );
 
-  // The prompt is drawn before the session opens: typing can start at once.
+  // The prompt is drawn before the session opens: typing can start at once. The executor and the
+  // runtime (the providers' SDKs, the tools) are loaded only after that first frame.
   p.painter.paint();
   try {
+    const [{ createExecutor }, { openRuntime }] = await Promise.all([
+      import("../../executor/executor.ts"),
+      import("../../executor/session-runtime.ts"),
+    ]);
     executor = await createExecutor({
       config,
       resume: command.resume,

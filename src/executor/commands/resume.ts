@@ -3,6 +3,7 @@
 
 import type { ListedSession } from "../../store/types.ts";
 import { type SlashCommand, act, fail, say } from "../slash-command.ts";
+import { itemAt } from "../../text/checked-index.ts";
 
 const SHOWN = 10;
 
@@ -30,7 +31,7 @@ export const resumeCommand: SlashCommand = {
     if (matches.length === 0) return fail(`no session ${wanted} in this directory (/resume lists them)`);
     if (matches.length > 1 && !matches.some((s) => s.id === wanted))
       return fail(`${wanted} matches ${matches.length} sessions; give more of the id`);
-    const target = matches.find((s) => s.id === wanted) ?? matches[0];
+    const target = matches.find((s) => s.id === wanted) ?? itemAt(matches, 0);
     if (target.id === current) return say(`already in session ${current}`);
     return act({ kind: "ResumeSession", id: target.id });
   },

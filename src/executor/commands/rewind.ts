@@ -49,7 +49,9 @@ export const rewindCommand: SlashCommand = {
     if ("error" in parsed) return fail(parsed.error);
     const points = (await ctx.rewindPoints?.()) ?? [];
     if ("list" in parsed) {
-      if (points.length === 0) return say("no earlier prompts to rewind to in this session");
+      // A session from before checkpoints existed has prompts, none of them listed.
+      if (points.length === 0)
+        return say("no prompts to rewind to in this session (only prompts with file checkpoints are listed)");
       const items = points.map((p) => ({ value: `${p.n} ?`, label: pointLabel(p) }));
       const title = `Rewind to before a prompt (${NOT_COMMANDS})`;
       const lines = [`${title}; /rewind <n> [all|conversation|code]:`, ...points.map((p) => `  ${pointLabel(p)}`)];
