@@ -19,7 +19,7 @@ import { askProgram } from "./permission-bridge.ts";
 import { sdkHookSource, unsupportedHookEvents } from "./sdk-hooks.ts";
 import { type SdkMcpServers, sdkMcpServers } from "./sdk-mcp.ts";
 import { type InitializeRequest, type UserLine, parseSdkLine } from "./sdk-lines.ts";
-import { firstSession } from "../cli/sdk-flags.ts";
+import { firstSession } from "./new-session.ts";
 import type { SdkSessionFlags, SessionControl } from "./types.ts";
 import { turnInput } from "./user-content.ts";
 

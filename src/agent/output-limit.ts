@@ -22,7 +22,10 @@ export function outputLimitNote(maxTokens: number): string {
 
 /** For the user (stderr), when a turn with tool calls was cut. */
 export function outputLimitWarning(maxTokens: number): string {
-  return `the model's reply was cut at the output limit (${maxTokens} tokens, SYNAPSE_MAX_TOKENS); it was told to write smaller pieces`;
+  return (
+    `the model's reply was cut at the output limit (${maxTokens} tokens, SYNAPSE_MAX_TOKENS); ` +
+    "it was told to write smaller pieces"
+  );
 }
 
 /** The result with `note` after its content (loop-detect.ts adds its warnings the same way). */

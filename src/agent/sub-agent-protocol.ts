@@ -101,14 +101,12 @@ function build() {
     }),
     turn_retry: z.looseObject({ type: z.literal("turn_retry"), attempt: count, reason: z.string() }),
   };
-  const event = z
-    .looseObject({ type: z.string() })
-    .check(
-      z.refine((e) => {
-        const schema = Object.hasOwn(EVENTS, e.type) ? EVENTS[e.type] : undefined;
-        return !schema || z.safeParse(schema, e).success;
-      }, "wrong fields"),
-    );
+  const event = z.looseObject({ type: z.string() }).check(
+    z.refine((e) => {
+      const schema = Object.hasOwn(EVENTS, e.type) ? EVENTS[e.type] : undefined;
+      return !schema || z.safeParse(schema, e).success;
+    }, "wrong fields"),
+  );
 
   const fromWorker = z.discriminatedUnion("t", [
     z.object({ t: z.literal("started") }),

@@ -2,39 +2,23 @@
 // shell commands from the session's one shell pool, re-emits its events for the writers, and turns
 // every way a task can end (answer, API error, crash, timeout, heap cap, interrupt) into one result.
 
-import { mcpSpecs, mcpToolsFor, runMcpCall } from "./mcp-calls.ts";
-import { answerHookQuestion } from "./remote-hooks.ts";
+import { mcpSpecs, mcpToolsFor } from "./mcp-calls.ts";
 import type { ToolHooks } from "../hooks/index.ts";
-import { redactInput } from "./redact-input.ts";
 import type { Tool } from "../tools/types.ts";
 import type { Config, PermissionMode } from "../config/config.ts";
-import { assertNever } from "../protocol/assert-never.ts";
-import { errorMessage } from "../protocol/errors.ts";
-import type { AgentEvent, EventSink } from "../protocol/events.ts";
-import type { ToolResultBlock, Usage } from "../protocol/message.ts";
-import { addUsage } from "../llm/pricing.ts";
+import type { EventSink } from "../protocol/events.ts";
+import type { Usage } from "../protocol/message.ts";
 import type { ShellPool } from "../shell/types.ts";
 import { type TaskEnd, type TaskPool, createTaskPool } from "../tasks/task-pool.ts";
 import { workerFile } from "../tasks/worker-file.ts";
 import { agentKind, toolsFor } from "../tools/registry.ts";
-import {
-  type FromWorker,
-  WARM_UP,
-  readFromWorker,
-  readSubAgentOutput,
-  type SubAgentInput,
-  type SubAgentOutput,
-  type ToWorker,
-} from "./sub-agent-protocol.ts";
+import { WARM_UP, type SubAgentInput } from "./sub-agent-protocol.ts";
+import { type RunningTask, abortTaskCalls, workerMessageHandler } from "./sub-agent-messages.ts";
+import { type TaskCallOutcome, crashedEnd, taskCallOutcome } from "./task-outcome.ts";
 import { type PromptEnvironment, renderSystemPrompt } from "./system-prompt.ts";
 import type { TaskSpec } from "./task-command.ts";
 
-export interface TaskCallOutcome {
-  block: ToolResultBlock;
-  summary: string;
-  durationMs: number;
-  toolCalls: number;
-}
+export type { TaskCallOutcome } from "./task-outcome.ts";
 
 /** Runs sub-agents; given to the main agent only (a sub-agent gets none: no nesting). */
 export interface TaskLauncher {
@@ -101,257 +85,164 @@ function fileSafe(id: string): string {
 }
 
 export function createSubAgents(opts: SubAgentsOptions): TaskLauncher {
-  const { config, shell } = opts;
-  let pool: Promise<TaskPool> | undefined;
-  let ready: TaskPool | undefined;
-  let tasksRun = 0;
-  let active = 0;
-  const spent: Usage = { input_tokens: 0, output_tokens: 0 };
-  let inOrder: Promise<unknown> = Promise.resolve();
-  let remainingUsd: (() => number) | undefined;
-  const usedIds = new Set<string>();
-  const getPool = () =>
-    (pool ??= createTaskPool({
-      filename: opts.workerFile ?? workerFile("subagent"),
+  return new SubAgentLauncher(opts);
+}
+
+/** The launcher's bookkeeping: the pool (started when first needed), task ids taken, tasks run and their usage. */
+class SubAgentLauncher implements TaskLauncher {
+  private readonly opts: SubAgentsOptions;
+  private pool: Promise<TaskPool> | undefined;
+  private ready: TaskPool | undefined;
+  private tasksRun = 0;
+  private active = 0;
+  private readonly spent: Usage = { input_tokens: 0, output_tokens: 0 };
+  private inOrder: Promise<unknown> = Promise.resolve();
+  private remainingUsd: (() => number) | undefined;
+  private readonly usedIds = new Set<string>();
+
+  constructor(opts: SubAgentsOptions) {
+    this.opts = opts;
+  }
+
+  async run(call: { id: string; spec: TaskSpec }, signal: AbortSignal, emit: EventSink): Promise<TaskCallOutcome> {
+    const { config, shell } = this.opts;
+    // Until the worker starts, the time spent is queueing; the row's duration is the run's own.
+    let started = performance.now();
+    const taskId = this.newTaskId(call.id);
+    this.active++;
+    const permissionMode = this.opts.permissionMode?.() ?? config.permissionMode;
+    const tools = toolsFor(agentKind(permissionMode, call.spec.kind));
+    const task = this.runningTask(call, taskId, signal, emit);
+    // Chained, so tasks still reach the pool in call order (a queued task must not overtake).
+    const turnKnown = this.inOrder.then(() => this.opts.checkpointTurn?.()).catch(() => undefined);
+    this.inOrder = turnKnown;
+    const checkpointTurn = await turnKnown;
+    const input = this.taskInput(task, call.spec, { permissionMode, tools, checkpointTurn });
+    const end = await this.runInPool(input, task, () => {
+      started = performance.now();
+    });
+    abortTaskCalls(task);
+    shell.releaseTask(taskId);
+    this.tasksRun++;
+    // After an interrupt no thread outlives the batch: idle threads would otherwise linger until
+    // their idle timeout. The next task starts a fresh pool.
+    if (--this.active === 0 && signal.aborted) await this.close();
+    return taskCallOutcome(call.id, end, task.toolCalls, Math.round(performance.now() - started));
+  }
+
+  stats(): { tasksRun: number; maxInFlight: number } {
+    return { tasksRun: this.tasksRun, maxInFlight: this.ready?.inFlight().max ?? 0 };
+  }
+
+  usage(): Usage {
+    return { ...this.spent };
+  }
+
+  limitSpend(remaining: (() => number) | undefined): void {
+    this.remainingUsd = remaining;
+  }
+
+  warm(count: number): void {
+    this.getPool().then(
+      (p) => p.warm(count, WARM_UP),
+      () => {},
+    );
+  }
+
+  async close(): Promise<void> {
+    const current = this.pool;
+    this.pool = undefined;
+    this.ready = undefined;
+    if (current) await (await current).destroy();
+  }
+
+  private getPool(): Promise<TaskPool> {
+    const { config } = this.opts;
+    this.pool ??= createTaskPool({
+      filename: this.opts.workerFile ?? workerFile("subagent"),
       maxThreads: config.tasks.maxParallel,
       timeoutMs: config.tasks.timeoutMs,
       heapCapBytes: config.tasks.maxHeapMb * 1024 * 1024,
-    }).then((p) => (ready = p)));
+    }).then((p) => (this.ready = p));
+    return this.pool;
+  }
 
-  const launcher: TaskLauncher = {
-    async run(call, signal, emit) {
-      // Until the worker starts, the time spent is queueing; the row's duration is the run's own.
-      let started = performance.now();
-      const { spec } = call;
-      let taskId = fileSafe(call.id);
-      for (let n = 2; usedIds.has(taskId); n++) taskId = `${fileSafe(call.id)}-${n}`;
-      usedIds.add(taskId);
-      active++;
-      const label = taskLabel(spec);
-      let toolCalls = 0;
-      // Commands of this task still running in the main thread's pool; killed when the task ends.
-      const commands = new Map<number, AbortController>();
-      const permissionMode = opts.permissionMode?.() ?? config.permissionMode;
-      const tools = toolsFor(agentKind(permissionMode, spec.kind));
+  /** The call's id made file-safe (it names the transcript's folder), unique in the session. */
+  private newTaskId(callId: string): string {
+    let taskId = fileSafe(callId);
+    for (let n = 2; this.usedIds.has(taskId); n++) taskId = `${fileSafe(callId)}-${n}`;
+    this.usedIds.add(taskId);
+    return taskId;
+  }
+
+  private runningTask(
+    call: { id: string; spec: TaskSpec },
+    taskId: string,
+    signal: AbortSignal,
+    emit: EventSink,
+  ): RunningTask {
+    const { config, shell } = this.opts;
+    return {
+      callId: call.id,
+      taskId,
+      label: taskLabel(call.spec),
+      config,
+      shell,
+      signal,
+      emit,
+      spent: this.spent,
       // Explore tasks get only the tools their servers mark read-only.
-      const mcp = mcpToolsFor(opts.mcpTools?.(), spec.kind === "explore");
-      const mcpCalls = new Map<number, AbortController>();
-      const hooks = opts.hooks?.();
-      // Chained, so tasks still reach the pool in call order (a queued task must not overtake).
-      const turnKnown = inOrder.then(() => opts.checkpointTurn?.()).catch(() => undefined);
-      inOrder = turnKnown;
-      const checkpointTurn = await turnKnown;
-      const input: SubAgentInput = {
-        taskId,
-        kind: spec.kind,
-        prompt: spec.prompt,
-        title: label,
-        systemPrompt: subAgentPrompt(opts.promptEnv, spec, [...tools.keys(), ...mcp.keys()]),
-        config: {
-          ...config,
-          permissionMode,
-          ...(opts.modelSpec ? { model: opts.modelSpec() } : {}),
-          // The run's budget is the parent's: a sub-agent may spend what is left of it, no more.
-          maxBudgetUsd: remainingUsd ? Math.max(0, remainingUsd()) : undefined,
-        },
-        sessionDir: opts.sessionDir,
-        granted: [...(opts.granted?.() ?? [])],
-        sandboxed: opts.sandboxed ?? false,
-        heapReportMs: opts.heapReportMs ?? 200,
-        mcpTools: mcpSpecs(mcp),
-        hooked: hooks !== undefined,
-        ...(checkpointTurn ? { checkpointTurn } : {}),
-      };
+      mcp: mcpToolsFor(this.opts.mcpTools?.(), call.spec.kind === "explore"),
+      hooks: this.opts.hooks?.(),
+      toolCalls: 0,
+      commands: new Map(),
+      mcpCalls: new Map(),
+    };
+  }
 
-      // A malformed message throws here, and the task pool ends the task as crashed.
-      const onMessage = (raw: unknown, reply: (m: ToWorker) => void) => {
-        const m = readFromWorker(raw);
-        switch (m.t) {
-          case "event":
-            if (m.event.type === "tool_start") toolCalls++;
-            // Counted as each turn ends, so a task that crashes or is stopped later has paid for it.
-            if (m.event.type === "assistant" && m.event.message.usage) addUsage(spent, m.event.message.usage);
-            relayEvent(m.event, { callId: call.id, label, toolCalls, secrets: config.secrets }, emit);
-            return;
-          case "shell":
-            runTaskCommand(m, { shell, taskId, signal, commands }, reply);
-            return;
-          case "shell-abort":
-            commands.get(m.id)?.abort();
-            return;
-          case "mcp":
-            runMcpCall(mcp, m, { config, taskId, signal, calls: mcpCalls }, reply);
-            return;
-          case "mcp-abort":
-            mcpCalls.get(m.id)?.abort();
-            return;
-          case "hook":
-            if (hooks) answerHookQuestion(hooks, m, signal, reply);
-            return;
-          // The task pool's own messages: it reads them and never passes them on.
-          case "started":
-          case "done":
-          case "heap":
-            return;
-          default:
-            assertNever(m, "sub-agent message");
-        }
-      };
-
-      let end: TaskEnd<unknown>;
-      try {
-        end = await (await getPool()).run<SubAgentInput, unknown>(input, {
-          signal,
-          onStart: () => {
-            started = performance.now();
-            emit({ type: "task_progress", id: call.id, state: "running", tool_calls: 0 });
-          },
-          onMessage: onMessage as (m: unknown, reply: (m: unknown) => void) => void,
-        });
-      } catch (err) {
-        end = {
-          ok: false as const,
-          reason: "crashed" as const,
-          message: err instanceof Error ? err.message : String(err),
-        };
-      }
-      for (const controller of [...commands.values(), ...mcpCalls.values()]) controller.abort();
-      shell.releaseTask(taskId);
-      tasksRun++;
-      // After an interrupt no thread outlives the batch: idle threads would otherwise linger until
-      // their idle timeout. The next task starts a fresh pool.
-      if (--active === 0 && signal.aborted) await launcher.close();
-
-      const { text, isError, toolCalls: counted } = taskOutcome(end, toolCalls);
-      toolCalls = counted;
-
-      const block: ToolResultBlock = { type: "tool_result", tool_use_id: call.id, content: text.toWellFormed() };
-      if (isError) block.is_error = true;
-      const first = text.split("\n").find((l) => l.trim()) ?? "";
-      return { block, summary: first, durationMs: Math.round(performance.now() - started), toolCalls };
-    },
-    stats: () => ({ tasksRun, maxInFlight: ready?.inFlight().max ?? 0 }),
-    usage: () => ({ ...spent }),
-    limitSpend(remaining) {
-      remainingUsd = remaining;
-    },
-    warm(count) {
-      getPool().then(
-        (p) => p.warm(count, WARM_UP),
-        () => {},
-      );
-    },
-    async close() {
-      const current = pool;
-      pool = undefined;
-      ready = undefined;
-      if (current) await (await current).destroy();
-    },
-  };
-  return launcher;
-}
-
-/** A sub-agent's command, run in the session's one shell pool; its end is answered on the task's port. */
-function runTaskCommand(
-  m: Extract<FromWorker, { t: "shell" }>,
-  task: { shell: ShellPool; taskId: string; signal: AbortSignal; commands: Map<number, AbortController> },
-  reply: (m: ToWorker) => void,
-): void {
-  const controller = new AbortController();
-  task.commands.set(m.id, controller);
-  task.shell
-    .run({
-      ...m.request,
-      // The main thread decides the task id: a worker cannot borrow another task's shells.
+  /** What the worker gets: the task, its system prompt and the session's settings as they are now. */
+  private taskInput(
+    task: RunningTask,
+    spec: TaskSpec,
+    now: { permissionMode: PermissionMode; tools: ReadonlyMap<string, Tool>; checkpointTurn: string | undefined },
+  ): SubAgentInput {
+    const { opts, remainingUsd } = this;
+    return {
       taskId: task.taskId,
-      signal: AbortSignal.any([task.signal, controller.signal]),
-      // No live output: a sub-agent's commands are not shown, only its row.
-    })
-    .then(
-      (outcome) => reply({ t: "shell-done", id: m.id, outcome }),
-      (err) => reply({ t: "shell-error", id: m.id, message: err instanceof Error ? err.message : String(err) }),
-    )
-    .finally(() => task.commands.delete(m.id));
-}
-
-/**
- * A sub-agent's event as the main thread shows it: its turns under the calling tool, its calls as
- * the row's progress.
- */
-function relayEvent(
-  e: AgentEvent,
-  task: { callId: string; label: string; toolCalls: number; secrets: readonly string[] },
-  emit: EventSink,
-): void {
-  const who = `task ${task.label.slice(0, 40)}`;
-  switch (e.type) {
-    case "assistant":
-    case "user":
-      emit({ ...e, parent_tool_use_id: task.callId });
-      return;
-    case "tool_start": {
-      // The row shows the call being made: its input may quote a secret the model was given.
-      const tool = { name: e.name, input: redactInput(e.input, task.secrets) };
-      emit({ type: "task_progress", id: task.callId, state: "running", tool_calls: task.toolCalls, tool });
-      return;
-    }
-    case "warning":
-      emit({ type: "warning", message: `${who}: ${e.message}` });
-      return;
-    // The user learns what a sub-agent was refused, and which flag would allow it.
-    case "permission_denied":
-      emit({ ...e, reason: `in ${who}: ${e.reason}` });
-      return;
-    case "turn_retry":
-      emit({ type: "warning", message: `${who}: retrying the model request (attempt ${e.attempt}): ${e.reason}` });
-      return;
-    // The rest stays in the worker: its streamed text and live output (the row is enough), its own
-    // start, condensing and result (the task's end carries the answer), and no nested tasks.
-    case "init":
-    case "text_delta":
-    case "tool_progress":
-    case "tool_end":
-    case "task_start":
-    case "task_progress":
-    case "task_end":
-    case "compact_start":
-    case "compact_boundary":
-    case "result":
-      return;
-    default:
-      assertNever(e, "sub-agent event");
+      kind: spec.kind,
+      prompt: spec.prompt,
+      title: task.label,
+      systemPrompt: subAgentPrompt(opts.promptEnv, spec, [...now.tools.keys(), ...task.mcp.keys()]),
+      config: {
+        ...opts.config,
+        permissionMode: now.permissionMode,
+        ...(opts.modelSpec ? { model: opts.modelSpec() } : {}),
+        // The run's budget is the parent's: a sub-agent may spend what is left of it, no more.
+        maxBudgetUsd: remainingUsd ? Math.max(0, remainingUsd()) : undefined,
+      },
+      sessionDir: opts.sessionDir,
+      granted: [...(opts.granted?.() ?? [])],
+      sandboxed: opts.sandboxed ?? false,
+      heapReportMs: opts.heapReportMs ?? 200,
+      mcpTools: mcpSpecs(task.mcp),
+      hooked: task.hooks !== undefined,
+      ...(now.checkpointTurn ? { checkpointTurn: now.checkpointTurn } : {}),
+    };
   }
-}
 
-/** The tool result a task's end makes: the sub-agent's answer, or why there is none. */
-function taskOutcome(end: TaskEnd<unknown>, seenCalls: number): { text: string; isError: boolean; toolCalls: number } {
-  let out: SubAgentOutput | undefined;
-  let failed = end.ok ? undefined : end;
-  if (end.ok) {
+  /** The task run in a pool thread; a pool that cannot run it ends it as crashed. */
+  private async runInPool(input: SubAgentInput, task: RunningTask, onStart: () => void): Promise<TaskEnd<unknown>> {
     try {
-      out = readSubAgentOutput(end.value);
+      return await (await this.getPool()).run<SubAgentInput, unknown>(input, {
+        signal: task.signal,
+        onStart: () => {
+          onStart();
+          task.emit({ type: "task_progress", id: task.callId, state: "running", tool_calls: 0 });
+        },
+        onMessage: workerMessageHandler(task) as (m: unknown, reply: (m: unknown) => void) => void,
+      });
     } catch (err) {
-      failed = { ok: false, reason: "crashed", message: errorMessage(err) };
+      return crashedEnd(err);
     }
   }
-  if (out) {
-    const toolCalls = Math.max(seenCalls, out.toolCalls);
-    if (out.subtype === "success") {
-      return { text: out.result.trim() ? out.result : "(the sub-agent gave no answer)", isError: false, toolCalls };
-    }
-    let text = `The sub-agent failed: ${out.result}`;
-    if (out.subtype === "interrupted") text = "Interrupted by the user.";
-    else if (out.subtype === "error_max_turns")
-      text = `The sub-agent stopped at the turn limit. Its last words: ${out.result}`;
-    else if (out.subtype === "error_max_tokens")
-      text = `The sub-agent's answer was cut at the output limit; what it wrote: ${out.result}`;
-    return { text, isError: true, toolCalls };
-  }
-  let text = `The sub-agent crashed: ${failed?.message}`;
-  if (failed?.reason === "interrupted") text = "Interrupted by the user.";
-  else if (failed?.reason === "timeout")
-    text = `The sub-agent ${failed.message} (SYNAPSE_TASK_TIMEOUT_MS) and was stopped.`;
-  else if (failed?.reason === "out_of_memory")
-    text = `The sub-agent ran ${failed.message} (SYNAPSE_TASK_MAX_HEAP_MB) and was stopped.`;
-  return { text, isError: true, toolCalls: seenCalls };
 }

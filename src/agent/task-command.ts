@@ -11,7 +11,8 @@ export interface TaskSpec {
 }
 
 export const TASK_SYNTAX =
-  'task:explore --prompt "<what to find out>" [--description "<short label>"] (or task:general; -p and -d are short forms)';
+  'task:explore --prompt "<what to find out>" [--description "<short label>"] ' +
+  "(or task:general; -p and -d are short forms)";
 
 const TASK_PREFIX = /^\s*task:/;
 

@@ -186,7 +186,8 @@ export function formatReport(reports: readonly CompactReport[], dryRun: boolean)
           r.taskSegments > 0 ? `; ${r.taskSegments} in ${plural(r.taskTranscripts, "sub-agent transcript")}` : "";
         if (r.segmentsCompressed > 0)
           parts.push(
-            `${dryRun ? "would compress" : "compressed"} ${plural(r.segmentsCompressed, "segment")} (${formatBytes(r.segmentBytes)}${inTasks})`,
+            `${dryRun ? "would compress" : "compressed"} ${plural(r.segmentsCompressed, "segment")} ` +
+              `(${formatBytes(r.segmentBytes)}${inTasks})`,
           );
         if (r.imagesRemoved > 0)
           parts.push(
@@ -194,7 +195,8 @@ export function formatReport(reports: readonly CompactReport[], dryRun: boolean)
           );
         if (r.checkpointsRemoved > 0)
           parts.push(
-            `${dryRun ? "would remove" : "removed"} ${plural(r.checkpointsRemoved, "file checkpoint")} (${formatBytes(r.checkpointBytes)})`,
+            `${dryRun ? "would remove" : "removed"} ${plural(r.checkpointsRemoved, "file checkpoint")} ` +
+              `(${formatBytes(r.checkpointBytes)})`,
           );
         what = parts.length > 0 ? parts.join(", ") : "nothing to do";
       }
@@ -223,10 +225,11 @@ export function formatReport(reports: readonly CompactReport[], dryRun: boolean)
   const sizes = dryRun
     ? `${formatBytes(t.bytesBefore)} now`
     : `${formatBytes(t.bytesBefore)} → ${formatBytes(t.bytesAfter)}`;
-  const work = `${would}compress ${plural(t.segmentsCompressed, "segment")}, ${would}remove ${plural(t.imagesRemoved, "image")}`;
-  lines.push(
-    `total: ${plural(t.sessions, "session")} (${counts}); ${sizes}; ${dryRun ? work : `${plural(t.segmentsCompressed, "segment")} compressed, ${plural(t.imagesRemoved, "image")} removed, ${plural(t.deleted, "session")} deleted`}`,
-  );
+  const compressed = plural(t.segmentsCompressed, "segment");
+  const images = plural(t.imagesRemoved, "image");
+  const work = `${would}compress ${compressed}, ${would}remove ${images}`;
+  const done = `${compressed} compressed, ${images} removed, ${plural(t.deleted, "session")} deleted`;
+  lines.push(`total: ${plural(t.sessions, "session")} (${counts}); ${sizes}; ${dryRun ? work : done}`);
   return `${lines.join("\n")}\n`;
 }
 

@@ -107,7 +107,8 @@ function checks(config: Config): Check[] {
         // One real, cheap request: a wrong base URL, a dead server or a bad key shows here.
         const probe = await probeProvider(config, AbortSignal.timeout(DOCTOR_PROVIDER_TIMEOUT_MS));
         const listed = probe.modelListed ? "listed" : "not listed";
-        return `${probe.provider}/${probe.model} at ${probe.url} answered: ${probe.modelCount} models (${probe.model} ${listed})`;
+        const where = `${probe.provider}/${probe.model} at ${probe.url}`;
+        return `${where} answered: ${probe.modelCount} models (${probe.model} ${listed})`;
       },
     },
   ];

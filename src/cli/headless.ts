@@ -23,7 +23,8 @@ import { type ProcessLifecycle, codeForResult, startLifecycle } from "./process-
 import { type ReadStdinOptions, composePrompt, readStdin } from "./stdin.ts";
 import { runtime as jsRuntime } from "../runtime/runtime.ts";
 import { sdkMode } from "../agent-sdk/permission-modes.ts";
-import { type SdkFlags, firstSession } from "./sdk-flags.ts";
+import { firstSession } from "../agent-sdk/new-session.ts";
+import type { SdkFlags } from "./sdk-flags.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;
 
@@ -222,8 +223,9 @@ function stdinWaitOptions(config: Config, hasPromptArgument: boolean): ReadStdin
     giveUpAfterMs: config.stdinWaitMs,
     onGiveUp: () =>
       process.stderr.write(
-        `synapse: warning: no stdin data received in ${seconds}, proceeding without it. If piping from a slow command, ` +
-          "redirect stdin explicitly: < /dev/null to skip, or wait longer (SYNAPSE_STDIN_WAIT_MS).\n",
+        `synapse: warning: no stdin data received in ${seconds}, proceeding without it. ` +
+          "If piping from a slow command, redirect stdin explicitly: " +
+          "< /dev/null to skip, or wait longer (SYNAPSE_STDIN_WAIT_MS).\n",
       ),
   };
 }

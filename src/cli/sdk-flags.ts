@@ -172,12 +172,6 @@ export function sdkFlags(v: SdkValues & { "permission-mode"?: string; resume?: s
   };
 }
 
-/** What `--session-id` and `--fork-session` ask of the first session (undefined: nothing). */
-export function firstSession(flags: Pick<SdkSessionFlags, "sessionId" | "forkSession">) {
-  if (flags.sessionId === undefined && !flags.forkSession) return undefined;
-  return { ...(flags.sessionId ? { id: flags.sessionId } : {}), fork: flags.forkSession };
-}
-
 function ignoredWhy(name: string): string {
   if (name === "fallback-model") return "synapse retries the same model";
   if (name === "setting-sources") return "synapse reads its own user and project config";

@@ -21,7 +21,7 @@ import { terminalFacts } from "./terminal.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;
 
-/** What init's claude_code_version says: this build and the SDK protocol it was built against, never Claude Code's version. */
+/** init's claude_code_version: this build and the SDK protocol it was built against, never Claude Code's version. */
 export const PROTOCOL_VERSION = `synapse ${VERSION} (Claude Agent SDK stream-json protocol)`;
 const SHUTDOWN_MS = 5000;
 

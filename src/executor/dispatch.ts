@@ -13,6 +13,8 @@ export interface SlashInput {
 }
 
 /** `/name rest…` → its parts; undefined for text that is not a command (`/` alone, `/ x`, `//x`, `/path/to`). */
+const commandList = (commands: readonly SlashCommand[]) => commands.map((c) => `/${c.name}`).join(", ");
+
 export function parseSlash(text: string): SlashInput | undefined {
   const m = /^\/([A-Za-z?][\w-]*)(?:\s+([\s\S]*))?$/.exec(text.trim());
   return m ? { name: m[1] ?? "", args: (m[2] ?? "").trim() } : undefined;
@@ -34,13 +36,14 @@ export function resolveCommand(
   const parsed = parseSlash(text);
   if (!parsed) {
     throw new UsageError(
-      `not a command: ${JSON.stringify(text.trim().slice(0, 40))} (commands: ${commands.map((c) => `/${c.name}`).join(", ")})`,
+      `not a command: ${JSON.stringify(text.trim().slice(0, 40))} (commands: ${commandList(commands)})`,
     );
   }
   const command = findCommand(parsed.name, commands);
   if (!command) {
     throw new UsageError(
-      `unknown command /${parsed.name}; did you mean /${closestCommand(parsed.name, commands)}? (commands: ${commands.map((c) => `/${c.name}`).join(", ")})`,
+      `unknown command /${parsed.name}; did you mean /${closestCommand(parsed.name, commands)}? ` +
+        `(commands: ${commandList(commands)})`,
     );
   }
   return { command, args: parsed.args };

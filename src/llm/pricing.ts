@@ -131,7 +131,8 @@ export function spendLabel(u: Usage, usd: number | undefined): string {
 
 /** What `/cost` says when a model has no price. */
 export const NO_PRICE_NOTE =
-  'no price known for this model: set SYNAPSE_PRICE="input,output" (dollars per million tokens) or "price" in config.json';
+  'no price known for this model: set SYNAPSE_PRICE="input,output" (dollars per million tokens) ' +
+  'or "price" in config.json';
 
 /** A usage the difference of two running totals (`after` − `before`), cache fields included. */
 export function usageSince(after: Usage, before: Usage): Usage {

@@ -43,7 +43,7 @@ export interface OpenedSession {
 export async function openSession(options: OpenSessionOptions): Promise<OpenedSession> {
   const root = sessionsRoot(options.home);
   await ensurePrivateDir(root);
-  if (options.resume && options.fork && Date.now() < 0) {
+  if (options.resume && options.fork) {
     const from = await resolveTarget(root, options, options.resume);
     const id = await forkSession(root, from, options.id);
     return { store: await resume(root, options, { id }), resumed: true };

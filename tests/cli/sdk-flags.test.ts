@@ -3,7 +3,7 @@
 
 import { describe, expect, test } from "bun:test";
 import { parseCommandLine } from "../../src/cli/args.ts";
-import { IGNORED, REFUSED, ruleList } from "../../src/cli/sdk-flags.ts";
+import { IGNORED, REFUSED, newSessionFlags, ruleList } from "../../src/cli/sdk-flags.ts";
 
 const run = (argv: string[]) => {
   const parsed = parseCommandLine(argv);
@@ -23,6 +23,27 @@ describe("ruleList", () => {
     [[""], []],
   ];
   for (const [input, rules] of table) test(JSON.stringify(input), () => expect(ruleList(input)).toEqual(rules));
+});
+
+describe("newSessionFlags", () => {
+  const id = "0f8fad5b-d9cb-469f-a165-70867728950e";
+  const table: [Parameters<typeof newSessionFlags>[0], ReturnType<typeof newSessionFlags> | string][] = [
+    [{}, { forkSession: false }],
+    [{ "session-id": id }, { sessionId: id, forkSession: false }],
+    [{ "session-id": id.toUpperCase() }, { sessionId: id, forkSession: false }],
+    [{ "session-id": "20261122-171500-ab12cd" }, "must be a UUID"],
+    [{ "session-id": `../${id}` }, "must be a UUID"],
+    [{ "fork-session": true }, "needs --resume or --continue"],
+    [{ "fork-session": true, continue: true }, { forkSession: true }],
+    [{ "fork-session": true, resume: "abc", "session-id": id }, { sessionId: id, forkSession: true }],
+    [{ resume: "abc", "session-id": id }, "needs --fork-session"],
+    [{ continue: true, "session-id": id }, "needs --fork-session"],
+  ];
+  for (const [values, expected] of table)
+    test(JSON.stringify(values), () => {
+      if (typeof expected === "string") expect(() => newSessionFlags(values)).toThrow(expected);
+      else expect(newSessionFlags(values)).toEqual(expected);
+    });
 });
 
 describe("the SDK's command line", () => {

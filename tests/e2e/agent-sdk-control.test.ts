@@ -188,7 +188,7 @@ describe("raw stdin", () => {
 
   test("refused and ignored flags: one line each", async () => {
     const refused = spawnBinary({
-      args: ["--output-format", "stream-json", "--input-format", "stream-json", "--fork-session"],
+      args: ["--output-format", "stream-json", "--input-format", "stream-json", "--resume-session-at", "x"],
       stdin: "",
     });
     expect(await refused.exited).toBe(2);

@@ -167,7 +167,8 @@ export class SessionView {
         } else if (block.type === "tool_use") {
           const result = results.get(block.id);
           const glyph = result?.isError ? t.red(FAILED_GLYPH) : OK_GLYPH;
-          const shown = result && block.name === "Bash" ? replayedCommand(result.text) : { text: result?.text, note: "" };
+          const shown =
+            result && block.name === "Bash" ? replayedCommand(result.text) : { text: result?.text, note: "" };
           const label = fitWidth(toolLabel(block.name, block.input, this.labelLimit), w - 2 - shown.note.length);
           this.say(`${glyph} ${t.dim(label)}${shown.note}`);
           if (result) this.say(replayedResult(shown.text ?? "", result.isError, w, t));

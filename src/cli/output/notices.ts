@@ -5,7 +5,8 @@ import { tokenChange } from "./token-count.ts";
 
 /** Why a tool call was refused, and the flag that would allow it: one line for stderr. */
 export function permissionNotice(event: Extract<AgentEvent, { type: "permission_denied" }>): string {
-  return `permission denied: ${event.name}: ${event.reason}${event.allow_with ? ` (to allow it: ${event.allow_with})` : ""}`;
+  const allow = event.allow_with ? ` (to allow it: ${event.allow_with})` : "";
+  return `permission denied: ${event.name}: ${event.reason}${allow}`;
 }
 
 export function retryNotice(event: Extract<AgentEvent, { type: "turn_retry" }>): string {

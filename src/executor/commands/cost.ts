@@ -21,7 +21,8 @@ export function costLines(usage: Usage, costUsd: number | undefined): string[] {
 export function costSummary(usage: Usage, costUsd: number | undefined): string {
   const t = billedTokens(usage);
   const dollars = costUsd !== undefined ? formatUsd(costUsd) : "no price set (SYNAPSE_PRICE)";
-  const tokens = `${n(t.cacheRead)} cache reads, ${n(t.cacheWrite)} writes, ${n(t.uncached)} uncached in, ${n(t.output)} out`;
+  const tokens =
+    `${n(t.cacheRead)} cache reads, ${n(t.cacheWrite)} writes, ` + `${n(t.uncached)} uncached in, ${n(t.output)} out`;
   return `${dollars}; ${tokens}`;
 }
 

@@ -21,7 +21,8 @@ export const statusCommand: SlashCommand = {
       `model:    ${f.model}`,
       `session:  ${f.sessionId}`,
       `cwd:      ${f.cwd}`,
-      `context:  ${f.contextTokens.toLocaleString("en-US")} of ${f.contextWindow.toLocaleString("en-US")} tokens (${contextPercent(f.contextTokens, f.contextWindow)}%), ${f.messagesInMemory} messages in memory`,
+      `context:  ${f.contextTokens.toLocaleString("en-US")} of ${f.contextWindow.toLocaleString("en-US")} tokens ` +
+        `(${contextPercent(f.contextTokens, f.contextWindow)}%), ${f.messagesInMemory} messages in memory`,
       `memory:   RSS ${f.memory.rssMb} MB (peak ${f.memory.peakRssMb} MB), heap peak ${f.memory.peakHeapMb} MB`,
       `shells:   ${f.shells.spawned} spawned, ${f.shells.reused} reused, ${f.shells.commandsRun} commands run`,
       `tasks:    ${f.tasksRunning} running`,
