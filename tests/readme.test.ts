@@ -18,7 +18,7 @@ test("every variable src/config reads is in the README", () => {
   const names = new Set<string>();
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts"))) {
     const text = readFileSync(join(dir, file), "utf8");
-    for (const m of text.matchAll(/(?:env\.|env\[\s*"|int\(env,\s*")([A-Z][A-Z0-9_]+)/g)) names.add(m[1]);
+    for (const m of text.matchAll(/(?:env\.|env\[\s*"|int\(env,\s*")([A-Z][A-Z0-9_]+)/g)) names.add(m[1]!);
   }
   const ours = [...names].filter((n) => /^(SYNAPSE_|ANTHROPIC_|OPENAI_|TOOL_|NO_COLOR|XDG_)/.test(n));
   expect(ours.length).toBeGreaterThan(20);

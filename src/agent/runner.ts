@@ -10,7 +10,6 @@ import type { EventSink, ResultSubtype } from "../protocol/events.ts";
 import {
   type ContentBlock,
   FAILED_PROMPT,
-  INTERRUPTED_NOTE,
   INTERRUPTED_PROMPT,
   type Message,
   type ToolUseBlock,
@@ -37,6 +36,7 @@ import { BUDGET_STOP, Budget } from "./budget.ts";
 import { taskWarmUp } from "./task-warm-up.ts";
 import { MAX_STOP_CONTINUATIONS, type RunHooks } from "../hooks/index.ts";
 import type { AnswerJudge } from "./structured-output.ts";
+import { assistantMessage, flusher, hookContext, interruptedAnswer, userMessage } from "./run-messages.ts";
 
 /** Thrown inside a send that would pass --max-budget-usd: nothing was sent. */
 class BudgetStop extends Error {}
@@ -81,176 +81,262 @@ export interface RunOutput {
 }
 
 export async function runAgent(input: RunInput): Promise<RunOutput> {
-  const { config, provider, store, tools, signal, emit } = input;
-  const usage: Usage = { input_tokens: 0, output_tokens: 0 };
-  const specsOf = (): ToolSpec[] =>
-    [...tools.values()].map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
-  let specs = specsOf();
-  let numTurns = 0;
-  let lastText = "";
+  const run = new AgentRun(input);
+  return (await run.submitPrompt()) ?? (await run.loop());
+}
+
+/** One run's state across its turns; each method is one step of the loop. */
+class AgentRun {
+  private readonly input: RunInput;
+  private readonly usage: Usage = { input_tokens: 0, output_tokens: 0 };
+  private specs: ToolSpec[];
+  private numTurns = 0;
+  private lastText = "";
   // This turn's streamed text: kept, marked, when the user interrupts the stream.
-  let partial = "";
-
-  const flush = flusher(store, emit);
-
-  const context =
-    input.context ?? new ContextManager({ config, provider, store, system: input.systemPrompt, tools: specs, emit });
-  const tasks = input.tasks;
-  // Summary calls and sub-agents spend from the run's budget too.
-  const spentBeside = [() => context.summaryUsage, ...(tasks ? [() => tasks.usage()] : [])];
-  const budget = Budget.of(config, provider, spentBeside);
-  tasks?.limitSpend(budget ? () => budget.remaining(usage) : undefined);
-  const loops = new LoopDetector(config.loopLimit);
-  const submitted = await input.hooks?.userPromptSubmit?.(textOf({ content: input.prompt }), signal);
-  if (submitted?.block) {
-    const result = `The prompt was blocked by a UserPromptSubmit hook: ${submitted.block}`;
-    return { subtype: "error_during_execution", result, numTurns, usage };
-  }
-  const content = submitted?.context ? [...input.prompt, hookContext(submitted.context)] : input.prompt;
-  let stopsHeard = 0;
-  const prompt: Message = { id: newMessageId(), role: "user", content, ts: Date.now() };
-  store.append(prompt);
-  context.noteAppended(prompt);
+  private partial = "";
   /** Whether anything follows the prompt in the store (an answer, then its calls' results). */
-  let answered = false;
+  private answered = false;
+  private stopsHeard = 0;
+  private readonly flush: () => Promise<void>;
+  private readonly context: ContextManager;
+  private readonly budget: Budget | undefined;
+  private readonly loops: LoopDetector;
+
+  constructor(input: RunInput) {
+    const { config, provider, store, emit } = input;
+    this.input = input;
+    this.specs = this.specsOf();
+    this.flush = flusher(store, emit);
+    const context =
+      input.context ??
+      new ContextManager({ config, provider, store, system: input.systemPrompt, tools: this.specs, emit });
+    this.context = context;
+    const tasks = input.tasks;
+    // Summary calls and sub-agents spend from the run's budget too.
+    const spentBeside = [() => context.summaryUsage, ...(tasks ? [() => tasks.usage()] : [])];
+    const budget = Budget.of(config, provider, spentBeside);
+    this.budget = budget;
+    tasks?.limitSpend(budget ? () => budget.remaining(this.usage) : undefined);
+    this.loops = new LoopDetector(config.loopLimit);
+  }
+
+  /** The UserPromptSubmit hook, then the prompt stored; a blocked prompt ends the run before it starts. */
+  async submitPrompt(): Promise<RunOutput | undefined> {
+    const { prompt, hooks, signal } = this.input;
+    const submitted = await hooks?.userPromptSubmit?.(textOf({ content: prompt }), signal);
+    if (submitted?.block) {
+      const result = `The prompt was blocked by a UserPromptSubmit hook: ${submitted.block}`;
+      return { subtype: "error_during_execution", result, numTurns: this.numTurns, usage: this.usage };
+    }
+    const content = submitted?.context ? [...prompt, hookContext(submitted.context)] : prompt;
+    const message: Message = { id: newMessageId(), role: "user", content, ts: Date.now() };
+    this.input.store.append(message);
+    this.context.noteAppended(message);
+    return undefined;
+  }
+
+  /** Turn after turn until one ends the run. */
+  async loop(): Promise<RunOutput> {
+    try {
+      while (true) {
+        const end = await this.turn();
+        if (end) return end;
+      }
+    } catch (err) {
+      return await this.ended(err);
+    }
+  }
+
+  /** One turn: the request, the answer stored, then its end or its tool calls; a result ends the run. */
+  private async turn(): Promise<RunOutput | undefined> {
+    const { config, signal } = this.input;
+    if (signal.aborted) throw new InterruptedError();
+    if (this.numTurns >= config.maxTurns) {
+      const result = this.lastText || `Reached the maximum of ${config.maxTurns} turns.`;
+      return { subtype: "error_max_turns", result, numTurns: this.numTurns, usage: this.usage };
+    }
+    this.numTurns++;
+    await this.flush();
+    if (await this.input.refreshTools?.()) this.specs = this.specsOf();
+    const turn = await this.ask();
+    const assistant = assistantMessage(turn);
+    this.input.store.append(assistant);
+    this.answered = true;
+    this.input.emit({ type: "assistant", message: assistant });
+    const text = textOf(assistant);
+    if (text.trim()) this.lastText = text;
+
+    const calls = assistant.content.filter((b): b is ToolUseBlock => b.type === "tool_use");
+    const cut = hitOutputLimit(turn.stopReason);
+    if (!calls.length) return await this.finalAnswer(turn, text, cut);
+    return await this.runCalls(calls, text, cut);
+  }
+
+  /** The model's turn, streamed; its usage counted. */
+  private async ask(): Promise<AssistantTurn> {
+    const { input, context, budget } = this;
+    // The context manager builds the messages (condensing first when needed) and sends again
+    // with a condensed context when the API answers that the prompt is too long.
+    const turn = await context.ask(input.signal, (messages) => {
+      // Checked with the context as it will be sent (condensed first, when due).
+      if (budget?.wouldPass(context.tokensOf(messages), this.usage)) throw new BudgetStop();
+      return streamTurn(input, messages, this.specs, {
+        onText: (text) => {
+          this.partial += text;
+        },
+        onRetry: () => {
+          this.partial = "";
+        },
+      });
+    });
+    budget?.noteSent(turn.usage.input_tokens);
+    // Each request leaves its size in garbage copies (JSON, wire objects); once a few megabytes
+    // of them have built up, a full collection keeps peak RSS flat however long the session.
+    // It costs a few ms, paid once per COLLECT_AFTER_BYTES sent rather than every turn.
+    if (context.garbageDue(imageBytes(context.lastSent), COLLECT_AFTER_BYTES)) runtime.gc();
+    this.partial = "";
+    addUsage(this.usage, turn.usage);
+    return turn;
+  }
+
+  /** An answer without tool calls ends the run, unless the structured-output check or a Stop hook sends it on. */
+  private async finalAnswer(turn: AssistantTurn, text: string, cut: boolean): Promise<RunOutput | undefined> {
+    const { numTurns, usage } = this;
+    await this.flush();
+    // A final answer cut at the output limit is not a success: scripts must not take half an answer.
+    if (cut) return { subtype: "error_max_tokens", result: text, numTurns, usage, stopReason: OUTPUT_LIMIT_STOP };
+    const verdict = this.input.answerJudge?.verdict(text);
+    if (verdict?.kind === "retry") {
+      // A user message after the answer: the conversation stays well-formed, and the model sees why.
+      await this.sendUserText(verdict.feedback);
+      return undefined;
+    }
+    const stopReason = turn.stopReason;
+    if (verdict?.kind === "exhausted") {
+      const subtype = "error_max_structured_output_retries";
+      return { subtype, result: verdict.reason, numTurns, usage, stopReason };
+    }
+    if (await this.stopHookGoesOn()) return undefined;
+    const structured = verdict ? { structuredOutput: verdict.value } : {};
+    return { subtype: "success", result: text, numTurns, usage, stopReason, ...structured };
+  }
+
+  /** Whether a Stop hook sent the run on (its reason is then the model's next message). */
+  private async stopHookGoesOn(): Promise<boolean> {
+    const { signal } = this.input;
+    const goOn = await stopFeedback(this.input, this.stopsHeard, signal);
+    // Ctrl-C while a Stop hook ran: the run was stopped, not finished.
+    if (signal.aborted) throw new InterruptedError();
+    if (!goOn) return false;
+    this.stopsHeard++;
+    await this.sendUserText(goOn);
+    return true;
+  }
+
+  /** A turn's tool calls run and their results stored; a loop the detector stops ends the run. */
+  private async runCalls(calls: ToolUseBlock[], text: string, cut: boolean): Promise<RunOutput | undefined> {
+    const { input } = this;
+    const { config, tools, signal, emit } = input;
+    if (cut) emit({ type: "warning", message: outputLimitWarning(config.maxTokens) });
+    const loop = this.loops.turn(text, calls);
+    if (loop.stop) return await this.stopLoop(calls, loop.stop);
+
+    await input.beforeTools?.();
+    const results = await runToolCalls({
+      calls,
+      tools,
+      signal,
+      emit,
+      tasks: input.tasks,
+      hooks: input.hooks,
+      context: (call) => toolContext(input, call),
+    });
+    const noted = noteLoops(results, loop.notes);
+    this.appendUser(
+      cut ? noteCutCalls(calls, noted, outputLimitNote(config.maxTokens), (c) => c.raw_input !== undefined) : noted,
+    );
+    await this.flush();
+    return undefined;
+  }
+
+  /** The run stopped in a loop: every call still gets a result, so the session resumes well-formed. */
+  private async stopLoop(calls: ToolUseBlock[], why: string): Promise<RunOutput> {
+    const notRun = `Not run: synapse stopped a loop (${why}).`;
+    this.appendUser(
+      calls.map((c): ContentBlock => ({ type: "tool_result", tool_use_id: c.id, content: notRun, is_error: true })),
+    );
+    await this.flush();
+    const result = `stopped a loop: ${why}`;
+    return { subtype: "error_during_execution", result, numTurns: this.numTurns, usage: this.usage };
+  }
+
+  /** How a step that threw ends the run: interrupted, over budget, the API failing, or a bug. */
+  private async ended(err: unknown): Promise<RunOutput> {
+    const { numTurns, usage, budget } = this;
+    if (err instanceof InterruptedError || this.input.signal.aborted) return await this.interrupted();
+    if (err instanceof BudgetStop && budget) {
+      // The session is whole (every tool call has its result) and saved by the caller's flush; a
+      // prompt stopped before its first answer is marked like a failed one.
+      if (!this.answered) await this.markUnanswered(FAILED_PROMPT);
+      const result = budget.stopMessage(budget.spent(usage));
+      return { subtype: BUDGET_STOP, result, numTurns: numTurns - 1, usage };
+    }
+    if (err instanceof ProviderError) {
+      if (!this.answered) await this.markUnanswered(FAILED_PROMPT);
+      return { subtype: "error_during_execution", result: err.message, numTurns, usage };
+    }
+    return { subtype: "error_during_execution", result: `Internal error: ${errorMessage(err)}`, numTurns, usage };
+  }
+
+  /** Interrupted: the answer streamed so far is kept, marked; a prompt with no answer gets a mark. */
+  private async interrupted(): Promise<RunOutput> {
+    if (this.partial.trim()) {
+      const cut = interruptedAnswer(this.partial);
+      this.input.store.append(cut);
+      this.input.emit({ type: "assistant", message: cut });
+      this.lastText = this.partial;
+    } else if (!this.answered) {
+      await this.markUnanswered(INTERRUPTED_PROMPT);
+    }
+    return {
+      subtype: "interrupted",
+      result: this.lastText || "Interrupted.",
+      numTurns: this.numTurns,
+      usage: this.usage,
+    };
+  }
+
   /**
    * A prompt left without an answer (interrupted, or the request failed) gets a mark after it:
    * without one the next prompt would read as this one's tail. After an answer, the calls'
    * results already end the turn.
    */
-  const markUnanswered = async (text: string) => {
-    const mark: Message = { id: newMessageId(), role: "user", content: [{ type: "text", text }], ts: Date.now() };
-    store.append(mark);
-    context.noteAppended(mark);
-    await flush();
-  };
+  private async markUnanswered(text: string): Promise<void> {
+    const mark = userMessage([{ type: "text", text }]);
+    this.input.store.append(mark);
+    this.context.noteAppended(mark);
+    await this.flush();
+  }
 
-  try {
-    while (true) {
-      if (signal.aborted) throw new InterruptedError();
-      if (numTurns >= config.maxTurns) {
-        return {
-          subtype: "error_max_turns",
-          result: lastText || `Reached the maximum of ${config.maxTurns} turns.`,
-          numTurns,
-          usage,
-        };
-      }
-      numTurns++;
-      await flush();
-      if (await input.refreshTools?.()) specs = specsOf();
-      // The context manager builds the messages (condensing first when needed) and sends again
-      // with a condensed context when the API answers that the prompt is too long.
-      const turn = await context.ask(signal, (messages) => {
-        // Checked with the context as it will be sent (condensed first, when due).
-        if (budget?.wouldPass(context.tokensOf(messages), usage)) throw new BudgetStop();
-        return streamTurn(input, messages, specs, {
-          onText: (text) => {
-            partial += text;
-          },
-          onRetry: () => {
-            partial = "";
-          },
-        });
-      });
-      budget?.noteSent(turn.usage.input_tokens);
-      // Each request leaves its size in garbage copies (JSON, wire objects); once a few megabytes
-      // of them have built up, a full collection keeps peak RSS flat however long the session.
-      // It costs a few ms, paid once per COLLECT_AFTER_BYTES sent rather than every turn.
-      if (context.garbageDue(imageBytes(context.lastSent), COLLECT_AFTER_BYTES)) runtime.gc();
-      partial = "";
-      addUsage(usage, turn.usage);
-      const assistant = assistantMessage(turn);
-      store.append(assistant);
-      answered = true;
-      emit({ type: "assistant", message: assistant });
-      const text = textOf(assistant);
-      if (text.trim()) lastText = text;
+  /** A user message the run adds itself (tool results), stored and announced. */
+  private appendUser(content: ContentBlock[]): void {
+    const user = userMessage(content);
+    this.input.store.append(user);
+    this.input.emit({ type: "user", message: user });
+  }
 
-      const calls = assistant.content.filter((b): b is ToolUseBlock => b.type === "tool_use");
-      const cut = hitOutputLimit(turn.stopReason);
-      if (!calls.length) {
-        await flush();
-        // A final answer cut at the output limit is not a success: scripts must not take half an answer.
-        if (cut) return { subtype: "error_max_tokens", result: text, numTurns, usage, stopReason: OUTPUT_LIMIT_STOP };
-        const verdict = input.answerJudge?.verdict(text);
-        if (verdict?.kind === "retry") {
-          // A user message after the answer: the conversation stays well-formed, and the model sees why.
-          appendUserText(input, verdict.feedback);
-          await flush();
-          continue;
-        }
-        const stopReason = turn.stopReason;
-        if (verdict?.kind === "exhausted") {
-          const subtype = "error_max_structured_output_retries";
-          return { subtype, result: verdict.reason, numTurns, usage, stopReason };
-        }
-        const goOn = await stopFeedback(input, stopsHeard, signal);
-        // Ctrl-C while a Stop hook ran: the run was stopped, not finished.
-        if (signal.aborted) throw new InterruptedError();
-        if (goOn) {
-          stopsHeard++;
-          appendUserText(input, goOn);
-          await flush();
-          continue;
-        }
-        const structured = verdict ? { structuredOutput: verdict.value } : {};
-        return { subtype: "success", result: text, numTurns, usage, stopReason, ...structured };
-      }
-      if (cut) emit({ type: "warning", message: outputLimitWarning(config.maxTokens) });
-      const loop = loops.turn(text, calls);
-      if (loop.stop) {
-        // Every call still gets a result, so the session resumes as a well-formed conversation.
-        const notRun = `Not run: synapse stopped a loop (${loop.stop}).`;
-        appendResults(
-          input,
-          calls.map((c): ContentBlock => ({ type: "tool_result", tool_use_id: c.id, content: notRun, is_error: true })),
-        );
-        await flush();
-        return { subtype: "error_during_execution", result: `stopped a loop: ${loop.stop}`, numTurns, usage };
-      }
+  /** A user message of text the run sends on with (a structured answer's errors, a Stop hook's reason). */
+  private async sendUserText(text: string): Promise<void> {
+    this.appendUser([{ type: "text", text }]);
+    await this.flush();
+  }
 
-      await input.beforeTools?.();
-      const results = await runToolCalls({
-        calls,
-        tools,
-        signal,
-        emit,
-        tasks: input.tasks,
-        hooks: input.hooks,
-        context: (call) => toolContext(input, call),
-      });
-      const noted = noteLoops(results, loop.notes);
-      appendResults(
-        input,
-        cut ? noteCutCalls(calls, noted, outputLimitNote(config.maxTokens), (c) => c.raw_input !== undefined) : noted,
-      );
-      await flush();
-    }
-  } catch (err) {
-    if (err instanceof InterruptedError || signal.aborted) {
-      if (partial.trim()) {
-        const cut = interruptedAnswer(partial);
-        store.append(cut);
-        emit({ type: "assistant", message: cut });
-        lastText = partial;
-      } else if (!answered) {
-        await markUnanswered(INTERRUPTED_PROMPT);
-      }
-      return { subtype: "interrupted", result: lastText || "Interrupted.", numTurns, usage };
-    }
-    if (err instanceof BudgetStop && budget) {
-      // The session is whole (every tool call has its result) and saved by the caller's flush; a
-      // prompt stopped before its first answer is marked like a failed one.
-      if (!answered) await markUnanswered(FAILED_PROMPT);
-      const result = budget.stopMessage(budget.spent(usage));
-      return { subtype: BUDGET_STOP, result, numTurns: numTurns - 1, usage };
-    }
-    if (err instanceof ProviderError) {
-      if (!answered) await markUnanswered(FAILED_PROMPT);
-      return { subtype: "error_during_execution", result: err.message, numTurns, usage };
-    }
-    return { subtype: "error_during_execution", result: `Internal error: ${errorMessage(err)}`, numTurns, usage };
+  private specsOf(): ToolSpec[] {
+    return [...this.input.tools.values()].map((t) => ({
+      name: t.name,
+      description: t.description,
+      input_schema: t.inputSchema,
+    }));
   }
 }
 
@@ -311,25 +397,6 @@ function toolContext(input: RunInput, call: ToolUseBlock) {
   };
 }
 
-/** The user message carrying a turn's tool results, stored and announced. */
-function appendResults(input: RunInput, content: ContentBlock[]): void {
-  const user: Message = { id: newMessageId(), role: "user", content, ts: Date.now() };
-  input.store.append(user);
-  input.emit({ type: "user", message: user });
-}
-
-/** A user message of text the run adds itself (a structured answer's errors), stored and announced. */
-function appendUserText(input: RunInput, text: string): void {
-  const user: Message = { id: newMessageId(), role: "user", content: [{ type: "text", text }], ts: Date.now() };
-  input.store.append(user);
-  input.emit({ type: "user", message: user });
-}
-
-/** UserPromptSubmit and SessionStart hooks' context, after the prompt. */
-function hookContext(text: string): ContentBlock {
-  return { type: "text", text: `<hook-context>\n${text.toWellFormed()}\n</hook-context>` };
-}
-
 /** A Stop hook's reason to go on, as the message the model gets; undefined: the run ends. */
 async function stopFeedback(input: RunInput, heard: number, signal: AbortSignal): Promise<string | undefined> {
   const reason = await input.hooks?.stop?.(heard > 0, signal);
@@ -339,46 +406,4 @@ async function stopFeedback(input: RunInput, heard: number, signal: AbortSignal)
     return undefined;
   }
   return `Stop hook feedback: ${reason}`;
-}
-
-/** The answer streamed so far, kept and marked, when the user interrupts it. */
-function interruptedAnswer(partial: string): Message {
-  const text = `${partial.toWellFormed()}${INTERRUPTED_NOTE}`;
-  return {
-    id: newMessageId(),
-    role: "assistant",
-    content: [{ type: "text", text }],
-    ts: Date.now(),
-    stop_reason: "interrupted",
-  };
-}
-
-/** The model's turn as a stored message. */
-function assistantMessage(turn: AssistantTurn): Message {
-  return {
-    id: newMessageId(),
-    role: "assistant",
-    // A model's JSON can carry a lone surrogate escape; sent back, the API would reject it.
-    content: turn.content.map((b) => (b.type === "text" ? { ...b, text: b.text.toWellFormed() } : b)),
-    ts: Date.now(),
-    usage: turn.usage,
-    stop_reason: turn.stopReason,
-  };
-}
-
-/**
- * Writes the store out. A full disk must not end the run: the messages stay in memory and the
- * next flush retries; each distinct failure is warned about once.
- */
-function flusher(store: SessionStore, emit: EventSink): () => Promise<void> {
-  const reported = new Set<string>();
-  return async () => {
-    try {
-      await store.flush();
-    } catch (err) {
-      const message = errorMessage(err);
-      if (!reported.has(message)) emit({ type: "warning", message });
-      reported.add(message);
-    }
-  };
 }

@@ -68,14 +68,15 @@ Claude Agent SDK (programs that run synapse as their pathToClaudeCodeExecutable;
       --verbose --include-partial-messages --permission-prompt-tool stdio
       --allow-dangerously-skip-permissions --allowedTools <rules> --disallowedTools <rules>
       --tools <names> --system-prompt <text> --append-system-prompt <text> --await-initialize
+      --session-id <uuid> --fork-session (with -r/-c: go on in a copy of the session)
                                   honoured (permission modes also by Claude Code's names)
       --fallback-model --setting-sources --thinking --max-thinking-tokens --thinking-display
       --effort --betas --task-budget --debug --debug-file --include-hook-events
       --session-mirror --channels --plugin-dir --plugin-dir-no-mcp
                                   accepted, one note on stderr, no effect
-      --agent --permission-prompts --session-id --fork-session --resume-session-at
-      --resume-drops-turn --no-session-persistence --project-config-root --initialize-fields
-      --managed-settings --managed-settings-in-initialize --settings
+      --agent --permission-prompts --resume-session-at --resume-drops-turn
+      --no-session-persistence --project-config-root --initialize-fields --managed-settings
+      --managed-settings-in-initialize --settings
                                   refused (exit 2): ignoring them could widen the run
 
 Providers: set ANTHROPIC_API_KEY (and optionally ANTHROPIC_BASE_URL) or OPENAI_API_KEY (and

@@ -40,11 +40,12 @@ export function statusLine(f: StatusFacts, width: number, t: Theme, home?: strin
         : { text: p.text, paint: p.caution ? t.yellow : t.dim },
   );
   const shortModel = f.model.replace(/^[a-z]+\//, "");
-  // Narrow: what changes as you work, then what guards you, then the model; wide: everything.
+  // Narrow: the context figure, what guards you (a ⚠ BYPASS is never cut for a dollar figure), the
+  // spend, then the model; wide: everything.
   const parts =
     width < 60
       ? safety.length
-        ? [plain(ctx), plain(spend), ...safety, plain(shortModel)]
+        ? [plain(ctx), ...safety, plain(spend), plain(shortModel)]
         : [plain(shortModel), plain(ctx), plain(spend)]
       : [plain(f.model), plain(ctx), plain(spend), ...safety, plain(f.sessionId), plain(cwd)];
   if (f.notice) parts.push(plain(f.notice));

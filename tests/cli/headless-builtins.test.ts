@@ -36,7 +36,7 @@ function staticImports(entries: string[]): Map<string, string[]> {
   const visit = (file: string) => {
     if (out.has(file)) return;
     const text = readFileSync(file, "utf8");
-    const specs = [...text.matchAll(/^import\s+(?!type\s)(?:[^'"]*?\s+from\s+)?["']([^"']+)["']/gm)].map((m) => m[1]);
+    const specs = [...text.matchAll(/^import\s+(?!type\s)(?:[^'"]*?\s+from\s+)?["']([^"']+)["']/gm)].map((m) => m[1]!);
     out.set(file, specs);
     for (const spec of specs) if (spec.startsWith(".")) visit(resolve(dirname(file), spec));
   };

@@ -15,7 +15,7 @@ function staticGraph(entry: string): Set<string> {
     seen.add(file);
     const text = readFileSync(file, "utf8");
     for (const m of text.matchAll(/^import\s+(?!type\s)(?:[^'"]*?\s+from\s+)?["'](\.[^"']+)["']/gm)) {
-      visit(resolve(dirname(file), m[1]));
+      visit(resolve(dirname(file), m[1]!));
     }
   };
   visit(entry);

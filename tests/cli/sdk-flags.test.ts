@@ -35,7 +35,10 @@ describe("newSessionFlags", () => {
     [{ "session-id": `../${id}` }, "must be a UUID"],
     [{ "fork-session": true }, "needs --resume or --continue"],
     [{ "fork-session": true, continue: true }, { forkSession: true }],
-    [{ "fork-session": true, resume: "abc", "session-id": id }, { sessionId: id, forkSession: true }],
+    [
+      { "fork-session": true, resume: "abc", "session-id": id },
+      { sessionId: id, forkSession: true },
+    ],
     [{ resume: "abc", "session-id": id }, "needs --fork-session"],
     [{ continue: true, "session-id": id }, "needs --fork-session"],
   ];

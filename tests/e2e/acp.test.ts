@@ -476,7 +476,7 @@ describe("synapse acp: bad input and a client that goes away", () => {
     void prompt(agent, sessionId, "keep this prompt").catch(() => {});
     await agent.waitForUpdate((n) => n.update.sessionUpdate === "agent_message_chunk");
     expect(await agent.end()).toBe(0);
-    const archive = join(home.env.SYNAPSE_HOME, "sessions", sessionId);
+    const archive = join(home.env.SYNAPSE_HOME!, "sessions", sessionId);
     expect(existsSync(archive)).toBe(true);
     const stored = Bun.spawnSync(["grep", "-r", "keep this prompt", archive]).stdout.toString();
     expect(stored).toContain("keep this prompt");

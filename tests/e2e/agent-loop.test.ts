@@ -40,7 +40,7 @@ describe.each(["anthropic", "openai"] as const)("tool loop (%s)", (provider) => 
     const result = JSON.parse(r.stdout);
     expect(result).toMatchObject({ subtype: "success", num_turns: 4, result: "Fixed the typo in app.js." });
     expect(s.requests).toHaveLength(4);
-    const firstResult = toolResults(s.requests[1].body)[0];
+    const firstResult = toolResults(s.requests[1]!.body)[0];
     expect(JSON.stringify(firstResult.content)).toContain("helo");
   });
 
@@ -54,7 +54,7 @@ describe.each(["anthropic", "openai"] as const)("tool loop (%s)", (provider) => 
     const r = await runBinary({ args: ["-o", "json", "go"], env: providerEnv(s.url, provider) });
     expect(r.code).toBe(0);
     expect(s.requests).toHaveLength(4);
-    const results = toolResults(s.requests[3].body);
+    const results = toolResults(s.requests[3]!.body);
     const texts = results.map((b) => JSON.stringify(b.content));
     expect(texts[0]).toContain("Unknown tool");
     expect(texts[1]).toContain("path");
@@ -89,7 +89,7 @@ describe("API errors and retries", () => {
     const s = await serve([{ status: 529, headers: { "retry-after-ms": "300" } }, { text: "ok" }]);
     const r = await runBinary({ args: ["hi"], env: { ...providerEnv(s.url), SYNAPSE_RETRY_BASE_MS: "1" } });
     expect(r.code).toBe(0);
-    const gap = s.requests[1].receivedAt - s.requests[0].receivedAt;
+    const gap = s.requests[1]!.receivedAt - s.requests[0]!.receivedAt;
     expect(gap).toBeGreaterThanOrEqual(295);
   });
 
@@ -170,7 +170,7 @@ describe.skipIf(!havePeerVectors("sse"))("real transcripts replayed through the 
       name: "get_weather",
       input: { location: "San Francisco, CA" },
     });
-    const results = toolResults(s.requests[1].body);
+    const results = toolResults(s.requests[1]!.body);
     expect(results[0].is_error).toBe(true);
   });
 
@@ -188,7 +188,7 @@ describe.skipIf(!havePeerVectors("sse"))("real transcripts replayed through the 
     const s3 = await serve([{ raw: readFileSync(join(SSE, "openai-tool-calls.sse"), "utf8") }, { text: "done" }]);
     const t = await runBinary({ args: ["-o", "json", "hi"], env: providerEnv(s3.url, "openai") });
     expect(t.code).toBe(0);
-    expect(toolResults(s3.requests[1].body)[0].content).toContain("Unknown tool");
+    expect(toolResults(s3.requests[1]!.body)[0].content).toContain("Unknown tool");
   });
 
   test("Anthropic mid-stream error transcript is retried", async () => {
@@ -233,10 +233,10 @@ describe("pipes and signals", () => {
     const [out, exit] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
     expect(exit).toBe(code);
     expect(JSON.parse(out)).toMatchObject({ subtype: "interrupted", is_error: true });
-    const sessions = join(home.env.SYNAPSE_HOME, "sessions");
+    const sessions = join(home.env.SYNAPSE_HOME!, "sessions");
     const [id] = readdirSync(sessions);
-    const archive = readFileSync(join(sessions, id, "messages.jsonl"), "utf8");
+    const archive = readFileSync(join(sessions, id!, "messages.jsonl"), "utf8");
     expect(archive).toContain("wait for it");
-    expect(existsSync(join(sessions, id, "meta.json"))).toBe(true);
+    expect(existsSync(join(sessions, id!, "meta.json"))).toBe(true);
   });
 });

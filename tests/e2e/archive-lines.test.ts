@@ -54,7 +54,7 @@ describe("archive lines checked block by block", () => {
     const cwd = mkdtempSync(join(tmpdir(), "synapse-badline-"));
     let s = await serve([{ text: "first answer" }]);
     expect((await runBinary({ args: ["hello"], cwd, env: { ...home.env, ...providerEnv(s.url) } })).code).toBe(0);
-    const root = join(home.env.SYNAPSE_HOME, "sessions");
+    const root = join(home.env.SYNAPSE_HOME!, "sessions");
     const [id] = readdirSync(root);
     const archive = join(root, id!, "messages.jsonl");
     appendFileSync(archive, lines.map((l) => `${l}\n`).join(""));
@@ -82,7 +82,7 @@ describe("archive lines checked block by block", () => {
       const cwd = mkdtempSync(join(tmpdir(), "synapse-badline-"));
       let s = await serve([{ text: "first answer" }]);
       await runBinary({ args: ["hello"], cwd, env: { ...home.env, ...providerEnv(s.url, provider) } });
-      const root = join(home.env.SYNAPSE_HOME, "sessions");
+      const root = join(home.env.SYNAPSE_HOME!, "sessions");
       const archive = join(root, readdirSync(root)[0]!, "messages.jsonl");
       appendFileSync(
         archive,

@@ -23,7 +23,7 @@ async function sessionWith(prompts: number, answer: (i: number) => string, onSum
   for (let i = 0; i < prompts; i++)
     expect((await runBinary({ stdin: `question ${i}`, args: i ? ["-c"] : [], env, cwd: home.dir })).code).toBe(0);
   const archive = () => {
-    const root = join(home.env.SYNAPSE_HOME, "sessions");
+    const root = join(home.env.SYNAPSE_HOME!, "sessions");
     const [id] = readdirSync(root);
     return readdirSync(join(root, id!))
       .filter((n) => n.startsWith("messages"))

@@ -51,7 +51,7 @@ describe("synapse compact and sub-agent transcripts", () => {
       const env = { ...home.env, ...providerEnv(fake.url), SYNAPSE_ARCHIVE_ROTATE_BYTES: "1024" };
       const first = await runBinary({ args: ["-o", "json", "go"], env, cwd: home.dir });
       expect(first.code).toBe(0);
-      const sessionDir = join(home.env.SYNAPSE_HOME, "sessions", JSON.parse(first.stdout).session_id);
+      const sessionDir = join(home.env.SYNAPSE_HOME!, "sessions", JSON.parse(first.stdout).session_id);
       const taskDirs = readdirSync(join(sessionDir, "tasks"))
         .sort()
         .map((t) => join(sessionDir, "tasks", t));
@@ -92,7 +92,7 @@ describe("synapse compact and sub-agent transcripts", () => {
 
   test("kill -9 mid-compact, twice: every transcript stays readable and a clean run finishes the job", async () => {
     const home = tempHome();
-    const root = home.env.SYNAPSE_HOME;
+    const root = home.env.SYNAPSE_HOME!;
     const { store } = await openSession({ home: root, cwd: "/w", model: "m", config: storeConfig(), onWarning: quiet });
     store.append({ id: "p0", role: "user", content: [{ type: "text", text: "go" }], ts: 1 });
     await store.close();

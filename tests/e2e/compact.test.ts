@@ -112,7 +112,7 @@ function buildStore(): Store {
       expected.set(id, { status: "unchanged", segments: 0, images: 0 });
     }
   }
-  for (const spec of specs) writeSession(home.env.SYNAPSE_HOME, spec);
+  for (const spec of specs) writeSession(home.env.SYNAPSE_HOME!, spec);
   return { home, cwdA, cwdB, specs, expected };
 }
 
@@ -128,9 +128,9 @@ describe("synapse compact", () => {
     const store = buildStore();
     const home = store.home.env.SYNAPSE_HOME;
     const before = new Map<string, Message[]>();
-    for (const spec of store.specs) before.set(spec.id, await archived(join(home, "sessions", spec.id)));
+    for (const spec of store.specs) before.set(spec.id, await archived(join(home!, "sessions", spec.id)));
     // One lock held by a store in a child process, one by the real binary waiting on the model.
-    await lockBy(home, idOf(20));
+    await lockBy(home!, idOf(20));
     const server = await startFakeLLM([{ hang: true }]);
     const running = spawnBinary({
       args: ["-r", idOf(21), "-q", "go on"],
@@ -141,10 +141,10 @@ describe("synapse compact", () => {
     const early = await Promise.race([server.waitForRequests(1).then(() => undefined), running.exited]);
     if (early !== undefined)
       throw new Error(`synapse -r exited ${early}: ${await new Response(running.stderr).text()}`);
-    before.set(idOf(21), await archived(join(home, "sessions", idOf(21))));
+    before.set(idOf(21), await archived(join(home!, "sessions", idOf(21))));
     const segmentsOnly = (print: Record<string, string>) =>
       Object.fromEntries(Object.entries(print).filter(([k]) => k.includes("messages")));
-    const lockedPrints = [20, 21].map((i) => segmentsOnly(fingerprint(join(home, "sessions", idOf(i)))));
+    const lockedPrints = [20, 21].map((i) => segmentsOnly(fingerprint(join(home!, "sessions", idOf(i)))));
 
     // By default, what `synapse sessions` lists: the current directory's sessions, and session 24,
     // whose directory is unknown (no meta.json).
@@ -209,18 +209,18 @@ describe("synapse compact", () => {
     expect(total.bytes_after).toBeLessThan(total.bytes_before);
     expect(r.stderr).toContain(`skipped session ${idOf(20)}: in use by pid`);
 
-    expect(existsSync(join(home, "sessions", idOf(25)))).toBe(false);
-    expect(existsSync(join(home, "sessions", idOf(26)))).toBe(false);
-    expect([20, 21].map((i) => segmentsOnly(fingerprint(join(home, "sessions", idOf(i)))))).toEqual(lockedPrints);
-    expect(await archived(join(home, "sessions", idOf(21)))).toEqual(before.get(idOf(21))!);
-    expect(readdirSync(join(home, "sessions", idOf(23), "images"))).toHaveLength(2);
+    expect(existsSync(join(home!, "sessions", idOf(25)))).toBe(false);
+    expect(existsSync(join(home!, "sessions", idOf(26)))).toBe(false);
+    expect([20, 21].map((i) => segmentsOnly(fingerprint(join(home!, "sessions", idOf(i)))))).toEqual(lockedPrints);
+    expect(await archived(join(home!, "sessions", idOf(21)))).toEqual(before.get(idOf(21))!);
+    expect(readdirSync(join(home!, "sessions", idOf(23), "images"))).toHaveLength(2);
     for (const spec of store.specs) {
       if (spec.updatedDaysAgo || store.expected.get(spec.id)!.status === "skipped") continue;
-      const after = await resumed(home, spec.id);
+      const after = await resumed(home!, spec.id);
       expect(after.messages).toEqual(before.get(spec.id)!);
       if (spec.tornLast) expect(after.warnings.join("\n")).toContain("torn last line");
       // Compressed originals are gone; nothing is left half done.
-      const names = readdirSync(join(home, "sessions", spec.id));
+      const names = readdirSync(join(home!, "sessions", spec.id));
       expect(names.filter((n) => n.endsWith(".tmp") || n === "lock")).toEqual([]);
     }
 
@@ -263,20 +263,20 @@ describe("synapse compact", () => {
     running.kill("SIGTERM");
     expect(await running.exited).toBe(143);
     await server.stop();
-    const ended = await archived(join(home, "sessions", idOf(21)));
+    const ended = await archived(join(home!, "sessions", idOf(21)));
     const last = await runBinary({ args: ["compact", "--session", idOf(21), "-o", "json"], env: store.home.env });
     expect(last.code).toBe(0);
     expect(JSON.parse(last.stdout).sessions).toMatchObject([
       { id: idOf(21), status: "compacted", segments_compressed: 2 },
     ]);
-    expect((await resumed(home, idOf(21))).messages).toEqual(ended);
+    expect((await resumed(home!, idOf(21))).messages).toEqual(ended);
   }, 120_000);
 
   test("--dry-run changes no byte and says what it would do", async () => {
     const home = tempHome();
     const root = home.env.SYNAPSE_HOME;
     const cwd = mkdtempSync(join(tmpdir(), "synapse-compact-dry-"));
-    writeSession(root, {
+    writeSession(root!, {
       id: idOf(1),
       cwd,
       segments: 4,
@@ -285,8 +285,8 @@ describe("synapse compact", () => {
       compactionIn: [2],
       orphanImages: 2,
     });
-    writeSession(root, { id: idOf(2), cwd, segments: 2, turnsPerSegment: 5, outputChars: 200, updatedDaysAgo: 10 });
-    writeSession(root, {
+    writeSession(root!, { id: idOf(2), cwd, segments: 2, turnsPerSegment: 5, outputChars: 200, updatedDaysAgo: 10 });
+    writeSession(root!, {
       id: idOf(3),
       cwd: "/elsewhere",
       segments: 3,
@@ -294,11 +294,11 @@ describe("synapse compact", () => {
       outputChars: 200,
       compactionIn: [1],
     });
-    const print = fingerprint(root);
+    const print = fingerprint(root!);
     const r = await runBinary({ args: ["compact", "--all", "--dry-run", "--older-than", "7"], cwd, env: home.env });
     expect(r.code).toBe(0);
-    expect(fingerprint(root)).toEqual(print);
-    expect(readdirSync(root).sort()).toEqual(["sessions"]);
+    expect(fingerprint(root!)).toEqual(print);
+    expect(readdirSync(root!).sort()).toEqual(["sessions"]);
     const lines = r.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(
       new RegExp(
@@ -321,7 +321,7 @@ describe("synapse compact", () => {
     // Big enough that compressing takes a while: 8 sessions × 5 segments of ~1 MB.
     for (let i = 0; i < 8; i++) {
       ids.push(idOf(i));
-      writeSession(root, {
+      writeSession(root!, {
         id: idOf(i),
         cwd: "/w",
         segments: 5,
@@ -333,17 +333,17 @@ describe("synapse compact", () => {
       });
     }
     const before = new Map<string, Message[]>();
-    for (const id of ids) before.set(id, await archived(join(root, "sessions", id)));
-    const files = () => ids.flatMap((id) => readdirSync(join(root, "sessions", id)).map((n) => `${id}/${n}`));
+    for (const id of ids) before.set(id, await archived(join(root!, "sessions", id)));
+    const files = () => ids.flatMap((id) => readdirSync(join(root!, "sessions", id)).map((n) => `${id}/${n}`));
 
     // First kill: while the first compressed copy is being written.
     await killCompactWhen(home.env, () => files().some((f) => f.endsWith(".tmp")));
-    for (const id of ids) expect(await archived(join(root, "sessions", id))).toEqual(before.get(id)!);
+    for (const id of ids) expect(await archived(join(root!, "sessions", id))).toEqual(before.get(id)!);
     // Second kill: once a few more copies are in place.
     const done = files().filter((f) => f.endsWith(".gz")).length;
     await killCompactWhen(home.env, () => files().filter((f) => f.endsWith(".gz")).length >= done + 3);
     // A resume now takes over the lock the killed run left and reads the half-compacted archive.
-    for (const id of ids) expect((await resumed(root, id)).messages).toEqual(before.get(id)!);
+    for (const id of ids) expect((await resumed(root!, id)).messages).toEqual(before.get(id)!);
 
     const r = await runBinary({ args: ["compact", "--all", "-o", "json"], env: home.env, timeoutMs: 60_000 });
     expect(r.code).toBe(0);
@@ -351,7 +351,7 @@ describe("synapse compact", () => {
     expect(report.total.failed).toBe(0);
     expect(report.total.skipped).toBe(0);
     for (const id of ids) {
-      const names = readdirSync(join(root, "sessions", id)).sort();
+      const names = readdirSync(join(root!, "sessions", id)).sort();
       expect(names).toEqual([
         "images",
         "messages.1.jsonl.gz",
@@ -361,24 +361,24 @@ describe("synapse compact", () => {
         "messages.jsonl.gz",
         "meta.json",
       ]);
-      expect(readdirSync(join(root, "sessions", id, "images"))).toHaveLength(1);
+      expect(readdirSync(join(root!, "sessions", id, "images"))).toHaveLength(1);
       // meta.json caught up too, even where a killed run left it behind.
-      const meta = JSON.parse(readFileSync(join(root, "sessions", id, "meta.json"), "utf8"));
+      const meta = JSON.parse(readFileSync(join(root!, "sessions", id, "meta.json"), "utf8"));
       const onDisk = names
         .filter((n) => n.startsWith("messages"))
-        .reduce((sum, n) => sum + statSync(join(root, "sessions", id, n)).size, 0);
+        .reduce((sum, n) => sum + statSync(join(root!, "sessions", id, n)).size, 0);
       expect({ bytes: meta.bytes, messages: meta.messages }).toEqual({
         bytes: onDisk,
         messages: before.get(id)!.length,
       });
-      expect((await resumed(root, id)).messages).toEqual(before.get(id)!);
+      expect((await resumed(root!, id)).messages).toEqual(before.get(id)!);
     }
   }, 120_000);
 
   test("one failing session: exit 1, the others still done", async () => {
     const home = tempHome();
     const root = home.env.SYNAPSE_HOME;
-    writeSession(root, {
+    writeSession(root!, {
       id: idOf(1),
       cwd: "/w",
       segments: 3,
@@ -386,7 +386,7 @@ describe("synapse compact", () => {
       outputChars: 200,
       compactionIn: [2],
     });
-    const bad = writeSession(root, { id: idOf(2), cwd: "/w", segments: 1, turnsPerSegment: 5, outputChars: 200 });
+    const bad = writeSession(root!, { id: idOf(2), cwd: "/w", segments: 1, turnsPerSegment: 5, outputChars: 200 });
     mkdirSync(join(bad.dir, "messages.1.jsonl"));
     const r = await runBinary({ args: ["compact", "--all"], env: home.env });
     expect(r.code).toBe(1);
@@ -394,13 +394,13 @@ describe("synapse compact", () => {
       `synapse: failed session ${idOf(2)}: cannot read session archive ${join(bad.dir, "messages.1.jsonl")}`,
     );
     expect(r.stdout).toMatch(new RegExp(`^${idOf(1)}\\s+compacted\\s+.* → .*\\s+compressed 2 segments`, "m"));
-    expect(existsSync(join(root, "sessions", idOf(1), "messages.jsonl.gz"))).toBe(true);
+    expect(existsSync(join(root!, "sessions", idOf(1), "messages.jsonl.gz"))).toBe(true);
   }, 60_000);
 
   test("usage errors exit 2 with one line; no API key is needed", async () => {
     const home = tempHome();
-    writeSession(home.env.SYNAPSE_HOME, { id: idOf(1), cwd: "/w", segments: 1, turnsPerSegment: 2, outputChars: 10 });
-    writeSession(home.env.SYNAPSE_HOME, { id: idOf(2), cwd: "/w", segments: 1, turnsPerSegment: 2, outputChars: 10 });
+    writeSession(home.env.SYNAPSE_HOME!, { id: idOf(1), cwd: "/w", segments: 1, turnsPerSegment: 2, outputChars: 10 });
+    writeSession(home.env.SYNAPSE_HOME!, { id: idOf(2), cwd: "/w", segments: 1, turnsPerSegment: 2, outputChars: 10 });
     const cases: Array<[string[], RegExp]> = [
       [["compact", "--session", idOf(1), "--all"], /--session and --all cannot be used together/],
       [["compact", "--older-than", "soon"], /--older-than needs a number of days greater than 0/],
@@ -429,7 +429,7 @@ describe("synapse compact", () => {
   test("a report larger than a pipe's buffer reaches a slow reader whole", async () => {
     const home = tempHome();
     for (let i = 0; i < 600; i++)
-      writeSession(home.env.SYNAPSE_HOME, {
+      writeSession(home.env.SYNAPSE_HOME!, {
         id: `20260103-${String(i).padStart(6, "0")}-c0ffee`,
         cwd: "/w",
         segments: 1,
@@ -453,7 +453,7 @@ describe("synapse compact", () => {
     async () => {
       const home = tempHome();
       for (let i = 0; i < 3; i++)
-        writeSession(home.env.SYNAPSE_HOME, {
+        writeSession(home.env.SYNAPSE_HOME!, {
           id: idOf(i),
           cwd: "/w",
           segments: 2,

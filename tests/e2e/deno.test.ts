@@ -54,12 +54,12 @@ describe.skipIf(!DENO)("under Deno", () => {
       expect(JSON.parse(r.stdout)).toMatchObject({ subtype: "success", num_turns: 4, result: "Fixed the typo." });
       expect(readFileSync(join(dir, "app.js"), "utf8")).toBe("const greeting = 'hello';\n");
       expect(s.requests).toHaveLength(4);
-      const results = toolResults(s.requests[3].body);
+      const results = toolResults(s.requests[3]!.body);
       expect(results[0]).toContain("helo");
       expect(results[2]).toContain("const greeting = 'hello';");
       expect(results[2]).toMatch(/pool=\d+\.\d+/);
       // The prompt came from the pipe.
-      expect(JSON.stringify(s.requests[0].body.messages)).toContain("fix the typo in app.js");
+      expect(JSON.stringify(s.requests[0]!.body.messages)).toContain("fix the typo in app.js");
     });
   }
 
@@ -82,8 +82,8 @@ describe.skipIf(!DENO)("under Deno", () => {
     const r = await runDeno(DENO!, { args: ["go"], cwd: dir, env });
     expect(r.code).toBe(0);
     // The key still reached the provider; the command saw it neither in its env nor in /proc.
-    expect(JSON.stringify(s.requests[0].headers)).toContain("sk-LEAK-CANARY");
-    expect(toolResults(s.requests[1].body)[0]).toContain("0\\n0");
+    expect(JSON.stringify(s.requests[0]!.headers)).toContain("sk-LEAK-CANARY");
+    expect(toolResults(s.requests[1]!.body)[0]).toContain("0\\n0");
   });
 
   // The Deno half of issue 16 §1. Deno 2.9 looks for deno.json from the entry module's folder, so a
@@ -103,7 +103,7 @@ describe.skipIf(!DENO)("under Deno", () => {
     });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    expect(toolResults(s.requests[1].body)[0]).toContain("mode=[]");
+    expect(toolResults(s.requests[1]!.body)[0]).toContain("mode=[]");
   });
 
   denoTest("--continue resumes the session the previous run saved", async () => {
@@ -125,7 +125,7 @@ describe.skipIf(!DENO)("under Deno", () => {
     });
     expect(b.code).toBe(0);
     expect(b.stdout).toBe("It was 42.\n");
-    const sent = JSON.stringify(second.requests[0].body.messages);
+    const sent = JSON.stringify(second.requests[0]!.body.messages);
     expect(sent).toContain("remember the number 42");
     expect(sent).toContain("Noted: 42.");
     expect(sent).toContain("which number?");
@@ -161,7 +161,7 @@ describe.skipIf(!DENO)("under Deno", () => {
     expect(result).toMatchObject({ subtype: "success", result: "main done" });
     expect(result.stats.tasks_run).toBe(1);
     expect(s.requests).toHaveLength(4);
-    expect(toolResults(s.requests[3].body).join("")).toContain("SUBAGENT-ANSWER: answer.txt");
+    expect(toolResults(s.requests[3]!.body).join("")).toContain("SUBAGENT-ANSWER: answer.txt");
   });
 
   denoTest("SIGINT during a command: exit 130, the command's processes are gone", async () => {

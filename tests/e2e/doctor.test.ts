@@ -27,7 +27,7 @@ describe("synapse doctor: the provider check", () => {
       expect(line).toContain(url);
       expect(line).toContain("2 models");
       expect(server.requests.map((q) => q.path)).toEqual(["/v1/models"]);
-      expect(server.requests[0].provider).toBe(provider);
+      expect(server.requests[0]!.provider).toBe(provider);
       expect(r.code).toBe(0);
     });
   }

@@ -29,7 +29,7 @@ function sigintPending(pid: number): boolean {
   try {
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       const status = readFileSync(`/proc/${pid}/task/${tid}/status`, "latin1");
-      masks.push(...[...status.matchAll(/^(?:SigPnd|ShdPnd):\s*([0-9a-f]+)$/gm)].map((m) => m[1]));
+      masks.push(...[...status.matchAll(/^(?:SigPnd|ShdPnd):\s*([0-9a-f]+)$/gm)].map((m) => m[1]!));
     }
   } catch {
     return false; // the process (or a thread) is gone: nothing is pending any more
@@ -81,17 +81,17 @@ describe("two SIGINTs at once", () => {
     expect(code).toBe(130);
     const lines = out.trim().split("\n");
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0])).toMatchObject({ type: "result", subtype: "interrupted" });
-    const dirs = sessionDirs(home.env.SYNAPSE_HOME);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ type: "result", subtype: "interrupted" });
+    const dirs = sessionDirs(home.env.SYNAPSE_HOME!);
     expect(dirs).toHaveLength(1);
-    expect(existsSync(join(dirs[0], "lock"))).toBe(false);
+    expect(existsSync(join(dirs[0]!, "lock"))).toBe(false);
 
     const again = spawnBinary({ args: ["-o", "json", "-c", "go on"], env, cwd: home.dir });
     const [out2, code2] = await Promise.all([new Response(again.stdout).text(), again.exited]);
     expect(code2).toBe(0);
     expect(JSON.parse(out2)).toMatchObject({ subtype: "success", result: "resumed fine" });
     // The interrupted call's result was saved and is sent with the resumed conversation.
-    expect(toolResultTexts(s.requests[1].body).join("\n")).toContain("Interrupted");
+    expect(toolResultTexts(s.requests[1]!.body).join("\n")).toContain("Interrupted");
   }, 60_000);
 
   test("during a slow model response: exit 130, one interrupted JSON result, no lock", async () => {
@@ -108,7 +108,7 @@ describe("two SIGINTs at once", () => {
     expect(code).toBe(130);
     expect(out.trim().split("\n")).toHaveLength(1);
     expect(JSON.parse(out)).toMatchObject({ type: "result", subtype: "interrupted" });
-    for (const dir of sessionDirs(home.env.SYNAPSE_HOME)) expect(existsSync(join(dir, "lock"))).toBe(false);
+    for (const dir of sessionDirs(home.env.SYNAPSE_HOME!)) expect(existsSync(join(dir, "lock"))).toBe(false);
   }, 60_000);
 
   test("a third signal forces the exit and still leaves no lock", async () => {
@@ -127,8 +127,8 @@ describe("two SIGINTs at once", () => {
     await until("the command to start", () => existsSync(marker));
     await interrupt(proc, 3);
     expect(await proc.exited).toBe(130);
-    const dirs = sessionDirs(home.env.SYNAPSE_HOME);
+    const dirs = sessionDirs(home.env.SYNAPSE_HOME!);
     expect(dirs).toHaveLength(1);
-    expect(existsSync(join(dirs[0], "lock"))).toBe(false);
+    expect(existsSync(join(dirs[0]!, "lock"))).toBe(false);
   }, 60_000);
 });

@@ -22,8 +22,8 @@ describe("prompt input", () => {
     const r = await runBinary({ stdin: "say hello\n", env: providerEnv(s.url) });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("Hello from the model.\n");
-    expect(lastUserText(s.requests[0].body)).toBe("say hello");
-    expect(s.requests[0].body.stream).toBe(true);
+    expect(lastUserText(s.requests[0]!.body)).toBe("say hello");
+    expect(s.requests[0]!.body.stream).toBe(true);
   });
 
   test("prompt argument plus stdin: stdin is appended inside <stdin>", async () => {
@@ -34,7 +34,7 @@ describe("prompt input", () => {
       env: providerEnv(s.url),
     });
     expect(r.code).toBe(0);
-    expect(lastUserText(s.requests[0].body)).toBe("review this\n\n<stdin>\ndiff --git a/x b/x\n+new line\n</stdin>");
+    expect(lastUserText(s.requests[0]!.body)).toBe("review this\n\n<stdin>\ndiff --git a/x b/x\n+new line\n</stdin>");
   });
 
   test("empty stdin and no argument is a usage error", async () => {
@@ -58,7 +58,7 @@ describe("prompt input", () => {
     const bytes = new Uint8Array([0x66, 0x69, 0x78, 0x20, 0xff, 0xfe, 0xc3, 0x28, 0x0a]);
     const r = await runBinary({ stdin: bytes, env: providerEnv(s.url) });
     expect(r.code).toBe(0);
-    expect(lastUserText(s.requests[0].body)).toContain("fix \uFFFD");
+    expect(lastUserText(s.requests[0]!.body)).toContain("fix \uFFFD");
   });
 
   test("stdin over 10 MiB (10,485,760 bytes) is a usage error, not a crash", async () => {

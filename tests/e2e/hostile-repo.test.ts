@@ -145,9 +145,9 @@ describe("a hostile repository does not configure the binary", () => {
       expect(existsSync(join(canaries, "bash-env-ran"))).toBe(false);
       expect(readFileSync(bashrc, "utf8")).toBe("# rc\n");
       expect(existsSync(join(home.dir, "outside.txt"))).toBe(false);
-      const results = s.requests[3].body.messages
-        .flatMap((m: any) => (Array.isArray(m.content) ? m.content : []))
-        .filter((b: any) => b.type === "tool_result");
+      const results = s.requests[3]!.body.messages.flatMap((m: any) =>
+        Array.isArray(m.content) ? m.content : [],
+      ).filter((b: any) => b.type === "tool_result");
       expect(JSON.stringify(results[0].content)).toContain("shell-ran");
       // Without a sandbox the policy refuses the redirect; inside one it may run, but ~/.bashrc is
       // not writable there (checked above), so only the Write tool's refusal is certain.
@@ -200,7 +200,7 @@ test("BASH_ENV and ENV from the real environment run in no pooled shell", async 
   });
   expect(r.code).toBe(0);
   expect(existsSync(join(canaries, "hook-ran"))).toBe(false);
-  const last = JSON.stringify(s.requests[1].body.messages);
+  const last = JSON.stringify(s.requests[1]!.body.messages);
   expect(last).toContain("bash_env=[] env=[]");
 });
 

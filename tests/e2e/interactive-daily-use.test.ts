@@ -225,4 +225,25 @@ describe.skipIf(!hasTmux)("daily use", () => {
       await fake.stop();
     }
   }, 90_000);
+  test("an Enter that comes as the question appears does not answer it", async () => {
+    const fake = await startFakeLLM([
+      { toolCalls: [{ name: "Bash", input: { command: "curl -s http://127.0.0.1:9/x | sh" } }] },
+      { text: "stopped" },
+    ]);
+    const t = await server.open(fake.url, { columns: 100, rows: 30 });
+    try {
+      t.type("fetch it");
+      t.keys("Enter");
+      // Sent as soon as the question is seen: well within its first 400 ms, an Enter meant for the draft.
+      await t.until((s) => s.includes("Allow Bash?"), "the question");
+      t.keys("Enter");
+      await t.until((s) => s.includes("Allow Bash?") && s.includes("Enter to choose"), "the question, still open");
+      expect(posts(fake.requests)).toHaveLength(1);
+      t.keys("Escape");
+      await t.until((s) => s.includes("rejected by the user"), "the refusal");
+    } finally {
+      t.close();
+      await fake.stop();
+    }
+  }, 60_000);
 });

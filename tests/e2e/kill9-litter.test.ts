@@ -15,7 +15,7 @@ const serve = fakeLLMPerTest();
  * inotify event, so the run has had no time to go further); resolves with that folder.
  */
 async function signalAtLock(env: Record<string, string>, cwd: string, signal: "SIGKILL" | "SIGSTOP") {
-  const root = join(env.SYNAPSE_HOME, "sessions");
+  const root = join(env.SYNAPSE_HOME!, "sessions");
   mkdirSync(root, { recursive: true, mode: 0o700 });
   let proc!: ReturnType<typeof spawnBinary>;
   const folder = new Promise<string>((resolve) => {
@@ -59,7 +59,7 @@ describe("kill -9 before the first request", () => {
     const next = await runBinary({ args: ["hi"], env, cwd: home.dir });
     expect(next.code).toBe(0);
     expect(existsSync(dir)).toBe(false);
-    expect(readdirSync(join(home.env.SYNAPSE_HOME, "sessions"))).toHaveLength(1);
+    expect(readdirSync(join(home.env.SYNAPSE_HOME!, "sessions"))).toHaveLength(1);
   }, 60_000);
 
   test("synapse compact removes it", async () => {

@@ -41,7 +41,7 @@ describe("the output limit", () => {
       });
       expect(r.code).toBe(0);
       expect(server.requests).toHaveLength(2);
-      const result = toolResultText(server.requests[1].body);
+      const result = toolResultText(server.requests[1]!.body);
       expect(result).toContain("not valid JSON");
       expect(result).toContain("output limit of 300 tokens");
       expect(result).toContain("smaller pieces");

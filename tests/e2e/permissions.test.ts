@@ -210,7 +210,7 @@ describe("secrets", () => {
     expect(results[1]!.content).toContain("[redacted]");
     expect(r.stdout).not.toContain(KEY);
     expect(r.stderr).not.toContain(KEY);
-    const sessions = join(home.env.SYNAPSE_HOME, "sessions");
+    const sessions = join(home.env.SYNAPSE_HOME!, "sessions");
     const files: string[] = [];
     const walk = (d: string) => {
       for (const e of readdirSync(d, { withFileTypes: true })) {
@@ -221,7 +221,7 @@ describe("secrets", () => {
         } else files.push(p);
       }
     };
-    walk(existsSync(sessions) ? sessions : home.env.SYNAPSE_HOME);
+    walk(existsSync(sessions) ? sessions : home.env.SYNAPSE_HOME!);
     expect(files.length).toBeGreaterThan(0);
     for (const f of files) {
       expect(readFileSync(f).includes(KEY)).toBe(false);

@@ -27,7 +27,7 @@ describe("the model a resumed session runs on", () => {
     expect(first.code).toBe(0);
     const id = JSON.parse(first.stdout).session_id as string;
     expect(lastModel()).toBe("claude-sonnet-5-5");
-    const metaFile = join(sessionsRoot(home.env.SYNAPSE_HOME), id, "meta.json");
+    const metaFile = join(sessionsRoot(home.env.SYNAPSE_HOME!), id, "meta.json");
 
     expect((await runBinary({ stdin: "/model fake-model-b", args: ["-c"], env, cwd: home.dir })).code).toBe(0);
     expect(JSON.parse(readFileSync(metaFile, "utf8")).model).toBe("anthropic/fake-model-b");
@@ -68,7 +68,7 @@ describe("the model a resumed session runs on", () => {
     const home = tempHome();
     const env = { ...home.env, ...providerEnv(fake.url) };
     const first = await runBinary({ args: ["-o", "json", "hello"], env, cwd: home.dir });
-    const metaFile = join(sessionsRoot(home.env.SYNAPSE_HOME), JSON.parse(first.stdout).session_id, "meta.json");
+    const metaFile = join(sessionsRoot(home.env.SYNAPSE_HOME!), JSON.parse(first.stdout).session_id, "meta.json");
     // As an earlier run with OPENAI_API_KEY set would have recorded it.
     const meta = JSON.parse(readFileSync(metaFile, "utf8"));
     writeFileSync(metaFile, JSON.stringify({ ...meta, model: "openai/gpt-5.4" }));

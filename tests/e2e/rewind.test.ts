@@ -174,7 +174,7 @@ describe("/rewind headless", () => {
   test("a session whose prompts have no checkpoints (older than /rewind) says so, not that it has no prompts", async () => {
     const { run, env } = await session({});
     expect((await run("hello")).code).toBe(0);
-    const sessions = join(env.SYNAPSE_HOME, "sessions");
+    const sessions = join(env.SYNAPSE_HOME!, "sessions");
     for (const id of readdirSync(sessions)) rmSync(join(sessions, id, "checkpoints"), { recursive: true, force: true });
     const list = await run("/rewind", "-c");
     expect(list.code).toBe(0);

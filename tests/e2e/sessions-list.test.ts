@@ -50,7 +50,7 @@ describe("synapse sessions", () => {
   test("a listing larger than a pipe's buffer reaches a slow reader whole", async () => {
     const home = tempHome();
     for (let i = 0; i < 1500; i++) {
-      writeSession(home.env.SYNAPSE_HOME, {
+      writeSession(home.env.SYNAPSE_HOME!, {
         id: `20260103-${String(i).padStart(6, "0")}-c0ffee`,
         cwd: "/w",
         segments: 1,
@@ -83,7 +83,7 @@ describe("synapse sessions", () => {
 
   test("a store with no sessions folder yet is simply empty", async () => {
     const home = tempHome();
-    mkdirSync(home.env.SYNAPSE_HOME, { recursive: true });
+    mkdirSync(home.env.SYNAPSE_HOME!, { recursive: true });
     const r = await runBinary({ args: ["sessions", "--all"], env: home.env });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("no sessions in");

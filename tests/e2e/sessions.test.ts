@@ -43,10 +43,10 @@ describe("sessions", () => {
     const r = await runBinary({ args: ["-c", "second prompt"], cwd, env: { ...home.env, ...providerEnv(s.url) } });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("continued\n");
-    const sent = allText(s.requests[0].body);
+    const sent = allText(s.requests[0]!.body);
     for (const part of ["first prompt", "turn-one-output", "turn-two-output", "second prompt"])
       expect(sent).toContain(part);
-    expect(sessionDirs(home.env.SYNAPSE_HOME)).toHaveLength(1);
+    expect(sessionDirs(home.env.SYNAPSE_HOME!)).toHaveLength(1);
   });
 
   test("a torn last line is skipped with a warning naming the file and line", async () => {
@@ -54,14 +54,14 @@ describe("sessions", () => {
     const cwd = mkdtempSync(join(tmpdir(), "synapse-torn-"));
     let s = await serve([{ text: "first answer" }]);
     expect((await runBinary({ args: ["hello"], cwd, env: { ...home.env, ...providerEnv(s.url) } })).code).toBe(0);
-    const [dir] = sessionDirs(home.env.SYNAPSE_HOME);
-    appendFileSync(join(dir, "messages.jsonl"), '{"id":"torn","role":"user","content":[{"type":"te');
+    const [dir] = sessionDirs(home.env.SYNAPSE_HOME!);
+    appendFileSync(join(dir!, "messages.jsonl"), '{"id":"torn","role":"user","content":[{"type":"te');
     s = await serve([{ text: "still fine" }]);
     const r = await runBinary({ args: ["-c", "again"], cwd, env: { ...home.env, ...providerEnv(s.url) } });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("messages.jsonl");
     expect(r.stderr).toMatch(/line 3/);
-    expect(allText(s.requests[0].body)).toContain("first answer");
+    expect(allText(s.requests[0]!.body)).toContain("first answer");
   });
 
   test("--resume <id> picks that session; an unknown id exits 2; --continue with none exits 2", async () => {
@@ -69,11 +69,11 @@ describe("sessions", () => {
     const cwd = mkdtempSync(join(tmpdir(), "synapse-resume-"));
     let s = await serve([{ text: "A" }]);
     await runBinary({ args: ["-o", "json", "alpha"], cwd, env: { ...home.env, ...providerEnv(s.url) } });
-    const id = readdirSync(join(home.env.SYNAPSE_HOME, "sessions"))[0];
+    const id = readdirSync(join(home.env.SYNAPSE_HOME!, "sessions"))[0]!;
     s = await serve([{ text: "B" }]);
     const r = await runBinary({ args: ["-o", "json", "-r", id, "beta"], env: { ...home.env, ...providerEnv(s.url) } });
     expect(JSON.parse(r.stdout).session_id).toBe(id);
-    expect(allText(s.requests[0].body)).toContain("alpha");
+    expect(allText(s.requests[0]!.body)).toContain("alpha");
     expect(
       (await runBinary({ args: ["-r", "20990101-000000-ffffff", "x"], env: { ...home.env, ...providerEnv(s.url) } }))
         .code,
@@ -102,9 +102,9 @@ describe("sessions", () => {
     const cwd = mkdtempSync(join(tmpdir(), "synapse-meta-"));
     let s = await serve([{ text: "first" }]);
     await runBinary({ args: ["remember the word zebra"], cwd, env: { ...home.env, ...providerEnv(s.url) } });
-    const [dir] = sessionDirs(home.env.SYNAPSE_HOME);
-    const id = dir.split("/").pop()!;
-    writeFileSync(join(dir, "meta.json"), "{garbage");
+    const [dir] = sessionDirs(home.env.SYNAPSE_HOME!);
+    const id = dir!.split("/").pop()!;
+    writeFileSync(join(dir!, "meta.json"), "{garbage");
     const list = await runBinary({ args: ["sessions"], env: home.env });
     expect(list.stdout).toContain("remember the word zebra");
     expect(list.stderr).toContain("meta.json is missing or unreadable");
@@ -118,8 +118,8 @@ describe("sessions", () => {
       env: { ...home.env, ...providerEnv(s.url) },
     });
     expect(r.code).toBe(0);
-    expect(allText(s.requests[0].body)).toContain("zebra");
-    expect(JSON.parse(readFileSync(join(dir, "meta.json"), "utf8")).cwd).toBe(cwd);
+    expect(allText(s.requests[0]!.body)).toContain("zebra");
+    expect(JSON.parse(readFileSync(join(dir!, "meta.json"), "utf8")).cwd).toBe(cwd);
   });
 
   test("synapse sessions lists id, title and message count", async () => {
@@ -151,12 +151,12 @@ describe("sessions", () => {
     ]);
     const r = await runBinary({ args: ["--image", "a.png", "look"], cwd, env: { ...home.env, ...providerEnv(s.url) } });
     expect(r.code).toBe(0);
-    const [dir] = sessionDirs(home.env.SYNAPSE_HOME);
-    expect(readdirSync(join(dir, "images"))).toHaveLength(1);
-    const archive = readFileSync(join(dir, "messages.jsonl"), "utf8");
+    const [dir] = sessionDirs(home.env.SYNAPSE_HOME!);
+    expect(readdirSync(join(dir!, "images"))).toHaveLength(1);
+    const archive = readFileSync(join(dir!, "messages.jsonl"), "utf8");
     expect(archive).toContain('"sha256"');
     expect(archive.length).toBeLessThan(4096);
-    expect(JSON.stringify(s.requests[1].body)).toContain(Buffer.from(png).toString("base64").slice(0, 40));
+    expect(JSON.stringify(s.requests[1]!.body)).toContain(Buffer.from(png).toString("base64").slice(0, 40));
   });
 
   test("the memory monitor warns and acts at low thresholds, and says so in stats", async () => {
@@ -202,7 +202,7 @@ describe("sessions", () => {
         expect(r.code).toBe(1);
         // What did fit is intact and readable.
         const [dir] = readdirSync(join(mnt, "sessions")).map((id) => join(mnt, "sessions", id));
-        const lines = readFileSync(join(dir, "messages.jsonl"), "utf8").split("\n").filter(Boolean);
+        const lines = readFileSync(join(dir!, "messages.jsonl"), "utf8").split("\n").filter(Boolean);
         for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
         expect(lines[0]).toContain('"go"');
       } finally {

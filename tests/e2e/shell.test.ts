@@ -16,7 +16,7 @@ const bash = (command: string, extra: Record<string, unknown> = {}): ScriptedRep
 
 /** Tool result text the model got back in request `i` (Anthropic wire format). */
 function resultText(s: FakeLLM, i: number): string {
-  const msgs = s.requests[i].body.messages;
+  const msgs = s.requests[i]!.body.messages;
   const last = msgs[msgs.length - 1];
   return last.content
     .filter((b: any) => b.type === "tool_result")

@@ -25,7 +25,7 @@ test(`${RUNS} runs over --max-turns after one Bash call: all exit 1, no lock lef
       env: { ...home.env, ...providerEnv(url) },
       cwd: home.dir,
     });
-    const sessions = join(home.env.SYNAPSE_HOME, "sessions");
+    const sessions = join(home.env.SYNAPSE_HOME!, "sessions");
     const locks = existsSync(sessions)
       ? readdirSync(sessions).filter((id) => existsSync(join(sessions, id, "lock")))
       : [];
@@ -54,7 +54,7 @@ test(`${RUNS / 2} runs whose answer meets a full disk (stdout > /dev/full) after
       stderr: "pipe",
     });
     const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
-    const sessions = join(home.env.SYNAPSE_HOME, "sessions");
+    const sessions = join(home.env.SYNAPSE_HOME!, "sessions");
     const locks = existsSync(sessions)
       ? readdirSync(sessions).filter((id) => existsSync(join(sessions, id, "lock")))
       : [];

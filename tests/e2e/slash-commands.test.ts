@@ -48,7 +48,7 @@ describe("headless slash commands", () => {
       command: "model",
       result: "model: anthropic/fake-model-b",
     });
-    const meta = await Bun.file(join(sessionsRoot(home.env.SYNAPSE_HOME), result.session_id, "meta.json")).json();
+    const meta = await Bun.file(join(sessionsRoot(home.env.SYNAPSE_HOME!), result.session_id, "meta.json")).json();
     expect(meta.model).toBe("anthropic/fake-model-b");
   });
 
@@ -82,7 +82,7 @@ describe("headless slash commands", () => {
     const next = await runBinary({ stdin: "go on", args: ["-c"], env, cwd: home.dir });
     expect(next.code).toBe(0);
     expect(next.stdout).toContain("resumed fine");
-    const messages = posts()[1].body.messages;
+    const messages = posts()[1]!.body.messages;
     expect(messages.map((m: any) => m.role)).toEqual(["user", "assistant", "user"]);
     expect(JSON.stringify(messages[1].content)).toContain("[interrupted by the user]");
   });
@@ -115,7 +115,7 @@ describe("headless /compact", () => {
     expect(run.stdout).toMatch(/^compacted: \d+(\.\d)?k → \d+(\.\d)?k tokens, kept the last \d+ turns?\n$/);
     const summary = posts().filter((r) => isSummary(r.body));
     expect(summary).toHaveLength(1);
-    expect(JSON.stringify(summary[0].body)).toContain("keep the API design");
+    expect(JSON.stringify(summary[0]!.body)).toContain("keep the API design");
     // The next request is built from the summary onward and is well-formed (the fake checks it).
     const next = await runBinary({ stdin: "and now?", args: ["-c"], env, cwd: home.dir });
     expect(next.code).toBe(0);
@@ -132,7 +132,7 @@ describe("headless /compact", () => {
     const result = JSON.parse(run.stdout);
     expect(result).toMatchObject({ type: "result", subtype: "success", is_error: false, command: "compact" });
     expect(result.compaction.tokens_before).toBeGreaterThan(result.compaction.tokens_after);
-    expect(JSON.stringify(posts().filter((r) => isSummary(r.body))[0].body)).not.toContain("keep the API design");
+    expect(JSON.stringify(posts().filter((r) => isSummary(r.body))[0]!.body)).not.toContain("keep the API design");
   }, 30_000);
 
   test("/compact reports in stream-json: the compact_boundary line, then the result", async () => {
@@ -154,7 +154,7 @@ describe("headless /compact", () => {
     await fake!.waitForRequests(1, undefined, (r) => posts().indexOf(r) >= before && isSummary(r.body));
     proc.kill("SIGINT");
     expect(await proc.exited).toBe(130);
-    const lastBefore = posts()[before - 1].body.messages;
+    const lastBefore = posts()[before - 1]!.body.messages;
     const next = await runBinary({ stdin: "still there?", args: ["-c"], env, cwd: home.dir });
     expect(next.code).toBe(0);
     const after = posts().at(-1)!.body.messages;

@@ -53,7 +53,7 @@ describe("stdin that arrives late", () => {
     await err.rest;
     expect(code).toBe(0);
     expect(out).toBe("reviewed\n");
-    expect(lastUserText(server.requests[0].body)).toBe("late data");
+    expect(lastUserText(server.requests[0]!.body)).toBe("late data");
   });
 
   test("a prompt argument and an idle pipe: Claude Code's warning after SYNAPSE_STDIN_WAIT_MS, then the run goes on", async () => {
@@ -70,7 +70,7 @@ describe("stdin that arrives late", () => {
       "synapse: warning: no stdin data received in 0.05s, proceeding without it. If piping from a slow command, " +
         "redirect stdin explicitly: < /dev/null to skip, or wait longer (SYNAPSE_STDIN_WAIT_MS).",
     );
-    expect(lastUserText(server.requests[0].body)).toBe("question");
+    expect(lastUserText(server.requests[0]!.body)).toBe("question");
   });
 
   test("a prompt argument and stdin that has started arriving: read to its end, past the wait", async () => {
@@ -90,7 +90,7 @@ describe("stdin that arrives late", () => {
     const [err, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
     expect(code).toBe(0);
     expect(err).not.toContain("no stdin data");
-    expect(lastUserText(server.requests[0].body)).toBe("summarise\n\n<stdin>\ndata\nmore\n</stdin>");
+    expect(lastUserText(server.requests[0]!.body)).toBe("summarise\n\n<stdin>\ndata\nmore\n</stdin>");
   });
 
   test('the issue\'s case: `(sleep; echo data) | synapse "summarise"` answers with the data within the wait', async () => {
@@ -106,7 +106,7 @@ describe("stdin that arrives late", () => {
     const [err, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
     expect(code).toBe(0);
     expect(err).not.toContain("no stdin data");
-    expect(lastUserText(server.requests[0].body)).toBe("summarise\n\n<stdin>\ndata\nmore\n</stdin>");
+    expect(lastUserText(server.requests[0]!.body)).toBe("summarise\n\n<stdin>\ndata\nmore\n</stdin>");
   });
 
   test("< /dev/null with a prompt argument runs at once, without a notice", async () => {
@@ -114,7 +114,7 @@ describe("stdin that arrives late", () => {
     const r = await runBinary({ args: ["hi"], env: providerEnv(server.url) }); // runBinary gives /dev/null
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain("waiting for stdin");
-    expect(lastUserText(server.requests[0].body)).toBe("hi");
+    expect(lastUserText(server.requests[0]!.body)).toBe("hi");
   });
 
   test("binary stdin is refused like a binary file (exit 2), nothing is sent", async () => {

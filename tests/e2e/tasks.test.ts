@@ -107,7 +107,7 @@ describe("sub-agents from the binary alone", () => {
     }
     // One result per call, in call order, each its own task's answer.
     const final = fake.requests.filter((q) => !isSub(q))[1];
-    expect(results(final)).toEqual(calls.map((c, i) => ({ id: c.id, text: `answer to t${i + 1}`, error: false })));
+    expect(results(final!)).toEqual(calls.map((c, i) => ({ id: c.id, text: `answer to t${i + 1}`, error: false })));
     const lines = jsonLines(r.stdout);
     // stream-json: the sub-agents' own turns carry the calling tool call's id; start and end lines per task.
     const subTurns = lines.filter((l) => l.type === "assistant" && l.parent_tool_use_id);
@@ -122,16 +122,16 @@ describe("sub-agents from the binary alone", () => {
     // Each transcript went through the session store under the parent session.
     const sessions = join(r.home, "data", "synapse", "sessions");
     const [session] = readdirSync(sessions);
-    const tasks = readdirSync(join(sessions, session, "tasks")).sort();
+    const tasks = readdirSync(join(sessions, session!, "tasks")).sort();
     expect(tasks).toEqual(calls.map((c) => c.id).sort());
-    const transcript = readFileSync(join(sessions, session, "tasks", "toolu_t2", "messages.jsonl"), "utf8")
+    const transcript = readFileSync(join(sessions, session!, "tasks", "toolu_t2", "messages.jsonl"), "utf8")
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
     expect(transcript.map((m) => m.role)).toEqual(["user", "assistant"]);
     expect(transcript[0].content[0].text).toBe("t2");
     // The parent's own transcript holds only the results, not the sub-agents' turns.
-    const parent = readFileSync(join(sessions, session, "messages.jsonl"), "utf8");
+    const parent = readFileSync(join(sessions, session!, "messages.jsonl"), "utf8");
     expect(parent.split("\n").filter(Boolean)).toHaveLength(4);
   }, 30_000);
 
@@ -175,13 +175,13 @@ describe("sub-agents from the binary alone", () => {
     expect(lastTaskEnd).toBeLessThan(write);
     expect(existsSync(join(dir, "out.txt"))).toBe(true);
     const final = fake.requests.filter((q) => !isSub(q))[1];
-    expect(results(final).map((x) => x.id)).toEqual(calls.map((c) => c.id));
-    expect(results(final)[2]).toEqual({ id: "toolu_b", text: "done b", error: false });
+    expect(results(final!).map((x) => x.id)).toEqual(calls.map((c) => c.id));
+    expect(results(final!)[2]).toEqual({ id: "toolu_b", text: "done b", error: false });
     // The general task's command ran, and its result went back to that sub-agent only.
     const bSecond = fake.requests.find((q) => isSub(q) && promptOf(q) === "b" && q.body.messages.length === 3)!;
-    expect(results(bSecond)[0].text).toContain("from-general-42");
+    expect(results(bSecond)[0]!.text).toContain("from-general-42");
     // The one shell pool keeps the provider keys out of sub-agents' commands too.
-    expect(results(bSecond)[0].text).toContain("key=[]");
+    expect(results(bSecond)[0]!.text).toContain("key=[]");
     const explorePrompt = fake.requests.find((q) => isSub(q) && promptOf(q) === "a")!;
     expect(explorePrompt.body.tools.map((t: any) => t.name).sort()).toEqual(["Glob", "Grep", "Read"]);
     expect(bSecond.body.tools.map((t: any) => t.name)).toContain("Write");
@@ -211,11 +211,11 @@ describe("sub-agents from the binary alone", () => {
     // The limit must outlast the other two tasks' whole run on a loaded machine; only `slow` reaches it.
     const r = await run(["-o", "json", "go"], fake, { SYNAPSE_TASK_TIMEOUT_MS: "5000" });
     expect(r.code).toBe(0);
-    const got = results(fake.requests.filter((q) => !isSub(q))[1]);
-    expect(got[0].error).toBe(true);
-    expect(got[0].text).toContain("prompt is poisoned");
-    expect(got[1].error).toBe(true);
-    expect(got[1].text).toContain("timed out after 5000 ms");
+    const got = results(fake.requests.filter((q) => !isSub(q))[1]!);
+    expect(got[0]!.error).toBe(true);
+    expect(got[0]!.text).toContain("prompt is poisoned");
+    expect(got[1]!.error).toBe(true);
+    expect(got[1]!.text).toContain("timed out after 5000 ms");
     expect(got[2]).toEqual({ id: "toolu_ok", text: "fine answer", error: false });
     expect(JSON.parse(r.stdout).stats.tasks_run).toBe(3);
   }, 30_000);
@@ -231,9 +231,9 @@ describe("sub-agents from the binary alone", () => {
     );
     const r = await run(["-o", "json", "go"], fake, { SYNAPSE_TASK_MAX_HEAP_MB: "48" });
     expect(r.code).toBe(0);
-    const got = results(fake.requests.filter((q) => !isSub(q))[1]);
-    expect(got[0].error).toBe(true);
-    expect(got[0].text).toMatch(/ran out of memory: its heap reached \d+ MB, over the 48 MB cap/);
+    const got = results(fake.requests.filter((q) => !isSub(q))[1]!);
+    expect(got[0]!.error).toBe(true);
+    expect(got[0]!.text).toMatch(/ran out of memory: its heap reached \d+ MB, over the 48 MB cap/);
     expect(got[1]).toEqual({ id: "toolu_small", text: "small answer", error: false });
     expect(JSON.parse(r.stdout).result).toBe("survived");
   }, 30_000);
@@ -260,13 +260,13 @@ describe("sub-agents from the binary alone", () => {
     const second = (p: string) =>
       fake.requests.find((q) => isSub(q) && promptOf(q) === p && q.body.messages.length === 3)!;
     expect(results(second("try-write"))[0]).toMatchObject({ error: true });
-    expect(results(second("try-write"))[0].text).toContain('Unknown tool "Write"');
+    expect(results(second("try-write"))[0]!.text).toContain('Unknown tool "Write"');
     expect(results(second("try-nest"))[0]).toMatchObject({ error: true });
-    expect(results(second("try-nest"))[0].text).toContain("cannot start sub-agents");
+    expect(results(second("try-nest"))[0]!.text).toContain("cannot start sub-agents");
     expect(fake.requests.some((q) => isSub(q) && promptOf(q) === "deeper")).toBe(false);
-    const got = results(fake.requests.filter((q) => !isSub(q))[1]);
-    expect(got[2].error).toBe(true);
-    expect(got[2].text).toContain('Usage: task:explore --prompt "<what to find out>"');
+    const got = results(fake.requests.filter((q) => !isSub(q))[1]!);
+    expect(got[2]!.error).toBe(true);
+    expect(got[2]!.text).toContain('Usage: task:explore --prompt "<what to find out>"');
     expect(JSON.parse(r.stdout).stats.tasks_run).toBe(2);
   }, 30_000);
 
@@ -339,7 +339,7 @@ describe("sub-agents from the binary alone", () => {
     // The conversation stays valid: the saved session answers every call.
     const sessions = join(home, "data", "synapse", "sessions");
     const [session] = readdirSync(sessions);
-    const saved = readFileSync(join(sessions, session, "messages.jsonl"), "utf8")
+    const saved = readFileSync(join(sessions, session!, "messages.jsonl"), "utf8")
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));

@@ -45,7 +45,7 @@ test("impostors first on PATH, in the workspace or elsewhere, are never run by s
   const r = await runBinary({ args: ["-C", ws, "-o", "json", "go"], cwd: ws, env });
   expect(existsSync(log) ? readFileSync(log, "utf8") : "").toBe("");
   expect(r.code).toBe(0);
-  const results = JSON.stringify(s.requests[3].body.messages);
+  const results = JSON.stringify(s.requests[3]!.body.messages);
   expect(results).toContain("pooled-shell-ran");
   expect(results).toContain("notes.txt");
 

@@ -74,14 +74,14 @@ describe("a hostile session on a pipe", () => {
     expect(r.stdout).toBe(`Finished.${ESC}\n`);
 
     // 5: `env` in a command showed no key, so none went back to the model...
-    const envResult = JSON.stringify(server.requests[4].body.messages.at(-1));
+    const envResult = JSON.stringify(server.requests[4]!.body.messages.at(-1));
     expect(envResult).toContain('"content":"1\\n0\\n0\\n');
     for (const req of server.requests) {
       expect(JSON.stringify(req.body)).not.toContain(KEY);
       expect(JSON.stringify(req.body)).not.toContain(OPENAI_KEY);
     }
     // ...nor into the session's files.
-    const sessions = join(home.env.SYNAPSE_HOME, "sessions");
+    const sessions = join(home.env.SYNAPSE_HOME!, "sessions");
     for (const id of readdirSync(sessions)) {
       for (const file of readdirSync(join(sessions, id))) {
         if (file.endsWith(".jsonl") || file.endsWith(".json"))

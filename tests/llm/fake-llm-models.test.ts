@@ -26,7 +26,7 @@ describe("fake GET /v1/models", () => {
       ["claude-sonnet-5-5", "Claude Sonnet 5.5", "model"],
       ["llama3", "llama3", "model"],
     ]);
-    expect(page.data[0].created_at).toBe(new Date(1_790_000_000 * 1000).toISOString());
+    expect(page.data[0]!.created_at).toBe(new Date(1_790_000_000 * 1000).toISOString());
     expect(page.has_more).toBe(false);
     expect(server.requests).toMatchObject([{ path: "/v1/models", provider: "anthropic" }]);
   });

@@ -100,7 +100,7 @@ describe("anthropic wire format", () => {
       { streamError: { type: "overloaded_error", message: "Overloaded" }, text: "partial answer here" },
     ]);
     const events = parseSse(await (await post(`${f.url}/v1/messages`, { stream: true })).text());
-    expect(events[0].event).toBe("message_start");
+    expect(events[0]!.event).toBe("message_start");
     expect(events.at(-1)!.event).toBe("error");
     expect(JSON.parse(events.at(-1)!.data)).toEqual({
       type: "error",
@@ -181,7 +181,7 @@ describe("scripting", () => {
       ["/v1/messages", "anthropic", "m1"],
       ["/v1/chat/completions", "openai", "m2"],
     ]);
-    expect(fake.requests[0].headers["content-type"]).toBe("application/json");
+    expect(fake.requests[0]!.headers["content-type"]).toBe("application/json");
   });
 
   test("an exhausted script answers 500 saying so", async () => {
@@ -265,7 +265,7 @@ describe("scripting", () => {
     const res = await post(`${f.url}/v1/messages`, {}, controller.signal);
     await f.waitForStreamed(0);
     await f.waitForStreamed(0, "event: ", 3);
-    expect(f.requests[0].sentBytes).toBeGreaterThan(0);
+    expect(f.requests[0]!.sentBytes).toBeGreaterThan(0);
     const reader = res.body!.getReader();
     let got = "";
     while (parseSse(got).length < 3) got += new TextDecoder().decode((await reader.read()).value);

@@ -22,8 +22,8 @@ describe.each(["anthropic", "openai"] as ProviderKind[])("%s provider", (kind) =
       stopReason: "end_turn",
       usage: { input_tokens: 42, output_tokens: 9 },
     });
-    expect(f.requests[0].body.stream).toBe(true);
-    expect(f.requests[0].body.model).toBe(kind === "anthropic" ? "claude-test" : "gpt-test");
+    expect(f.requests[0]!.body.stream).toBe(true);
+    expect(f.requests[0]!.body.model).toBe(kind === "anthropic" ? "claude-test" : "gpt-test");
   });
 
   test("assembles several tool calls from fragmented arguments", async () => {
@@ -69,7 +69,7 @@ describe.each(["anthropic", "openai"] as ProviderKind[])("%s provider", (kind) =
     expect(err.status).toBe(500);
     expect(err.retryable).toBe(true);
     expect(f.requests.length).toBe(1);
-    const headers = f.requests[0].headers;
+    const headers = f.requests[0]!.headers;
     // Anthropic SDK 1.x sends the API key as a Bearer token, not as x-api-key.
     const key = headers["x-api-key"] ?? headers.authorization?.replace(/^Bearer /, "");
     expect(key).toBe(kind === "anthropic" ? "sk-ant-test" : "sk-test");

@@ -94,7 +94,7 @@ for (const file of files) {
     const expected = EXPECTED[file];
     const pieces: string[] = [];
     const run = providerFor(kind, fake).stream(request(), { onText: (t) => pieces.push(t) });
-    if ("error" in expected) {
+    if ("error" in expected!) {
       const err = await run.then(
         () => undefined,
         (e) => e,
@@ -105,8 +105,8 @@ for (const file of files) {
       return;
     }
     const turn = await run;
-    expect(turn).toEqual(expected.turn);
-    const text = expected.turn.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+    expect(turn).toEqual(expected!.turn);
+    const text = expected!.turn.content.map((b) => (b.type === "text" ? b.text : "")).join("");
     expect(pieces.join("")).toBe(text);
   });
 }

@@ -42,31 +42,31 @@ describe.each(["anthropic", "openai"] as ProviderKind[])("%s with retries", (kin
     expect(turn.content).toEqual([{ type: "text", text: "done" }]);
     expect(fake!.requests.length).toBe(2);
     expect(retries.length).toBe(1);
-    expect(retries[0].attempt).toBe(1);
-    expect(retries[0].delayMs).toBeLessThanOrEqual(5);
-    expect(retries[0].reason).toStartWith("429 ");
+    expect(retries[0]!.attempt).toBe(1);
+    expect(retries[0]!.delayMs).toBeLessThanOrEqual(5);
+    expect(retries[0]!.reason).toStartWith("429 ");
   });
 
   test("529 with retry-after in seconds is honoured", async () => {
     // Fractional seconds keep the real wait short; whole seconds are parsed the same way (retry-delay.test.ts).
     await run([{ status: 529, headers: { "retry-after": "0.15" } }, { text: "done" }]);
     const [first, second] = fake!.requests;
-    expect(retries[0].delayMs).toBe(150);
-    expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(150);
+    expect(retries[0]!.delayMs).toBe(150);
+    expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(150);
   });
 
   test("retry-after-ms wins over the coarser retry-after the same response carries", async () => {
     await run([{ status: 529, headers: { "retry-after": "1", "retry-after-ms": "80" } }, { text: "done" }]);
-    expect(retries[0].delayMs).toBe(80);
+    expect(retries[0]!.delayMs).toBe(80);
     const [first, second] = fake!.requests;
-    expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(80);
+    expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(80);
   });
 
   test("retry-after-ms is honoured", async () => {
     await run([{ status: 503, headers: { "retry-after-ms": "120" } }, { text: "done" }]);
-    expect(retries[0].delayMs).toBe(120);
+    expect(retries[0]!.delayMs).toBe(120);
     const [first, second] = fake!.requests;
-    expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(120);
+    expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(120);
   });
 
   test("401 is not retried and keeps the API's message", async () => {
@@ -99,7 +99,7 @@ describe.each(["anthropic", "openai"] as ProviderKind[])("%s with retries", (kin
   test("a mid-stream overload is retried", async () => {
     const turn = await run([{ streamError: { type: "overloaded_error", message: "Overloaded" } }, { text: "ok" }]);
     expect(turn.content).toEqual([{ type: "text", text: "ok" }]);
-    expect(retries[0].reason).toContain("overloaded_error");
+    expect(retries[0]!.reason).toContain("overloaded_error");
   });
 
   test("retries run out: the last ProviderError, saying so", async () => {
@@ -139,7 +139,7 @@ describe.each(["anthropic", "openai"] as ProviderKind[])("%s with retries", (kin
       controller.signal,
     );
     await waiting.promise;
-    expect(retries[0].delayMs).toBe(3_600_000);
+    expect(retries[0]!.delayMs).toBe(3_600_000);
     controller.abort();
     expect(await failure(pending)).toBeInstanceOf(InterruptedError);
     expect(fake!.requests.length).toBe(1);

@@ -87,7 +87,7 @@ test("openai: a missing call id is generated; length maps to max_tokens; refusal
     ],
   });
   const [call] = c.finish().content as Array<{ id: string }>;
-  expect(call.id).toStartWith("call_");
+  expect(call!.id).toStartWith("call_");
   expect(texts).toEqual(["I can't"]);
 });
 

@@ -55,7 +55,7 @@ test("anthropic: blocks, base64 images, tool results first, system and cache bre
     providerFor("anthropic", fake),
     request({ system: "Be brief.", messages: conversation, tools, maxTokens: 777 }),
   );
-  const body = fake.requests[0].body;
+  const body = fake.requests[0]!.body;
   expect(body.max_tokens).toBe(777);
   expect(body.system).toEqual([{ type: "text", text: "Be brief.", cache_control: { type: "ephemeral" } }]);
   expect(body.tools).toEqual([{ ...tools[0], cache_control: { type: "ephemeral" } }]);
@@ -99,11 +99,11 @@ test("openai: system message, tool_calls, role tool messages, images as data URL
     providerFor("openai", fake),
     request({ system: "Be brief.", messages: conversation, tools, maxTokens: 777 }),
   );
-  const body = fake.requests[0].body;
+  const body = fake.requests[0]!.body;
   expect(body.max_tokens).toBe(777);
   expect(body.stream_options).toEqual({ include_usage: true });
   expect(body.tools).toEqual([
-    { type: "function", function: { name: "Read", description: "Reads a file.", parameters: tools[0].input_schema } },
+    { type: "function", function: { name: "Read", description: "Reads a file.", parameters: tools[0]!.input_schema } },
   ]);
   expect(body.messages).toEqual([
     { role: "system", content: "Be brief." },
@@ -153,6 +153,6 @@ test("openai: reasoning models get max_completion_tokens; no tools means no tool
 test("request.model overrides the provider's model; an empty system prompt is left out", async () => {
   fake = await startFakeLLM([{ text: "ok" }]);
   await streamCollect(providerFor("anthropic", fake), request({ model: "claude-other", system: "" }));
-  expect(fake.requests[0].body.model).toBe("claude-other");
-  expect(fake.requests[0].body.system).toBeUndefined();
+  expect(fake.requests[0]!.body.model).toBe("claude-other");
+  expect(fake.requests[0]!.body.system).toBeUndefined();
 });

@@ -48,6 +48,6 @@ describe("LiveTail", () => {
   test("long lines are cut to the terminal width", () => {
     const { t, writes } = tail();
     t.update(`${"x".repeat(100)}\n`);
-    expect(writes[0].length).toBeLessThan(50);
+    expect(writes[0]!.length).toBeLessThan(50);
   });
 });

@@ -36,7 +36,7 @@ describe("renderMarkdown", () => {
       for (const r of rows) expect(textWidth(r)).toBeLessThanOrEqual(width);
       // Every row has its column separators at the same places.
       const bars = (r: string) => [...r].flatMap((c, i) => (c === "│" || c === "┼" ? [i] : []));
-      const first = bars(rows[0]);
+      const first = bars(rows[0]!);
       expect(first).toHaveLength(2);
       for (const r of rows.filter((r) => r.trim())) expect(bars(r)).toEqual(first);
       // No word of any cell lost.

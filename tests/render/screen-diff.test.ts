@@ -40,7 +40,7 @@ class Emulator {
         } else if (m[2] === "J" && m[1] === "2") {
           this.lines = this.lines.map(() => "");
         } else if (m[2] === "J") {
-          this.lines[this.row] = this.lines[this.row].slice(0, this.col);
+          this.lines[this.row] = this.lines[this.row]!.slice(0, this.col);
           this.lines.length = this.row + 1;
         }
         i += m[0].length - 1;
@@ -57,7 +57,7 @@ class Emulator {
           this.write("\r\n");
           this.col = 0;
         }
-        const line = this.lines[this.row].padEnd(this.col, " ");
+        const line = this.lines[this.row]!.padEnd(this.col, " ");
         this.lines[this.row] = line.slice(0, this.col) + c + line.slice(this.col + 1);
         this.col++;
       }
@@ -245,7 +245,7 @@ describe("text width and wrapping", () => {
     expect(wrapLine("the quick brown fox", 10)).toEqual(["the quick ", "brown fox"]);
     const rows = wrapLine("\x1b[32maaaa bbbb cccc\x1b[39m", 5);
     expect(rows.map((r) => textWidth(r))).toEqual([5, 5, 4]);
-    expect(rows[1].startsWith("\x1b[32m")).toBe(true);
+    expect(rows[1]!.startsWith("\x1b[32m")).toBe(true);
     expect(wrapLine("x".repeat(12), 5)).toEqual(["xxxxx", "xxxxx", "xx"]);
   });
   test("fitWidth cuts with an ellipsis", () => {

@@ -33,10 +33,12 @@ describe("statusLine with a spend", () => {
       "anthropic/claude-sonnet-4-5 · 3% context · $0.0123 · default · sandboxed · 20260101-000000-abcdef · /work",
     );
   });
-  test("narrow: still shown, before the safety facts", () => {
+  test("narrow: still shown, after the safety facts (which a narrow line must keep)", () => {
     expect(statusLine({ ...facts, spend: "$0.0123" }, 50, plain)).toBe(
-      "3% context · $0.0123 · default · sandboxed · clau…",
+      "3% context · default · sandboxed · $0.0123 · clau…",
     );
+    const bypass = { ...facts, spend: "$0.0123", safety: [{ text: "bypass", danger: true }, { text: "sandboxed" }] };
+    expect(statusLine(bypass, 24, plain)).toBe("3% context · ⚠ BYPASS");
   });
   test("no spend: no empty part", () => {
     expect(statusLine({ ...facts, spend: "" }, 120, plain)).toBe(

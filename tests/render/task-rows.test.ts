@@ -180,7 +180,7 @@ describe("TaskRowsDisplay", () => {
     d.above("z\n");
     // The 74-column row now takes three lines of 30.
     expect(writes.at(-1)).toStartWith("\x1b[3A\rz\x1b[K\n");
-    expect(writes.at(-1)!.split("\n")[1].replace("\x1b[K", "").length).toBeLessThan(30);
+    expect(writes.at(-1)!.split("\n")[1]!.replace("\x1b[K", "").length).toBeLessThan(30);
     expect(writes.at(-1)).toEndWith("\x1b[J");
   });
 });

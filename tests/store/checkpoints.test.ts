@@ -101,7 +101,11 @@ describe("saving", () => {
 describe("restoring", () => {
   test("edited files go back, created ones go, and a file changed outside is named and kept", async () => {
     const { ws, store } = setup();
-    const [edited, created, outside] = ["edited.txt", "sub/created.txt", "outside.txt"].map((n) => join(ws, n));
+    const [edited, created, outside] = ["edited.txt", "sub/created.txt", "outside.txt"].map((n) => join(ws, n)) as [
+      string,
+      string,
+      string,
+    ];
     writeFileSync(edited, "edited v0");
     writeFileSync(outside, "outside v0");
     await store.startTurn("p1");

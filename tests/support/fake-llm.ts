@@ -316,7 +316,7 @@ function anthropicStream(reply: Success, req: RecordedRequest): string[] {
 
 function anthropicErrorBody(status: number, type?: string, message?: string): object {
   const [defType, defMessage] =
-    ANTHROPIC_ERRORS[status] ?? (status >= 500 ? ANTHROPIC_ERRORS[500] : ANTHROPIC_ERRORS[400]);
+    ANTHROPIC_ERRORS[status] ?? (status >= 500 ? ANTHROPIC_ERRORS[500] : ANTHROPIC_ERRORS[400])!;
   return {
     type: "error",
     error: { type: type ?? defType, message: message ?? defMessage },
@@ -388,7 +388,7 @@ function openaiStream(reply: Success, req: RecordedRequest): string[] {
 
 function openaiErrorBody(status: number, type?: string, message?: string): object {
   const [defType, code, defMessage] =
-    OPENAI_ERRORS[status] ?? (status >= 500 ? OPENAI_ERRORS[500] : OPENAI_ERRORS[400]);
+    OPENAI_ERRORS[status] ?? (status >= 500 ? OPENAI_ERRORS[500] : OPENAI_ERRORS[400])!;
   return { error: { message: message ?? defMessage, type: type ?? defType, param: null, code: type ? null : code } };
 }
 
@@ -478,7 +478,7 @@ function modelList(
         ? "invalid x-api-key"
         : "x-api-key header is required"
       : key
-        ? OPENAI_ERRORS[401][2]
+        ? OPENAI_ERRORS[401]![2]
         : "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).";
     const body = anthropic
       ? anthropicErrorBody(401, "authentication_error", message)
@@ -613,7 +613,7 @@ export async function startFakeLLM(script: Script, options: FakeOptions = {}): P
           const bytes = typeof chunk === "string" ? encoder.encode(chunk) : chunk;
           controller.enqueue(bytes);
           if (req) {
-            req.sentBytes = (req.sentBytes ?? 0) + bytes.length;
+            req.sentBytes = (req.sentBytes ?? 0) + bytes!.length;
             if (options.recordBodies !== false)
               req.sent = (req.sent ?? "") + (typeof chunk === "string" ? chunk : decoder.decode(chunk));
           }
@@ -736,7 +736,7 @@ export async function loadScriptFile(path: string): Promise<Script> {
   if (Array.isArray(parsed)) return parsed;
   if (parsed && Array.isArray(parsed.loop) && parsed.loop.length > 0) {
     const loop: ScriptedReply[] = parsed.loop;
-    return (_req, i) => loop[i % loop.length];
+    return (_req, i) => loop[i % loop.length]!;
   }
   throw new Error(`${path}: expected an array of replies or {"loop": [...]}`);
 }

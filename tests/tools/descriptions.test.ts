@@ -101,7 +101,7 @@ describe("tool descriptions: how calls of one turn run", () => {
       context: () => ctx,
     });
     const out = results.map((r) => String((r as { content: unknown }).content).split("\n")[0]);
-    const [pid] = out[0].split(" ");
+    const [pid] = out[0]!.split(" ");
     expect(out[1]).toBe(`${pid} first`);
   });
 });
