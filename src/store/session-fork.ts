@@ -4,12 +4,13 @@
 // so no writer changes it half-way, and the new folder is locked while it fills, so no sweep or
 // other run takes it for litter.
 
-import { cp, mkdir, rm } from "node:fs/promises";
+import { cp, mkdir, readdir, rm, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { UsageError } from "../protocol/errors.ts";
 import { storeError } from "./errors.ts";
-import { LOCK_FILE, acquireLock } from "./lock.ts";
-import { readMeta, writeMeta } from "./meta.ts";
+import { isAbandoned } from "./abandoned-sessions.ts";
+import { LOCK_FILE, acquireLock, lockHolder } from "./lock.ts";
+import { META_FILE, readMeta, writeMeta } from "./meta.ts";
 import { newSessionId } from "./paths.ts";
 
 /** What is never copied: the old session's lock (and its take-over guard) and half-written temp files. */
@@ -60,9 +61,29 @@ export async function newFolder(root: string, id?: string): Promise<{ id: string
       return { id: name, dir };
     } catch (err) {
       const exists = (err as NodeJS.ErrnoException).code === "EEXIST";
-      if (exists && id !== undefined) throw new UsageError(`session id ${id} is already in use`);
+      if (exists && id !== undefined) {
+        if (attempt === 0 && (await freedLitter(dir))) continue;
+        throw new UsageError(`session id ${id} is already in use`);
+      }
       // Same second, same random suffix: draw again.
       if (!exists || attempt > 20) throw storeError("create session folder", dir, err);
     }
+  }
+}
+
+/**
+ * A folder a run with this id left when it was killed before its first message (its dead lock,
+ * temp files) was never a session: it is removed and the id is free. True when it was.
+ */
+async function freedLitter(dir: string): Promise<boolean> {
+  try {
+    const names = await readdir(dir);
+    if (names.includes(META_FILE)) return false;
+    const lock = !names.includes(LOCK_FILE) ? "absent" : lockHolder(dir) === undefined ? "stale" : "held";
+    if (!isAbandoned(names, lock, Date.now() - (await stat(dir)).mtimeMs)) return false;
+    await rm(dir, { recursive: true, force: true });
+    return true;
+  } catch {
+    return false;
   }
 }

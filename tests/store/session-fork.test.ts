@@ -1,7 +1,8 @@
 // `--session-id` and `--fork-session` at the store: a chosen id, an id in use, and a fork that
 // copies the history and never writes the original (nor copies its lock).
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { UsageError } from "../../src/protocol/errors.ts";
 import { openSession } from "../../src/store/session.ts";
@@ -41,6 +42,18 @@ describe("a chosen id", () => {
     expect(await readAllIds(again)).toEqual(["m0"]);
     await again.close();
   });
+});
+
+test("a folder a killed run left under that id (a dead lock, no session) does not hold the id", async () => {
+  const home = tempHome();
+  const id = "6ba7b811-9dad-11d1-80b4-00c04fd430c8";
+  const dead = Bun.spawn(["true"]);
+  await dead.exited;
+  mkdirSync(join(home, "sessions", id), { recursive: true });
+  writeFileSync(join(home, "sessions", id, "lock"), JSON.stringify({ pid: dead.pid, host: hostname(), token: "x" }));
+  const { store } = await open(home, { id });
+  expect(store.id).toBe(id);
+  await store.close();
 });
 
 describe("fork", () => {
