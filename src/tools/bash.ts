@@ -10,19 +10,21 @@ import { ToolError, type ToolResult } from "./types.ts";
 import { normalizePath } from "../shell/path-relation.ts";
 import type { RunOutcome } from "../shell/types.ts";
 
-const input = toolInput({
-  command: z.string().check(about("The bash command to run")),
-  cwd: z.optional(
-    z
-      .string()
-      .check(
-        about(
-          "Directory to run it in (absolute, or relative to the working directory); default: the working directory",
+// Built on the first call's check, not at load (defineTool).
+const input = () =>
+  toolInput({
+    command: z.string().check(about("The bash command to run")),
+    cwd: z.optional(
+      z
+        .string()
+        .check(
+          about(
+            "Directory to run it in (absolute, or relative to the working directory); default: the working directory",
+          ),
         ),
-      ),
-  ),
-  timeout_ms: z.optional(z.int().check(about("Time limit in milliseconds (default 120000, at most 600000)"))),
-});
+    ),
+    timeout_ms: z.optional(z.int().check(about("Time limit in milliseconds (default 120000, at most 600000)"))),
+  });
 
 /** What the model reads: the output, then one line per fact about how the command ended. */
 export function formatBashResult(outcome: RunOutcome, cwd: string, timeoutMs: number): ToolResult {

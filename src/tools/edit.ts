@@ -13,12 +13,14 @@ import { about, defineTool, toolInput } from "./input-schema.ts";
 import { changeDisplay } from "./line-diff.ts";
 import { ToolError, type ToolServices } from "./types.ts";
 
-const input = toolInput({
-  path: z.string().check(about("File to edit, absolute or relative to the working directory")),
-  old_string: z.string().check(about("Exact text to replace (empty to create a new file)")),
-  new_string: z.string().check(about("Text to put in its place")),
-  replace_all: z.optional(z.boolean().check(about("Replace every occurrence instead of requiring exactly one"))),
-});
+// Built on the first call's check, not at load (defineTool).
+const input = () =>
+  toolInput({
+    path: z.string().check(about("File to edit, absolute or relative to the working directory")),
+    old_string: z.string().check(about("Exact text to replace (empty to create a new file)")),
+    new_string: z.string().check(about("Text to put in its place")),
+    replace_all: z.optional(z.boolean().check(about("Replace every occurrence instead of requiring exactly one"))),
+  });
 
 const SNIPPET_CONTEXT = 3;
 const SNIPPET_MAX_LINES = 30;

@@ -18,10 +18,12 @@ import { itemAt } from "../text/checked-index.ts";
 
 export const MAX_GLOB_RESULTS = 100;
 
-const input = toolInput({
-  pattern: z.string().check(about('Glob pattern, e.g. "**/*.ts" or "src/**/*.{js,jsx}"')),
-  path: z.optional(z.string().check(about("Directory to search in (default: the working directory)"))),
-});
+// Built on the first call's check, not at load (defineTool).
+const input = () =>
+  toolInput({
+    pattern: z.string().check(about('Glob pattern, e.g. "**/*.ts" or "src/**/*.{js,jsx}"')),
+    path: z.optional(z.string().check(about("Directory to search in (default: the working directory)"))),
+  });
 
 const GLOB_CHARS = /[*?[\]{}\\]/;
 

@@ -25,31 +25,33 @@ export const MAX_HEAD_LIMIT = 1000;
 const MAX_CONTEXT_LINES = 50;
 
 const lines = (text: string) => z.optional(z.int().check(about(text)));
-const input = toolInput({
-  pattern: z.string().check(about("Regular expression to search for (Rust regex syntax, as in ripgrep)")),
-  path: z.optional(z.string().check(about("File or directory to search (default: the working directory)"))),
-  glob: z.optional(z.string().check(about('Only search files matching this glob, e.g. "*.ts" or "src/**/*.{js,jsx}"'))),
-  type: z.optional(z.string().check(about('Only search files of this ripgrep type, e.g. "ts", "py", "rust", "go"'))),
-  output_mode: z.optional(
-    z
-      .enum(["files_with_matches", "content", "count"] satisfies GrepMode[])
-      .check(
-        about(
-          "files_with_matches (default): matching file paths; content: matching lines; count: matching lines per file",
+// Built on the first call's check, not at load (defineTool).
+const input = () =>
+  toolInput({
+    pattern: z.string().check(about("Regular expression to search for (Rust regex syntax, as in ripgrep)")),
+    path: z.optional(z.string().check(about("File or directory to search (default: the working directory)"))),
+    glob: z.optional(z.string().check(about('Only search files matching this glob, e.g. "*.ts" or "src/**/*.{js,jsx}"'))),
+    type: z.optional(z.string().check(about('Only search files of this ripgrep type, e.g. "ts", "py", "rust", "go"'))),
+    output_mode: z.optional(
+      z
+        .enum(["files_with_matches", "content", "count"] satisfies GrepMode[])
+        .check(
+          about(
+            "files_with_matches (default): matching file paths; content: matching lines; count: matching lines per file",
+          ),
         ),
-      ),
-  ),
-  "-A": lines("Lines to show after each match (content mode)"),
-  "-B": lines("Lines to show before each match (content mode)"),
-  "-C": lines("Lines to show before and after each match (content mode)"),
-  "-i": z.optional(z.boolean().check(about("Match case-insensitively (same as ignore_case)"))),
-  ignore_case: z.optional(z.boolean().check(about("Match case-insensitively"))),
-  multiline: z.optional(z.boolean().check(about("Let the pattern span lines; . also matches newlines"))),
-  head_limit: lines(
-    `Return at most this many lines (content) or files (default ${MAX_GREP_MATCHES}, at most ${MAX_HEAD_LIMIT})`,
-  ),
-});
-type GrepInput = ToolInputOf<typeof input>;
+    ),
+    "-A": lines("Lines to show after each match (content mode)"),
+    "-B": lines("Lines to show before each match (content mode)"),
+    "-C": lines("Lines to show before and after each match (content mode)"),
+    "-i": z.optional(z.boolean().check(about("Match case-insensitively (same as ignore_case)"))),
+    ignore_case: z.optional(z.boolean().check(about("Match case-insensitively"))),
+    multiline: z.optional(z.boolean().check(about("Let the pattern span lines; . also matches newlines"))),
+    head_limit: lines(
+      `Return at most this many lines (content) or files (default ${MAX_GREP_MATCHES}, at most ${MAX_HEAD_LIMIT})`,
+    ),
+  });
+type GrepInput = ToolInputOf<ReturnType<typeof input>>;
 
 interface Query {
   pattern: string;

@@ -51,7 +51,20 @@ export function checkToolInput<S extends ToolInputSchema>(schema: S, input: unkn
   return { ok: false, message: `${phrases.join("; ")}. Parameters: ${Object.keys(schema.shape).join(", ")}.` };
 }
 
-/** A tool whose input type and JSON Schema both come from its one schema. */
-export function defineTool<S extends ToolInputSchema>(tool: Omit<Tool<S>, "inputSchema">): Tool<S> {
-  return { ...tool, inputSchema: prebuiltSchemas?.[tool.name] ?? toolJsonSchema(tool.input) };
+/**
+ * A tool whose input type and JSON Schema both come from its one schema. Given as a function, the
+ * schema is built on first use (the first call's check): the binary sends the prebuilt JSON Schema,
+ * so a run that calls no tool never builds it, and none is built on the way to the first request.
+ */
+export function defineTool<S extends ToolInputSchema>(
+  tool: Omit<Tool<S>, "inputSchema" | "input"> & { input: S | (() => S) },
+): Tool<S> {
+  const { input, ...rest } = tool;
+  let built: S | undefined = typeof input === "function" ? undefined : input;
+  const schema = (): S => {
+    built ??= (input as () => S)();
+    return built;
+  };
+  const inputSchema = prebuiltSchemas?.[tool.name] ?? toolJsonSchema(schema());
+  return Object.defineProperty({ ...rest, inputSchema } as Tool<S>, "input", { get: schema, enumerable: true });
 }

@@ -19,11 +19,13 @@ export const MAX_LINE_CHARS = 2000;
 export const MAX_READ_OUTPUT_CHARS = 100_000;
 const DIR_LISTING_MAX = 50;
 
-const input = toolInput({
-  path: z.string().check(about("File to read, absolute or relative to the working directory")),
-  offset: z.optional(z.int().check(about("1-based line number to start at (default 1)"))),
-  limit: z.optional(z.int().check(about(`How many lines to read (default ${DEFAULT_READ_LIMIT})`))),
-});
+// Built on the first call's check, not at load (defineTool).
+const input = () =>
+  toolInput({
+    path: z.string().check(about("File to read, absolute or relative to the working directory")),
+    offset: z.optional(z.int().check(about("1-based line number to start at (default 1)"))),
+    limit: z.optional(z.int().check(about(`How many lines to read (default ${DEFAULT_READ_LIMIT})`))),
+  });
 
 /** `cat -n` style: the number right-aligned in six columns, a tab, the line. */
 export function numberLine(n: number, text: string): string {

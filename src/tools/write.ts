@@ -13,10 +13,12 @@ import { brokenLinkMessage, resolveToolPath } from "./paths.ts";
 import { about, defineTool, toolInput } from "./input-schema.ts";
 import { ToolError } from "./types.ts";
 
-const input = toolInput({
-  path: z.string().check(about("File to write, absolute or relative to the working directory")),
-  content: z.string().check(about("The complete new content of the file")),
-});
+// Built on the first call's check, not at load (defineTool).
+const input = () =>
+  toolInput({
+    path: z.string().check(about("File to write, absolute or relative to the working directory")),
+    content: z.string().check(about("The complete new content of the file")),
+  });
 
 /** Larger files are not read back for the view's diff. */
 const DIFF_READ_MAX = 1 << 20;

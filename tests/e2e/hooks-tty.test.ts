@@ -28,7 +28,7 @@ function project() {
   return {
     home,
     ran: join(home.dir, "hook-ran"),
-    approved: () => isApproved(home.env.SYNAPSE_HOME, home.dir, name, entry, "hooks"),
+    approved: () => isApproved(home.env.SYNAPSE_HOME!, home.dir, name, entry, "hooks"),
   };
 }
 

@@ -60,7 +60,7 @@ describe.skipIf(!hasTmux)("interrupting with inputs queued", () => {
       await t.until((s) => s.includes("second answer"), "the answer to the edited prompt");
       const posts = fake.requests.filter((r) => r.path === "/v1/messages");
       expect(posts).toHaveLength(2);
-      expect(posts[1].body.messages.at(-1).content.map((b: any) => b.text)).toEqual(["also this\nand that\ndraft"]);
+      expect(posts[1]!.body.messages.at(-1).content.map((b: any) => b.text)).toEqual(["also this\nand that\ndraft"]);
     } finally {
       t.close();
       await fake.stop();
@@ -111,7 +111,7 @@ describe.skipIf(!hasTmux)("suspending", () => {
       server.tmux("send-keys", "-t", name, "Enter");
       await until((s) => s.includes("back again"), "the answer after resuming");
       const posts = fake.requests.filter((r) => r.path === "/v1/messages");
-      expect(posts[0].body.messages[0].content.map((b: any) => b.text)).toEqual(["draft kept now"]);
+      expect(posts[0]!.body.messages[0].content.map((b: any) => b.text)).toEqual(["draft kept now"]);
       server.tmux("send-keys", "-t", name, "C-d");
       await until((s) => s.includes("resume it with"), "the exit");
       // A stopped job's list does not go on after fg: ask the shell for fg's status (the binary's).

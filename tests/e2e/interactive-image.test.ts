@@ -29,8 +29,8 @@ describe.skipIf(!hasTmux)("--image in the interactive session", () => {
       await t.until((s) => s.includes("second"), "the second answer");
       const posts = fake.requests.filter((r) => r.path === "/v1/messages");
       const types = (m: any) => m.content.map((b: any) => b.type);
-      expect(types(posts[0].body.messages[0])).toEqual(["text", "image"]);
-      expect(types(posts[1].body.messages.at(-1))).toEqual(["text"]);
+      expect(types(posts[0]!.body.messages[0])).toEqual(["text", "image"]);
+      expect(types(posts[1]!.body.messages.at(-1))).toEqual(["text"]);
     } finally {
       t.close();
       await fake.stop();

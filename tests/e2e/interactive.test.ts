@@ -119,7 +119,7 @@ describe.skipIf(!hasTmux)("interactive session", () => {
       const end = await t.until((s) => s.includes("EXIT="), "the exit");
       expect(end).toMatch(/session \d{8}-\d{6}-\w+ saved · resume it with: synapse -r \d{8}-\d{6}-\w+/);
       expect(end).toContain("EXIT=0");
-      expect(posts(fake)[0].body.messages).toMatchObject([
+      expect(posts(fake)[0]!.body.messages).toMatchObject([
         { role: "user", content: [{ type: "text", text: "hello there" }] },
       ]);
     } finally {
@@ -146,7 +146,7 @@ describe.skipIf(!hasTmux)("interactive session", () => {
       t.type("carry on");
       t.keys("Enter");
       await t.until((s) => s.includes("second answer"), "the second answer");
-      const messages = posts(fake)[1].body.messages;
+      const messages = posts(fake)[1]!.body.messages;
       expect(messages.map((m: any) => m.role)).toEqual(["user", "assistant", "user"]);
       expect(JSON.stringify(messages[1].content)).toContain("[interrupted by the user]");
     } finally {
@@ -167,7 +167,7 @@ describe.skipIf(!hasTmux)("interactive session", () => {
       t.type("hi b");
       t.keys("Enter");
       await t.until((s) => s.includes("from b"), "the answer");
-      expect(posts(fake)[0].body.model).toBe("fake-model-b");
+      expect(posts(fake)[0]!.body.model).toBe("fake-model-b");
       expect(t.screen()).toContain("anthropic/fake-model-b ·");
     } finally {
       await t.close();
@@ -190,7 +190,7 @@ describe.skipIf(!hasTmux)("interactive session", () => {
       t.type("after clear");
       t.keys("Enter");
       await t.until((s) => s.includes("fresh answer"), "the answer");
-      expect(posts(fake)[0].body.messages).toHaveLength(1);
+      expect(posts(fake)[0]!.body.messages).toHaveLength(1);
     } finally {
       await t.close();
     }
@@ -219,15 +219,15 @@ describe.skipIf(!hasTmux)("interactive session", () => {
       await t.until((s) => s.includes("switched to session"));
       t.type("/resume");
       t.keys("Enter");
-      await t.until((s) => s.includes("Recent sessions") && s.includes(first), "the session picker");
+      await t.until((s) => s.includes("Recent sessions") && s.includes(first!), "the session picker");
       // Typed text filters the picker; Enter switches to the one left picked.
-      t.type(first.slice(0, 17));
+      t.type(first!.slice(0, 17));
       t.keys("Enter");
       await t.until((s) => s.includes(`switched to session ${first}`), "the switch back");
       t.type("and now");
       t.keys("Enter");
       await t.until((s) => s.includes("second"));
-      const messages = posts(fake)[1].body.messages;
+      const messages = posts(fake)[1]!.body.messages;
       expect(messages.map((m: any) => m.role)).toEqual(["user", "assistant", "user"]);
       expect(JSON.stringify(messages[0])).toContain("in the first session");
     } finally {
@@ -246,7 +246,7 @@ describe.skipIf(!hasTmux)("interactive session", () => {
       t.keys("Enter");
       await t.until((s) => s.includes("queued: two"), "the queued row");
       await t.until((s) => s.includes("second done"), "the second answer");
-      const messages = posts(fake)[1].body.messages;
+      const messages = posts(fake)[1]!.body.messages;
       expect(messages.at(-1)).toMatchObject({ role: "user", content: [{ type: "text", text: "two" }] });
     } finally {
       await t.close();
@@ -291,7 +291,7 @@ describe.skipIf(!hasTmux)("interactive session", () => {
       await t.until((s) => promptLine(s).includes("[pasted 500 lines]"), "the placeholder");
       t.keys("Enter");
       await t.until((s) => s.includes("got it"));
-      expect(posts(fake)[0].body.messages[0].content[0].text).toBe(text);
+      expect(posts(fake)[0]!.body.messages[0].content[0].text).toBe(text);
     } finally {
       await t.close();
     }
@@ -354,7 +354,7 @@ describe.skipIf(!hasTmux)("interactive session", () => {
         tmux("resize-window", "-t", t.name, "-x", String(x), "-y", String(y));
         // Redrawn at the new width: the separator is exactly one column short of it.
         const s = await t.until(
-          (s) => s.split("\n").some((l) => l === "─".repeat(x - 1)),
+          (s) => s.split("\n").some((l) => l === "─".repeat(x! - 1)),
           `the redraw at ${x} columns`,
         );
         const lines = s.split("\n");
@@ -362,7 +362,7 @@ describe.skipIf(!hasTmux)("interactive session", () => {
         expect(lines.filter((l) => l.startsWith("› draft text"))).toHaveLength(1);
         expect(lines.filter((l) => l.startsWith("─"))).toHaveLength(1);
         expect(lines.filter((l) => l === "resize answer")).toHaveLength(1);
-        for (const l of lines) expect(l.length).toBeLessThanOrEqual(x);
+        for (const l of lines) expect(l.length).toBeLessThanOrEqual(x!);
       }
     } finally {
       await t.close();

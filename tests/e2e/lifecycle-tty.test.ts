@@ -47,7 +47,7 @@ describe.skipIf(!hasTmux)("signals in the interactive session", () => {
       const end = await t.until((s) => s.includes("EXIT="), "the exit");
       expect(end).toContain("EXIT=143");
       expect(savedLines(end)).toHaveLength(1);
-      const dirs = sessionDirs(home.env.SYNAPSE_HOME);
+      const dirs = sessionDirs(home.env.SYNAPSE_HOME!);
       expect(dirs).toHaveLength(1);
       for (const dir of dirs) expect(existsSync(join(dir, "lock"))).toBe(false);
     } finally {
@@ -72,7 +72,7 @@ describe.skipIf(!hasTmux)("signals in the interactive session", () => {
       expect(end).toContain("interrupted");
       expect(end).not.toContain("esc to interrupt");
       expect(savedLines(end)).toHaveLength(1);
-      for (const dir of sessionDirs(home.env.SYNAPSE_HOME)) expect(existsSync(join(dir, "lock"))).toBe(false);
+      for (const dir of sessionDirs(home.env.SYNAPSE_HOME!)) expect(existsSync(join(dir, "lock"))).toBe(false);
     } finally {
       t.close();
       await fake.stop();
@@ -111,7 +111,7 @@ describe.skipIf(!hasTmux)("signals in the interactive session", () => {
       const end = await until((s) => s.includes("EXIT="), "the exit");
       expect(end).toContain("EXIT=143");
       expect(savedLines(end)).toHaveLength(1);
-      for (const dir of sessionDirs(home.env.SYNAPSE_HOME)) expect(existsSync(join(dir, "lock"))).toBe(false);
+      for (const dir of sessionDirs(home.env.SYNAPSE_HOME!)) expect(existsSync(join(dir, "lock"))).toBe(false);
     } finally {
       server.tmux("kill-session", "-t", name);
       await fake.stop();

@@ -114,7 +114,7 @@ describe.skipIf(!hasTmux)("status rows on a terminal", () => {
         expect(rows[0]).toMatch(
           new RegExp(`^${i === 4 ? "✗" : "✓"} task:explore row label ${i} x+… · \\d+\\.\\ds · 0 tool calls$`),
         );
-        expect([...rows[0]].length).toBeLessThan(60);
+        expect([...rows[0]!].length).toBeLessThan(60);
       }
       expect(SPINNER.test(done)).toBe(false);
       const answerAt = lines.findIndex((l) => l.includes("Final answer below the rows."));
