@@ -124,6 +124,7 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
     // The stdout sink can report a vanished reader from a flush nobody awaits.
     benign: (err) => {
       if ((err as NodeJS.ErrnoException)?.code !== "EPIPE") return false;
+      outputLost = true;
       exitOverride ??= EXIT.ok;
       controller.abort();
       return true;

@@ -32,13 +32,15 @@ export class LiveSession {
 
   /**
    * Closes this session and opens it again (`/rewind` changed its conversation on disk), on the
-   * model and in the permission mode (Shift+Tab's) it was using: what the executor then holds is
-   * what a resume reads.
+   * model and in the permission mode (Shift+Tab's) it was using, with the rules granted for the
+   * session and no second SessionStart: what the executor then holds is what a resume reads.
    */
   async reopen(): Promise<void> {
     const { sessionId, model, permissionMode } = this.runtime;
+    const carried = this.runtime.carried();
     await this.runtime.close();
     this.runtime = await this.open(this.sink, { id: sessionId });
+    this.runtime.carryOn(carried);
     if (this.runtime.model !== model) this.runtime.setModel(model);
     if (this.runtime.permissionMode !== permissionMode) this.runtime.setPermissionMode(permissionMode);
   }
@@ -61,6 +63,8 @@ export class LiveSession {
         throw err;
       }
     }
+    // /clear begins the conversation again: SessionStart says so (Claude Code's source `clear`).
+    if (!resume) next.carryOn({ granted: [], start: { source: "clear", fired: false } });
     this.runtime = next;
     return previous;
   }

@@ -9,6 +9,7 @@ import type { ServerReport } from "../mcp/servers.ts";
 import { UsageError, errorMessage } from "../protocol/errors.ts";
 import type { RunResult } from "../protocol/events.ts";
 import type { ContentBlock, ImageBlock, Message } from "../protocol/message.ts";
+import type { StartState } from "../hooks/index.ts";
 import type { SandboxState } from "../sandbox/types.ts";
 import { imageMediaType } from "../tools/binary.ts";
 import { toolLimits } from "../tools/types.ts";
@@ -59,10 +60,20 @@ export interface SessionRuntime {
   rewindFiles(to: string, dryRun: boolean): Promise<RestoredFile[] | undefined>;
   /** `/rewind`: records the conversation's rewind to before `to` (the executor then reopens the session). */
   rewindConversation(to: string, first: boolean): Promise<void>;
+  /** What this process carries from one runtime of a session to the next (LiveSession). */
+  carried(): CarriedState;
+  /** Before the first prompt: takes on what the runtime before this one had. */
+  carryOn(state: CarriedState): void;
   /** Flushes the archive and stops everything; safe to call twice. */
   close(): Promise<void>;
   /** Synchronous last resort for process exit: kills every process the session started. */
   killNow(): void;
+}
+
+/** The rules granted "for this session", and whether SessionStart fired (and as what). */
+export interface CarriedState {
+  granted: readonly string[];
+  start: StartState;
 }
 
 export interface RuntimeFacts {
@@ -126,6 +137,11 @@ export function sessionHandle(s: SessionParts): SessionRuntime {
     restoreFiles: async (to) => restoreLines(await restoreFiles(store, to), config.cwd),
     rewindFiles: (to, dryRun) => rewindFiles(store, to, dryRun),
     rewindConversation: (to, first) => rewindConversation(store, to, first),
+    carried: () => ({ granted: [...s.granted], start: s.hooks.startState() }),
+    carryOn(state) {
+      for (const rule of state.granted) if (!s.granted.includes(rule)) s.granted.push(rule);
+      s.hooks.continueStart(state.start);
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -8,7 +8,6 @@ import { type PermissionPolicy, buildPolicy } from "../policy/policy.ts";
 import { sandboxPlan } from "../sandbox/plan.ts";
 import { sandboxState, sandboxWarningOnce } from "../sandbox/probe.ts";
 import { type SandboxState, isSandboxed } from "../sandbox/types.ts";
-import { createShellPool } from "../shell/shell-pool.ts";
 import type { RunOutcome, RunRequest, ShellPool, ShellStats } from "../shell/types.ts";
 
 export interface SessionSandbox {
@@ -33,13 +32,15 @@ export function startSessionSandbox(config: Config, checked: PermissionPolicy, e
   let state: SandboxState | undefined;
   let permissions = checked;
   const pool = new PendingShellPool();
-  const probed = sandboxState(config.sandbox, config.shell.env).then((answer) => {
+  const probed = sandboxState(config.sandbox, config.shell.env).then(async (answer) => {
     state = answer;
     // Commands confined by the kernel need not ask in default mode; unconfined, the policy fails
     // closed. A mode switched meanwhile (Shift+Tab) is kept.
     permissions = { ...buildPolicy(config, { sandboxed: isSandboxed(answer) }), mode: permissions.mode };
     const warning = sandboxWarningOnce(answer);
     if (warning) emit({ type: "warning", message: warning });
+    // The pool's code loads only now, off the way to the first request (only commands need it).
+    const { createShellPool } = await import("../shell/shell-pool.ts");
     pool.start(() => createShellPool(config.shell, sandboxPlan(config, answer)));
   });
   return {

@@ -8,22 +8,25 @@ import type { HookEventName } from "../protocol/hook-events.ts";
 import { issuePhrases } from "../protocol/schema-issues.ts";
 import type { HookOutcome } from "./types.ts";
 
-const hookJson = z.looseObject({
-  continue: z.optional(z.boolean()),
-  stopReason: z.optional(z.string()),
-  suppressOutput: z.optional(z.boolean()),
-  systemMessage: z.optional(z.string()),
-  decision: z.optional(z.enum(["block", "approve"])),
-  reason: z.optional(z.string()),
-  hookSpecificOutput: z.optional(
-    z.looseObject({
-      hookEventName: z.optional(z.string()),
-      permissionDecision: z.optional(z.enum(["allow", "deny", "ask"])),
-      permissionDecisionReason: z.optional(z.string()),
-      additionalContext: z.optional(z.string()),
-    }),
-  ),
-});
+// Built on a hook's first JSON answer: a run without hooks never builds it.
+const buildHookJson = () =>
+  z.looseObject({
+    continue: z.optional(z.boolean()),
+    stopReason: z.optional(z.string()),
+    suppressOutput: z.optional(z.boolean()),
+    systemMessage: z.optional(z.string()),
+    decision: z.optional(z.enum(["block", "approve"])),
+    reason: z.optional(z.string()),
+    hookSpecificOutput: z.optional(
+      z.looseObject({
+        hookEventName: z.optional(z.string()),
+        permissionDecision: z.optional(z.enum(["allow", "deny", "ask"])),
+        permissionDecisionReason: z.optional(z.string()),
+        additionalContext: z.optional(z.string()),
+      }),
+    ),
+  });
+let hookJson: ReturnType<typeof buildHookJson> | undefined;
 
 /** Events whose plain stdout (exit 0) is context for the model. */
 const PLAIN_CONTEXT: ReadonlySet<HookEventName> = new Set(["UserPromptSubmit", "SessionStart"]);
@@ -34,6 +37,7 @@ const cut = (text: string) => (text.length > MAX_HOOK_TEXT ? `${text.slice(0, MA
 
 /** A hook's JSON answer (stdout, or an SDK callback's reply) as an outcome. */
 export function outcomeFromJson(value: unknown, label: string): HookOutcome {
+  hookJson ??= buildHookJson();
   const parsed = z.safeParse(hookJson, value);
   if (!parsed.success) {
     const why = issuePhrases(parsed.error.issues, value)[0] ?? "unexpected shape";

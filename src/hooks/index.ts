@@ -25,7 +25,7 @@ import { strayToolMatchers } from "./matcher.ts";
 import { admitProjectHooks, askProjectHook } from "./project-hooks.ts";
 import { SessionHooks } from "./session-hooks.ts";
 
-export { MAX_STOP_CONTINUATIONS, SessionHooks } from "./session-hooks.ts";
+export { MAX_STOP_CONTINUATIONS, SessionHooks, type StartState } from "./session-hooks.ts";
 export type { ConfiguredHook } from "./command-source.ts";
 export { gateAfterHooks } from "./hook-gate.ts";
 export type { HookOutcome, HookSource, ToolHooks, RunHooks, PreToolVerdict, HookedCall } from "./types.ts";

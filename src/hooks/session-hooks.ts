@@ -14,10 +14,19 @@ export interface SessionHooksInput {
   transcriptPath: string;
   cwd: string;
   /** What SessionStart says: a new session, or one resumed (-c, -r). */
-  startSource: "startup" | "resume";
+  startSource: StartSource;
   permissionMode(): string;
   /** A line for the user: a hook's notice, a hook that failed. */
   warn(message: string): void;
+}
+
+/** Why a session starts: new, resumed (-c, -r, /resume), or begun again by /clear. */
+export type StartSource = "startup" | "resume" | "clear";
+
+/** SessionStart's source and whether it fired: what the runtime reopened after a /rewind carries on. */
+export interface StartState {
+  source: StartSource;
+  fired: boolean;
 }
 
 const joined = (parts: (string | undefined)[]) => {
@@ -28,8 +37,24 @@ const joined = (parts: (string | undefined)[]) => {
 export class SessionHooks implements RunHooks {
   private readonly sources: HookSource[] = [];
   private started: Promise<string | undefined> | undefined;
+  private source: StartSource;
 
-  constructor(private readonly input: SessionHooksInput) {}
+  constructor(private readonly input: SessionHooksInput) {
+    this.source = input.startSource;
+  }
+
+  startState(): StartState {
+    return { source: this.source, fired: this.started !== undefined };
+  }
+
+  /**
+   * Before the first prompt: carries on from another runtime's hooks in this process. A session
+   * reopened after a /rewind did not start again (no second SessionStart); /clear's starts as `clear`.
+   */
+  continueStart(state: StartState): void {
+    this.source = state.source;
+    if (state.fired) this.started ??= Promise.resolve(undefined);
+  }
 
   /** Whether any source may answer (a sub-agent asks the main thread only then). */
   get active(): boolean {
@@ -99,7 +124,7 @@ export class SessionHooks implements RunHooks {
   /** Fires SessionStart once; its context goes with the first prompt only. */
   private sessionStarted(signal: AbortSignal): Promise<string | undefined> {
     if (this.started) return this.started.then(() => undefined);
-    const source = this.input.startSource;
+    const source = this.source;
     this.started = this.fire({ hook_event_name: "SessionStart", source }, signal).then((outcomes) => {
       for (const o of outcomes) if (o.block) this.input.warn(`SessionStart hook: ${o.block}`);
       return joined(outcomes.map((o) => o.context));

@@ -19,12 +19,14 @@ export type HookEventName = (typeof HOOK_EVENT_NAMES)[number];
 /** A hook command's time limit when its entry names none (Claude Code's: 60 s). */
 export const DEFAULT_HOOK_TIMEOUT_S = 60;
 
-const hookCommand = z.strictObject({
-  type: z.literal("command"),
-  command: z.string().check(z.minLength(1)),
-  /** Seconds. */
-  timeout: z.optional(z.number().check(z.positive(), z.maximum(3600))),
-});
+// Built only when a config file has a `hooks` key (buildSchema): a run without hooks builds none.
+const hookCommand = () =>
+  z.strictObject({
+    type: z.literal("command"),
+    command: z.string().check(z.minLength(1)),
+    /** Seconds. */
+    timeout: z.optional(z.number().check(z.positive(), z.maximum(3600))),
+  });
 /** A matcher is `*`, a name, an `A|B` list or a regular expression: one that is none of them never matches. */
 function compiles(pattern: string): boolean {
   if (pattern === "*") return true;
@@ -35,25 +37,27 @@ function compiles(pattern: string): boolean {
     return false;
   }
 }
-const matcherGroup = z.strictObject({
-  /** A tool-name pattern (PreToolUse, PostToolUse), a source (SessionStart), a trigger (PreCompact). */
-  matcher: z.optional(
-    z.string().check(
-      z.refine(compiles, {
-        error: (issue) => `${JSON.stringify(issue.input)} is not a valid regular expression, so it would match nothing`,
-      }),
+const matcherGroup = () =>
+  z.strictObject({
+    /** A tool-name pattern (PreToolUse, PostToolUse), a source (SessionStart), a trigger (PreCompact). */
+    matcher: z.optional(
+      z.string().check(
+        z.refine(compiles, {
+          error: (issue) =>
+            `${JSON.stringify(issue.input)} is not a valid regular expression, so it would match nothing`,
+        }),
+      ),
     ),
-  ),
-  hooks: z.array(hookCommand),
-});
+    hooks: z.array(hookCommand()),
+  });
 
 let schema: ReturnType<typeof buildSchema> | undefined;
 function buildSchema() {
-  return z.partialRecord(z.enum(HOOK_EVENT_NAMES), z.array(matcherGroup));
+  return z.partialRecord(z.enum(HOOK_EVENT_NAMES), z.array(matcherGroup()));
 }
 
-export type HookCommandEntry = z.infer<typeof hookCommand>;
-export type HookMatcherGroup = z.infer<typeof matcherGroup>;
+export type HookCommandEntry = z.infer<ReturnType<typeof hookCommand>>;
+export type HookMatcherGroup = z.infer<ReturnType<typeof matcherGroup>>;
 export type HookSettings = Partial<Record<HookEventName, HookMatcherGroup[]>>;
 
 /** The `hooks` value of a config file, or the sentence that says what is wrong with it. */

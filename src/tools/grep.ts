@@ -30,7 +30,9 @@ const input = () =>
   toolInput({
     pattern: z.string().check(about("Regular expression to search for (Rust regex syntax, as in ripgrep)")),
     path: z.optional(z.string().check(about("File or directory to search (default: the working directory)"))),
-    glob: z.optional(z.string().check(about('Only search files matching this glob, e.g. "*.ts" or "src/**/*.{js,jsx}"'))),
+    glob: z.optional(
+      z.string().check(about('Only search files matching this glob, e.g. "*.ts" or "src/**/*.{js,jsx}"')),
+    ),
     type: z.optional(z.string().check(about('Only search files of this ripgrep type, e.g. "ts", "py", "rust", "go"'))),
     output_mode: z.optional(
       z

@@ -65,6 +65,13 @@ export function defineTool<S extends ToolInputSchema>(
     built ??= (input as () => S)();
     return built;
   };
-  const inputSchema = prebuiltSchemas?.[tool.name] ?? toolJsonSchema(schema());
-  return Object.defineProperty({ ...rest, inputSchema } as Tool<S>, "input", { get: schema, enumerable: true });
+  let jsonSchema = prebuiltSchemas?.[tool.name];
+  const inputSchema = (): JsonSchema => {
+    jsonSchema ??= toolJsonSchema(schema());
+    return jsonSchema;
+  };
+  return Object.defineProperties({ ...rest } as Tool<S>, {
+    input: { get: schema, enumerable: true },
+    inputSchema: { get: inputSchema, enumerable: true },
+  });
 }

@@ -6,6 +6,9 @@
 import { type CacheUsage, FakePromptCache, breakpointProblem } from "./fake-cache.ts";
 import { checkAnthropic, checkOpenAI } from "./fake-llm-validate.ts";
 
+/** Date.now() with sub-millisecond precision: two requests a fraction of a millisecond apart stay ordered. */
+const preciseNow = () => performance.timeOrigin + performance.now();
+
 /** A normal reply. stopReason may use either API's vocabulary; it is translated. */
 export interface SuccessReply {
   text?: string;
@@ -41,7 +44,7 @@ export interface RecordedRequest {
   /** performance.now() when the request's headers arrived (before its body was read), and when its response ended. */
   arrivedAt?: number;
   endedAt?: number;
-  /** Date.now() when the response ended (or the client went away); unset while in flight. */
+  /** When the response ended (or the client went away), as preciseNow(); unset while in flight. */
   finishedAt?: number;
   /** Bytes of the response body sent so far. */
   sentBytes?: number;
@@ -576,7 +579,7 @@ export async function startFakeLLM(script: Script, options: FakeOptions = {}): P
   };
   const done = (req: RecordedRequest | undefined) => {
     if (!req || req.finishedAt !== undefined) return;
-    req.finishedAt = Date.now();
+    req.finishedAt = preciseNow();
     req.endedAt = performance.now();
     fake.inFlight--;
   };
@@ -642,7 +645,7 @@ export async function startFakeLLM(script: Script, options: FakeOptions = {}): P
         provider: listed.provider,
         headers: Object.fromEntries(request.headers),
         body: null,
-        receivedAt: Date.now(),
+        receivedAt: preciseNow(),
       });
       changed();
       return listed.response;
@@ -666,7 +669,7 @@ export async function startFakeLLM(script: Script, options: FakeOptions = {}): P
       provider,
       headers: Object.fromEntries(request.headers),
       body,
-      receivedAt: Date.now(),
+      receivedAt: preciseNow(),
       arrivedAt: started,
     };
     requests.push(recorded);

@@ -6,15 +6,17 @@
 export const DOUBLE_PRESS_MS = 2000;
 
 /**
- * The keys that arm: Ctrl-C (idle) and Ctrl-D (a turn running) exit on their second press; Esc
- * on an empty prompt, idle, opens `/rewind` on its second.
+ * The keys that arm: Ctrl-C (idle) and Ctrl-D (a turn running) exit on their second press; Esc,
+ * idle, opens `/rewind` on its second on an empty prompt (`esc`) and clears the draft on another
+ * (`esc-draft`), as in Claude Code.
  */
-export type PressKey = "c" | "d" | "esc";
+export type PressKey = "c" | "d" | "esc" | "esc-draft";
 
 const HINTS: Record<PressKey, string> = {
   c: "press Ctrl-C again to exit",
   d: "press Ctrl-D again to exit",
   esc: "press Esc again to rewind",
+  "esc-draft": "press Esc again to clear the prompt",
 };
 
 /** Whether a press at `now` is the second of `key`, given what was armed (pure). */

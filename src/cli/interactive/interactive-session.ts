@@ -11,6 +11,7 @@ import { fitWidth, wrapText } from "../../render/text-width.ts";
 import type { Command } from "../args.ts";
 import { type EndOnce, codeAfterSave, endOnce, startLifecycle } from "../process-lifecycle.ts";
 import { captureConsole } from "./console-notices.ts";
+import { INTERACTIVE_COMMANDS } from "./interactive-commands.ts";
 import { KeyHandler } from "./key-actions.ts";
 import { PromptSubmitter } from "./prompt-submit.ts";
 import { type ScreenParts, screenParts } from "./screen-parts.ts";
@@ -72,6 +73,7 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
     executor = await createExecutor({
       config,
       resume: command.resume,
+      commands: INTERACTIVE_COMMANDS,
       open: (sink, resume) =>
         openRuntime({ config, resume, emit: sink, approve: (r) => p.approvals.ask(r), waitForSandbox: true }),
       emit: sessionEvents({ ...p, notify: config.notify, out: p.term.out, leaving: () => ending.begun() }),

@@ -2,7 +2,6 @@
 // moves a picker or the command list, sends the prompt, interrupts, completes, arms or exits.
 
 import type { Config } from "../../config/config.ts";
-import { commandNames } from "../../executor/command-registry.ts";
 import type { Executor } from "../../executor/executor.ts";
 import { assertNever } from "../../protocol/assert-never.ts";
 import { EXIT } from "../../protocol/errors.ts";
@@ -13,6 +12,7 @@ import { commonPrefix, complete } from "./completion.ts";
 import type { DoublePress } from "./double-press.ts";
 import type { HistoryFile } from "./history-file.ts";
 import { HistorySearch } from "./history-search.ts";
+import { INTERACTIVE_COMMAND_NAMES } from "./interactive-commands.ts";
 import type { Key } from "./key-decoder.ts";
 import { type SessionAction, keyTarget, sessionKey } from "./key-dispatch.ts";
 import { pickerKey } from "./list-picker.ts";
@@ -45,7 +45,7 @@ export interface KeyHost {
 }
 
 export class KeyHandler {
-  private readonly names = commandNames();
+  private readonly names = INTERACTIVE_COMMAND_NAMES;
 
   constructor(private readonly s: KeyHost) {}
 

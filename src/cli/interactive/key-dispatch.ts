@@ -57,13 +57,13 @@ export type SessionAction =
   | { kind: "search" }
   | { kind: "redraw" }
   | { kind: "suspend" }
-  /** Esc twice on an empty prompt: `/rewind`'s list of prompts. */
+  /** Esc twice on an empty prompt: `/rewind`'s list of prompts (twice on a draft: clear-draft). */
   | { kind: "rewind" }
   | { kind: "none" };
 
 export interface KeyPlan {
   action: SessionAction;
-  /** Any other key ends an armed window: all but Ctrl-C and Ctrl-D, and Esc unless Esc is armed. */
+  /** Any other key ends an armed window: all but Ctrl-C and Ctrl-D, and Esc unless an Esc is armed. */
   disarm: boolean;
   /** Only Tab keeps the completion candidates shown. */
   keepCandidates: boolean;
@@ -73,7 +73,8 @@ export function sessionKey(key: Key, ctx: SessionKeyContext): KeyPlan {
   // Ctrl-C and Ctrl-D decide for themselves (their actions arm, disarm or replace); an Esc that is
   // no second press (a turn to stop, say) ends a Ctrl-C/Ctrl-D window as any key does.
   const keeps =
-    (key.kind === "ctrl" && (key.name === "c" || key.name === "d")) || (key.kind === "esc" && ctx.armed === "esc");
+    (key.kind === "ctrl" && (key.name === "c" || key.name === "d")) ||
+    (key.kind === "esc" && (ctx.armed === "esc" || ctx.armed === "esc-draft"));
   return { action: sessionAction(key, ctx), disarm: !keeps, keepCandidates: key.kind === "tab" };
 }
 
@@ -90,7 +91,8 @@ function sessionAction(key: Key, ctx: SessionKeyContext): SessionAction {
       return { kind: ctx.lineContinues ? "new-line" : "send" };
     case "esc":
       if (ctx.running) return { kind: "interrupt" };
-      if (!ctx.editorEmpty) return { kind: "none" };
+      if (!ctx.editorEmpty)
+        return ctx.armed === "esc-draft" ? { kind: "clear-draft" } : { kind: "arm", key: "esc-draft" };
       return ctx.armed === "esc" ? { kind: "rewind" } : { kind: "arm", key: "esc" };
     case "tab":
       return { kind: "complete" };

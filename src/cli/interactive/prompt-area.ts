@@ -1,14 +1,11 @@
 // What sits in the prompt's place besides the draft: a picker or Ctrl-R's search while open, the
 // command list under a `/name` being typed (and its picked row), and Tab's completion candidates.
 
-import { COMMANDS } from "../../executor/command-registry.ts";
 import type { HistorySearch } from "./history-search.ts";
+import { INTERACTIVE_COMMANDS } from "./interactive-commands.ts";
 import { type PickerState, pickerRows } from "./list-picker.ts";
 import type { PromptEditor } from "./prompt-editor.ts";
 import { type MenuCommand, menuRows, slashMenu } from "./slash-menu.ts";
-
-const THEME_COMMAND = { name: "theme", summary: "the session's colours: dark, light or colour-blind" };
-const MENU_COMMANDS: readonly MenuCommand[] = [...COMMANDS, THEME_COMMAND];
 
 export class PromptArea {
   /** `/model` or `/resume` with no argument: the list to choose from, while it is open. */
@@ -22,7 +19,7 @@ export class PromptArea {
 
   /** The command list while a `/name` is typed and nothing else holds the prompt's place. */
   menu(questionOpen: boolean): MenuCommand[] {
-    return questionOpen || this.search || this.picker ? [] : slashMenu(this.editor.text, MENU_COMMANDS);
+    return questionOpen || this.search || this.picker ? [] : slashMenu(this.editor.text, INTERACTIVE_COMMANDS);
   }
 
   /** The picked command, its row kept inside the list. */

@@ -5,7 +5,13 @@
 import type { ExecutorEvent } from "../../executor/executor.ts";
 import { assertNever } from "../../protocol/assert-never.ts";
 import type { RunResult } from "../../protocol/events.ts";
-import { FAILED_PROMPT, INTERRUPTED_PROMPT, type Message, textOf } from "../../protocol/message.ts";
+import {
+  type CompactionInfo,
+  FAILED_PROMPT,
+  INTERRUPTED_PROMPT,
+  type Message,
+  textOf,
+} from "../../protocol/message.ts";
 import type { ToolDisplay } from "../../protocol/tool-display.ts";
 import { renderMarkdown } from "../../render/markdown.ts";
 import { diffRows } from "../../render/diff-view.ts";
@@ -153,9 +159,11 @@ export class SessionView {
         results.set(b.tool_use_id, { text, isError: b.is_error === true });
       }
     }
-    for (const m of messages) {
+    for (const [i, m] of messages.entries()) {
       if (m.compaction) {
         this.say(t.dim("  (earlier messages condensed into a summary)"));
+        const prompt = keptTurnPrompt(m.compaction, messages[i + 1]);
+        if (prompt) this.say("", ...echo(prompt, w, t));
         continue;
       }
       for (const block of m.content) {
@@ -386,6 +394,16 @@ export class SessionView {
   private flushStream(): void {
     this.say(...this.md.end());
   }
+}
+
+/**
+ * The prompt of the turn a compaction record keeps when what it keeps begins with the answer (a
+ * kept turn is an answer with its tool results, so its prompt may be among the replaced messages):
+ * the newest user message the record quotes, else the first prompt, the only one before it.
+ */
+export function keptTurnPrompt(record: CompactionInfo, next: Message | undefined): string | undefined {
+  if (next?.role !== "assistant") return undefined;
+  return record.userMessages?.at(-1) ?? (record.task || undefined);
 }
 
 /** Messages shown from a resumed session, to see where it left off. */

@@ -54,7 +54,10 @@ describe("sessionKey", () => {
     // Esc on an empty idle prompt: the first press arms, the second opens /rewind.
     ["Esc idle", k("esc"), {}, { kind: "arm", key: "esc" }],
     ["Esc idle, armed", k("esc"), { armed: "esc" }, { kind: "rewind" }],
-    ["Esc idle with a draft", k("esc"), { editorEmpty: false }, { kind: "none" }],
+    // Esc on a draft, idle: the first press arms, the second clears the draft (Claude Code's Esc Esc).
+    ["Esc idle with a draft", k("esc"), { editorEmpty: false }, { kind: "arm", key: "esc-draft" }],
+    ["Esc with a draft, armed", k("esc"), { editorEmpty: false, armed: "esc-draft" }, { kind: "clear-draft" }],
+    ["Esc with a draft while a turn runs", k("esc"), { editorEmpty: false, running: true }, { kind: "interrupt" }],
     ["Enter", k("enter"), { editorEmpty: false }, { kind: "send" }],
     ["Enter after a backslash", k("enter"), { editorEmpty: false, lineContinues: true }, { kind: "new-line" }],
     ["Tab", k("tab"), {}, { kind: "complete" }],
@@ -83,6 +86,7 @@ describe("sessionKey", () => {
 
   test("Esc keeps only its own armed press: between two Ctrl-Ds it ends their window", () => {
     expect(sessionKey(k("esc"), { ...idle, armed: "esc" }).disarm).toBe(false);
+    expect(sessionKey(k("esc"), { ...idle, editorEmpty: false, armed: "esc-draft" }).disarm).toBe(false);
     expect(sessionKey(k("esc"), { ...idle, running: true, armed: "d" }).disarm).toBe(true);
     expect(sessionKey(k("esc"), idle).disarm).toBe(true);
   });
