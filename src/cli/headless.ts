@@ -11,8 +11,6 @@ import { formatCommandReport } from "./command-report.ts";
 import { EXIT, SynapseError, UsageError, errorMessage } from "../protocol/errors.ts";
 import type { AgentEvent } from "../protocol/events.ts";
 import type { Command } from "./args.ts";
-import { createJsonWriter } from "./output/json-writer.ts";
-import { createStreamJsonWriter } from "./output/stream-json-writer.ts";
 import { createTextWriter } from "./output/text-writer.ts";
 import { createOutputStreams } from "./output/streams.ts";
 import { outputFailureMessage } from "./output/write-failure.ts";
@@ -35,9 +33,11 @@ const systemPromptFlags = (sdk: SdkFlags | undefined) =>
     : undefined;
 
 async function makeWriter(config: Config, streams: OutputStreams, sdk?: SdkFlags): Promise<OutputWriter> {
-  if (config.outputFormat === "json") return createJsonWriter(streams, { quiet: config.quiet });
+  // Each writer's code loads only for its format.
+  if (config.outputFormat === "json")
+    return (await import("./output/json-writer.ts")).createJsonWriter(streams, { quiet: config.quiet });
   if (config.outputFormat === "stream-json")
-    return createStreamJsonWriter(streams, {
+    return (await import("./output/stream-json-writer.ts")).createStreamJsonWriter(streams, {
       partial: sdk?.includePartialMessages,
       permissionMode: () => sdkMode(config.permissionMode),
     });

@@ -1,0 +1,83 @@
+// Start-up (issue 23 §3): what a one-turn headless run loads before its first request. The modules
+// reached by static imports from the run's path must build no zod schema at load (a schema is
+// built on first use), and must not pull in code only a tool call or another output format needs.
+import { expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+const root = join(import.meta.dir, "..", "..");
+// main.ts and what it imports (statically, then through import()) on the way to a headless run.
+const RUN_PATH = [
+  "src/cli/main.ts",
+  "src/cli/args.ts",
+  "src/config/load.ts",
+  "src/runtime/environ-secrets.ts",
+  "src/runtime/non-dumpable.ts",
+  "src/runtime/trusted-path.ts",
+  "src/cli/work-dirs.ts",
+  "src/cli/terminal.ts",
+  "src/cli/headless.ts",
+];
+
+const transpiler = new Bun.Transpiler({ loader: "ts" });
+
+/** Every module of ours reached from `entries` by static imports (import() is not followed). */
+function staticGraph(entries: string[]): string[] {
+  const seen = new Set<string>();
+  const walk = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const imp of transpiler.scanImports(readFileSync(file, "utf8"))) {
+      if (imp.kind !== "import-statement" || !imp.path.startsWith(".")) continue;
+      const target = resolve(dirname(file), imp.path);
+      if (target.endsWith(".ts") && existsSync(target)) walk(target);
+    }
+  };
+  for (const entry of entries) walk(join(root, entry));
+  return [...seen].map((file) => relative(root, file));
+}
+
+// A top-level statement is a line at column 0 and the indented lines under it.
+const DEFERRED =
+  /^(export )?(const|let) \w+(: [^=]+)? = (\([^)]*\)|\w+)( =>|: )|^(export )?(async )?function|^(export )?(class|interface|type) /;
+
+/** Top-level statements that call zod (`z.something(`) outside a function: schemas built at load. */
+function schemasBuiltAtLoad(source: string): string[] {
+  const statements: string[] = [];
+  for (const line of source.split("\n")) {
+    if (/^\S/.test(line) && !/^[})\]]/.test(line)) statements.push(line);
+    else if (statements.length) statements[statements.length - 1] += `\n${line}`;
+  }
+  return statements.filter((s) => /\bz\.[a-zA-Z]+\(/.test(s) && !DEFERRED.test(s)).map((s) => s.split("\n")[0] ?? "");
+}
+
+test("the check finds a schema built at load, and passes one built on first use", () => {
+  const cases: Array<[string, number]> = [
+    ["const input = toolInput({\n  path: z.string(),\n});\n", 1],
+    ["export const schema = z.object({ a: z.string() });\n", 1],
+    ["const input = () =>\n  toolInput({\n    path: z.string(),\n  });\n", 0],
+    ["function build() {\n  return z.object({});\n}\n", 0],
+    ["const lazy = (text: string) => z.optional(z.string());\n", 0],
+  ];
+  for (const [source, found] of cases) expect(schemasBuiltAtLoad(source)).toHaveLength(found);
+});
+
+test("no module on a headless run's way to its first request builds a schema at load", () => {
+  const graph = staticGraph(RUN_PATH);
+  expect(graph).toContain("src/tools/read.ts");
+  const built = graph.flatMap((file) =>
+    schemasBuiltAtLoad(readFileSync(join(root, file), "utf8")).map((line) => `${file}: ${line}`),
+  );
+  expect(built).toEqual([]);
+});
+
+test("the shell pool and the json and stream-json writers load only when needed", () => {
+  const graph = staticGraph(RUN_PATH);
+  for (const late of [
+    "src/shell/shell-pool.ts",
+    "src/shell/shell-process.ts",
+    "src/cli/output/json-writer.ts",
+    "src/cli/output/stream-json-writer.ts",
+  ])
+    expect(graph).not.toContain(late);
+});
