@@ -39,7 +39,8 @@ const input = () =>
         .enum(["files_with_matches", "content", "count"] satisfies GrepMode[])
         .check(
           about(
-            "files_with_matches (default): matching file paths; content: matching lines; count: matching lines per file",
+            "files_with_matches (default): matching file paths; content: matching lines; " +
+              "count: matching lines per file",
           ),
         ),
     ),
