@@ -1,13 +1,13 @@
 // A frozen copy of src/render/text-width.ts before widths came from the runtime and text was walked by
 // grapheme cluster (commit 5d62d95), kept only for tests/render/text-width-differential.test.ts.
 
-
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/y;
 
 /** East Asian wide and emoji code points take two columns; combining marks none. */
 export function charWidth(code: number): number {
   if (code < 0x300) return code < 0x20 || (code >= 0x7f && code < 0xa0) ? 0 : 1;
-  if ((code >= 0x300 && code <= 0x36f) || code === 0x200b || code === 0x200d || (code >= 0xfe00 && code <= 0xfe0f)) return 0;
+  if ((code >= 0x300 && code <= 0x36f) || code === 0x200b || code === 0x200d || (code >= 0xfe00 && code <= 0xfe0f))
+    return 0;
   if (
     (code >= 0x1100 && code <= 0x115f) ||
     (code >= 0x2e80 && code <= 0xa4cf) ||
@@ -18,7 +18,8 @@ export function charWidth(code: number): number {
     (code >= 0xffe0 && code <= 0xffe6) ||
     (code >= 0x1f300 && code <= 0x1faff) ||
     (code >= 0x20000 && code <= 0x3fffd)
-  ) return 2;
+  )
+    return 2;
   return 1;
 }
 
