@@ -8,7 +8,12 @@ import { charWidth } from "../../render/text-width.ts";
 const PASTE_INLINE_MAX_LINES = 2;
 const PASTE_INLINE_MAX_CHARS = 800;
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+// Made on first use, not at load: building a segmenter (ICU) takes ~2 ms, before the first frame.
+let segmenter: Intl.Segmenter | undefined;
+const graphemes = (): Intl.Segmenter => {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  return segmenter;
+};
 
 /** Where a caret may stand: every grapheme boundary, with the row and column it is drawn at. */
 interface Stop {
@@ -263,7 +268,7 @@ export class PromptEditor {
 
 /** The text's graphemes; plain ASCII (most drafts) without the segmenter's cost. */
 function segments(text: string): Iterable<{ segment: string; index: number }> {
-  if (!/^[\x00-\x7f]*$/.test(text)) return graphemes.segment(text);
+  if (!/^[\x00-\x7f]*$/.test(text)) return graphemes().segment(text);
   return Array.from(text, (segment, index) => ({ segment, index }));
 }
 
@@ -277,7 +282,7 @@ function graphemeStart(text: string, index: number): number {
 
 /** Where the grapheme that starts at `index` ends. */
 function graphemeEnd(text: string, index: number): number {
-  const first = graphemes.segment(text.slice(index)).containing(0);
+  const first = graphemes().segment(text.slice(index)).containing(0);
   return index + (first?.segment.length ?? 1);
 }
 
