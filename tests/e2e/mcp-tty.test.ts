@@ -13,6 +13,8 @@ import { BINARY, providerEnv, tempHome } from "../support/binary.ts";
 const hasTmux = Bun.which("tmux") !== null;
 const socket = join(mkdtempSync(join(tmpdir(), "synapse-mtmux-")), "sock");
 const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-S", socket, ...args], { stdout: "pipe", stderr: "pipe" });
+// Kept open so a test's new-session never races the server exiting after the last session closed.
+if (hasTmux) tmux("new-session", "-d", "-s", "keeper", "sleep 600");
 const MISBEHAVING = resolve(import.meta.dir, "../support/mcp/misbehaving-server.mjs");
 const EVERYTHING = resolve(import.meta.dir, "../../node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 
