@@ -88,8 +88,10 @@ describe("sessions", () => {
     const file = join(store.dir, "messages.jsonl");
     expect(existsSync(file)).toBe(false);
     expect(store.queued).toBe(1);
+    // The queue empties when the batch is taken; the append lands a moment later.
+    const written = () => existsSync(file) && readFileSync(file, "utf8").endsWith("\n");
     const deadline = Date.now() + 5000;
-    while (store.queued > 0 && Date.now() < deadline) await Bun.sleep(10);
+    while ((store.queued > 0 || !written()) && Date.now() < deadline) await Bun.sleep(10);
     expect(readFileSync(file, "utf8").split("\n").filter(Boolean)).toHaveLength(1);
     await store.close();
   });
