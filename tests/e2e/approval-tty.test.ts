@@ -8,16 +8,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FakeLLM, type ScriptedReply, startFakeLLM } from "../support/fake-llm.ts";
 import { BINARY, providerEnv, tempHome } from "../support/binary.ts";
+import { hasTmux, tmuxServer } from "../support/tmux-term.ts";
 
-const hasTmux = Bun.which("tmux") !== null;
-const socket = join(mkdtempSync(join(tmpdir(), "synapse-atmux-")), "sock");
-const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-S", socket, ...args], { stdout: "pipe", stderr: "pipe" });
-// Kept open so a test's new-session never races the server exiting after the last session closed.
-if (hasTmux) tmux("new-session", "-d", "-s", "keeper", "sleep 600");
+// One tmux server for the file (tests/support/tmux-term.ts), with the session that keeps it up.
+const server = tmuxServer();
+const { tmux } = server;
 
 setDefaultTimeout(40_000);
 afterAll(() => {
-  if (hasTmux) tmux("kill-server");
+  server.stop();
 });
 
 function open(fake: FakeLLM, home: ReturnType<typeof tempHome>) {

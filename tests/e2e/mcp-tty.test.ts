@@ -3,24 +3,22 @@
 // outside the repository, Esc starts nothing (and, as for any refused approval, ends the turn).
 
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { isApproved } from "../../src/policy/project-approvals.ts";
 import { startFakeLLM } from "../support/fake-llm.ts";
 import { BINARY, providerEnv, tempHome } from "../support/binary.ts";
+import { hasTmux, tmuxServer } from "../support/tmux-term.ts";
 
-const hasTmux = Bun.which("tmux") !== null;
-const socket = join(mkdtempSync(join(tmpdir(), "synapse-mtmux-")), "sock");
-const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-S", socket, ...args], { stdout: "pipe", stderr: "pipe" });
-// Kept open so a test's new-session never races the server exiting after the last session closed.
-if (hasTmux) tmux("new-session", "-d", "-s", "keeper", "sleep 600");
+// One tmux server for the file (tests/support/tmux-term.ts), with the session that keeps it up.
+const server = tmuxServer();
+const { tmux } = server;
 const MISBEHAVING = resolve(import.meta.dir, "../support/mcp/misbehaving-server.mjs");
 const EVERYTHING = resolve(import.meta.dir, "../../node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 
 setDefaultTimeout(40_000);
 afterAll(() => {
-  if (hasTmux) tmux("kill-server");
+  server.stop();
 });
 
 function open(url: string, home: ReturnType<typeof tempHome>, cwd: string, args = "") {
