@@ -5,12 +5,15 @@
 // refused. Then prints billed input (uncached + 1.25 × writes + 0.1 × reads, in input tokens), the
 // cache hit rate, dollars at Claude Sonnet's list price, and the summary calls.
 //   bun bench/cost.ts [turns] [binary]     (binary: default dist/synapse; an older build to compare)
+//   COST_LOG=1 bun bench/cost.ts            (also one line per summary call and per request that missed
+//                                            input an earlier request had sent)
 
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BINARY, providerEnv, tempHome } from "../tests/support/binary.ts";
 import { type RecordedRequest, type ScriptedReply, startFakeLLM } from "../tests/support/fake-llm.ts";
+import { isSummaryRequest } from "../tests/support/summary-request.ts";
 import { measure } from "./measure.ts";
 
 const WINDOW = 200_000;
@@ -28,15 +31,18 @@ export async function main(turns = 600, binary = BINARY) {
   let summaryCalls = 0;
   let lostTask = 0;
   let outputTokens = 0;
+  const kinds: string[] = [];
   const script = (req: RecordedRequest): ScriptedReply => {
-    // Requests that carry tools are agent turns; the others are summary calls.
-    if (!req.body.tools) {
+    // Summary calls carry the turn's tools and messages too (to read its cache): told by their request.
+    if (isSummaryRequest(req.body)) {
       summaryCalls++;
+      kinds.push("summary");
       const text = `SUMMARY ${summaryCalls}: the agent has read out.txt ${toolTurns} times; nothing else changed.`;
       outputTokens += Math.ceil(text.length / 4);
       return { text };
     }
     if (!JSON.stringify(req.body.messages[0]).includes("TASK-bench")) lostTask++;
+    kinds.push("turn");
     outputTokens += 20;
     if (toolTurns < turns) {
       toolTurns++;
@@ -74,6 +80,7 @@ export async function main(turns = 600, binary = BINARY) {
   if (server.rejected.length)
     throw new Error(`malformed or too-long requests: ${JSON.stringify(server.rejected.slice(0, 3))}`);
   if (lostTask) throw new Error(`${lostTask} requests did not carry the task`);
+  if (process.env.COST_LOG) logMisses(server.requests, kinds);
   const c = server.cache.totals;
   const input = c.uncached + c.read + c.write;
   const billed = c.uncached + 1.25 * c.write + 0.1 * c.read;
@@ -96,6 +103,30 @@ export async function main(turns = 600, binary = BINARY) {
     usd,
     wallMs: Math.round(run.wallMs),
   };
+}
+
+/**
+ * One line per summary call and per request that did not read all the input an earlier request had
+ * sent (its misses), the turns that read everything folded into a count, so the causes of misses show.
+ */
+function logMisses(requests: RecordedRequest[], kinds: string[]) {
+  let clean = 0;
+  const k = (n: number) => `${(n / 1000).toFixed(1)}k`;
+  for (const [i, r] of requests.entries()) {
+    const u = r.cache;
+    if (!u) continue;
+    const total = u.read + u.write + u.uncached;
+    const missed = total - u.read - (u.fresh ?? 0);
+    if (missed <= 0 && kinds[i] !== "summary") {
+      clean++;
+      continue;
+    }
+    if (clean) console.log(`  ${clean} requests read all repeat input`);
+    clean = 0;
+    const parts = `read ${k(u.read)} write ${k(u.write)} uncached ${k(u.uncached)} fresh ${k(u.fresh ?? 0)}`;
+    console.log(`#${i} ${kinds[i]}: ${k(total)} in, ${parts}, missed ${k(missed)}`);
+  }
+  if (clean) console.log(`  ${clean} requests read all repeat input`);
 }
 
 if (import.meta.main) {

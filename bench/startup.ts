@@ -4,7 +4,9 @@
 //   one that sends one HTTP request (the floor), in wall time and in CPU time (every thread of the
 //   process, from /proc/<pid>/task/*/schedstat when the request arrives: steadier than wall time on
 //   a busy machine);
-// - the first sub-agent: from the end of the turn that asks for it to the sub-agent's first request.
+// - the first sub-agent: from the end of the turn that asks for it to the sub-agent's first request;
+// - where synapse's start goes, phase by phase (SYNAPSE_STARTUP_TRACE=1, src/runtime/startup-trace.ts),
+//   in runs of their own so the trace's few microseconds stay out of the figures above.
 //
 // `bun bench/startup.ts [binary]` (default dist/synapse): another binary measures a build against it.
 
@@ -82,8 +84,8 @@ async function firstRequest(argvs: string[][]) {
   }
   const last = argvs.at(-1)!;
   const rssMb = (await measure(last, { env, stdin: "hi" })).peakRssMb;
-  await server.stop();
-  return { rssMb, runs: argvs.map((_, k) => ({ wallMs: median(walls[k]!), cpuMs: median(cpus[k]!) })) };
+  const runs = argvs.map((_, k) => ({ wallMs: median(walls[k]!), cpuMs: median(cpus[k]!) }));
+  return { rssMb, runs, env, stop: () => server.stop() };
 }
 
 const isSub = (r: RecordedRequest) => JSON.stringify(r.body?.system ?? "").includes("You are a sub-agent");
@@ -112,6 +114,41 @@ export async function firstSubAgent(bin = binary): Promise<number> {
   return median(gaps);
 }
 
+/** Median end of each start-up phase (wall since the spawn, CPU of the process) over traced runs. */
+async function phases(env: Record<string, string>) {
+  const ends = new Map<string, { wall: number[]; cpu: number[] }>();
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.timeOrigin + performance.now();
+    const proc = Bun.spawn([binary], {
+      env: { ...env, SYNAPSE_STARTUP_TRACE: "1" },
+      stdin: new TextEncoder().encode("hi"),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+    await proc.exited;
+    for (const m of err.matchAll(/^synapse-startup (\S+) ([\d.]+) ([\d.]+)$/gm)) {
+      const row = ends.get(m[1]!) ?? { wall: [], cpu: [] };
+      row.wall.push(Number(m[2]) - t0);
+      row.cpu.push(Number(m[3]));
+      ends.set(m[1]!, row);
+    }
+  }
+  if (!ends.has("fetch")) throw new Error("the traced runs reported no phases");
+  let wall = 0;
+  let cpu = 0;
+  console.log(`where synapse's start goes (SYNAPSE_STARTUP_TRACE=1), median of ${RUNS}: phase end, wall / CPU ms`);
+  for (const [phase, row] of ends) {
+    const w = median(row.wall);
+    const c = median(row.cpu);
+    console.log(
+      `  ${phase.padEnd(15)} ${w.toFixed(1).padStart(6)} (+${(w - wall).toFixed(1)})  ${c.toFixed(1).padStart(6)} (+${(c - cpu).toFixed(1)})`,
+    );
+    wall = w;
+    cpu = c;
+  }
+}
+
 export async function main() {
   const hello = await compile("hello", 'console.log("hello");\n');
   // The smallest valid request the fake answers, as the SDK would send it.
@@ -135,7 +172,7 @@ export async function main() {
   console.log(row("synapse --version", version));
   console.log(row("synapse --help", help));
 
-  const { rssMb, runs } = await firstRequest([[post], [binary]]);
+  const { rssMb, runs, env, stop } = await firstRequest([[post], [binary]]);
   const [floor, synapse] = runs;
   if (!floor || !synapse) throw new Error("no first-request figures");
   console.log(`exec → first request on the socket, one-turn piped run ("hi"), median of ${RUNS}:`);
@@ -144,6 +181,8 @@ export async function main() {
     `  synapse                       wall ${synapse.wallMs.toFixed(0)} ms, CPU ${synapse.cpuMs.toFixed(1)} ms  (${(synapse.wallMs / floor.wallMs).toFixed(2)}x wall, ${(synapse.cpuMs / floor.cpuMs).toFixed(2)}x CPU)`,
   );
   console.log(`  peak RSS of synapse's run: ${rssMb.toFixed(0)} MiB`);
+  await phases(env);
+  await stop();
   console.log(
     `first sub-agent: end of the turn asking for it → its first request, median: ${(await firstSubAgent()).toFixed(0)} ms`,
   );

@@ -37,6 +37,7 @@ import { taskWarmUp } from "./task-warm-up.ts";
 import { MAX_STOP_CONTINUATIONS, type RunHooks } from "../hooks/index.ts";
 import type { AnswerJudge } from "./structured-output.ts";
 import { assistantMessage, flusher, hookContext, interruptedAnswer, userMessage } from "./run-messages.ts";
+import { startupMark } from "../runtime/startup-trace.ts";
 
 /** Thrown inside a send that would pass --max-budget-usd: nothing was sent. */
 class BudgetStop extends Error {}
@@ -65,6 +66,8 @@ export interface RunInput {
   hooks?: RunHooks;
   /** Awaited before a turn's tool calls run (the session's sandbox probe: a request does not need it). */
   beforeTools?(): Promise<void>;
+  /** Each request of the run has been handed to the provider (the session's deferred start-up work). */
+  onRequestSent?(): void;
   /** Structured output (--json-schema): judges each final answer; an invalid one is sent back. */
   answerJudge?: AnswerJudge;
 }
@@ -157,7 +160,9 @@ class AgentRun {
     }
     this.numTurns++;
     await this.flush();
+    startupMark("prompt-saved");
     if (await this.input.refreshTools?.()) this.specs = this.specsOf();
+    this.context.useTools(this.specs);
     const turn = await this.ask();
     const assistant = assistantMessage(turn);
     this.input.store.append(assistant);
@@ -368,7 +373,11 @@ function streamTurn(
   return streamWithRetry(
     provider,
     request,
-    { onText, ...(onToolInput ? { onToolInput } : {}) },
+    {
+      onText,
+      ...(onToolInput ? { onToolInput } : {}),
+      ...(input.onRequestSent ? { onSent: input.onRequestSent } : {}),
+    },
     {
       maxRetries: config.maxRetries,
       baseMs: config.retryBaseMs,

@@ -1,6 +1,7 @@
 // One request from the command line: read the prompt, open the session, run it, print it in the
 // chosen format, and exit with the documented code — whatever signal or broken pipe comes along.
 
+import { startupMark } from "../runtime/startup-trace.ts";
 import { existsSync, statSync } from "node:fs";
 import type { Config } from "../config/config.ts";
 import { loadColors } from "../render/colors.ts";
@@ -61,7 +62,9 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
   if (!statSync(config.cwd).isDirectory()) throw new UsageError(`working directory is not a directory: ${config.cwd}`);
   // Trapped before stdin is read: a Ctrl-C while the prompt is still arriving must not run it.
   const life = startLifecycle();
+  startupMark("code-loaded");
   const { prompt, slash } = await readPrompt(config, command, life);
+  startupMark("prompt-read");
 
   const controller = new AbortController();
   let exitOverride: number | undefined;

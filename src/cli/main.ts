@@ -1,6 +1,7 @@
 // Entry point: parse the command line, dispatch, and turn every failure into one line on stderr
 // and a documented exit code.
 
+import { startupMark, startupTrace } from "../runtime/startup-trace.ts";
 import { EXIT, SynapseError, UsageError, errorMessage } from "../protocol/errors.ts";
 import { inert } from "../render/inert.ts";
 import { HELP_TEXT, VERSION } from "./help.ts";
@@ -28,7 +29,9 @@ async function main(argv: string[]): Promise<number> {
     await print(quick);
     return EXIT.ok;
   }
+  startupMark("main");
   const { parseCommandLine } = await import("./args.ts");
+  startupMark("args");
   const { command, flags } = parseCommandLine(argv);
   if (command.kind === "help") {
     await print(HELP_TEXT);
@@ -39,8 +42,8 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   // Everything past this point loads lazily so --help and --version stay fast.
-  const { loadConfig } = await import("../config/load.ts");
-  const config = loadConfig(flags);
+  const config = await startConfig(flags);
+  startupMark("config");
   // Before any child starts: no process of ours may show the keys in /proc/<pid>/environ.
   await (await import("../runtime/environ-secrets.ts")).blankSecretsInProcEnviron(config.shell.hiddenSet);
   // Then (blanking writes through /proc/self/mem, which this closes) no process of the same user
@@ -48,6 +51,7 @@ async function main(argv: string[]): Promise<number> {
   // is found on a PATH the workspace cannot put a folder in front of.
   await (await import("../runtime/non-dumpable.ts")).markNonDumpable();
   (await import("../runtime/trusted-path.ts")).initTrustedPath(config.shell.env.PATH, config.cwd);
+  startupMark("secured");
   switch (command.kind) {
     case "sessions":
       return (await import("./sessions-command.ts")).runSessionsCommand(config, command);
@@ -60,6 +64,7 @@ async function main(argv: string[]): Promise<number> {
     case "acp": {
       const { checkWorkDirs } = await import("./work-dirs.ts");
       // Each session works in the folder the editor names, read like -C: its project config, its checks.
+      const { loadConfig } = await import("../config/load.ts");
       const configFor = (cwd: string, addDirs: readonly string[] = []) => {
         const sessionConfig = loadConfig({ ...flags, cwd, addDir: [...(flags.addDir ?? []), ...addDirs] });
         checkWorkDirs(sessionConfig);
@@ -79,9 +84,18 @@ async function main(argv: string[]): Promise<number> {
       }
       if (command.sdk?.inputFormat === "stream-json")
         return (await import("./sdk-run.ts")).runSdk(config, command, command.sdk);
-      return (await import("./headless.ts")).runHeadless(config, command);
+      const hl = await import("./headless.ts");
+      return hl.runHeadless(config, command);
     }
   }
+}
+
+/** The config of this start: the files' schemas load only when a config file exists. */
+async function startConfig(flags: import("../config/config.ts").ConfigFlags) {
+  const { configFromFiles, hasConfigFile, readConfigFiles } = await import("../config/config-files.ts");
+  const files = readConfigFiles(flags);
+  const check = hasConfigFile(files) ? (await import("../config/file-config.ts")).checkFileConfig : undefined;
+  return configFromFiles(files, check);
 }
 
 function fail(err: unknown): number {
@@ -103,6 +117,8 @@ const keepAlive = setInterval(() => {}, 1 << 30);
 main(process.argv.slice(2)).then(
   (code) => {
     clearInterval(keepAlive);
+    const trace = startupTrace();
+    if (trace) process.stderr.write(trace);
     process.exit(code);
   },
   (err) => {

@@ -2,6 +2,8 @@
 // A command's output goes back to the model (and into messages.jsonl), so a provider key visible
 // to `env` would leak to the provider and to disk; a prompt-injected model could also send it away.
 
+import { nameMatcher } from "../text/name-patterns.ts";
+
 /** Variables the config reads as credentials: never passed to a command. */
 export const SECRET_ENV_NAMES: readonly string[] = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_AUTH_TOKEN"];
 
@@ -11,18 +13,15 @@ export function hiddenEnvNames(extra: string | undefined): string[] {
   return [...SECRET_ENV_NAMES, ...more];
 }
 
-function matches(name: string, patterns: readonly string[]): boolean {
-  return patterns.some((p) => (p.endsWith("*") ? name.startsWith(p.slice(0, -1)) : name === p));
-}
-
 /** A copy of `env` without the hidden names (and without unset values). */
 export function commandEnvironment(
   env: Record<string, string | undefined>,
   hidden: readonly string[],
 ): Record<string, string> {
   const out: Record<string, string> = {};
+  const isHidden = nameMatcher(hidden);
   for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined && !matches(name, hidden)) out[name] = value;
+    if (value !== undefined && !isHidden(name)) out[name] = value;
   }
   return out;
 }
@@ -43,5 +42,6 @@ export function withoutShellHooks(env: Record<string, string>): Record<string, s
 
 /** Names of the variables of `env` that `hidden` keeps out (those actually set). */
 export function hiddenNamesPresent(env: Record<string, string | undefined>, hidden: readonly string[]): string[] {
-  return Object.keys(env).filter((name) => env[name] && matches(name, hidden));
+  const isHidden = nameMatcher(hidden);
+  return Object.keys(env).filter((name) => env[name] && isHidden(name));
 }

@@ -29,7 +29,7 @@ import { PRUNE_KEEP_TOKENS, prunedSavings, selectPrune } from "./prune.ts";
 import { priceFor } from "../llm/pricing.ts";
 import { PruneSchedule, cacheRatesFor } from "./prune-schedule.ts";
 import { type BuiltRecord, type RecordParts, type RecordSizing, fitRecord, shorter } from "./record-fit.ts";
-import { type SummaryHooks, summaryOf } from "./summary-call.ts";
+import { type CachedPrefix, type SummaryHooks, summaryOf } from "./summary-call.ts";
 import { CHARS_PER_TOKEN, estimateTokens } from "./token-estimate.ts";
 import { groupTurns } from "./turns.ts";
 
@@ -86,6 +86,7 @@ export class ContextManager {
   private learnedWindow: number | undefined;
   /** The messages of the last request sent (images selected). */
   lastSent: Message[] = [];
+  private turnTools: ToolSpec[];
   compactions = 0;
   summaryCalls = 0;
   /** Tokens the summary calls used, in all. */
@@ -100,6 +101,7 @@ export class ContextManager {
   };
 
   constructor(private readonly deps: ContextManagerDeps) {
+    this.turnTools = deps.tools;
     this.firstPrompt = new FirstPrompt(deps.store);
     this.tokens = new PromptTokens(deps.system, deps.tools);
   }
@@ -287,14 +289,17 @@ export class ContextManager {
     const keepTurns = groupTurns(body.slice(split)).length;
     await this.deps.preCompact?.(trigger === "manual" ? "manual" : "auto", opts.focus, signal);
     this.deps.emit({ type: "compact_start", trigger, messages: middle.length, keep_turns: keepTurns });
-    // From hardness 2 on, the sliding window without a summary call.
+    // From hardness 2 on, the sliding window without a summary call. After "too long", the context
+    // as sent does not fit: the summary reads a transcript instead of repeating it.
+    const prefix = trigger === "reactive" ? undefined : this.cachedPrefix(context);
+    const userBudget = this.recordBudget(USER_MESSAGES_TOKENS);
     const { summary, failure } =
       hardness >= 2
         ? { summary: undefined, failure: "the prompt was still too long after condensing" }
         : await summaryOf(
             this.deps,
             this.window,
-            { task, previous, middle, focus: opts.focus, signal, userBudget: this.recordBudget(USER_MESSAGES_TOKENS) },
+            { task, previous, middle, focus: opts.focus, signal, userBudget, prefix },
             this.summaryHooks,
           );
     if (signal.aborted) throw new InterruptedError();
@@ -404,6 +409,22 @@ export class ContextManager {
   /** The low-water mark: a small window keeps less, a quarter of the threshold at most. */
   private get pruneKeep(): number {
     return Math.min(PRUNE_KEEP_TOKENS, Math.floor(this.limit / 4));
+  }
+
+  /** The tools the turns carry now (MCP servers connect after the start): summary calls repeat them. */
+  useTools(tools: ToolSpec[]): void {
+    this.turnTools = tools;
+  }
+
+  /** The request a turn would send with `context`: a summary call that repeats it reads its cache. */
+  private cachedPrefix(context: Message[]): CachedPrefix {
+    const { config, system } = this.deps;
+    const messages = selectImagesForContext(context, {
+      maxImages: config.store.contextMaxImages,
+      maxBytes: config.store.contextMaxImageBytes,
+    });
+    const cacheKey = this.deps.store.id;
+    return { system, tools: this.turnTools, messages, tokens: this.tokensOf(context), cacheKey };
   }
 
   /** How a compaction record is measured against this session's window. */

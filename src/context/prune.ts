@@ -1,6 +1,7 @@
 // Pruning: the cheapest condense. Old tool outputs in the context are replaced by a one-line note
 // naming what was cleared; no model call, and the archive keeps every output whole.
 
+import { LARGE_OUTPUT_CHARS as BREAKPOINT_OUTPUT_CHARS } from "../llm/cache-breakpoints.ts";
 import type { Message, ToolResultBlock, ToolUseBlock } from "../protocol/message.ts";
 import { CHARS_PER_TOKEN, estimateTextTokens } from "./token-estimate.ts";
 
@@ -29,8 +30,11 @@ export function pruneGap(rewrite: number, growth: number, rates: CacheRates): nu
   if (rates.read <= 0 || growth <= 0) return Number.POSITIVE_INFINITY;
   return Math.sqrt((2 * Math.max(0, rates.write - rates.read) * rewrite * growth) / rates.read);
 }
-/** Outputs shorter than this stay: their note would save nothing. */
-const MIN_PRUNE_CHARS = 400;
+/**
+ * Outputs shorter than this stay: their note would save nothing. The wire puts a cache breakpoint
+ * before the oldest output this long, the first one a prune may change.
+ */
+const MIN_PRUNE_CHARS = BREAKPOINT_OUTPUT_CHARS;
 
 function resultText(block: ToolResultBlock): string {
   return typeof block.content === "string"

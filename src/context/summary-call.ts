@@ -1,9 +1,11 @@
-// Summarises a condensed stretch of the conversation with the model: one call, or a chain of them
-// over chunks when the transcript is too large for one.
+// Summarises a condensed stretch of the conversation with the model. When the conversation fits,
+// one call that carries the last turn's system prompt, tools and messages unchanged plus the request
+// for a summary, so it reads them from the prompt cache (as Claude Code's compaction does); else
+// one call over a transcript, or a chain of them over chunks when the transcript is too large.
 
 import type { Config } from "../config/config.ts";
 import { streamWithRetry } from "../llm/retry.ts";
-import type { Provider } from "../llm/types.ts";
+import type { ModelRequest, Provider, ToolSpec } from "../llm/types.ts";
 import { InterruptedError, ProviderError, errorMessage } from "../protocol/errors.ts";
 import type { CompactionInfo, Message, Usage } from "../protocol/message.ts";
 import type { SessionStore } from "../store/types.ts";
@@ -21,6 +23,17 @@ export interface SummaryInput {
   userMessages: string[];
   focus?: string;
   signal: AbortSignal;
+}
+
+/** The last turn's request as sent (images selected): a summary call that repeats it reads its cache. */
+export interface CachedPrefix {
+  system: string;
+  tools: ToolSpec[];
+  messages: Message[];
+  /** Its prompt tokens (system and tools included). */
+  tokens: number;
+  /** The session's id: OpenAI routes it to the same cache as the turns (prompt_cache_key). */
+  cacheKey?: string;
 }
 
 export interface SummaryCallDeps {
@@ -52,58 +65,90 @@ function chunksOf(entries: string[], room: number): string[] {
   return chunks;
 }
 
-/** The summary of `input.middle` (after `input.previous`) for a model of `window` tokens. */
+/** One summary call: its text, or a ProviderError when it came back empty or as a tool call. */
+async function callSummary(
+  deps: SummaryCallDeps,
+  parts: Pick<ModelRequest, "system" | "messages" | "tools" | "cacheKey">,
+  signal: AbortSignal,
+  hooks: SummaryHooks,
+): Promise<string> {
+  // Read each time: the session's provider may change between calls.
+  const { config, provider } = deps;
+  const turn = await streamWithRetry(
+    provider,
+    {
+      model: provider.model,
+      ...parts,
+      maxTokens: Math.min(SUMMARY_MAX_TOKENS, config.maxTokens),
+      signal,
+      loadImage: (ref) => deps.store.loadImage(ref),
+    },
+    { onText: () => undefined },
+    {
+      maxRetries: config.maxRetries,
+      baseMs: config.retryBaseMs,
+      maxMs: config.retryMaxMs,
+      idleTimeoutMs: config.streamIdleMs,
+    },
+  );
+  hooks.onCall(turn.usage);
+  // The call carried the tools so that its prefix matches the turn's; a call is no summary.
+  if (turn.content.some((b) => b.type === "tool_use"))
+    throw new ProviderError("the model called a tool instead of writing the summary");
+  const out = turn.content
+    .map((b) => (b.type === "text" ? b.text : ""))
+    .join("")
+    .trim()
+    .toWellFormed();
+  if (!out) throw new ProviderError("the summary came back empty");
+  return out;
+}
+
+/** `messages` with `text` asked last: in the last user message (roles keep alternating), else after. */
+export function withRequest(messages: readonly Message[], text: string): Message[] {
+  const last = messages.at(-1);
+  const block = { type: "text" as const, text };
+  if (last?.role === "user") return [...messages.slice(0, -1), { ...last, content: [...last.content, block] }];
+  return [...messages, { id: "summary-request", role: "user", content: [block], ts: Date.now() }];
+}
+
+/** Whether the cached prefix, the request and the summary fit the window together. */
+function prefixFits(prefix: CachedPrefix | undefined, promptChars: number, window: number): prefix is CachedPrefix {
+  return prefix !== undefined && prefix.tokens + promptChars / CHARS_PER_TOKEN + SUMMARY_MAX_TOKENS <= window;
+}
+
+/**
+ * The summary of `input.middle` (after `input.previous`) for a model of `window` tokens: over the
+ * cached `prefix` when it fits, else over a transcript.
+ */
 export async function summarise(
   deps: SummaryCallDeps,
   window: number,
   input: SummaryInput,
   hooks: SummaryHooks,
+  prefix?: CachedPrefix,
 ): Promise<string> {
+  const { task, userMessages, focus, signal } = input;
+  const asked = summaryPrompt({ task, previousSummary: input.previous, userMessages, focus });
+  if (prefixFits(prefix, asked.length, window)) {
+    hooks.onPrompt(asked.length * 3);
+    const { system, tools, messages, cacheKey } = prefix;
+    return callSummary(deps, { system, tools, cacheKey, messages: withRequest(messages, asked) }, signal, hooks);
+  }
   const budgetChars = Math.max(8000, (window - SUMMARY_MAX_TOKENS) * 0.6 * CHARS_PER_TOKEN);
-  const fixed = input.task.length + input.userMessages.reduce((n, m) => n + m.length, 0) + 4000;
+  const fixed = task.length + userMessages.reduce((n, m) => n + m.length, 0) + 4000;
   let entries = transcriptOf(input.middle);
   if (entries.reduce((n, e) => n + e.length, 0) + fixed > budgetChars) entries = transcriptOf(input.middle, 500);
   const chunks = chunksOf(entries, Math.max(4000, budgetChars - fixed));
   let summary = input.previous;
   for (const transcript of chunks) {
-    const text = summaryPrompt({
-      task: input.task,
-      previousSummary: summary,
-      transcript,
-      userMessages: input.userMessages,
-      focus: input.focus,
-    });
+    const text = summaryPrompt({ task, previousSummary: summary, transcript, userMessages, focus });
     // The prompt, its transcript and the request body are garbage once the call returns.
     hooks.onPrompt(text.length * 3);
-    // Read each time: the session's provider may change between calls.
-    const { config, provider } = deps;
-    const turn = await streamWithRetry(
-      provider,
-      {
-        model: provider.model,
-        system: SUMMARY_SYSTEM,
-        messages: [{ id: "summary-request", role: "user", content: [{ type: "text", text }], ts: Date.now() }],
-        tools: [],
-        maxTokens: Math.min(SUMMARY_MAX_TOKENS, config.maxTokens),
-        signal: input.signal,
-        loadImage: (ref) => deps.store.loadImage(ref),
-      },
-      { onText: () => undefined },
-      {
-        maxRetries: config.maxRetries,
-        baseMs: config.retryBaseMs,
-        maxMs: config.retryMaxMs,
-        idleTimeoutMs: config.streamIdleMs,
-      },
-    );
-    hooks.onCall(turn.usage);
-    const out = turn.content
-      .map((b) => (b.type === "text" ? b.text : ""))
-      .join("")
-      .trim()
-      .toWellFormed();
-    if (!out) throw new ProviderError("the summary came back empty");
-    summary = out;
+    const messages: Message[] = [
+      { id: "summary-request", role: "user", content: [{ type: "text", text }], ts: Date.now() },
+    ];
+    summary = await callSummary(deps, { system: SUMMARY_SYSTEM, messages, tools: [] }, signal, hooks);
   }
   // Never without a summary: the middle of a condense is at least two messages, so one chunk at least.
   if (summary === undefined) throw new ProviderError("the summary came back empty");
@@ -118,7 +163,11 @@ export async function summarise(
 export async function summaryOf(
   deps: SummaryCallDeps,
   window: number,
-  input: Omit<SummaryInput, "previous" | "userMessages"> & { previous?: CompactionInfo; userBudget: number },
+  input: Omit<SummaryInput, "previous" | "userMessages"> & {
+    previous?: CompactionInfo;
+    userBudget: number;
+    prefix?: CachedPrefix;
+  },
   hooks: SummaryHooks,
 ): Promise<{ summary?: string; failure?: string }> {
   const { previous, middle, signal } = input;
@@ -134,6 +183,7 @@ export async function summaryOf(
       window,
       { task, previous: previous?.summary, middle, userMessages, focus, signal },
       hooks,
+      input.prefix,
     );
   } catch (err) {
     if (err instanceof InterruptedError || signal.aborted) throw new InterruptedError();

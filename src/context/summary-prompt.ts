@@ -10,20 +10,26 @@ export const SUMMARY_SYSTEM =
   "You condense the history of a coding agent's session so that the work can continue in a fresh context window. " +
   "You answer with the summary only: no preamble, no tool calls.";
 
+/** How every summary request starts: how tests and the bench tell a summary call from a turn. */
+export const SUMMARY_REQUEST_START = "Summarise the conversation ";
+
 export interface SummaryRequest {
   task: string;
   /** The summary an earlier condense wrote: to be updated, not dropped. */
   previousSummary?: string;
-  transcript: string;
+  /** The conversation as text; undefined when the request carries the conversation itself, above. */
+  transcript?: string;
   /** The user's latest messages, newest last. */
   userMessages: string[];
   focus?: string;
 }
 
 export function summaryPrompt(req: SummaryRequest): string {
+  const above = req.transcript === undefined;
   const parts = [
-    "Summarise the conversation below between a user and a coding agent, so that the agent can carry on the task " +
-      "without it.",
+    `${SUMMARY_REQUEST_START}${above ? "above" : "below"} between a user and a coding agent, so that the agent ` +
+      "can carry on the task without it.",
+    ...(above ? ["Answer with the summary as text only: do not call any tool."] : []),
     "Write these sections, concise but complete:",
     "1. Task: what the user asked for, in their words where it matters.",
     "2. Current work and state: what was being done right before this point and how far it got.",
@@ -45,7 +51,7 @@ export function summaryPrompt(req: SummaryRequest): string {
   if (req.userMessages.length) {
     parts.push("", "<user_messages>", ...req.userMessages.map((m) => `<message>${m}</message>`), "</user_messages>");
   }
-  parts.push("", "<conversation>", req.transcript, "</conversation>");
+  if (req.transcript !== undefined) parts.push("", "<conversation>", req.transcript, "</conversation>");
   return parts.join("\n");
 }
 

@@ -150,7 +150,7 @@ export function sessionHandle(s: SessionParts): SessionRuntime {
       await s.tasks.close();
       await sandbox.shell.close();
       await store.close();
-      await s.sweep;
+      await s.sweep();
     },
     killNow() {
       sandbox.shell.killAllNow();

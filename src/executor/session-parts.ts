@@ -3,6 +3,7 @@
 // needs the others. Nothing here runs the agent (session-submit.ts) or answers the user
 // (session-handle.ts).
 
+import { startupMark } from "../runtime/startup-trace.ts";
 import type { StructuredOutput } from "../agent/structured-output.ts";
 import { createSubAgents, type TaskLauncher } from "../agent/sub-agents.ts";
 import { findInstructions, renderSystemPrompt, type PromptEnvironment } from "../agent/system-prompt.ts";
@@ -25,7 +26,7 @@ import type { ApprovalAnswer, ApprovalRequest, Tool } from "../tools/types.ts";
 import { resumedModel } from "./resumed-model.ts";
 import { type HookSource, createSessionHooks, type SessionHooks } from "../hooks/index.ts";
 import { sandboxPlan } from "../sandbox/plan.ts";
-import { type SessionSandbox, startSessionSandbox } from "./session-sandbox.ts";
+import { type SessionSandbox, createSessionSandbox } from "./session-sandbox.ts";
 import { checkpointsOf } from "./session-rewind.ts";
 
 export interface RuntimeOptions {
@@ -62,8 +63,13 @@ export interface SessionParts {
   /** The model the next request goes to (`/model` replaces it). */
   provider: Provider;
   readonly store: OpenedStore;
-  /** Folders of runs killed before their first message, being removed; awaited at close. */
-  readonly sweep: Promise<unknown>;
+  /** Removes folders of runs killed before their first message (started once; awaited at close). */
+  readonly sweep: () => Promise<unknown>;
+  /**
+   * The session's first request is on its way: the start-up work it need not wait for (the sandbox
+   * probe, the sweep) starts now, off the main thread's way to the first byte on the socket.
+   */
+  readonly firstRequestSent: () => void;
   readonly mcp: McpServers;
   readonly sandbox: SessionSandbox;
   /** Rules the user allowed for the rest of the session. */
@@ -88,8 +94,8 @@ export async function openSessionParts(options: RuntimeOptions): Promise<Session
   // Error texts (a provider's message, a warning) must not carry a key to the terminal or a log.
   const emit: EventSink = (event) => options.emit(redactEvent(event, checked.secrets));
   const warn = (message: string) => emit({ type: "warning", message });
-  // Probed beside everything else, once per process; only a tool call waits for its answer.
-  const sandbox = startSessionSandbox(config, checked, emit);
+  // Probed once per process, after the first request went out; only a tool call waits for its answer.
+  const sandbox = createSessionSandbox(config, checked, emit);
   const selected = selectProvider(config);
   // The SDK loads while the session's files are written (its import is most of the start's CPU).
   selected.prepare?.();
@@ -102,7 +108,12 @@ export async function openSessionParts(options: RuntimeOptions): Promise<Session
   const { store, provider } = await openStoreAndModel(options, selected, emit);
   // Folders of runs killed before their first message, removed beside this run (off its start
   // path: one look per stored session) and awaited at close.
-  const sweep = removeAbandonedSessions(config.home, store.id);
+  let swept: Promise<unknown> | undefined;
+  const sweep = () => (swept ??= removeAbandonedSessions(config.home, store.id));
+  const firstRequestSent = () => {
+    sandbox.start();
+    sweep();
+  };
   // Started now, in parallel with everything else; the first request waits for them (bounded).
   const mcp = startMcpServers(mcpSessionInput(config, mcpConfigured, store.dir, warn));
   const kind = agentKind(config.permissionMode);
@@ -118,6 +129,7 @@ export async function openSessionParts(options: RuntimeOptions): Promise<Session
     provider,
     store,
     sweep,
+    firstRequestSent,
     mcp,
     sandbox,
     granted,
@@ -164,6 +176,7 @@ export async function openSessionParts(options: RuntimeOptions): Promise<Session
     // `/rewind`: a task's writes are checkpointed under the prompt that started it.
     checkpointTurn: () => checkpointsOf(store).currentTurn(),
   });
+  startupMark("session-open");
   return Object.assign(session, { context, monitor, tasks, hooks });
 }
 

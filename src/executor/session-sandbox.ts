@@ -1,6 +1,7 @@
 // What a session's commands run in: the OS sandbox's probe, the permission policy that depends on
-// its answer, and the shell pool that starts its shells inside it. The probe runs beside the first
-// request, never before it: only a tool call needs its answer, and `ready()` is awaited there.
+// its answer, and the shell pool that starts its shells inside it. The probe starts once the first
+// request has gone out, never before it (its spawn is milliseconds of the main thread, and only a
+// tool call needs its answer), or earlier when something awaits `ready()`.
 
 import type { Config, PermissionMode } from "../config/config.ts";
 import type { EventSink } from "../protocol/events.ts";
@@ -20,29 +21,33 @@ export interface SessionSandbox {
   setPermissionMode(mode: PermissionMode): void;
   /** The session's one shell pool: its commands wait for the probe, its counters do not. */
   readonly shell: ShellPool;
-  /** Resolves when the probe has answered and the policy and pool follow its answer. */
+  /** Resolves when the probe has answered and the policy and pool follow its answer; starts it if need be. */
   ready(): Promise<void>;
+  /** Starts the probe if it has not started (the first request is on its way). */
+  start(): void;
 }
 
 /**
- * Starts the probe (once per process) and returns at once. `checked` is the policy built before
- * anything opened (an invalid rule is a configuration error); it stands until the probe answers.
+ * The session's sandbox, its probe (once per process) not started yet. `checked` is the policy built
+ * before anything opened (an invalid rule is a configuration error); it stands until the probe answers.
  */
-export function startSessionSandbox(config: Config, checked: PermissionPolicy, emit: EventSink): SessionSandbox {
+export function createSessionSandbox(config: Config, checked: PermissionPolicy, emit: EventSink): SessionSandbox {
   let state: SandboxState | undefined;
   let permissions = checked;
   const pool = new PendingShellPool();
-  const probed = sandboxState(config.sandbox, config.shell.env).then(async (answer) => {
-    state = answer;
-    // Commands confined by the kernel need not ask in default mode; unconfined, the policy fails
-    // closed. A mode switched meanwhile (Shift+Tab) is kept.
-    permissions = { ...buildPolicy(config, { sandboxed: isSandboxed(answer) }), mode: permissions.mode };
-    const warning = sandboxWarningOnce(answer);
-    if (warning) emit({ type: "warning", message: warning });
-    // The pool's code loads only now, off the way to the first request (only commands need it).
-    const { createShellPool } = await import("../shell/shell-pool.ts");
-    pool.start(() => createShellPool(config.shell, sandboxPlan(config, answer)));
-  });
+  let probed: Promise<void> | undefined;
+  const probe = () =>
+    sandboxState(config.sandbox, config.shell.env).then(async (answer) => {
+      state = answer;
+      // Commands confined by the kernel need not ask in default mode; unconfined, the policy fails
+      // closed. A mode switched meanwhile (Shift+Tab) is kept.
+      permissions = { ...buildPolicy(config, { sandboxed: isSandboxed(answer) }), mode: permissions.mode };
+      const warning = sandboxWarningOnce(answer);
+      if (warning) emit({ type: "warning", message: warning });
+      // The pool's code loads only now, off the way to the first request (only commands need it).
+      const { createShellPool } = await import("../shell/shell-pool.ts");
+      pool.start(() => createShellPool(config.shell, sandboxPlan(config, answer)));
+    });
   return {
     get state() {
       return state;
@@ -57,7 +62,10 @@ export function startSessionSandbox(config: Config, checked: PermissionPolicy, e
       permissions = { ...permissions, mode };
     },
     shell: pool,
-    ready: () => probed,
+    ready: () => (probed ??= probe()),
+    start() {
+      probed ??= probe();
+    },
   };
 }
 

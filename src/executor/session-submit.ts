@@ -70,9 +70,10 @@ export async function submitPrompt(s: SessionParts, input: ContentBlock[], signa
     tasks,
     refreshTools: () => mcp.refresh(tools),
     hooks: s.hooks,
-    // The first request goes out while the sandbox is probed; its tool calls wait for the answer.
+    // The sandbox is probed once the first request has gone out; its tool calls wait for the answer.
     answerJudge: s.structured?.judge(),
     beforeTools: () => Promise.race([sandbox.ready(), interrupted]),
+    onRequestSent: s.firstRequestSent,
   });
   await endTurn();
   sandbox.shell.releaseTask(MAIN_TASK);

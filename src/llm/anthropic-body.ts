@@ -4,7 +4,8 @@
 
 import type Anthropic from "@anthropic-ai/sdk";
 import type { ContentBlock, Message } from "../protocol/message.ts";
-import { summaryIndex, toAnthropicMessages, toAnthropicParams } from "./anthropic-wire.ts";
+import { toAnthropicMessages, toAnthropicParams } from "./anthropic-wire.ts";
+import { innerBreakpoints } from "./cache-breakpoints.ts";
 import type { ModelRequest } from "./types.ts";
 import { itemAt } from "../text/checked-index.ts";
 
@@ -43,10 +44,9 @@ export class AnthropicBodyBuilder {
       parts.push(piece);
     }
     this.pieces = next;
-    // The last non-empty message and the newest compaction record carry cache breakpoints: built
-    // apart (parts is parallel to request.messages; a lone message gets its breakpoint as the last).
-    const summary = summaryIndex(request.messages);
-    for (const at of new Set([summary, last])) {
+    // The last non-empty message and the inner breakpoints (cache-breakpoints.ts) carry cache_control:
+    // built apart (parts is parallel to request.messages; a lone message gets its breakpoint as the last).
+    for (const at of new Set([...innerBreakpoints(request.messages), last])) {
       if (at < 0 || !parts[at]) continue;
       const params = await toAnthropicParams({ ...request, messages: [itemAt(request.messages, at)] }, model);
       parts[at] = JSON.stringify(params.messages[0]);

@@ -3,6 +3,7 @@
 
 import type Anthropic from "@anthropic-ai/sdk";
 import type { ContentBlock, ImageBlock, Message, TextBlock } from "../protocol/message.ts";
+import { innerBreakpoints } from "./cache-breakpoints.ts";
 import type { ModelRequest } from "./types.ts";
 import { itemAt } from "../text/checked-index.ts";
 
@@ -10,9 +11,10 @@ type Block = Anthropic.ContentBlockParam;
 type Params = Anthropic.Messages.MessageCreateParamsStreaming;
 
 // A conversation resends the tools, the system prompt and the history each turn, and the API caches
-// by prefix up to each cache_control breakpoint (at most 4 a request). We mark the tools, the
-// system prompt, the newest compaction record (stable until the next condense, so a prune after
-// it re-writes only what follows it) and the end of the conversation (moving, turn by turn).
+// by prefix up to each cache_control breakpoint (at most 4 a request). We mark the system prompt
+// (its prefix holds the tools; the last tool only when there is no system prompt), the newest
+// compaction record and the end of the prefix a prune keeps (cache-breakpoints.ts), and the end of
+// the conversation (moving, turn by turn).
 const CACHE = { type: "ephemeral" } as const;
 
 type LoadImage = ModelRequest["loadImage"];
@@ -85,13 +87,6 @@ export async function toAnthropicMessages(
   return out;
 }
 
-/** The newest compaction record (or summary) before the last message, or -1: a breakpoint's place. */
-export function summaryIndex(messages: readonly Message[]): number {
-  for (let i = messages.length - 2; i >= 0; i--)
-    if (itemAt(messages, i).compaction || itemAt(messages, i).isSummary) return i;
-  return -1;
-}
-
 function withBreakpoint(message: Anthropic.MessageParam): Anthropic.MessageParam {
   const blocks = [...(message.content as Block[])];
   blocks[blocks.length - 1] = { ...blocks[blocks.length - 1], cache_control: CACHE } as Block;
@@ -99,11 +94,11 @@ function withBreakpoint(message: Anthropic.MessageParam): Anthropic.MessageParam
 }
 
 export async function toAnthropicParams(request: ModelRequest, model: string): Promise<Params> {
-  const summary = summaryIndex(request.messages);
+  const inner = new Set(innerBreakpoints(request.messages));
   const messages: Anthropic.MessageParam[] = [];
   for (let i = 0; i < request.messages.length; i++) {
     const [wire] = await toAnthropicMessages([itemAt(request.messages, i)], request.loadImage);
-    if (wire) messages.push(i === summary ? withBreakpoint(wire) : wire);
+    if (wire) messages.push(inner.has(i) ? withBreakpoint(wire) : wire);
   }
   const last = messages.at(-1);
   if (last && Array.isArray(last.content) && last.content.length > 0)
@@ -112,7 +107,7 @@ export async function toAnthropicParams(request: ModelRequest, model: string): P
     name: tool.name,
     description: tool.description,
     input_schema: tool.input_schema as Anthropic.Tool.InputSchema,
-    ...(i === request.tools.length - 1 ? { cache_control: CACHE } : {}),
+    ...(i === request.tools.length - 1 && !request.system ? { cache_control: CACHE } : {}),
   }));
   return {
     model,

@@ -1,6 +1,7 @@
 // The Anthropic Messages provider: one streamed turn through the official SDK, loaded on first use
 // so that startup (`--version`) never pays for it.
 
+import { startupMark } from "../runtime/startup-trace.ts";
 import type { Messages } from "@anthropic-ai/sdk/resources/messages/messages";
 import { AnthropicTurnBuilder, type AnthropicEvent } from "./anthropic-stream.ts";
 import { AnthropicBodyBuilder } from "./anthropic-body.ts";
@@ -51,6 +52,7 @@ export class AnthropicProvider extends SdkProvider<Sdk, AnthropicClient, Anthrop
       baseURL: this.options.baseUrl || ANTHROPIC_DEFAULT_BASE_URL,
       // Retries are ours (retry.ts), with backoff the UI can show.
       maxRetries: 0,
+      fetch: this.sendingFetch,
     });
     return { messages: new sdk.Messages(client) };
   }
@@ -59,6 +61,7 @@ export class AnthropicProvider extends SdkProvider<Sdk, AnthropicClient, Anthrop
     // The body is sent as built (the same bytes the SDK would write), reusing each message's JSON
     // from the previous turn instead of serialising the whole conversation again.
     const { params, body } = await this.#bodies.build(request, model);
+    startupMark("request-built");
     return client.messages.create(params, {
       signal: request.signal,
       body,

@@ -37,6 +37,7 @@ export class OpenAIProvider extends SdkProvider<Sdk, OpenAIClient, OpenAIChunk> 
       organization: null,
       project: null,
       maxRetries: 0,
+      fetch: this.sendingFetch,
     });
   }
 

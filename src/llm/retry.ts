@@ -153,6 +153,7 @@ async function attemptWithWatchdog(
         },
         onEvent: alive,
         ...(callbacks.onToolInput ? { onToolInput: callbacks.onToolInput } : {}),
+        ...(callbacks.onSent ? { onSent: callbacks.onSent } : {}),
       },
     );
   } catch (err) {

@@ -5,6 +5,7 @@
 import { InterruptedError } from "../protocol/errors.ts";
 import { cutStreamError, type SdkErrorClasses, toProviderError } from "./llm-error.ts";
 import type { AssistantTurn, ModelRequest, Provider, StreamCallbacks } from "./types.ts";
+import { startupMark } from "../runtime/startup-trace.ts";
 
 export interface EndpointOptions {
   apiKey: string;
@@ -23,6 +24,8 @@ export abstract class SdkProvider<Sdk extends SdkErrorClasses, Client, E> implem
   abstract readonly name: Provider["name"];
   readonly model: string;
   #client?: Client;
+  /** Requests whose `onSent` waits for their fetch to start. */
+  readonly #sending: Array<() => void> = [];
 
   constructor(protected readonly options: EndpointOptions) {
     this.model = options.model;
@@ -34,6 +37,18 @@ export abstract class SdkProvider<Sdk extends SdkErrorClasses, Client, E> implem
   /** Starts the request; the SDK's stream yields the wire format's events. */
   protected abstract open(client: Client, request: ModelRequest, model: string): Promise<AsyncIterable<unknown>>;
   protected abstract builder(callbacks: StreamCallbacks): TurnBuilder<E>;
+
+  /**
+   * The fetch the SDK's client sends with: once a request's bytes are handed to the runtime's HTTP
+   * client, its `onSent` runs on the next turn of the event loop (start-up work that waits for the
+   * first request: the sandbox probe's spawn, the sweep), so it delays nothing on the way there.
+   */
+  protected readonly sendingFetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    startupMark("fetch", true);
+    const response = fetch(input, init);
+    for (const sent of this.#sending.splice(0)) setTimeout(sent, 0);
+    return response;
+  };
 
   prepare(): void {
     this.loadSdk().then(
@@ -53,7 +68,13 @@ export abstract class SdkProvider<Sdk extends SdkErrorClasses, Client, E> implem
     const sdk = await this.loadSdk();
     try {
       this.#client ??= this.createClient(sdk);
-      const stream = await this.open(this.#client, request, request.model || this.model);
+      const sent = callbacks.onSent;
+      if (sent) this.#sending.push(sent);
+      const stream = await this.open(this.#client, request, request.model || this.model).finally(() => {
+        // Failed before its fetch: nothing was sent.
+        const waiting = sent ? this.#sending.indexOf(sent) : -1;
+        if (waiting >= 0) this.#sending.splice(waiting, 1);
+      });
       const turn = this.builder(callbacks);
       let events = 0;
       for await (const event of stream) {

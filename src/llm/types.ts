@@ -38,6 +38,8 @@ export interface StreamCallbacks {
    * joined so far (cut anywhere). Lets the agent get ready for a call before the turn ends.
    */
   onToolInput?(index: number, name: string, json: string): void;
+  /** The request's bytes are on their way (its fetch started): work it need not wait for may start. */
+  onSent?(): void;
 }
 
 export interface Provider {

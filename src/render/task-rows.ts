@@ -9,6 +9,7 @@ import type { Colors } from "./colors.ts";
 import { inertLine } from "./inert.ts";
 import { toolLabel } from "./tool-label.ts";
 import { itemAt } from "../text/checked-index.ts";
+import { type BlockLine, blockFrame } from "./row-block.ts";
 
 /** Most characters of a running task's current call (`Read(src/x.ts)`): the description keeps the rest. */
 const CURRENT_TOOL_LIMIT = 40;
@@ -154,12 +155,6 @@ export function fitRows(
   };
 }
 
-const UP = (n: number) => `\x1b[${n}A\r`;
-const ERASE_LINE_END = "\x1b[K";
-// Only ever sent with the cursor below what was just written: erasing the whole screen from its
-// top-left corner would push it into the scrollback on tmux (scroll-on-clear), duplicating rows.
-const ERASE_DOWN = "\x1b[J";
-
 /**
  * Draws the rows of the running batch as a block at the bottom of the terminal. Other output goes
  * through `above()`, which writes over the block and draws it again below, so rows never
@@ -195,7 +190,7 @@ export class TaskRowsDisplay {
     if (!this.rows.size) return;
     const finished = [...this.rows.values()].every((r) => r.state === "done" || r.state === "failed");
     // The last drawing shows every row: it is never redrawn, so it may scroll.
-    this.write(this.erase() + this.render(finished));
+    this.paint("", finished);
     if (finished) {
       // Left on screen as history; the next batch gets a block of its own.
       this.rows.clear();
@@ -214,7 +209,7 @@ export class TaskRowsDisplay {
       this.write(text);
       return;
     }
-    this.write(this.erase() + text.replace(/\n/g, `${ERASE_LINE_END}\n`) + this.render());
+    this.paint(text);
   }
 
   /** Stops the spinner; the rows stay as drawn. */
@@ -227,7 +222,7 @@ export class TaskRowsDisplay {
 
   private tick(): void {
     this.frame++;
-    if (this.rows.size) this.write(this.erase() + this.render());
+    if (this.rows.size) this.paint();
   }
 
   private stopTimer(): void {
@@ -235,16 +230,29 @@ export class TaskRowsDisplay {
     this.timer = undefined;
   }
 
-  private erase(): string {
-    if (!this.drawn.length) return "";
-    // A narrower terminal re-wraps what was drawn: count the lines each row takes now.
-    const cols = Math.max(1, this.columns());
-    const lines = this.drawn.reduce((sum, w) => sum + Math.max(1, Math.ceil(w / cols)), 0);
-    return UP(lines);
+  /** Writes one frame: `above` (whole lines), then the rows, over the rows drawn before. */
+  private paint(above = "", all = false): void {
+    // One width for the whole frame, read again just before the write: a resize while the frame is
+    // being built (the process preempted or stopped in between) would otherwise send a frame that goes
+    // up by the old width's count over rows the terminal has already re-wrapped, leaving some above it.
+    const layout = (columns: number) => {
+      const lines = this.render(columns, all);
+      return { columns, lines, text: blockFrame(this.drawn, columns, lines, above) };
+    };
+    let frame = layout(this.columns());
+    // Bounded: a terminal being dragged wider and narrower gets the latest width of a few reads.
+    for (let tries = 0; tries < 3; tries++) {
+      const now = this.columns();
+      if (now === frame.columns) break;
+      frame = layout(now);
+    }
+    this.write(frame.text);
+    this.drawn = frame.lines.map((r) => r.width);
   }
 
-  private render(all = false): string {
-    const columns = Math.max(10, this.columns());
+  /** The rows as laid out for a terminal `terminalColumns` wide. */
+  private render(terminalColumns: number, all: boolean): BlockLine[] {
+    const columns = Math.max(10, terminalColumns);
     const style: RowStyle = { colors: this.colors, labelLimit: this.labelLimit, columns, frame: this.frame };
     const rows = [...this.rows.values()];
     // One line is left for the cursor: a block as tall as the screen would scroll its first row away.
@@ -256,9 +264,7 @@ export class TaskRowsDisplay {
       const text = cut(fit.summary, columns - 1);
       out.unshift({ text: this.colors.dim(text), width: codePointCount(text) });
     }
-    this.drawn = out.map((r) => r.width);
-    // Each row overwrites the line it lands on; what is left below (after a resize) is cleared.
-    return out.map((r) => `${r.text}${ERASE_LINE_END}\n`).join("") + ERASE_DOWN;
+    return out;
   }
 }
 

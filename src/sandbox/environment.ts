@@ -1,6 +1,8 @@
 // The environment a sandboxed shell starts with: an allow-list, not synapse's environment minus a
 // deny-list, so a key under a name nobody thought of (a CI token, a cloud credential) stays out.
 
+import { nameMatcher } from "../text/name-patterns.ts";
+
 /** Names passed through when set; `LC_*` stands for every locale variable. */
 export const SANDBOX_ENV_ALLOW: readonly string[] = [
   "PATH",
@@ -15,8 +17,7 @@ export const SANDBOX_ENV_ALLOW: readonly string[] = [
   "TZ",
 ];
 
-const matches = (name: string, patterns: readonly string[]) =>
-  patterns.some((p) => (p.endsWith("*") ? name.startsWith(p.slice(0, -1)) : name === p));
+const allowed = nameMatcher(SANDBOX_ENV_ALLOW);
 
 /**
  * `env` cut down to the allow-list, minus anything `hidden` names (a user who hides `PATH`-like
@@ -27,8 +28,9 @@ export function sandboxEnvironment(
   hidden: readonly string[] = [],
 ): Record<string, string> {
   const out: Record<string, string> = {};
+  const isHidden = nameMatcher(hidden);
   for (const [name, value] of Object.entries(env)) {
-    if (matches(name, SANDBOX_ENV_ALLOW) && !matches(name, hidden)) out[name] = value;
+    if (allowed(name) && !isHidden(name)) out[name] = value;
   }
   out.TMPDIR = "/tmp";
   return out;

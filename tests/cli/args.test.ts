@@ -1,6 +1,7 @@
 // Command-line parsing: table of argument vectors and what they mean.
 import { describe, expect, test } from "bun:test";
-import { parseCommandLine } from "../../src/cli/args.ts";
+import { parseArgs } from "node:util";
+import { OPTIONS, parseCommandLine, parseWords } from "../../src/cli/args.ts";
 import { UsageError } from "../../src/protocol/errors.ts";
 
 describe("parseCommandLine", () => {
@@ -102,5 +103,35 @@ describe("synapse compact", () => {
   ])("%j is a usage error", (argv, message) => {
     expect(() => parseCommandLine(argv as string[])).toThrow(UsageError);
     expect(() => parseCommandLine(argv as string[])).toThrow(message);
+  });
+});
+
+describe("parseWords: a command line without options skips node:util", () => {
+  // What parseArgs itself answers for each, with the same options: the shortcut must agree exactly.
+  const real = (argv: string[]) => parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  test.each([
+    [[]],
+    [["fix the bug"]],
+    [["fix", "the", "bug"]],
+    [["doctor"]],
+    [["compact"]],
+    [["sessions"]],
+    [["review", "this", "diff—ünïcode 🎉"]],
+    [["a=b", "x+y", "--"].slice(0, 2)],
+    [[""]],
+    [[" ", "\t-x"]],
+  ])("%j", (argv) => {
+    const words = parseWords(argv);
+    const expected = real([...argv]);
+    expect({ values: { ...words.values }, positionals: words.positionals }).toEqual({
+      values: { ...expected.values },
+      positionals: expected.positionals,
+    });
+  });
+
+  test("a word starting with a dash goes to parseArgs (its errors included)", () => {
+    expect(parseWords(["-y", "go"]).values.yes).toBe(true);
+    expect(parseWords(["-"]).positionals).toEqual(real(["-"]).positionals);
+    expect(() => parseWords(["--no-such-flag"])).toThrow(UsageError);
   });
 });

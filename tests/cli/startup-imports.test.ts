@@ -10,7 +10,7 @@ const root = join(import.meta.dir, "..", "..");
 const RUN_PATH = [
   "src/cli/main.ts",
   "src/cli/args.ts",
-  "src/config/load.ts",
+  "src/config/config-files.ts",
   "src/runtime/environ-secrets.ts",
   "src/runtime/non-dumpable.ts",
   "src/runtime/trusted-path.ts",
@@ -22,12 +22,13 @@ const RUN_PATH = [
 const transpiler = new Bun.Transpiler({ loader: "ts" });
 
 /** Every module of ours reached from `entries` by static imports (import() is not followed). */
-function staticGraph(entries: string[]): string[] {
+function staticGraph(entries: string[], packages = new Set<string>()): string[] {
   const seen = new Set<string>();
   const walk = (file: string) => {
     if (seen.has(file)) return;
     seen.add(file);
     for (const imp of transpiler.scanImports(readFileSync(file, "utf8"))) {
+      if (imp.kind === "import-statement" && !imp.path.startsWith(".")) packages.add(imp.path);
       if (imp.kind !== "import-statement" || !imp.path.startsWith(".")) continue;
       const target = resolve(dirname(file), imp.path);
       if (target.endsWith(".ts") && existsSync(target)) walk(target);
@@ -80,4 +81,15 @@ test("the shell pool and the json and stream-json writers load only when needed"
     "src/cli/output/stream-json-writer.ts",
   ])
     expect(graph).not.toContain(late);
+});
+
+test("node:util (parseArgs) and the config files' schemas load only when needed", () => {
+  // node:util is ~5 ms of a compiled start: only a command line with options loads it (args.ts);
+  // the config files' zod schemas load only when a config file exists (main.ts).
+  const packages = new Set<string>();
+  const graph = staticGraph(RUN_PATH, packages);
+  expect(graph).toContain("src/config/config.ts");
+  expect(packages).toContain("node:fs");
+  expect([...packages]).not.toContain("node:util");
+  expect(graph).not.toContain("src/config/file-config.ts");
 });

@@ -15,6 +15,7 @@ import type { AgentEvent } from "../../src/protocol/events.ts";
 import type { ContentBlock, Message } from "../../src/protocol/message.ts";
 import { openSession } from "../../src/store/session.ts";
 import { type FakeLLM, type RecordedRequest, startFakeLLM } from "../support/fake-llm.ts";
+import { isSummaryRequest } from "../support/summary-request.ts";
 
 const SUMMARY = "SUMMARY: files 1 to 9 were read; nothing was changed.";
 const TOOLS: ToolSpec[] = [
@@ -24,8 +25,10 @@ let fake: FakeLLM;
 const dirs: string[] = [];
 
 beforeAll(async () => {
-  // Requests without tools are summary calls; the others are the rows' own requests.
-  fake = await startFakeLLM((req: RecordedRequest) => (req.body.tools ? { text: "ok" } : { text: SUMMARY }));
+  // Requests that ask for a summary are summary calls; the others are the rows' own requests.
+  fake = await startFakeLLM((req: RecordedRequest) =>
+    isSummaryRequest(req.body) ? { text: SUMMARY } : { text: "ok" },
+  );
 });
 afterAll(async () => {
   await fake.stop();
@@ -304,7 +307,7 @@ describe("ContextManager: history, window and memory state → the request", () 
       expect(lines(sent)).toEqual(row.expected);
       if (row.first !== undefined) expect(sent[0]?.content[0]).toEqual({ type: "text", text: row.first });
       if (row.wire) {
-        const own = calls.filter((c) => c.body.tools);
+        const own = calls.filter((c) => !isSummaryRequest(c.body));
         expect(own).toHaveLength(1);
         expect(wireLines(own[0]!.body)).toEqual(row.expected);
       }

@@ -7,11 +7,12 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeLLM } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
+import { isSummaryRequest } from "../support/summary-request.ts";
 import { providerEnv, runBinary, tempHome } from "../support/binary.ts";
 
 const serve = fakeLLMPerTest();
 let fake: FakeLLM | undefined;
-const isSummary = (body: any) => !body.tools?.length;
+const isSummary = (body: any) => isSummaryRequest(body);
 const posts = () => fake!.requests.filter((r) => r.path === "/v1/messages");
 
 /** A session with `prompts` exchanges; summary calls answered by `onSummary`. */

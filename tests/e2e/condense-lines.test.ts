@@ -4,13 +4,14 @@
 import { expect, test } from "bun:test";
 import type { FakeLLM } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
+import { isSummaryRequest } from "../support/summary-request.ts";
 import { providerEnv, runBinary, tempHome } from "../support/binary.ts";
 
 const serve = fakeLLMPerTest();
 let fake: FakeLLM | undefined;
 
 test("/compact: the compacted line and the context notice give the same figures", async () => {
-  const isSummary = (body: any) => !body.tools?.length;
+  const isSummary = (body: any) => isSummaryRequest(body);
   let turn = 0;
   fake = await serve((req) =>
     isSummary(req.body)

@@ -20,6 +20,7 @@ import {
   type ScriptedReply,
   startFakeLLM,
 } from "../support/fake-llm.ts";
+import { isSummaryRequest } from "../support/summary-request.ts";
 
 const TASK = "TASK-7f3: read big.txt again and again";
 
@@ -45,8 +46,8 @@ interface Agent {
 }
 
 /**
- * The model: calls Read on big.txt `turns` times, then answers. A request without tools is a
- * summary request and gets `summary(n)` (or what it returns).
+ * The model: calls Read on big.txt `turns` times, then answers. A request that asks for a summary
+ * gets `summary(n)` (or what it returns).
  */
 function agent(
   turns: number,
@@ -58,7 +59,7 @@ function agent(
 ) {
   const state: Agent = { summaries: [], lostTask: 0, toolTurns: 0 };
   const script = (req: RecordedRequest): ScriptedReply => {
-    if (!req.body.tools) {
+    if (isSummaryRequest(req.body)) {
       state.summaries.push(req.body);
       return summary(state.summaries.length, req);
     }
@@ -82,9 +83,13 @@ async function serve(script: (req: RecordedRequest) => ScriptedReply, options: F
   return server;
 }
 
+/** The request for a summary: the last message's text (after the conversation, or the only one). */
 function summaryText(body: any): string {
-  return body.messages[0].content.map((b: any) => b.text ?? "").join("");
+  return body.messages.at(-1).content.map((b: any) => b.text ?? "").join("");
 }
+
+/** A turn's request: it carries tools and does not ask for a summary. */
+const turnRequest = (body: any): boolean => Boolean(body?.tools) && !isSummaryRequest(body);
 
 describe("long sessions", () => {
   test("1,200 turns of 20 kB outputs against a 200k-token window run to the end, every request well-formed", async () => {
@@ -167,7 +172,7 @@ describe("long sessions", () => {
 });
 
 describe("the summary", () => {
-  test("carries the task, the user's words, cut tool outputs, and updates the previous summary", async () => {
+  test("carries the task, the user's words, the conversation itself, and updates the previous summary", async () => {
     const { state, script } = agent(40, undefined, 3000);
     const s = await serve(script, { contextWindow: 30_000 });
     const cwd = workDir(6_000);
@@ -179,13 +184,16 @@ describe("the summary", () => {
     const first = summaryText(state.summaries[0]);
     expect(first).toContain("<task>\nTASK-7f3: read big.txt again and again\n</task>");
     expect(first).toContain("The user's latest instructions, quoted word for word");
-    expect(first).toContain("TOOL CALL Read");
-    expect(first).toMatch(/more characters cut for the summary/);
-    expect(state.summaries[0].tools).toBeUndefined();
+    // The conversation fits: the call repeats the turn's request (tools, messages) to read its cache.
+    expect(state.summaries[0].tools.map((t: any) => t.name)).toContain("Read");
+    expect(JSON.stringify(state.summaries[0].messages)).toContain('"name":"Read"');
+    expect(first).not.toContain("<conversation>");
     const second = summaryText(state.summaries[1]);
     expect(second).toContain("<previous_summary>\nSUMMARY 1:");
     // After a summary, the request starts with the record, then recent whole turns.
-    const after = s.requests.filter((q) => q.body.tools && JSON.stringify(q.body.messages[0]).includes("<summary>"));
+    const after = s.requests.filter(
+      (q) => turnRequest(q.body) && JSON.stringify(q.body.messages[0]).includes("<summary>"),
+    );
     expect(after.length).toBeGreaterThan(0);
     expect(
       jsonLines(r.stdout).some(
@@ -211,7 +219,7 @@ describe("the summary", () => {
     expect(s2.rejected).toEqual([]);
     const text = state2.summaries.map(summaryText).join("\n");
     expect(text).toContain("<message>now use INSTRUCTION-42 please</message>");
-    const later = s2.requests.filter((q) => q.body.tools).at(-1)!;
+    const later = s2.requests.filter((q) => turnRequest(q.body)).at(-1)!;
     expect(JSON.stringify(later.body.messages[0])).toContain("now use INSTRUCTION-42 please");
   }, 60_000);
 });
@@ -241,7 +249,7 @@ describe("fallback and reactive retry", () => {
       true,
     );
     const marked = s.requests.filter(
-      (q) => q.body.tools && /earlier messages were left out here/.test(JSON.stringify(q.body.messages[0])),
+      (q) => turnRequest(q.body) && /earlier messages were left out here/.test(JSON.stringify(q.body.messages[0])),
     );
     expect(marked.length).toBeGreaterThan(0);
     expect(state.lostTask).toBe(0);
@@ -333,7 +341,7 @@ describe("resume after a condense", () => {
     const env = { ...home.env, ...providerEnv(s.url), SYNAPSE_CONTEXT_WINDOW: "30000", SYNAPSE_MAX_TOKENS: "2000" };
     expect((await runBinary({ args: ["--max-turns", "100", TASK], cwd, env })).code).toBe(0);
     expect(state.summaries.length).toBeGreaterThan(0);
-    const lastBefore = s.requests.filter((q) => q.body.tools).at(-1)!.body.messages.length;
+    const lastBefore = s.requests.filter((q) => turnRequest(q.body)).at(-1)!.body.messages.length;
     await server!.stop();
     const s2 = await serve(() => ({ text: "resumed" }), { contextWindow: 30_000 });
     const r = await runBinary({ args: ["-c", "go on"], cwd, env: { ...env, ...providerEnv(s2.url) } });

@@ -1,7 +1,7 @@
 // Cost through the compiled binary against the fake whose usage reports prompt-cache reads and
 // writes as the API does: json `total_cost_usd` and `stats.cost`, `/cost`, `--max-budget-usd`
-// (exit 1, session saved and resumable), and the cache breakpoints the fake receives (present,
-// never more than 4, one on the compaction record).
+// (exit 1, session saved and resumable), the cache breakpoints the fake receives (present,
+// never more than 4, one on the compaction record), and summary calls that read the turn's cache.
 
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { providerEnv, runBinary, tempHome } from "../support/binary.ts";
 import type { RecordedRequest, ScriptedReply } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
+import { isSummaryRequest } from "../support/summary-request.ts";
 
 const serve = fakeLLMPerTest();
 const marks = (value: unknown) => (JSON.stringify(value).match(/"cache_control"/g) ?? []).length;
@@ -24,11 +25,11 @@ function workspace(): string {
   return dir;
 }
 
-/** Reads out.txt `turns` times, then answers. Summary calls (no tools) get a short summary. */
+/** Reads out.txt `turns` times, then answers. Summary calls get a short summary. */
 function reader(turns: number) {
   let done = 0;
   return (req: RecordedRequest): ScriptedReply => {
-    if (!req.body.tools) return { text: "SUMMARY: read out.txt several times." };
+    if (isSummaryRequest(req.body)) return { text: "SUMMARY: read out.txt several times." };
     if (done++ < turns) return { toolCalls: [{ name: "Read", input: { path: "out.txt" } }] };
     return { text: "finished" };
   };
@@ -190,7 +191,8 @@ describe("cache breakpoints on the wire", () => {
     }
     const last = fake.requests.at(-1)!.body;
     expect(marks(last)).toBe(4);
-    expect(marks(last.tools.at(-1))).toBe(1);
+    // The system prompt's breakpoint caches the tools before it.
+    expect(marks(last.tools)).toBe(0);
     expect(marks(last.system)).toBe(1);
     expect(JSON.stringify(last.messages[0])).toContain("cache_control");
     expect(JSON.stringify(last.messages.at(-1))).toContain("cache_control");
@@ -224,7 +226,7 @@ describe("condensing that keeps the cache warm", () => {
     // Each request's messages begin with the previous request's, byte for byte, except right after a
     // prune: so the cache is re-written only once per prune.
     const turnsSent = fake.requests
-      .filter((r) => r.body?.tools)
+      .filter((r) => r.body?.tools && !isSummaryRequest(r.body))
       .map((r) =>
         r.body.messages.map((m: unknown) => JSON.stringify(m).replace(/,"cache_control":\{"type":"ephemeral"\}/g, "")),
       );
@@ -240,5 +242,32 @@ describe("condensing that keeps the cache warm", () => {
       fake.requests.filter((r) => r.body?.tools).map((r) => JSON.stringify([r.body.system, r.body.tools])),
     );
     expect(heads.size).toBe(1);
+  });
+
+  test("a summary call repeats the last turn's request and reads it from the cache", async () => {
+    const fake = await serve(reader(8));
+    const home = tempHome();
+    // A store of 12 messages at most: past three quarters of it, the context is summarised.
+    const extra = { SYNAPSE_MODEL: "claude-sonnet-4-5", SYNAPSE_STORE_MAX_MESSAGES: "12" };
+    const run = await runBinary({
+      args: ["-o", "json", "-y", "-C", workspace(), "read out.txt"],
+      env: env(fake.url, home.env, extra),
+      timeoutMs: 60_000,
+    });
+    expect(run.code).toBe(0);
+    const at = fake.requests.findIndex((r) => r.body && isSummaryRequest(r.body));
+    expect(at).toBeGreaterThan(0);
+    const [turn, summary] = [fake.requests[at - 1]!, fake.requests[at]!];
+    // The same system prompt, tools and messages as the turn before, then the request for a summary.
+    expect(JSON.stringify([summary.body.system, summary.body.tools])).toBe(
+      JSON.stringify([turn.body.system, turn.body.tools]),
+    );
+    const bare = (m: unknown) => JSON.stringify(m).replace(/,"cache_control":\{"type":"ephemeral"\}/g, "");
+    expect(summary.body.messages.slice(0, turn.body.messages.length).map(bare)).toEqual(
+      turn.body.messages.map(bare),
+    );
+    // Everything the turn before had in the cache was read, not written again.
+    expect(summary.cache!.read).toBeGreaterThanOrEqual(turn.cache!.read + turn.cache!.write);
+    expect(JSON.parse(run.stdout).result).toBe("finished");
   });
 });

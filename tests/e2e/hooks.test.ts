@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { providerEnv, runBinary } from "../support/binary.ts";
 import type { FakeLLM, RecordedRequest } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
+import { isSummaryRequest } from "../support/summary-request.ts";
 import { HAVE_BWRAP, NEEDS_BWRAP } from "../sandbox/support.ts";
 import { hookWorld, type HookWorld, lastToolResult } from "./hooks-support.ts";
 
@@ -263,7 +264,7 @@ describe("hooks from the user's config", () => {
         { matcher: "manual", hooks: [{ type: "command", command: 'cat > "$CLAUDE_PROJECT_DIR/compact.json"' }] },
       ],
     });
-    const isSummary = (body: any) => !body.tools?.length;
+    const isSummary = (body: any) => isSummaryRequest(body);
     let n = 0;
     const fake = await serve((req) =>
       isSummary(req.body) ? { text: "SUMMARY" } : { text: `answer ${n++} ${"lorem ipsum ".repeat(200)}` },
@@ -288,7 +289,7 @@ describe("hooks from the user's config", () => {
     const w = hookWorld({
       PreCompact: [{ matcher: "auto", hooks: [{ type: "command", command: 'cat > "$CLAUDE_PROJECT_DIR/auto.json"' }] }],
     });
-    const isSummary = (body: any) => !body.tools?.length;
+    const isSummary = (body: any) => isSummaryRequest(body);
     let n = 0;
     const fake = await serve((req) =>
       isSummary(req.body) ? { text: "SUMMARY" } : { text: `answer ${n++} ${"lorem ipsum ".repeat(150)}` },

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { tempHome } from "../support/binary.ts";
 import type { RecordedRequest } from "../support/fake-llm.ts";
 import { startFakeLLM } from "../support/fake-llm.ts";
+import { isSummaryRequest } from "../support/summary-request.ts";
 import { hasTmux, tmuxServer } from "../support/tmux-term.ts";
 
 const server = tmuxServer();
@@ -79,7 +80,7 @@ describe.skipIf(!hasTmux)("daily use", () => {
     // Summary requests carry no tools; the rest answer the prompt they got, once by a failing command.
     const fake = await startFakeLLM(
       (req) => {
-        if (!req.body.tools?.length) return { text: "SUMMARY of the early turns" };
+        if (isSummaryRequest(req.body)) return { text: "SUMMARY of the early turns" };
         const last = lastUserText(req);
         if (last.includes("run the check")) return { toolCalls: [{ name: "Bash", input: { command: "exit 3" } }] };
         if (last.includes("tool_result")) return { text: "the check failed" };

@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempHome } from "../support/binary.ts";
 import { type RecordedRequest, startFakeLLM } from "../support/fake-llm.ts";
+import { isSummaryRequest } from "../support/summary-request.ts";
 import { hasTmux, tmuxServer } from "../support/tmux-term.ts";
 import { HAVE_BWRAP, NEEDS_BWRAP } from "../sandbox/support.ts";
 import { hookWorld } from "./hooks-support.ts";
@@ -23,7 +24,7 @@ const promptRow = (screen: string) => {
 
 /** The text of the newest user message of a request, or "" for a tool result. */
 const lastPrompt = (req: RecordedRequest): string => req.body.messages.at(-1)?.content[0]?.text ?? "";
-const isSummary = (req: RecordedRequest) => !req.body.tools?.length;
+const isSummary = (req: RecordedRequest) => isSummaryRequest(req.body);
 const count = (s: string, line: string) => s.split("\n").filter((r) => r === line).length;
 
 describe.skipIf(!hasTmux)("the interactive session's loose ends", () => {

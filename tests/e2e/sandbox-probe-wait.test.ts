@@ -1,9 +1,10 @@
 // The first request does not wait for the sandbox probe: only a tool call needs its answer. A fake
 // `bwrap` (SYNAPSE_BWRAP) blocks on a fifo until the test writes to it, so the probe hangs for as
-// long as the test wants; the request must reach the fake LLM all the same.
+// long as the test wants; the request must reach the fake LLM all the same. Nor does the probe's
+// spawn run on the main thread's way to that request: it starts once the request's fetch has.
 
 import { afterEach, describe, expect, test } from "bun:test";
-import { closeSync, constants, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { providerEnv, spawnBinary } from "../support/binary.ts";
@@ -51,6 +52,32 @@ afterEach(() => {
 });
 
 describe("the sandbox probe runs beside the first request", () => {
+  test("the probe starts only once the first request's fetch has started", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "synapse-probe-"));
+    dirs.push(dir);
+    const bwrap = join(dir, "bwrap");
+    // Records when it was started (epoch ms, the clock of the start-up trace), then fails.
+    writeFileSync(bwrap, `#!/bin/sh\necho $(($(date +%s%N) / 1000)) >> '${dir}/started'\nexit 1\n`, { mode: 0o755 });
+    const s = await serve([{ toolCalls: [{ name: "Bash", input: { command: "echo hi" } }] }, { text: "done" }]);
+    const env = { ...providerEnv(s.url), SYNAPSE_BWRAP: bwrap, SYNAPSE_STARTUP_TRACE: "1" };
+    const proc = spawnBinary({ args: ["go"], env });
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe("done");
+    const fetched = Number(/^synapse-startup fetch ([\d.]+) /m.exec(stderr)?.[1]);
+    const started = readFileSync(join(dir, "started"), "utf8")
+      .trim()
+      .split("\n")
+      .map((us) => Number(us) / 1000);
+    // One probe a process; before this change it started as the session opened, before the request.
+    expect(started).toHaveLength(1);
+    expect(started[0]!).toBeGreaterThan(fetched);
+  }, 30_000);
+
   test("a run without tool calls ends while the probe still hangs", async () => {
     const gate = blockingBwrap();
     gates.push(gate);
@@ -61,8 +88,9 @@ describe("the sandbox probe runs beside the first request", () => {
     expect(code).toBe(0);
     expect(stdout.trim()).toBe("done");
     expect(s.requests).toHaveLength(1);
-    // The probe never answered: its bwrap is still waiting on the fifo.
-    expect(gate.release()).toBe(true);
+    // The probe never answered: its bwrap is (or, started after the request went out, soon will be)
+    // waiting on the fifo.
+    await pollUntil("the probe waiting on its gate", () => gate.release());
   }, 30_000);
 
   test("a tool call waits for the probe's answer, then runs under it", async () => {
@@ -71,7 +99,8 @@ describe("the sandbox probe runs beside the first request", () => {
     const s = await serve([{ toolCalls: [{ name: "Bash", input: { command: "echo hi" } }] }, { text: "done" }]);
     const proc = spawnBinary({ args: ["go"], env: { ...providerEnv(s.url), SYNAPSE_BWRAP: gate.bwrap } });
     await pollUntil("the first request", () => s.requests.length > 0, { seen: () => s.requests.length });
-    expect(gate.release()).toBe(true);
+    // The probe starts once the request has gone out: released as soon as it waits.
+    await pollUntil("the probe waiting on its gate", () => gate.release());
     const [stdout, stderr, code] = await Promise.all([
       new Response(proc.stdout).text(),
       new Response(proc.stderr).text(),
@@ -99,7 +128,7 @@ describe("the sandbox probe runs beside the first request", () => {
       ]);
       const proc = spawnBinary({ args: ["go"], env: { ...providerEnv(s.url), SYNAPSE_BWRAP: gate.bwrap }, cwd: ws });
       await pollUntil("the first request", () => s.requests.length > 0, { seen: () => s.requests.length });
-      expect(gate.release()).toBe(true);
+      await pollUntil("the probe waiting on its gate", () => gate.release());
       const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
       expect(code).toBe(0);
       expect(stdout.trim()).toBe("done");

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { sessionsRoot } from "../../src/store/paths.ts";
 import type { FakeLLM } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
+import { isSummaryRequest } from "../support/summary-request.ts";
 import { jsonLines, providerEnv, runBinary, spawnBinary, tempHome } from "../support/binary.ts";
 
 const serve = fakeLLMPerTest();
@@ -89,7 +90,7 @@ describe("headless slash commands", () => {
 });
 
 describe("headless /compact", () => {
-  const isSummary = (body: any) => !body.tools?.length;
+  const isSummary = (body: any) => isSummaryRequest(body);
   const bigAnswer = (i: number) => ({
     text: `answer ${i} ${"lorem ipsum ".repeat(300)}`,
     usage: { input_tokens: 40_000 * (i + 1), output_tokens: 900 },

@@ -102,6 +102,9 @@ describe.skipIf(!hasTmux)("status rows on a terminal", () => {
         // With synapse paused and tmux done drawing what it wrote: a frame still in flight when the
         // terminal re-wraps was laid out for the old width, a race no drawer can see (README, known
         // limitations); this checks what a drawer can, that the next redraw covers the re-wrapped rows.
+        // The pause can land while a frame is being built, after its width was read: that frame must
+        // be laid out again for the new width before it is written (a row shown twice, one run in six,
+        // until it was).
         const pid = synapsePid("rows");
         process.kill(pid, "SIGSTOP");
         await screenSettled("rows");
@@ -126,11 +129,8 @@ describe.skipIf(!hasTmux)("status rows on a terminal", () => {
       } finally {
         tmux("kill-session", "-t", "rows");
       }
-      // One retry: about one run in six on an idle machine still shows a row twice after the resize. The
-      // cause is not found yet (the width is read live at each redraw); the retry keeps CI honest about
-      // everything else this test checks until it is.
     },
-    { timeout: 30_000, retry: 1 },
+    { timeout: 30_000 },
   );
 
   test("a batch taller than the terminal: the running rows fit on screen, and every row is printed once at the end", async () => {

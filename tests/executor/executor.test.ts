@@ -12,6 +12,7 @@ import { itemAt } from "../../src/text/checked-index.ts";
 import { openRuntime } from "../../src/executor/session-runtime.ts";
 import { sessionsRoot } from "../../src/store/paths.ts";
 import { type FakeLLM, type RecordedRequest, startFakeLLM } from "../support/fake-llm.ts";
+import { isSummaryRequest } from "../support/summary-request.ts";
 
 let fake: FakeLLM | undefined;
 afterEach(async () => {
@@ -160,11 +161,11 @@ describe("executor", () => {
       usage: { input_tokens: 5_000 * (i + 1), output_tokens: 900 },
     });
     let turn = 0;
-    const { executor, next } = await start((req) => (req.body.tools?.length ? big(turn++) : { hang: true }));
+    const { executor, next } = await start((req) => (isSummaryRequest(req.body) ? { hang: true } : big(turn++)));
     for (let i = 0; i < 5; i++) await executor.waitFor(executor.submit({ text: `question ${i}` }));
     const before = posts().at(-1)!.body.messages;
     const id = executor.submit({ text: "/compact keep the tests" });
-    const summary = fake!.waitForRequests(1, undefined, (r) => isPost(r) && !r.body.tools?.length);
+    const summary = fake!.waitForRequests(1, undefined, (r) => isPost(r) && isSummaryRequest(r.body));
     const ended = await Promise.race([summary.then(() => undefined), executor.waitFor(id)]);
     if (ended) throw new Error(`compaction ended without a summary request: ${JSON.stringify(ended)}`);
     executor.interrupt(id);

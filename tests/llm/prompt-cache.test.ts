@@ -1,10 +1,11 @@
-// The prompt cache on the wire: where Synapse puts Anthropic's cache breakpoints (tools, system, the
-// newest compaction record, the moving end; never more than 4), the same bytes from the body
-// builder, prompt_cache_key on OpenAI's own API only, and the cache reads and writes each API's
+// The prompt cache on the wire: where Synapse puts Anthropic's cache breakpoints (system, the
+// newest compaction record, the end of the prefix a prune keeps, the moving end; never more than
+// 4), the same bytes from the body builder, prompt_cache_key on OpenAI's own API only, and the cache reads and writes each API's
 // usage reports, read by the stream parsers from the fake that bills them as the APIs do.
 import { afterEach, describe, expect, test } from "bun:test";
 import { AnthropicBodyBuilder } from "../../src/llm/anthropic-body.ts";
-import { summaryIndex, toAnthropicParams } from "../../src/llm/anthropic-wire.ts";
+import { toAnthropicParams } from "../../src/llm/anthropic-wire.ts";
+import { summaryIndex } from "../../src/llm/cache-breakpoints.ts";
 import { isOpenAIHost } from "../../src/llm/openai.ts";
 import { toOpenAIParams } from "../../src/llm/openai-wire.ts";
 import type { Message } from "../../src/protocol/message.ts";
@@ -26,22 +27,32 @@ function condensed(turnsAfter: number): Message[] {
   return out;
 }
 
+/** Which wire messages carry a breakpoint, by index. */
+const markedAt = (params: { messages: unknown[] }) =>
+  params.messages.flatMap((m, i) => (JSON.stringify(m).includes("cache_control") ? [i] : []));
+
 describe("Anthropic breakpoints", () => {
-  test("tools, system, the compaction record and the end: 4, and the bytes of the body builder match", async () => {
+  test("system, the record, the prefix a prune keeps and the end: 4, the bytes of the body builder", async () => {
     const messages = condensed(3);
     const req = request({ messages, tools });
     const params = await toAnthropicParams(req, "claude-x");
     expect(marks(params)).toBe(4);
-    expect(JSON.stringify(params.messages[0])).toContain("cache_control");
-    expect(JSON.stringify(params.messages.at(-1))).toContain("cache_control");
-    expect(params.messages.slice(1, -1).some((m) => JSON.stringify(m).includes("cache_control"))).toBe(false);
+    // The record, then the call before the oldest output a prune may clear, then the end.
+    expect(markedAt(params)).toEqual([0, 1, 6]);
+    expect(JSON.stringify(params.tools)).not.toContain("cache_control");
     const { body } = await new AnthropicBodyBuilder().build(req, "claude-x");
     expect(body).toBe(JSON.stringify(params));
   });
 
-  test("without a record: 3; a record that is the last message is marked once", async () => {
-    expect(marks(await toAnthropicParams(request({ tools, messages: [message("user", "task")] }), "m"))).toBe(3);
-    expect(marks(await toAnthropicParams(request({ tools, messages: condensed(0) }), "m"))).toBe(3);
+  test("without a record: the system prompt and the end; a record that is the last message is marked once", async () => {
+    expect(marks(await toAnthropicParams(request({ tools, messages: [message("user", "task")] }), "m"))).toBe(2);
+    expect(marks(await toAnthropicParams(request({ tools, messages: condensed(0) }), "m"))).toBe(2);
+  });
+
+  test("without a system prompt the last tool carries the breakpoint", async () => {
+    const params = await toAnthropicParams(request({ system: "", tools, messages: [message("user", "task")] }), "m");
+    expect(JSON.stringify(params.tools?.at(-1))).toContain("cache_control");
+    expect(marks(params)).toBe(2);
   });
 
   test("only the newest record is marked", () => {

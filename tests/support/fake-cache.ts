@@ -19,6 +19,8 @@ export interface CacheUsage {
   uncached: number;
   read: number;
   write: number;
+  /** Anthropic: prompt tokens in blocks no earlier request carried anywhere (no cache could serve them). */
+  fresh?: number;
 }
 
 interface Block {
@@ -39,24 +41,42 @@ function withoutMark(value: any): { json: string; breakpoint: boolean } {
   return { json: JSON.stringify(value), breakpoint: false };
 }
 
+/** Characters of a message's own JSON around its blocks (`{"role":…,"content":[`, commas, `]}`). */
+function wrapperChars(m: any, blocks: number): number {
+  // The role is in the first block's JSON already.
+  return JSON.stringify({ ...m, role: undefined, content: [] }).length + blocks;
+}
+
 /** The request as the API caches it: tools, then system, then each message's blocks, in order. */
 export function anthropicBlocks(body: any): Block[] {
-  const items: any[] = [...(Array.isArray(body?.tools) ? body.tools : [])];
-  if (typeof body?.system === "string") items.push({ type: "text", text: body.system });
-  else if (Array.isArray(body?.system)) items.push(...body.system);
+  // Each item with the characters it stands for beyond its own JSON: a message's structure counts
+  // with its first block, as the API's prefix holds it (else it would be billed as never cached).
+  const items: Array<{ item: any; extra: number }> = [];
+  for (const tool of Array.isArray(body?.tools) ? body.tools : []) items.push({ item: tool, extra: 0 });
+  if (typeof body?.system === "string") items.push({ item: { type: "text", text: body.system }, extra: 0 });
+  else if (Array.isArray(body?.system)) for (const b of body.system) items.push({ item: b, extra: 0 });
   for (const m of Array.isArray(body?.messages) ? body.messages : []) {
-    if (typeof m?.content === "string") items.push({ role: m.role, text: m.content });
-    else
-      for (const [i, b] of (Array.isArray(m?.content) ? m.content : []).entries())
-        items.push(i === 0 ? { role: m.role, ...b } : b);
+    if (typeof m?.content === "string") items.push({ item: { role: m.role, text: m.content }, extra: 0 });
+    else {
+      const blocks: any[] = Array.isArray(m?.content) ? m.content : [];
+      const extra = wrapperChars(m, blocks.length);
+      for (const [i, b] of blocks.entries())
+        items.push(i === 0 ? { item: { role: m.role, ...b }, extra } : { item: b, extra: 0 });
+    }
   }
   const out: Block[] = [];
   let key = "";
-  for (const item of items) {
+  // Counted over the prefix (then split by block), so rounding adds no token a block.
+  let chars = 0;
+  let counted = 0;
+  for (const { item, extra } of items) {
     const { json, breakpoint } = withoutMark(item);
     // A block's key stands for the whole prefix up to it, so equal keys mean equal prefixes.
     key = Bun.hash(`${key}\u0000${json}`).toString(36);
-    out.push({ key, content: Bun.hash(json).toString(36), tokens: tokensOf(json), breakpoint });
+    chars += json.length + extra;
+    const tokens = Math.ceil(chars / FAKE_CHARS_PER_TOKEN) - counted;
+    counted += tokens;
+    out.push({ key, content: Bun.hash(json).toString(36), tokens, breakpoint });
   }
   return out;
 }
@@ -99,10 +119,12 @@ export class FakePromptCache {
     let sum = 0;
     for (const b of blocks) cum.push((sum += b.tokens));
     const marks = blocks.flatMap((b, i) => (b.breakpoint ? [i] : []));
+    let fresh = 0;
     for (const b of blocks) {
-      if (!this.seen.has(b.content)) this.totals.fresh += b.tokens;
+      if (!this.seen.has(b.content)) fresh += b.tokens;
       this.seen.add(b.content);
     }
+    this.totals.fresh += fresh;
     let hit = -1;
     for (const bp of marks) {
       for (let j = bp; j >= Math.max(0, bp - LOOKBACK_BLOCKS); j--) {
@@ -120,7 +142,7 @@ export class FakePromptCache {
       for (const bp of marks) if (cum[bp]! >= MIN_CACHED_TOKENS) this.entries.set(blocks[bp]!.key, at + CACHE_LIFE_MS);
     }
     if (hit >= 0) this.entries.set(blocks[hit]!.key, at + CACHE_LIFE_MS);
-    return this.count({ uncached: Math.max(0, total - read - write), read, write });
+    return this.count({ uncached: Math.max(0, total - read - write), read, write, fresh });
   }
 
   /** Bills one OpenAI request: the longest earlier prefix (message by message), in 128-token steps. */

@@ -4,7 +4,7 @@
 // the warning as if typed). While the session draws, console output becomes dim lines in the
 // transcript instead: each distinct message once, with no control character in it.
 
-import { format } from "node:util";
+import type * as NodeUtil from "node:util";
 import { inertLine } from "../../render/inert.ts";
 
 const METHODS = ["log", "info", "warn", "error", "debug"] as const;
@@ -17,6 +17,8 @@ export function captureConsole(show: (lines: string[]) => void): () => void {
   const seen = new Set<string>();
   for (const m of METHODS) {
     console[m] = (...args: unknown[]) => {
+      // node:util (~5 ms to load in a compiled binary) only once a library writes to the console.
+      const { format } = process.getBuiltinModule("node:util") as typeof NodeUtil;
       const text = format(...args);
       if (seen.has(text)) return;
       if (seen.size >= MAX_SEEN) seen.clear();

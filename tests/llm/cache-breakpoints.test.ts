@@ -1,0 +1,75 @@
+// Where the breakpoints inside the conversation go (a table of histories → marked messages), and
+// what that buys against the fake that bills the cache as the API does: after a prune, the next
+// request reads everything before the first output the prune changed.
+import { describe, expect, test } from "bun:test";
+import { toAnthropicParams } from "../../src/llm/anthropic-wire.ts";
+import { innerBreakpoints } from "../../src/llm/cache-breakpoints.ts";
+import type { Message } from "../../src/protocol/message.ts";
+import { FakePromptCache, anthropicBlocks } from "../support/fake-cache.ts";
+import { message, request } from "./request.ts";
+
+const BIG = "x".repeat(2000);
+const NOTE = '[output of Bash "cat f" cleared from the context to save space (2000 characters); the archive keeps it]';
+const call = (i: number) => message("assistant", { type: "tool_use", id: `c${i}`, name: "Bash", input: { n: i } });
+const output = (i: number, text: string) =>
+  message("user", { type: "tool_result", tool_use_id: `c${i}`, content: text });
+const record = (): Message => ({ ...message("user", "Summary of the work so far."), isSummary: true });
+
+/** A history from letters: T task, R record, C call, O large output, N pruned note, S short output. */
+function history(shape: string): Message[] {
+  let i = 0;
+  return [...shape].map((c) => {
+    if (c === "T") return message("user", "the task");
+    if (c === "R") return record();
+    if (c === "C") return call(++i);
+    const text = c === "O" ? BIG : c === "N" ? NOTE : "exit 0";
+    return output(i, text);
+  });
+}
+
+describe("innerBreakpoints: history → the messages marked before the end", () => {
+  const rows: Array<[string, string, number[]]> = [
+    ["a lone prompt", "T", []],
+    ["only the newest output is large (the end's breakpoint covers it)", "TCNCNCO", []],
+    ["notes, then large outputs: the call before the oldest large one", "TCNCNCOCO", [5]],
+    ["short outputs are never pruned, so they stay inside the kept prefix", "TCSCSCOCO", [5]],
+    ["a record and large outputs after it: the record, the call before the first", "RCNCOCO", [0, 3]],
+    ["a large output right after the record: the record once", "ROCO", [0]],
+    ["large outputs before the record are not looked at", "TCOCORCNCO", [5]],
+    ["the newest of two records", "RCORCO", [3]],
+  ];
+  for (const [name, shape, expected] of rows)
+    test(name, () => expect(innerBreakpoints(history(shape))).toEqual(expected));
+});
+
+/** The fake's billing of one request made of `messages`. */
+async function bill(cache: FakePromptCache, messages: Message[]) {
+  const params = await toAnthropicParams(request({ system: "s".repeat(6000), messages }), "m");
+  const blocks = anthropicBlocks(params);
+  return {
+    usage: cache.anthropic(
+      params,
+      blocks.reduce((n, b) => n + b.tokens, 0),
+    ),
+    blocks,
+  };
+}
+
+test("after a prune, the next request reads everything before the first output it changed", async () => {
+  const cache = new FakePromptCache(() => 0);
+  // Turn by turn, 12 exchanges; outputs 1 to 4 pruned before turn 6, as the prune schedule does.
+  const messages: Message[] = [message("user", "the task")];
+  for (let i = 1; i <= 12; i++) {
+    messages.push(call(i), output(i, BIG));
+    if (i === 6) for (let j = 1; j <= 4; j++) messages[2 * j] = output(j, NOTE);
+    if (i < 12) await bill(cache, messages);
+  }
+  // The next prune clears outputs 5 to 11 (the newest stays): everything before output 5 is as it was.
+  for (let j = 5; j <= 11; j++) messages[2 * j] = output(j, NOTE);
+  const { usage, blocks } = await bill(cache, messages);
+  // Tools none, the system prompt 1 block, then one block a message: output 5 is block 1 + 10.
+  const before = blocks.slice(0, 11).reduce((n, b) => n + b.tokens, 0);
+  expect(usage.read).toBe(before);
+  // Written: only the notes, the calls between them and the new output.
+  expect(usage.write).toBe(blocks.slice(11).reduce((n, b) => n + b.tokens, 0));
+});
