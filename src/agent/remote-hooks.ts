@@ -38,8 +38,13 @@ export function remoteToolHooks(post: (m: FromWorker) => void, port: MessagePort
     });
   return {
     async preToolUse(call, signal) {
-      const answer = await ask({ when: "pre", call }, signal);
-      return { allow: answer.allow, ...(answer.block ? { block: answer.block } : {}) };
+      const { allow, block, ask: asks, updatedInput } = await ask({ when: "pre", call }, signal);
+      return {
+        allow,
+        ...(block ? { block } : {}),
+        ...(asks !== undefined ? { ask: asks } : {}),
+        ...(updatedInput ? { updatedInput } : {}),
+      };
     },
     async postToolUse(call, response, signal) {
       return (await ask({ when: "post", call, response }, signal)).context;
@@ -55,9 +60,16 @@ export function answerHookQuestion(
   reply: (m: ToWorker) => void,
 ): void {
   const call = { id: m.call.id, name: m.call.name, input: m.call.input };
+  // The whole verdict crosses: a hook's "ask" must reach the sub-agent's gate (which cannot ask,
+  // so it refuses), and its rewritten input must be what the sub-agent's gate judges and runs.
   const answered =
     m.when === "pre"
-      ? hooks.preToolUse(call, signal).then((v) => ({ allow: v.allow, ...(v.block ? { block: v.block } : {}) }))
+      ? hooks.preToolUse(call, signal).then((v) => ({
+          allow: v.allow,
+          ...(v.block ? { block: v.block } : {}),
+          ...(v.ask !== undefined ? { ask: v.ask } : {}),
+          ...(v.updatedInput ? { updatedInput: v.updatedInput } : {}),
+        }))
       : hooks
           .postToolUse(call, m.response, signal)
           .then((context) => ({ allow: false, ...(context ? { context } : {}) }));

@@ -154,6 +154,8 @@ function build() {
       id,
       block: z.optional(z.string()),
       allow: z.boolean(),
+      ask: z.optional(z.string()),
+      updatedInput: z.optional(z.record(z.string(), z.unknown())),
       context: z.optional(z.string()),
     }),
   ]);

@@ -44,11 +44,22 @@ export async function executeToolCall(
   // The gate judges, and the tool runs with, the input as parsed (explicit nulls left out).
   let input = checked.value;
 
-  const hooked = { id: call.id, name: tool.name, input };
+  let hooked = { id: call.id, name: tool.name, input };
   const pre = hooks ? await hooks.preToolUse(hooked, ctx.signal) : undefined;
   if (pre?.block) return failure(call.id, `Blocked by a PreToolUse hook: ${pre.block}`);
   // An interrupt killed the hooks, whose say is then unknown: the call must not run unheard.
   if (pre && ctx.signal.aborted) return failure(call.id, "Interrupted by the user.");
+  if (pre?.updatedInput) {
+    // A rewritten input is judged from the start, as if the model had sent it: schema, then the gate.
+    const rewritten = checkToolInput(tool.input, pre.updatedInput);
+    if (!rewritten.ok)
+      return failure(
+        call.id,
+        `Invalid input for ${tool.name} (as rewritten by a PreToolUse hook): ${rewritten.message}`,
+      );
+    input = rewritten.value;
+    hooked = { ...hooked, input };
+  }
   // A hook may answer the question the policy would ask, or ask one of its own; a deny stays a deny.
   const after = pre ? await gateAfterHooks(pre, hooked, ctx.services) : { services: ctx.services };
   if ("refused" in after) return { ...failure(call.id, after.refused), denied: { reason: after.reason } };

@@ -23,6 +23,7 @@ const buildHookJson = () =>
         permissionDecision: z.optional(z.enum(["allow", "deny", "ask"])),
         permissionDecisionReason: z.optional(z.string()),
         additionalContext: z.optional(z.string()),
+        updatedInput: z.optional(z.record(z.string(), z.unknown())),
       }),
     ),
   });
@@ -58,6 +59,7 @@ export function outcomeFromJson(value: unknown, label: string): HookOutcome {
     }
   }
   if (specific?.additionalContext?.trim()) outcome.context = cut(specific.additionalContext.trim());
+  if (specific?.updatedInput) outcome.updatedInput = specific.updatedInput;
   if (out.systemMessage?.trim()) outcome.notice = cut(out.systemMessage.trim());
   return outcome;
 }

@@ -88,10 +88,25 @@ export class SessionHooks implements RunHooks {
     );
     const block = joined(outcomes.map((o) => o.block));
     if (block) return { block, allow: false };
+    const rewrite = this.rewrittenInput(outcomes, call.name);
     const decided = outcomes.filter((o) => o.permission);
     const asking = decided.filter((o) => o.permission === "ask");
-    if (asking.length) return { allow: false, ask: joined(asking.map((o) => o.reason)) ?? "no reason given" };
-    return { allow: decided.length > 0 && decided.every((o) => o.permission === "allow") };
+    if (asking.length)
+      return { allow: false, ask: joined(asking.map((o) => o.reason)) ?? "no reason given", ...rewrite };
+    return { allow: decided.length > 0 && decided.every((o) => o.permission === "allow"), ...rewrite };
+  }
+
+  /** The first hook's `updatedInput` (hooks run at once, so there is no later one to build on). */
+  private rewrittenInput(outcomes: HookOutcome[], tool: string): { updatedInput?: Record<string, unknown> } {
+    const rewrites = outcomes.flatMap((o) => (o.updatedInput ? [o.updatedInput] : []));
+    const [first, ...others] = rewrites;
+    if (!first) return {};
+    const differing = others.filter((r) => JSON.stringify(r) !== JSON.stringify(first)).length;
+    if (differing)
+      this.input.warn(
+        `${differing + 1} PreToolUse hooks rewrote a ${tool} call's input differently; the first in config order applies`,
+      );
+    return { updatedInput: first };
   }
 
   async postToolUse(call: HookedCall, response: unknown, signal: AbortSignal): Promise<string | undefined> {

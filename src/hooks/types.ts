@@ -14,6 +14,8 @@ export interface HookOutcome {
   context?: string;
   /** A line for the user only (a failed hook, `systemMessage`). */
   notice?: string;
+  /** PreToolUse: the input the call runs with instead of the model's (`hookSpecificOutput.updatedInput`). */
+  updatedInput?: Record<string, unknown>;
 }
 
 /**
@@ -41,6 +43,11 @@ export interface PreToolVerdict {
   allow: boolean;
   /** A hook said "ask" (its reason): the user is asked first, even where the policy would not ask. */
   ask?: string;
+  /**
+   * A hook rewrote the call's input: the call runs with this instead, after the tool's schema and
+   * the whole permission gate have judged it as if the model had sent it.
+   */
+  updatedInput?: Record<string, unknown>;
 }
 
 /**

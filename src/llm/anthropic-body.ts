@@ -1,11 +1,12 @@
 // The Anthropic request body as one JSON string, assembled from each message's wire JSON kept from
 // the previous request: a long conversation is not serialised again every turn, only what is new.
-// The bytes are those JSON.stringify(toAnthropicParams(...)) would give (tests check it).
+// The bytes are those JSON.stringify(toAnthropicParams(...)) would give, given the same anchor
+// (the last request's end of the prefix a prune keeps; tests check it).
 
 import type Anthropic from "@anthropic-ai/sdk";
 import type { ContentBlock, Message } from "../protocol/message.ts";
 import { toAnthropicMessages, toAnthropicParams } from "./anthropic-wire.ts";
-import { innerBreakpoints } from "./cache-breakpoints.ts";
+import { innerBreakpoints, stablePrefixEnd } from "./cache-breakpoints.ts";
 import type { ModelRequest } from "./types.ts";
 import { itemAt } from "../text/checked-index.ts";
 
@@ -25,6 +26,8 @@ function hasImage(block: ContentBlock): boolean {
  */
 export class AnthropicBodyBuilder {
   private pieces = new Map<Message, string>();
+  /** The last request's end of the prefix a prune keeps (cache-breakpoints.ts). */
+  private anchor: Message | undefined;
 
   async build(
     request: ModelRequest,
@@ -46,7 +49,10 @@ export class AnthropicBodyBuilder {
     this.pieces = next;
     // The last non-empty message and the inner breakpoints (cache-breakpoints.ts) carry cache_control:
     // built apart (parts is parallel to request.messages; a lone message gets its breakpoint as the last).
-    for (const at of new Set([...innerBreakpoints(request.messages), last])) {
+    const inner = innerBreakpoints(request.messages, this.anchor);
+    const stable = stablePrefixEnd(request.messages);
+    this.anchor = stable >= 0 ? request.messages[stable] : undefined;
+    for (const at of new Set([...inner, last])) {
       if (at < 0 || !parts[at]) continue;
       const params = await toAnthropicParams({ ...request, messages: [itemAt(request.messages, at)] }, model);
       parts[at] = JSON.stringify(params.messages[0]);

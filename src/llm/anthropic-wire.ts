@@ -93,8 +93,9 @@ function withBreakpoint(message: Anthropic.MessageParam): Anthropic.MessageParam
   return { ...message, content: blocks } as Anthropic.MessageParam;
 }
 
-export async function toAnthropicParams(request: ModelRequest, model: string): Promise<Params> {
-  const inner = new Set(innerBreakpoints(request.messages));
+/** `anchor`: the end of the prefix the last request's prune kept (see innerBreakpoints). */
+export async function toAnthropicParams(request: ModelRequest, model: string, anchor?: Message): Promise<Params> {
+  const inner = new Set(innerBreakpoints(request.messages, anchor));
   const messages: Anthropic.MessageParam[] = [];
   for (let i = 0; i < request.messages.length; i++) {
     const [wire] = await toAnthropicMessages([itemAt(request.messages, i)], request.loadImage);

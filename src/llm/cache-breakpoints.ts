@@ -42,9 +42,17 @@ export function stablePrefixEnd(messages: readonly Message[]): number {
 /**
  * The messages (indices, ascending) whose last block carries a breakpoint before the end: the
  * newest compaction record (stable until the next condense) and the end of the prefix a prune
- * keeps. With the system prompt's and the end's, at most 4, the API's limit.
+ * keeps. `anchor`, the previous request's end of that prefix (the same object), takes the record's
+ * place when a prune has moved the end on since: the API looks back only 20 blocks from a
+ * breakpoint, and a prune of many turns leaves more than that between the two. With the system
+ * prompt's and the end's, at most 4, the API's limit.
  */
-export function innerBreakpoints(messages: readonly Message[]): number[] {
-  const marks = [summaryIndex(messages), stablePrefixEnd(messages)].filter((i) => i >= 0);
+export function innerBreakpoints(messages: readonly Message[], anchor?: Message): number[] {
+  const record = summaryIndex(messages);
+  const stable = stablePrefixEnd(messages);
+  const previous = anchor ? messages.indexOf(anchor) : -1;
+  const moved = previous > record && previous < (stable >= 0 ? stable : messages.length - 1);
+  const first = moved ? previous : record;
+  const marks = [first, stable].filter((i) => i >= 0);
   return [...new Set(marks)].sort((a, b) => a - b);
 }

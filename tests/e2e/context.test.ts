@@ -85,7 +85,8 @@ async function serve(script: (req: RecordedRequest) => ScriptedReply, options: F
 
 /** The request for a summary: the last message's text (after the conversation, or the only one). */
 function summaryText(body: any): string {
-  return body.messages.at(-1).content.map((b: any) => b.text ?? "").join("");
+  const last = body.messages.at(-1);
+  return last.content.map((b: any) => b.text ?? "").join("");
 }
 
 /** A turn's request: it carries tools and does not ask for a summary. */

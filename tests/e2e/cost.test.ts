@@ -244,30 +244,35 @@ describe("condensing that keeps the cache warm", () => {
     expect(heads.size).toBe(1);
   });
 
-  test("a summary call repeats the last turn's request and reads it from the cache", async () => {
-    const fake = await serve(reader(8));
-    const home = tempHome();
-    // A store of 12 messages at most: past three quarters of it, the context is summarised.
-    const extra = { SYNAPSE_MODEL: "claude-sonnet-4-5", SYNAPSE_STORE_MAX_MESSAGES: "12" };
-    const run = await runBinary({
-      args: ["-o", "json", "-y", "-C", workspace(), "read out.txt"],
-      env: env(fake.url, home.env, extra),
-      timeoutMs: 60_000,
+  for (const provider of ["anthropic", "openai"] as const) {
+    test(`${provider}: a summary call repeats the last turn's request and reads it from the cache`, async () => {
+      const fake = await serve(reader(8));
+      const home = tempHome();
+      // A store of 12 messages at most: past three quarters of it, the context is summarised.
+      const model = provider === "anthropic" ? "claude-sonnet-4-5" : "gpt-5";
+      const extra = { ...providerEnv(fake.url, provider), SYNAPSE_MODEL: model, SYNAPSE_STORE_MAX_MESSAGES: "12" };
+      const run = await runBinary({
+        args: ["-o", "json", "-y", "-C", workspace(), "read out.txt"],
+        env: env(fake.url, home.env, extra),
+        timeoutMs: 60_000,
+      });
+      expect(run.code).toBe(0);
+      expect(fake.rejected).toEqual([]);
+      const at = fake.requests.findIndex((r) => r.body && isSummaryRequest(r.body));
+      expect(at).toBeGreaterThan(0);
+      const [turn, summary] = [fake.requests[at - 1]!, fake.requests[at]!];
+      // The same system prompt, tools and messages as the turn before, then the request for a summary.
+      expect(JSON.stringify([summary.body.system, summary.body.tools])).toBe(
+        JSON.stringify([turn.body.system, turn.body.tools]),
+      );
+      const bare = (m: unknown) => JSON.stringify(m).replace(/,"cache_control":\{"type":"ephemeral"\}/g, "");
+      expect(summary.body.messages.slice(0, turn.body.messages.length).map(bare)).toEqual(turn.body.messages.map(bare));
+      expect(summary.body.prompt_cache_key).toBe(turn.body.prompt_cache_key);
+      // Everything the turn before had in the cache was read, not written again.
+      if (provider === "anthropic")
+        expect(summary.cache!.read).toBeGreaterThanOrEqual(turn.cache!.read + turn.cache!.write);
+      else expect(summary.cache!.read).toBeGreaterThan(turn.cache!.read);
+      expect(JSON.parse(run.stdout).result).toBe("finished");
     });
-    expect(run.code).toBe(0);
-    const at = fake.requests.findIndex((r) => r.body && isSummaryRequest(r.body));
-    expect(at).toBeGreaterThan(0);
-    const [turn, summary] = [fake.requests[at - 1]!, fake.requests[at]!];
-    // The same system prompt, tools and messages as the turn before, then the request for a summary.
-    expect(JSON.stringify([summary.body.system, summary.body.tools])).toBe(
-      JSON.stringify([turn.body.system, turn.body.tools]),
-    );
-    const bare = (m: unknown) => JSON.stringify(m).replace(/,"cache_control":\{"type":"ephemeral"\}/g, "");
-    expect(summary.body.messages.slice(0, turn.body.messages.length).map(bare)).toEqual(
-      turn.body.messages.map(bare),
-    );
-    // Everything the turn before had in the cache was read, not written again.
-    expect(summary.cache!.read).toBeGreaterThanOrEqual(turn.cache!.read + turn.cache!.write);
-    expect(JSON.parse(run.stdout).result).toBe("finished");
-  });
+  }
 });

@@ -220,6 +220,60 @@ describe("hooks from the user's config", () => {
     expect(posts(fake)).toEqual([]);
   });
 
+  it("PreToolUse updatedInput: the call runs with the hook's input, and PostToolUse hears that input", async () => {
+    const rewrite = JSON.stringify({
+      hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput: { command: "echo rewritten" } },
+    });
+    const w = hookWorld({
+      PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `echo '${rewrite}'` }] }],
+      PostToolUse: [
+        { matcher: "Bash", hooks: [{ type: "command", command: 'cat > "$CLAUDE_PROJECT_DIR/post.json"' }] },
+      ],
+    });
+    const fake = await serve([bash("echo original"), bash("echo again", "call_2"), { text: "ok" }]);
+    expect((await run(w, fake, "say it")).code).toBe(0);
+    const result = lastToolResult(posts(fake)[1]!);
+    expect(result.is_error).toBeFalsy();
+    expect(result.text).toContain("rewritten");
+    expect(result.text).not.toContain("original");
+    expect(JSON.parse(readFileSync(join(w.ws, "post.json"), "utf8")).tool_input).toEqual({ command: "echo rewritten" });
+    // The model's own call stays as it sent it in the conversation.
+    const asked = posts(fake)[1]!
+      .body.messages.at(-2)
+      .content.find((b: any) => b.type === "tool_use");
+    expect(asked.input).toEqual({ command: "echo original" });
+  });
+
+  it("an updatedInput the tool's schema refuses is an is_error result; nothing runs", async () => {
+    const bad = JSON.stringify({ hookSpecificOutput: { updatedInput: { command: 42 } } });
+    const w = hookWorld({ PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `echo '${bad}'` }] }] });
+    const fake = await serve([bash("touch made.txt"), { text: "ok" }]);
+    expect((await run(w, fake, "make it")).code).toBe(0);
+    expect(existsSync(join(w.ws, "made.txt"))).toBe(false);
+    const result = lastToolResult(posts(fake)[1]!);
+    expect(result.is_error).toBe(true);
+    expect(result.text).toStartWith("Invalid input for Bash (as rewritten by a PreToolUse hook):");
+  });
+
+  it("a hook's \"ask\" reaches a sub-agent's call, which cannot ask: refused, not run", async () => {
+    const ask = JSON.stringify({
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "check" },
+    });
+    const w = hookWorld({ PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `echo '${ask}'` }] }] });
+    const isSub = (r: RecordedRequest) => JSON.stringify(r.body?.system ?? "").includes("You are a sub-agent");
+    let main = 0;
+    const fake = await serve((req) => {
+      if (isSub(req))
+        return (req.body.messages.length - 1) / 2 === 0 ? bash("touch sub.txt", "sub_1") : { text: "sub" };
+      return main++ === 0 ? bash("task:general --prompt 'make a file'", "task_1") : { text: "all done" };
+    });
+    expect((await run(w, fake, "delegate", ["-y"])).code).toBe(0);
+    expect(existsSync(join(w.ws, "sub.txt"))).toBe(false);
+    const result = lastToolResult(posts(fake).filter(isSub)[1]!);
+    expect(result.is_error).toBe(true);
+    expect(result.text).toContain("a PreToolUse hook asks for approval: check");
+  });
+
   it("a sub-agent's tool calls are hooked too (the worker asks the main thread)", async () => {
     const w = hookWorld({
       PreToolUse: [

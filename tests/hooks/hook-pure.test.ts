@@ -118,6 +118,21 @@ describe("outcomeFromCommand", () => {
       { context: "lint ok" },
     ],
     [
+      "JSON updatedInput (with allow): the input the call runs with",
+      [
+        "PreToolUse",
+        {
+          code: 0,
+          stdout: JSON.stringify({
+            hookSpecificOutput: { permissionDecision: "allow", updatedInput: { command: "npm test --silent" } },
+          }),
+          stderr: "",
+        },
+        "h",
+      ],
+      { permission: "allow", updatedInput: { command: "npm test --silent" } },
+    ],
+    [
       "broken JSON: a notice",
       ["PreToolUse", { code: 0, stdout: "{nope", stderr: "" }, "h"],
       { notice: "hook h printed text that starts like JSON but is not JSON" },
@@ -129,6 +144,9 @@ describe("outcomeFromCommand", () => {
 
   test("a wrong field type is named, and decides nothing", () => {
     expect(outcomeFromJson({ decision: "maybe" }, "h").notice).toContain('"decision"');
+    const notObject = outcomeFromJson({ hookSpecificOutput: { updatedInput: "rm -rf /" } }, "h");
+    expect(notObject.updatedInput).toBeUndefined();
+    expect(notObject.notice).toContain("updatedInput");
   });
 });
 
@@ -214,6 +232,30 @@ describe("SessionHooks combines its sources' answers", () => {
     expect(await make(allow, ask).hooks.preToolUse(call, signal)).toEqual({ allow: false, ask: "no reason given" });
     expect(await make(allow, deny).hooks.preToolUse(call, signal)).toEqual({ block: "no", allow: false });
     expect(await make().hooks.preToolUse(call, signal)).toEqual({ allow: false });
+  });
+
+  test("a rewritten input goes with the verdict; hooks that rewrite it differently: the first, and a warning", async () => {
+    const one = source({ PreToolUse: [{ permission: "allow", updatedInput: { command: "ls -a" } }] });
+    const same = source({ PreToolUse: [{ updatedInput: { command: "ls -a" } }] });
+    const other = source({ PreToolUse: [{ updatedInput: { command: "ls -l" } }] });
+    const asks = source({ PreToolUse: [{ permission: "ask", reason: "why" }] });
+    expect(await make(one).hooks.preToolUse(call, signal)).toEqual({ allow: true, updatedInput: { command: "ls -a" } });
+    const agreeing = make(one, same);
+    expect((await agreeing.hooks.preToolUse(call, signal)).updatedInput).toEqual({ command: "ls -a" });
+    expect(agreeing.warnings).toEqual([]);
+    const differing = make(one, other);
+    expect((await differing.hooks.preToolUse(call, signal)).updatedInput).toEqual({ command: "ls -a" });
+    expect(differing.warnings).toEqual([
+      "2 PreToolUse hooks rewrote a Bash call's input differently; the first in config order applies",
+    ]);
+    expect(await make(other, asks).hooks.preToolUse(call, signal)).toEqual({
+      allow: false,
+      ask: "why",
+      updatedInput: { command: "ls -l" },
+    });
+    // A block ends the call: nothing to rewrite.
+    const deny = source({ PreToolUse: [{ block: "no" }] });
+    expect(await make(one, deny).hooks.preToolUse(call, signal)).toEqual({ block: "no", allow: false });
   });
 
   test("events carry Claude Code's common fields; SessionStart fires once, before the first prompt", async () => {

@@ -1,8 +1,8 @@
 // Where the breakpoints inside the conversation go (a table of histories → marked messages), and
-// what that buys against the fake that bills the cache as the API does: after a prune, the next
-// request reads everything before the first output the prune changed.
+// what that buys against the fake that bills the cache as the API does: after a prune, short or
+// long, the next request reads everything before the first output the prune changed.
 import { describe, expect, test } from "bun:test";
-import { toAnthropicParams } from "../../src/llm/anthropic-wire.ts";
+import { AnthropicBodyBuilder } from "../../src/llm/anthropic-body.ts";
 import { innerBreakpoints } from "../../src/llm/cache-breakpoints.ts";
 import type { Message } from "../../src/protocol/message.ts";
 import { FakePromptCache, anthropicBlocks } from "../support/fake-cache.ts";
@@ -42,34 +42,54 @@ describe("innerBreakpoints: history → the messages marked before the end", () 
     test(name, () => expect(innerBreakpoints(history(shape))).toEqual(expected));
 });
 
-/** The fake's billing of one request made of `messages`. */
-async function bill(cache: FakePromptCache, messages: Message[]) {
-  const params = await toAnthropicParams(request({ system: "s".repeat(6000), messages }), "m");
-  const blocks = anthropicBlocks(params);
+describe("innerBreakpoints with the last request's end of the kept prefix (the anchor)", () => {
+  const rows: Array<[string, string, number, number[]]> = [
+    ["a prune moved it on: the anchor takes the record's place", "RCNCNCNCOCO", 3, [3, 7]],
+    ["a prune cleared every output but the newest: the anchor alone", "RCNCNCNCO", 3, [3]],
+    ["nothing moved: the record stays", "RCNCOCO", 3, [0, 3]],
+    ["the anchor is no longer in the context (a condense): the record", "RCNCOCO", -1, [0, 3]],
+  ];
+  for (const [name, shape, anchor, expected] of rows)
+    test(name, () => {
+      const messages = history(shape);
+      const gone = message("assistant", "condensed away");
+      expect(innerBreakpoints(messages, anchor >= 0 ? messages[anchor] : gone)).toEqual(expected);
+    });
+});
+
+/** The fake's billing of one request made of `messages`, built as the provider builds it. */
+async function bill(cache: FakePromptCache, builder: AnthropicBodyBuilder, messages: Message[]) {
+  const { body } = await builder.build(request({ system: "s".repeat(6000), messages }), "m");
+  const blocks = anthropicBlocks(JSON.parse(body));
   return {
     usage: cache.anthropic(
-      params,
+      JSON.parse(body),
       blocks.reduce((n, b) => n + b.tokens, 0),
     ),
     blocks,
   };
 }
 
-test("after a prune, the next request reads everything before the first output it changed", async () => {
-  const cache = new FakePromptCache(() => 0);
-  // Turn by turn, 12 exchanges; outputs 1 to 4 pruned before turn 6, as the prune schedule does.
-  const messages: Message[] = [message("user", "the task")];
-  for (let i = 1; i <= 12; i++) {
-    messages.push(call(i), output(i, BIG));
-    if (i === 6) for (let j = 1; j <= 4; j++) messages[2 * j] = output(j, NOTE);
-    if (i < 12) await bill(cache, messages);
+describe("after a prune, the next request reads everything before the first output it changed", () => {
+  // Outputs 1 to 4 pruned before turn 6; then, before turn `last`, outputs 5 to last - 1 in one step
+  // (a long step leaves more than the API's 20-block lookback between the two prefix ends).
+  for (const last of [12, 30]) {
+    test(`a second prune of ${last - 5} outputs`, async () => {
+      const cache = new FakePromptCache(() => 0);
+      const builder = new AnthropicBodyBuilder();
+      const messages: Message[] = [message("user", "the task")];
+      for (let i = 1; i <= last; i++) {
+        messages.push(call(i), output(i, BIG));
+        if (i === 6) for (let j = 1; j <= 4; j++) messages[2 * j] = output(j, NOTE);
+        if (i < last) await bill(cache, builder, messages);
+      }
+      for (let j = 5; j < last; j++) messages[2 * j] = output(j, NOTE);
+      const { usage, blocks } = await bill(cache, builder, messages);
+      // Tools none, the system prompt 1 block, then one block a message: output 5 is block 1 + 10.
+      const before = blocks.slice(0, 11).reduce((n, b) => n + b.tokens, 0);
+      expect(usage.read).toBe(before);
+      // Written: only the notes, the calls between them and the new output.
+      expect(usage.write).toBe(blocks.slice(11).reduce((n, b) => n + b.tokens, 0));
+    });
   }
-  // The next prune clears outputs 5 to 11 (the newest stays): everything before output 5 is as it was.
-  for (let j = 5; j <= 11; j++) messages[2 * j] = output(j, NOTE);
-  const { usage, blocks } = await bill(cache, messages);
-  // Tools none, the system prompt 1 block, then one block a message: output 5 is block 1 + 10.
-  const before = blocks.slice(0, 11).reduce((n, b) => n + b.tokens, 0);
-  expect(usage.read).toBe(before);
-  // Written: only the notes, the calls between them and the new output.
-  expect(usage.write).toBe(blocks.slice(11).reduce((n, b) => n + b.tokens, 0));
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { AnthropicProvider } from "../../src/llm/anthropic.ts";
 import { AnthropicBodyBuilder } from "../../src/llm/anthropic-body.ts";
 import { toAnthropicParams } from "../../src/llm/anthropic-wire.ts";
+import { stablePrefixEnd } from "../../src/llm/cache-breakpoints.ts";
 import { OpenAIProvider } from "../../src/llm/openai.ts";
 import { OpenAIBodyBuilder } from "../../src/llm/openai-body.ts";
 import { toOpenAIParams } from "../../src/llm/openai-wire.ts";
@@ -62,10 +63,13 @@ describe("body builders", () => {
   test("Anthropic: turn after turn (a sliding context, images, empty messages), the bytes match a full serialisation", async () => {
     const builder = new AnthropicBodyBuilder();
     const all = conversation(40);
+    // The builder remembers the last request's end of the prefix a prune keeps: given it too.
+    let anchor: Message | undefined;
     for (let n = 1; n <= all.length; n += 3) {
       const context = n > 30 ? [all[0]!, ...all.slice(n - 20, n)] : all.slice(0, n);
       const { body } = await builder.build(request(context), "claude-x");
-      expect(body).toBe(JSON.stringify(await toAnthropicParams(request(context), "claude-x")));
+      expect(body).toBe(JSON.stringify(await toAnthropicParams(request(context), "claude-x", anchor)));
+      anchor = context[stablePrefixEnd(context)];
     }
   });
 

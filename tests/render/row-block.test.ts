@@ -43,9 +43,7 @@ describe("blockFrame", () => {
   });
 
   test("other output goes first, each of its lines clearing what the old rows left on it", () => {
-    expect(blockFrame([5], 80, rows, "note\nmore\n")).toBe(
-      "\x1b[1A\rnote\x1b[K\nmore\x1b[K\na\x1b[K\nb\x1b[K\n\x1b[J",
-    );
+    expect(blockFrame([5], 80, rows, "note\nmore\n")).toBe("\x1b[1A\rnote\x1b[K\nmore\x1b[K\na\x1b[K\nb\x1b[K\n\x1b[J");
   });
 });
 
@@ -76,7 +74,10 @@ describe("TaskRowsDisplay: the terminal resized while a frame is being built", (
   ])("drawn at %p, written at %p: up %p lines, every row laid out for the new width", (from, to, up) => {
     const frame = resizedMidFrame(from, to);
     expect(frame).toStartWith(`\x1b[${up}A\r`);
-    const drawn = frame.slice(frame.indexOf("\r") + 1).split("\n").slice(0, -1);
+    const drawn = frame
+      .slice(frame.indexOf("\r") + 1)
+      .split("\n")
+      .slice(0, -1);
     expect(drawn).toHaveLength(2);
     for (const line of drawn) expect([...line.replace("\x1b[K", "")].length).toBeLessThan(to);
   });
@@ -84,7 +85,13 @@ describe("TaskRowsDisplay: the terminal resized while a frame is being built", (
   test("a terminal whose width changes at every read still gets one whole frame", () => {
     const writes: string[] = [];
     let n = 0;
-    const d = new TaskRowsDisplay((s) => writes.push(s), () => (n++ % 2 ? 40 : 90), plain, 80, 60_000);
+    const d = new TaskRowsDisplay(
+      (s) => writes.push(s),
+      () => (n++ % 2 ? 40 : 90),
+      plain,
+      80,
+      60_000,
+    );
     d.handle({ type: "task_start", id: "a", kind: "task:explore", description: "x".repeat(70) });
     d.handle({ type: "task_start", id: "b", kind: "task:explore", description: "x".repeat(70) });
     expect(writes).toHaveLength(2);
