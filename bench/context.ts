@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { BINARY, providerEnv, tempHome } from "../tests/support/binary.ts";
 import { type RecordedRequest, type ScriptedReply, startFakeLLM } from "../tests/support/fake-llm.ts";
 import { promptTokens } from "../tests/support/fake-llm-validate.ts";
+import { isSummaryRequest } from "../tests/support/summary-request.ts";
 import { buildContext } from "../src/context/context.ts";
 import { AnthropicBodyBuilder } from "../src/llm/anthropic-body.ts";
 import { toAnthropicParams } from "../src/llm/anthropic-wire.ts";
@@ -29,10 +30,10 @@ async function session(turns: number, dir: string) {
   let summaryCalls = 0;
   let summaryTokens = 0;
   let lostTask = 0;
-  // Requests that carry tools are agent turns; the others are summary calls.
+  // Requests that ask for a summary are summary calls (they carry the turn's tools too); the others turns.
   const kinds: Array<"turn" | "summary"> = [];
   const script = (req: RecordedRequest): ScriptedReply => {
-    if (!req.body.tools) {
+    if (isSummaryRequest(req.body)) {
       summaryCalls++;
       kinds.push("summary");
       const text = `SUMMARY ${summaryCalls}: the agent has read out.txt ${toolTurns} times; nothing else changed.`;

@@ -148,7 +148,8 @@ export function sdkFlags(v: SdkValues & { "permission-mode"?: string; resume?: s
   const mapped = mode === undefined ? undefined : synapseMode(mode);
   if (mode !== undefined && mapped === undefined)
     throw new UsageError(
-      `--permission-mode must be one of default, acceptEdits, plan, bypassPermissions, dontAsk, auto (got "${mode}")`,
+      "--permission-mode must be one of default, accept-edits, bypass, plan " +
+        `(or Claude Code's acceptEdits, bypassPermissions, dontAsk, auto) (got "${mode}")`,
     );
   if (mode === "auto") notes.push("synapse: note: --permission-mode auto runs as default (no classifier here)");
   return {

@@ -2,6 +2,7 @@
 // file may set them): shell pool, session store, memory monitor, context, sub-agents, MCP, hooks.
 
 import { resolve as resolvePath } from "node:path";
+import { UsageError } from "../protocol/errors.ts";
 import type { HooksConfig } from "../protocol/hook-events.ts";
 import { hiddenNamesPresent, withoutShellHooks } from "./command-env.ts";
 import type {
@@ -73,6 +74,16 @@ export function taskConfig(env: Env): TaskConfig {
 
 export function mcpConfig(src: ConfigSources): McpConfig {
   const { flags, env } = src;
+  // Ignoring them would leave a user wondering why their servers never start; starting them would let
+  // a repository run commands by itself.
+  if (src.projectFile?.mcpServers !== undefined)
+    throw new UsageError(
+      '.synapse/config.json: "mcpServers" is refused: a project names its MCP servers in .mcp.json ' +
+        "(each started only once you approve it), your own go in your user config",
+    );
+  // An empty value would name the current folder once resolved.
+  if (flags.mcpConfig?.some((v) => v.trim() === ""))
+    throw new UsageError('--mcp-config needs a file or inline JSON ({"mcpServers": {...}})');
   return {
     userServers: { ...src.userFile?.mcpServers },
     // A file is relative to where synapse was started (as a shell user expects), not to -C.

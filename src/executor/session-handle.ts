@@ -6,7 +6,8 @@ import type { Config, PermissionMode } from "../config/config.ts";
 import type { CompactOutcome } from "../context/condense.ts";
 import { selectProvider } from "../llm/select.ts";
 import type { ServerReport } from "../mcp/servers.ts";
-import { UsageError, errorMessage } from "../protocol/errors.ts";
+import { UsageError } from "../protocol/errors.ts";
+import { fileReason } from "../protocol/file-reason.ts";
 import type { RunResult } from "../protocol/events.ts";
 import type { ContentBlock, ImageBlock, Message } from "../protocol/message.ts";
 import type { StartState } from "../hooks/index.ts";
@@ -212,6 +213,8 @@ async function userToolInput(s: SessionParts, signal: AbortSignal): Promise<User
 
 async function attachImage(config: Config, store: SessionParts["store"], path: string): Promise<ImageBlock> {
   let bytes: Uint8Array;
+  // Only `--image ""` gives no path (editors and the SDK pass files they wrote).
+  if (path.trim() === "") throw new UsageError("--image needs the path of an image file");
   try {
     // Checked before reading: a FIFO would block forever, /dev/zero would never end.
     const info = await stat(path);
@@ -225,7 +228,7 @@ async function attachImage(config: Config, store: SessionParts["store"], path: s
     }
     bytes = await readFile(path);
   } catch (err) {
-    throw new UsageError(`cannot use image ${path}: ${errorMessage(err)}`);
+    throw new UsageError(`cannot use image ${path}: ${fileReason(err)}`);
   }
   const mediaType = imageMediaType(bytes);
   if (!mediaType) throw new UsageError(`${path} is not a PNG, JPEG, GIF or WebP image`);

@@ -50,9 +50,10 @@ export interface HookSetup {
 
 /** The session's hooks: the config files' commands as its first source (none configured: no source). */
 export function createSessionHooks(setup: HookSetup): SessionHooks {
+  const transcriptPath = join(setup.sessionDir, "messages.jsonl");
   const hooks = new SessionHooks({
     sessionId: setup.sessionId,
-    transcriptPath: join(setup.sessionDir, "messages.jsonl"),
+    transcriptPath,
     cwd: setup.cwd,
     startSource: setup.resumed ? "resume" : "startup",
     permissionMode: setup.permissionMode,
@@ -78,7 +79,8 @@ export function createSessionHooks(setup: HookSetup): SessionHooks {
       bash: trustedBinary("bash") ?? "/bin/bash",
       // Claude Code's name for the project folder, which hook scripts use to find themselves.
       env: { ...(plan ? plan.env : setup.env), CLAUDE_PROJECT_DIR: setup.cwd, SYNAPSE_PROJECT_DIR: setup.cwd },
-      sandboxArgv: plan ? () => [plan.bwrap, ...bwrapArgs(plan.profile())] : undefined,
+      // Its own session's transcript (`transcript_path`) is the one file of synapse's data it can read.
+      sandboxArgv: plan ? () => [plan.bwrap, ...bwrapArgs({ ...plan.profile(), shown: [transcriptPath] })] : undefined,
     };
     const hooks = [...user, ...allowed];
     for (const { event, matcher } of strayToolMatchers(hooks, RULE_TOOLS)) {

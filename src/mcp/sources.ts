@@ -5,6 +5,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UsageError } from "../protocol/errors.ts";
+import { fileReason } from "../protocol/file-reason.ts";
 import { type McpServerEntry, parseServerEntry } from "./server-entry.ts";
 
 export type McpScope = "user" | "project" | "flag";
@@ -88,8 +89,7 @@ function flagServers(value: string, cwd: string): ConfiguredServer[] {
     try {
       text = readFileSync(origin, "utf8");
     } catch (err) {
-      const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-      throw new UsageError(`--mcp-config: cannot read ${origin}: ${reason}`);
+      throw new UsageError(`--mcp-config: cannot read ${origin}: ${fileReason(err)}`);
     }
   }
   let parsed: unknown;

@@ -14,6 +14,11 @@ export interface SandboxProfile {
   hiddenDirs: readonly string[];
   /** Files to hide (/dev/null bound over each). */
   hiddenFiles: readonly string[];
+  /**
+   * Files inside hidden folders shown read-only, when they exist (a hook's own session transcript,
+   * its `transcript_path`): the rest of the folder stays hidden.
+   */
+  shown?: readonly string[];
   /** The shell pool's folder (init script, request files, output fifos): visible, read-only. */
   poolDir?: string;
 }
@@ -38,7 +43,12 @@ export function bwrapArgs(p: SandboxProfile): string[] {
   // Bound read-only too in read-only mode: a root under /tmp would vanish under the private /tmp.
   for (const root of p.roots) args.push(p.mode === "workspace-write" ? "--bind" : "--ro-bind", root, root);
   for (const path of p.readOnly) args.push("--ro-bind", path, path);
-  for (const dir of p.hiddenDirs) args.push("--tmpfs", dir, "--remount-ro", dir);
+  for (const dir of p.hiddenDirs) {
+    args.push("--tmpfs", dir);
+    // Bound while the empty tmpfs is still writable (its mount point is made there), then sealed.
+    for (const file of p.shown ?? []) if (file.startsWith(`${dir}/`)) args.push("--ro-bind-try", file, file);
+    args.push("--remount-ro", dir);
+  }
   for (const file of p.hiddenFiles) args.push("--ro-bind", "/dev/null", file);
   if (p.poolDir) {
     const carry = `${p.poolDir}/${POOL_CARRY_DIR}`;

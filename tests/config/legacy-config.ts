@@ -126,6 +126,17 @@ function checkProjectSandbox(project: FileConfig["sandbox"]): void {
   }
 }
 
+/** Added after the split (README claims pass): a project's config names no servers; an empty --mcp-config. */
+function checkMcpSources(src: ConfigSources): void {
+  if (src.projectFile?.mcpServers !== undefined)
+    throw new UsageError(
+      '.synapse/config.json: "mcpServers" is refused: a project names its MCP servers in .mcp.json ' +
+        "(each started only once you approve it), your own go in your user config",
+    );
+  if (src.flags.mcpConfig?.some((v) => v.trim() === ""))
+    throw new UsageError('--mcp-config needs a file or inline JSON ({"mcpServers": {...}})');
+}
+
 const NOTIFY_KINDS: readonly NotifyKind[] = ["bell", "osc9", "osc777", "off"];
 
 function notifyKind(raw: string | undefined): NotifyKind {
@@ -284,7 +295,7 @@ export function resolveConfig(src: ConfigSources): Config {
       timeoutMs: int(env, "SYNAPSE_TASK_TIMEOUT_MS", 600_000, 1),
       maxHeapMb: int(env, "SYNAPSE_TASK_MAX_HEAP_MB", 1024, 16),
     },
-    mcp: {
+    mcp: (checkMcpSources(src), {
       userServers: { ...src.userFile?.mcpServers },
       // A file is relative to where synapse was started (as a shell user expects), not to -C.
       configs: (flags.mcpConfig ?? []).map((v) => (v.trim().startsWith("{") ? v : resolvePath(processCwd, v))),
@@ -293,7 +304,7 @@ export function resolveConfig(src: ConfigSources): Config {
       startTimeoutMs: int(env, "SYNAPSE_MCP_TIMEOUT_MS", 30_000, 1),
       toolTimeoutMs: int(env, "SYNAPSE_MCP_TOOL_TIMEOUT_MS", 600_000, 1),
       maxOutputTokens: int(env, "SYNAPSE_MAX_MCP_OUTPUT_TOKENS", 25_000, 100),
-    },
+    }),
     hooks: {
       user: { ...src.userFile?.hooks },
       project: { ...src.projectFile?.hooks },

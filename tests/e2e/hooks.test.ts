@@ -220,6 +220,23 @@ describe("hooks from the user's config", () => {
     expect(posts(fake)).toEqual([]);
   });
 
+  it("a sandboxed hook reads its own session's transcript_path, and no other session's files", async () => {
+    // Claude Code's Stop hooks read the transcript; the rest of synapse's data stays hidden.
+    const command =
+      'p=$(sed -n \'s/.*"transcript_path":"\\([^"]*\\)".*/\\1/p\'); ' +
+      'cp "$p" "$CLAUDE_PROJECT_DIR/transcript.copy"; ls "$(dirname "$(dirname "$p")")" > "$CLAUDE_PROJECT_DIR/seen.txt"';
+    const w = hookWorld({ Stop: [{ hooks: [{ type: "command", command }] }] });
+    const first = await serve([{ text: "one" }]);
+    expect((await run(w, first, "the first session")).code).toBe(0);
+    const fake = await serve([{ text: "two" }]);
+    const r = await run(w, fake, "remember the word PELICAN", ["-o", "json"]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(w.ws, "transcript.copy"), "utf8")).toContain("remember the word PELICAN");
+    // The sessions folder shows only this session's own folder (the first session's is hidden).
+    const sessionId = JSON.parse(r.stdout).session_id;
+    expect(readFileSync(join(w.ws, "seen.txt"), "utf8").trim().split("\n")).toEqual([sessionId]);
+  });
+
   it("PreToolUse updatedInput: the call runs with the hook's input, and PostToolUse hears that input", async () => {
     const rewrite = JSON.stringify({
       hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput: { command: "echo rewritten" } },

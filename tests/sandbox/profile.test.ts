@@ -59,6 +59,22 @@ describe("bwrapArgs", () => {
         "--",
       ],
     ],
+    [
+      "a shown file inside a hidden folder: bound (when it exists) before the folder is sealed",
+      { hiddenDirs: ["/h/.ssh", "/d/sessions"], shown: ["/d/sessions/s1/messages.jsonl", "/elsewhere/x"] },
+      [
+        ...HEAD,
+        ...["--bind", "/w", "/w"],
+        ...["--tmpfs", "/h/.ssh", "--remount-ro", "/h/.ssh"],
+        ...["--tmpfs", "/d/sessions"],
+        ...["--ro-bind-try", "/d/sessions/s1/messages.jsonl", "/d/sessions/s1/messages.jsonl"],
+        ...["--remount-ro", "/d/sessions"],
+        ...NS,
+        "--unshare-net",
+        "--die-with-parent",
+        "--",
+      ],
+    ],
   ])("%s", (_name, over, want) => {
     expect(bwrapArgs({ ...base, ...over })).toEqual(want);
   });
