@@ -38,16 +38,18 @@ export function remoteToolHooks(post: (m: FromWorker) => void, port: MessagePort
     });
   return {
     async preToolUse(call, signal) {
-      const { allow, block, ask: asks, updatedInput } = await ask({ when: "pre", call }, signal);
+      const { allow, block, ask: asks, updatedInput, stop } = await ask({ when: "pre", call }, signal);
       return {
         allow,
+        ...(stop ? { stop } : {}),
         ...(block ? { block } : {}),
         ...(asks !== undefined ? { ask: asks } : {}),
         ...(updatedInput ? { updatedInput } : {}),
       };
     },
     async postToolUse(call, response, signal) {
-      return (await ask({ when: "post", call, response }, signal)).context;
+      const { context, stop } = await ask({ when: "post", call, response }, signal);
+      return { ...(context ? { context } : {}), ...(stop ? { stop } : {}) };
     },
   };
 }
@@ -66,13 +68,12 @@ export function answerHookQuestion(
     m.when === "pre"
       ? hooks.preToolUse(call, signal).then((v) => ({
           allow: v.allow,
+          ...(v.stop ? { stop: v.stop } : {}),
           ...(v.block ? { block: v.block } : {}),
           ...(v.ask !== undefined ? { ask: v.ask } : {}),
           ...(v.updatedInput ? { updatedInput: v.updatedInput } : {}),
         }))
-      : hooks
-          .postToolUse(call, m.response, signal)
-          .then((context) => ({ allow: false, ...(context ? { context } : {}) }));
+      : hooks.postToolUse(call, m.response, signal).then((v) => ({ allow: false, ...v }));
   answered.then(
     (answer) => reply({ t: "hook-done", id: m.id, ...answer }),
     () => reply({ t: "hook-done", id: m.id, allow: false }),

@@ -81,6 +81,8 @@ export interface RunOutput {
   stopReason?: string;
   /** The final answer's JSON value, when `answerJudge` found it valid. */
   structuredOutput?: unknown;
+  /** Why the run ended, where its subtype does not say (Claude Code's `terminal_reason`). */
+  terminalReason?: "hook_stopped";
 }
 
 export async function runAgent(input: RunInput): Promise<RunOutput> {
@@ -127,6 +129,8 @@ class AgentRun {
   async submitPrompt(): Promise<RunOutput | undefined> {
     const { prompt, hooks, signal } = this.input;
     const submitted = await hooks?.userPromptSubmit?.(textOf({ content: prompt }), signal);
+    // Stopped by a hook: the prompt is neither stored nor sent, as when it is blocked.
+    if (submitted?.stop) return this.hookStopped(submitted.stop);
     if (submitted?.block) {
       const result = `The prompt was blocked by a UserPromptSubmit hook: ${submitted.block}`;
       return { subtype: "error_during_execution", result, numTurns: this.numTurns, usage: this.usage };
@@ -221,21 +225,28 @@ class AgentRun {
       const subtype = "error_max_structured_output_retries";
       return { subtype, result: verdict.reason, numTurns, usage, stopReason };
     }
-    if (await this.stopHookGoesOn()) return undefined;
+    const heard = await this.stopHookGoesOn();
+    if (heard === "goes-on") return undefined;
     const structured = verdict ? { structuredOutput: verdict.value } : {};
-    return { subtype: "success", result: text, numTurns, usage, stopReason, ...structured };
+    // A Stop hook's `"continue": false` only keeps the run from going on: the answer stands.
+    const stopped = heard === "stopped" ? { terminalReason: "hook_stopped" as const } : {};
+    return { subtype: "success", result: text, numTurns, usage, stopReason, ...structured, ...stopped };
   }
 
-  /** Whether a Stop hook sent the run on (its reason is then the model's next message). */
-  private async stopHookGoesOn(): Promise<boolean> {
+  /** Whether a Stop hook sent the run on (its reason is then the model's next message) or stopped it. */
+  private async stopHookGoesOn(): Promise<"goes-on" | "ends" | "stopped"> {
     const { signal } = this.input;
-    const goOn = await stopFeedback(this.input, this.stopsHeard, signal);
+    const heard = await stopFeedback(this.input, this.stopsHeard, signal);
     // Ctrl-C while a Stop hook ran: the run was stopped, not finished.
     if (signal.aborted) throw new InterruptedError();
-    if (!goOn) return false;
+    if (heard.stop) {
+      this.input.emit({ type: "warning", message: `a Stop hook stopped the agent: ${heard.stop}` });
+      return "stopped";
+    }
+    if (!heard.goOn) return "ends";
     this.stopsHeard++;
-    await this.sendUserText(goOn);
-    return true;
+    await this.sendUserText(heard.goOn);
+    return "goes-on";
   }
 
   /** A turn's tool calls run and their results stored; a loop the detector stops ends the run. */
@@ -247,7 +258,7 @@ class AgentRun {
     if (loop.stop) return await this.stopLoop(calls, loop.stop);
 
     await input.beforeTools?.();
-    const results = await runToolCalls({
+    const { results, stopped } = await runToolCalls({
       calls,
       tools,
       signal,
@@ -261,7 +272,20 @@ class AgentRun {
       cut ? noteCutCalls(calls, noted, outputLimitNote(config.maxTokens), (c) => c.raw_input !== undefined) : noted,
     );
     await this.flush();
-    return undefined;
+    // Every call has its result (the session resumes well-formed); no request follows.
+    return stopped === undefined ? undefined : this.hookStopped(stopped);
+  }
+
+  /**
+   * A hook said `"continue": false`: the agent stops, the user is told its reason. Not a success:
+   * the work the prompt asked for was cut short (a script's `&&` must not go on), as Claude Code's
+   * `terminal_reason` "hook_stopped" says.
+   */
+  private hookStopped(reason: string): RunOutput {
+    this.input.emit({ type: "warning", message: `a hook stopped the agent: ${reason}` });
+    const result = `Stopped by a hook: ${reason}`;
+    const { numTurns, usage } = this;
+    return { subtype: "error_during_execution", result, numTurns, usage, terminalReason: "hook_stopped" };
   }
 
   /** The run stopped in a loop: every call still gets a result, so the session resumes well-formed. */
@@ -406,13 +430,18 @@ function toolContext(input: RunInput, call: ToolUseBlock) {
   };
 }
 
-/** A Stop hook's reason to go on, as the message the model gets; undefined: the run ends. */
-async function stopFeedback(input: RunInput, heard: number, signal: AbortSignal): Promise<string | undefined> {
-  const reason = await input.hooks?.stop?.(heard > 0, signal);
-  if (!reason) return undefined;
+/** A Stop hook's reason to go on, as the message the model gets (none: the run ends), or its stop. */
+async function stopFeedback(
+  input: RunInput,
+  heard: number,
+  signal: AbortSignal,
+): Promise<{ goOn?: string; stop?: string }> {
+  const said = await input.hooks?.stop?.(heard > 0, signal);
+  if (said?.stop) return { stop: said.stop };
+  if (!said?.reason) return {};
   if (heard >= MAX_STOP_CONTINUATIONS) {
     input.emit({ type: "warning", message: `a Stop hook kept the run going ${heard} times: it ends here` });
-    return undefined;
+    return {};
   }
-  return `Stop hook feedback: ${reason}`;
+  return { goOn: `Stop hook feedback: ${said.reason}` };
 }

@@ -157,6 +157,7 @@ function build() {
       ask: z.optional(z.string()),
       updatedInput: z.optional(z.record(z.string(), z.unknown())),
       context: z.optional(z.string()),
+      stop: z.optional(z.string()),
     }),
   ]);
   return { subAgentOutput, shellRequest, fromWorker, toWorker };

@@ -40,24 +40,35 @@ export interface ToolBatchInput {
 }
 
 const INTERRUPTED = "Interrupted by the user.";
+const HOOK_STOPPED = "Not run: a hook stopped the agent.";
 const NO_NESTING = "Sub-agents cannot start sub-agents: task:* is not available here. Do the work with your own tools.";
 
 function errorResult(id: string, text: string): ToolResultBlock {
   return { type: "tool_result", tool_use_id: id, content: text, is_error: true };
 }
 
-export async function runToolCalls(input: ToolBatchInput): Promise<ContentBlock[]> {
+export interface ToolBatchResult {
+  /** One result per call, in call order. */
+  results: ContentBlock[];
+  /** A hook stopped the agent (`"continue": false`): its reason; the calls after it did not run. */
+  stopped?: string;
+}
+
+export async function runToolCalls(input: ToolBatchInput): Promise<ToolBatchResult> {
   const { tools, signal, emit } = input;
   // Task syntax applies only where Bash is a tool of this agent (e.g. not in plan mode).
   const isTask = (call: ToolUseBlock) => tools.has("Bash") && taskCommandOf(call.name, call.input) !== undefined;
   const results: ContentBlock[] = [];
+  let stopped: string | undefined;
 
   const single = async (call: ToolUseBlock) => {
     if (signal.aborted) return results.push(errorResult(call.id, INTERRUPTED));
+    if (stopped !== undefined) return results.push(errorResult(call.id, HOOK_STOPPED));
     const raw = call.raw_input !== undefined ? { raw_input: call.raw_input } : {};
     emit({ type: "tool_start", id: call.id, name: call.name, input: call.input, ...raw });
     const outcome = await executeToolCall(call, tools, input.context(call), input.hooks);
     results.push(outcome.block);
+    stopped ??= outcome.stopped;
     if (outcome.denied)
       emit({
         type: "permission_denied",
@@ -78,6 +89,10 @@ export async function runToolCalls(input: ToolBatchInput): Promise<ContentBlock[
   };
 
   const taskGroup = async (calls: ToolUseBlock[]) => {
+    if (stopped !== undefined) {
+      for (const call of calls) results.push(errorResult(call.id, HOOK_STOPPED));
+      return;
+    }
     // The gate first, one call at a time (an approval prompt asks about one call), then the launches.
     const refused = new Map<string, ToolResultBlock>();
     for (const call of calls) {
@@ -142,5 +157,5 @@ export async function runToolCalls(input: ToolBatchInput): Promise<ContentBlock[
     if (group.kind === "single") await single(group.call);
     else await taskGroup(group.calls);
   }
-  return results;
+  return stopped === undefined ? { results } : { results, stopped };
 }

@@ -17,6 +17,8 @@ export interface ToolCallOutcome {
   denied?: { reason: string; allowWith?: string };
   /** The tool's facts for the interactive view (exit code, true line count, diff). */
   display?: ToolDisplay;
+  /** A hook stopped the agent (`"continue": false`), with its reason for the user. */
+  stopped?: string;
 }
 
 function failure(id: string, text: string): ToolCallOutcome {
@@ -46,6 +48,7 @@ export async function executeToolCall(
 
   let hooked = { id: call.id, name: tool.name, input };
   const pre = hooks ? await hooks.preToolUse(hooked, ctx.signal) : undefined;
+  if (pre?.stop) return { ...failure(call.id, `Stopped by a PreToolUse hook: ${pre.stop}`), stopped: pre.stop };
   if (pre?.block) return failure(call.id, `Blocked by a PreToolUse hook: ${pre.block}`);
   // An interrupt killed the hooks, whose say is then unknown: the call must not run unheard.
   if (pre && ctx.signal.aborted) return failure(call.id, "Interrupted by the user.");
@@ -76,8 +79,9 @@ export async function executeToolCall(
   // Every call that ran is heard, failed or not (`tool_response.is_error` says which); an
   // interrupted one is not: the user stopped the turn.
   if (!hooks || ctx.signal.aborted) return outcome;
-  const added = await hooks.postToolUse({ ...hooked, input }, hookResponse(outcome.block), ctx.signal);
-  if (added) outcome.block.content = withContext(outcome.block.content, screen(added));
+  const post = await hooks.postToolUse({ ...hooked, input }, hookResponse(outcome.block), ctx.signal);
+  if (post.context) outcome.block.content = withContext(outcome.block.content, screen(post.context));
+  if (post.stop) outcome.stopped = post.stop;
   return outcome;
 }
 

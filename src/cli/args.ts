@@ -156,9 +156,10 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   }
   if (first && isSubcommand) {
     if (positionals.length > 1) throw new UsageError(`${first} takes no arguments`);
-    const schemaFlag = (["json-schema", "output-schema"] as const).find((f) => v[f] !== undefined);
-    if (schemaFlag)
-      throw new UsageError(`--${schemaFlag} is an option of a run with a prompt, not of synapse ${first}`);
+    // Ignored, they would leave a user believing `synapse compact -c` handled only the latest session.
+    const runOnly = ["json-schema", "output-schema", "continue", "resume", "image"] as const;
+    const runFlag = runOnly.find((f) => v[f] !== undefined);
+    if (runFlag) throw new UsageError(`--${runFlag} is an option of a run with a prompt, not of synapse ${first}`);
     if (first === "compact") return { command: { kind: "compact", ...compactSelection(v) }, flags };
     if (first === "sessions") return { command: { kind: "sessions", all: Boolean(v.all) }, flags };
     if (first === "acp") return { command: { kind: "acp" }, flags };

@@ -29,7 +29,7 @@ import { PRUNE_KEEP_TOKENS, prunedSavings, selectPrune } from "./prune.ts";
 import { priceFor } from "../llm/pricing.ts";
 import { PruneSchedule, cacheRatesFor } from "./prune-schedule.ts";
 import { type BuiltRecord, type RecordParts, type RecordSizing, fitRecord, shorter } from "./record-fit.ts";
-import { type CachedPrefix, type SummaryHooks, summaryOf } from "./summary-call.ts";
+import { type CachedPrefix, type SummaryHooks, cacheWarm, summaryOf } from "./summary-call.ts";
 import { CHARS_PER_TOKEN, estimateTokens } from "./token-estimate.ts";
 import { groupTurns } from "./turns.ts";
 
@@ -87,6 +87,8 @@ export class ContextManager {
   /** The messages of the last request sent (images selected). */
   lastSent: Message[] = [];
   private turnTools: ToolSpec[];
+  /** When the last turn's request was answered (its prompt is in the cache for a while). */
+  private lastSentAt: number | undefined;
   compactions = 0;
   summaryCalls = 0;
   /** Tokens the summary calls used, in all. */
@@ -222,6 +224,7 @@ export class ContextManager {
       this.lastSent = sent;
       try {
         const turn = await send(sent);
+        this.lastSentAt = Date.now();
         this.recordUsage(sent, turn.usage.input_tokens);
         return turn;
       } catch (err) {
@@ -416,8 +419,12 @@ export class ContextManager {
     this.turnTools = tools;
   }
 
-  /** The request a turn would send with `context`: a summary call that repeats it reads its cache. */
-  private cachedPrefix(context: Message[]): CachedPrefix {
+  /**
+   * The request a turn would send with `context`: a summary call that repeats it reads its cache
+   * (none when the last request went out too long ago for its cache to be alive).
+   */
+  private cachedPrefix(context: Message[]): CachedPrefix | undefined {
+    if (!cacheWarm(this.lastSentAt, Date.now())) return undefined;
     const { config, system } = this.deps;
     const messages = selectImagesForContext(context, {
       maxImages: config.store.contextMaxImages,

@@ -15,6 +15,16 @@ import { CHARS_PER_TOKEN, estimateTextTokens, estimateTokens } from "./token-est
 
 /** Output tokens the summary call may use. */
 const SUMMARY_MAX_TOKENS = 4096;
+/** How long a cached prefix lives after its last use (Anthropic's default; OpenAI keeps it about as long). */
+export const CACHE_LIFE_MS = 5 * 60_000;
+
+/**
+ * Whether the turn's request is likely still cached: a request went out less than CACHE_LIFE_MS
+ * ago. Else repeating it would write it all again (1.25× input), dearer than a transcript.
+ */
+export function cacheWarm(lastSentAt: number | undefined, now: number): boolean {
+  return lastSentAt !== undefined && now - lastSentAt < CACHE_LIFE_MS;
+}
 
 export interface SummaryInput {
   task: string;

@@ -130,6 +130,7 @@ function runResult(s: SessionParts, out: RunOutput, before: Before, durationMs: 
   if (saveError) result.error = saveError;
   if (out.stopReason) result.stop_reason = out.stopReason;
   if (out.structuredOutput !== undefined) result.structured_output = out.structuredOutput;
+  if (out.terminalReason) result.terminal_reason = out.terminalReason;
   return result;
 }
 

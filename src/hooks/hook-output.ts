@@ -61,6 +61,8 @@ export function outcomeFromJson(value: unknown, label: string): HookOutcome {
   if (specific?.additionalContext?.trim()) outcome.context = cut(specific.additionalContext.trim());
   if (specific?.updatedInput) outcome.updatedInput = specific.updatedInput;
   if (out.systemMessage?.trim()) outcome.notice = cut(out.systemMessage.trim());
+  // Claude Code: `continue: false` stops the agent after the event, whatever else the hook decided.
+  if (out.continue === false) outcome.stop = cut(out.stopReason?.trim() || `stopped by hook ${label}`);
   return outcome;
 }
 

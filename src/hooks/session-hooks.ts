@@ -3,7 +3,7 @@
 // (or deny) wins over ask, ask over allow; contexts from several hooks are all kept.
 
 import type { HookEvent, HookEventInput } from "../protocol/hook-events.ts";
-import type { HookedCall, HookOutcome, HookSource, PreToolVerdict, RunHooks } from "./types.ts";
+import type { HookedCall, HookOutcome, HookSource, PostToolVerdict, PreToolVerdict, RunHooks } from "./types.ts";
 
 /** Times one run lets Stop hooks send the model back to work before it ends all the same. */
 export const MAX_STOP_CONTINUATIONS = 3;
@@ -86,6 +86,8 @@ export class SessionHooks implements RunHooks {
       { hook_event_name: "PreToolUse", tool_name: call.name, tool_input: call.input, tool_use_id: call.id },
       signal,
     );
+    const stop = joined(outcomes.map((o) => o.stop));
+    if (stop) return { stop, allow: false };
     const block = joined(outcomes.map((o) => o.block));
     if (block) return { block, allow: false };
     const rewrite = this.rewrittenInput(outcomes, call.name);
@@ -109,7 +111,7 @@ export class SessionHooks implements RunHooks {
     return { updatedInput: first };
   }
 
-  async postToolUse(call: HookedCall, response: unknown, signal: AbortSignal): Promise<string | undefined> {
+  async postToolUse(call: HookedCall, response: unknown, signal: AbortSignal): Promise<PostToolVerdict> {
     const outcomes = await this.fire(
       {
         hook_event_name: "PostToolUse",
@@ -120,37 +122,52 @@ export class SessionHooks implements RunHooks {
       },
       signal,
     );
-    return joined(outcomes.flatMap((o) => [o.block, o.context]));
+    const context = joined(outcomes.flatMap((o) => [o.block, o.context]));
+    const stop = joined(outcomes.map((o) => o.stop));
+    return { ...(context ? { context } : {}), ...(stop ? { stop } : {}) };
   }
 
   /**
    * SessionStart (once, before the first prompt) then UserPromptSubmit: a block keeps the prompt
    * from being sent; the contexts of both go with it.
    */
-  async userPromptSubmit(prompt: string, signal: AbortSignal): Promise<{ block?: string; context?: string }> {
+  async userPromptSubmit(
+    prompt: string,
+    signal: AbortSignal,
+  ): Promise<{ block?: string; context?: string; stop?: string }> {
     const start = await this.sessionStarted(signal);
+    if (start.stop) return { stop: start.stop };
     const outcomes = await this.fire({ hook_event_name: "UserPromptSubmit", prompt }, signal);
+    const stop = joined(outcomes.map((o) => o.stop));
+    if (stop) return { stop };
     const block = joined(outcomes.map((o) => o.block));
     if (block) return { block };
-    const context = joined([start, ...outcomes.map((o) => o.context)]);
+    const context = joined([start.context, ...outcomes.map((o) => o.context)]);
     return context ? { context } : {};
   }
 
-  /** Fires SessionStart once; its context goes with the first prompt only. */
-  private sessionStarted(signal: AbortSignal): Promise<string | undefined> {
-    if (this.started) return this.started.then(() => undefined);
+  /** Fires SessionStart once; its context goes with the first prompt only, its stop ends that prompt's run. */
+  private async sessionStarted(signal: AbortSignal): Promise<{ context?: string; stop?: string }> {
+    if (this.started) {
+      await this.started;
+      return {};
+    }
     const source = this.source;
-    this.started = this.fire({ hook_event_name: "SessionStart", source }, signal).then((outcomes) => {
+    const fired = this.fire({ hook_event_name: "SessionStart", source }, signal).then((outcomes) => {
       for (const o of outcomes) if (o.block) this.input.warn(`SessionStart hook: ${o.block}`);
-      return joined(outcomes.map((o) => o.context));
+      return { context: joined(outcomes.map((o) => o.context)), stop: joined(outcomes.map((o) => o.stop)) };
     });
-    return this.started;
+    this.started = fired.then((s) => s.context);
+    return fired;
   }
 
-  /** Stop: the reason to keep working, when a hook blocks the stop. */
-  async stop(active: boolean, signal: AbortSignal): Promise<string | undefined> {
+  /** Stop: the reason to keep working, when a hook blocks the stop; a hook's stop wins over any block. */
+  async stop(active: boolean, signal: AbortSignal): Promise<{ reason?: string; stop?: string }> {
     const outcomes = await this.fire({ hook_event_name: "Stop", stop_hook_active: active }, signal);
-    return joined(outcomes.map((o) => o.block));
+    const stop = joined(outcomes.map((o) => o.stop));
+    if (stop) return { stop };
+    const reason = joined(outcomes.map((o) => o.block));
+    return reason ? { reason } : {};
   }
 
   /** PreCompact: told before a summary replaces the context; it cannot stop it (as in Claude Code). */

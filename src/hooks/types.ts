@@ -16,6 +16,8 @@ export interface HookOutcome {
   notice?: string;
   /** PreToolUse: the input the call runs with instead of the model's (`hookSpecificOutput.updatedInput`). */
   updatedInput?: Record<string, unknown>;
+  /** `"continue": false`: the agent stops after this event; the text (`stopReason`) is for the user. */
+  stop?: string;
 }
 
 /**
@@ -37,6 +39,8 @@ export interface HookedCall {
 
 /** PreToolUse's verdict for the tool-call path. */
 export interface PreToolVerdict {
+  /** A hook stopped the agent (`"continue": false`, its reason): the call does not run, nor anything after it. */
+  stop?: string;
   /** Blocked: the call gets an is_error result with this text. */
   block?: string;
   /** Every hook that answered said allow: a question the policy would ask is skipped. */
@@ -56,14 +60,20 @@ export interface PreToolVerdict {
  */
 export interface ToolHooks {
   preToolUse(call: HookedCall, signal: AbortSignal): Promise<PreToolVerdict>;
-  /** Text to add to the tool's result, if any hook gave some (or blocked: its reason). */
-  postToolUse(call: HookedCall, response: unknown, signal: AbortSignal): Promise<string | undefined>;
+  /** Text to add to the tool's result, if any hook gave some (or blocked: its reason); a stop ends the agent. */
+  postToolUse(call: HookedCall, response: unknown, signal: AbortSignal): Promise<PostToolVerdict>;
+}
+
+/** PostToolUse's verdict: text for the result the model gets, and whether a hook stopped the agent. */
+export interface PostToolVerdict {
+  context?: string;
+  stop?: string;
 }
 
 /** What a run's turn loop fires besides the tool events (agent/runner.ts); sub-agents have neither. */
 export interface RunHooks extends ToolHooks {
-  /** Before the prompt is stored or sent: a block keeps it from being sent at all. */
-  userPromptSubmit?(prompt: string, signal: AbortSignal): Promise<{ block?: string; context?: string }>;
-  /** When the model would end the run: a reason sends it back to work. */
-  stop?(active: boolean, signal: AbortSignal): Promise<string | undefined>;
+  /** Before the prompt is stored or sent: a block (or a hook's stop) keeps it from being sent at all. */
+  userPromptSubmit?(prompt: string, signal: AbortSignal): Promise<{ block?: string; context?: string; stop?: string }>;
+  /** When the model would end the run: a reason sends it back to work, unless a hook stopped the agent. */
+  stop?(active: boolean, signal: AbortSignal): Promise<{ reason?: string; stop?: string }>;
 }

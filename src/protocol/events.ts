@@ -63,6 +63,8 @@ export interface RunResult {
   stop_reason?: string;
   /** The final answer's JSON value, valid against --json-schema (Claude Code's field). */
   structured_output?: unknown;
+  /** Why the run ended where the subtype does not say: a hook's `"continue": false` (Claude Code's field). */
+  terminal_reason?: "hook_stopped";
 }
 
 export type AgentEvent =

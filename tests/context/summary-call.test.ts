@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveConfig } from "../../src/config/config.ts";
-import { type CachedPrefix, summaryOf, withRequest } from "../../src/context/summary-call.ts";
+import { CACHE_LIFE_MS, type CachedPrefix, cacheWarm, summaryOf, withRequest } from "../../src/context/summary-call.ts";
 import { SUMMARY_SYSTEM } from "../../src/context/summary-prompt.ts";
 import { selectProvider } from "../../src/llm/select.ts";
 import type { ToolSpec } from "../../src/llm/types.ts";
@@ -130,4 +130,14 @@ describe("withRequest: where the ask goes", () => {
     expect(out).toHaveLength(5);
     expect(out[4]).toMatchObject({ role: "user", content: [{ type: "text", text: ask }] });
   });
+});
+
+describe("cacheWarm: whether the turn's request is worth repeating", () => {
+  const rows: Array<[string, number | undefined, number, boolean]> = [
+    ["no request yet (a resumed session)", undefined, 1_000, false],
+    ["a request a second ago", 0, 1_000, true],
+    ["just inside the cache's life", 0, CACHE_LIFE_MS - 1, true],
+    ["past it: repeating would write it all again", 0, CACHE_LIFE_MS, false],
+  ];
+  for (const [name, last, now, warm] of rows) test(name, () => expect(cacheWarm(last, now)).toBe(warm));
 });

@@ -237,6 +237,81 @@ describe("hooks from the user's config", () => {
     expect(readFileSync(join(w.ws, "seen.txt"), "utf8").trim().split("\n")).toEqual([sessionId]);
   });
 
+  it('PreToolUse "continue": false stops the agent: no call of the turn runs, no request follows, exit 1', async () => {
+    const stop = JSON.stringify({ continue: false, stopReason: "production freeze" });
+    const w = hookWorld({ PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `echo '${stop}'` }] }] });
+    const turn = {
+      toolCalls: [
+        { id: "c1", name: "Bash", input: { command: "touch a.txt" } },
+        { id: "c2", name: "Write", input: { path: "b.txt", content: "b" } },
+      ],
+    };
+    const fake = await serve([turn, { text: "never asked" }]);
+    const r = await run(w, fake, "make files", ["-o", "json"]);
+    expect(r.code).toBe(1);
+    expect(existsSync(join(w.ws, "a.txt"))).toBe(false);
+    expect(existsSync(join(w.ws, "b.txt"))).toBe(false);
+    expect(posts(fake)).toHaveLength(1);
+    expect(r.stderr).toContain("a hook stopped the agent: production freeze");
+    const result = JSON.parse(r.stdout);
+    expect(result).toMatchObject({
+      subtype: "error_during_execution",
+      terminal_reason: "hook_stopped",
+      result: "Stopped by a hook: production freeze",
+    });
+    // Every call got its result: the session goes on well-formed.
+    const next = await serve([{ text: "resumed" }]);
+    const again = await runBinary({
+      args: ["-c", "go on"],
+      env: { ...w.env, ...providerEnv(next.url) },
+      cwd: w.ws,
+    });
+    expect(again.code).toBe(0);
+    const sent = posts(next)[0]!.body.messages.at(-1).content;
+    const results = sent.filter((b: any) => b.type === "tool_result");
+    expect(results.map((b: any) => [b.tool_use_id, b.content])).toEqual([
+      ["c1", "Stopped by a PreToolUse hook: production freeze"],
+      ["c2", "Not run: a hook stopped the agent."],
+    ]);
+  });
+
+  it('PostToolUse "continue": false: the call ran, then the agent stops', async () => {
+    const stop = JSON.stringify({ continue: false });
+    const w = hookWorld({
+      PostToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `echo '${stop}'` }] }],
+    });
+    const fake = await serve([bash("touch ran.txt"), { text: "never asked" }]);
+    const r = await run(w, fake, "make a file");
+    expect(r.code).toBe(1);
+    expect(existsSync(join(w.ws, "ran.txt"))).toBe(true);
+    expect(posts(fake)).toHaveLength(1);
+    expect(r.stderr).toMatch(/a hook stopped the agent: stopped by hook /);
+  });
+
+  it('Stop "continue": false wins over a block: the answer stands, exit 0', async () => {
+    const stop = JSON.stringify({ continue: false, stopReason: "enough", decision: "block", reason: "go on" });
+    const w = hookWorld({ Stop: [{ hooks: [{ type: "command", command: `echo '${stop}'` }] }] });
+    const fake = await serve([{ text: "the answer" }, { text: "never asked" }]);
+    const r = await run(w, fake, "answer", ["-o", "json"]);
+    expect(r.code).toBe(0);
+    expect(posts(fake)).toHaveLength(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      subtype: "success",
+      result: "the answer",
+      terminal_reason: "hook_stopped",
+    });
+  });
+
+  it('UserPromptSubmit "continue": false: nothing is sent, exit 1', async () => {
+    const stop = JSON.stringify({ continue: false, stopReason: "outside office hours" });
+    const w = hookWorld({ UserPromptSubmit: [{ hooks: [{ type: "command", command: `echo '${stop}'` }] }] });
+    const fake = await serve([{ text: "never asked" }]);
+    const r = await run(w, fake, "hello");
+    expect(r.code).toBe(1);
+    expect(posts(fake)).toEqual([]);
+    expect(r.stderr).toContain("a hook stopped the agent: outside office hours");
+  });
+
   it("PreToolUse updatedInput: the call runs with the hook's input, and PostToolUse hears that input", async () => {
     const rewrite = JSON.stringify({
       hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput: { command: "echo rewritten" } },

@@ -74,3 +74,17 @@ describe("a path flag given a missing or empty path says so in words", () => {
     expect(empty.stderr).toBe("synapse: --mcp-config needs a file or inline JSON ({\"mcpServers\": {...}})\n");
   });
 });
+
+describe("a run's session flags given to a subcommand are refused, not ignored", () => {
+  for (const [sub, flag, word] of [
+    ["compact", "-c", "--continue"],
+    ["sessions", "-c", "--continue"],
+    ["compact", "-r=abc", "--resume"],
+    ["doctor", "--image=x.png", "--image"],
+  ] as const) {
+    test(`synapse ${sub} ${flag}`, async () => {
+      const r = await refused([sub, flag]);
+      expect(r.stderr).toBe(`synapse: ${word} is an option of a run with a prompt, not of synapse ${sub}\n`);
+    });
+  }
+});

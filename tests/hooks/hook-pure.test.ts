@@ -142,6 +142,15 @@ describe("outcomeFromCommand", () => {
     expect(outcomeFromCommand(...args)).toEqual(expected);
   });
 
+  test('"continue": false stops the agent, with stopReason (or the hook\'s name) for the user', () => {
+    expect(outcomeFromJson({ continue: false, stopReason: " freeze " }, "h")).toEqual({ stop: "freeze" });
+    expect(outcomeFromJson({ continue: false, decision: "block", reason: "r" }, "h")).toEqual({
+      block: "r",
+      stop: "stopped by hook h",
+    });
+    expect(outcomeFromJson({ continue: true, stopReason: "unused" }, "h")).toEqual({});
+  });
+
   test("a wrong field type is named, and decides nothing", () => {
     expect(outcomeFromJson({ decision: "maybe" }, "h").notice).toContain('"decision"');
     const notObject = outcomeFromJson({ hookSpecificOutput: { updatedInput: "rm -rf /" } }, "h");
@@ -258,6 +267,30 @@ describe("SessionHooks combines its sources' answers", () => {
     expect(await make(one, deny).hooks.preToolUse(call, signal)).toEqual({ block: "no", allow: false });
   });
 
+  test("a hook's stop wins over every other answer, at each event", async () => {
+    const stops = source({
+      PreToolUse: [{ stop: "freeze" }],
+      PostToolUse: [{ stop: "after", context: "c" }],
+      Stop: [{ stop: "enough" }],
+      UserPromptSubmit: [{ stop: "no prompts" }],
+    });
+    const blocks = source({
+      PreToolUse: [{ block: "b" }],
+      Stop: [{ block: "go on" }],
+      UserPromptSubmit: [{ block: "x" }],
+    });
+    const { hooks } = make(blocks, stops);
+    expect(await hooks.preToolUse(call, signal)).toEqual({ stop: "freeze", allow: false });
+    expect(await hooks.postToolUse(call, {}, signal)).toEqual({ context: "c", stop: "after" });
+    expect(await hooks.stop(false, signal)).toEqual({ stop: "enough" });
+    expect(await hooks.userPromptSubmit("p", signal)).toEqual({ stop: "no prompts" });
+    expect(await make(blocks).hooks.stop(false, signal)).toEqual({ reason: "go on" });
+    // SessionStart's stop ends the first prompt's run; it does not fire again.
+    const starting = make(source({ SessionStart: [{ stop: "closed", context: "facts" }] }));
+    expect(await starting.hooks.userPromptSubmit("p", signal)).toEqual({ stop: "closed" });
+    expect(await starting.hooks.userPromptSubmit("p", signal)).toEqual({});
+  });
+
   test("events carry Claude Code's common fields; SessionStart fires once, before the first prompt", async () => {
     const heard: HookEventInput[] = [];
     const { hooks } = make(
@@ -281,7 +314,7 @@ describe("SessionHooks combines its sources' answers", () => {
       source({ PostToolUse: [{ context: "a", notice: "said" }] }),
       source({ PostToolUse: [{ block: "b" }] }),
     );
-    expect(await hooks.postToolUse(call, { content: "x", is_error: false }, signal)).toBe("a\nb");
+    expect(await hooks.postToolUse(call, { content: "x", is_error: false }, signal)).toEqual({ context: "a\nb" });
     expect(warnings).toEqual(["said"]);
   });
 });

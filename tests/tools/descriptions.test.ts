@@ -93,7 +93,7 @@ describe("tool descriptions: how calls of one turn run", () => {
       { type: "tool_use" as const, id: "c2", name: "Bash", input: { command: "echo $$ $SEEN" } },
     ];
     const ctx = { ...makeContext(root, { services: { shell: pool } }), limits: toolLimits(config) };
-    const results = await runToolCalls({
+    const { results } = await runToolCalls({
       calls,
       tools: new Map([["Bash", bashTool]]),
       signal: new AbortController().signal,
