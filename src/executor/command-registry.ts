@@ -6,6 +6,7 @@ import { compactCommand } from "./commands/compact.ts";
 import { costCommand } from "./commands/cost.ts";
 import { exitCommand } from "./commands/exit.ts";
 import { helpCommand } from "./commands/help.ts";
+import { initCommand } from "./commands/init.ts";
 import { mcpCommand } from "./commands/mcp.ts";
 import { modelCommand } from "./commands/model.ts";
 import { resumeCommand } from "./commands/resume.ts";
@@ -21,6 +22,7 @@ export const COMMANDS: readonly SlashCommand[] = [
   clearCommand,
   resumeCommand,
   rewindCommand,
+  initCommand,
   costCommand,
   statusCommand,
   mcpCommand,
@@ -37,8 +39,11 @@ export function commandNames(commands: readonly SlashCommand[] = COMMANDS): stri
   return commands.flatMap((c) => [c.name, ...(c.aliases ?? [])]).filter((n) => /^[a-z]/.test(n));
 }
 
-/** The known name nearest to a mistyped one (edit distance), for "did you mean". */
-export function closestCommand(name: string, commands: readonly SlashCommand[] = COMMANDS): string {
+/** Further than this from every name, a word is no typo of one: "did you mean" would only mislead. */
+const TYPO_DISTANCE = 2;
+
+/** The known name nearest to a mistyped one (edit distance), for "did you mean"; none when no name is near. */
+export function closestCommand(name: string, commands: readonly SlashCommand[] = COMMANDS): string | undefined {
   let best = commands[0]?.name ?? "help";
   let bestDistance = Infinity;
   for (const candidate of commandNames(commands)) {
@@ -48,7 +53,7 @@ export function closestCommand(name: string, commands: readonly SlashCommand[] =
       bestDistance = d;
     }
   }
-  return best;
+  return bestDistance <= TYPO_DISTANCE ? best : undefined;
 }
 
 export function editDistance(a: string, b: string): number {

@@ -41,10 +41,9 @@ export function resolveCommand(
   }
   const command = findCommand(parsed.name, commands);
   if (!command) {
-    throw new UsageError(
-      `unknown command /${parsed.name}; did you mean /${closestCommand(parsed.name, commands)}? ` +
-        `(commands: ${commandList(commands)})`,
-    );
+    const near = closestCommand(parsed.name, commands);
+    const hint = near === undefined ? "" : `; did you mean /${near}?`;
+    throw new UsageError(`unknown command /${parsed.name}${hint} (commands: ${commandList(commands)})`);
   }
   return { command, args: parsed.args };
 }

@@ -78,6 +78,10 @@ describe("parsing", () => {
     expect(closestCommand("q")).toBe("quit");
     expect(editDistance("kitten", "sitting")).toBe(3);
   });
+  test("a word near no command gets no guess: /bogus is not a typo of /model", () => {
+    for (const far of ["bogus", "deploy", "xyzzy"]) expect(closestCommand(far)).toBeUndefined();
+    expect(() => resolveCommand("/bogus")).toThrow(/^unknown command \/bogus \(commands: \/help, /);
+  });
   test("every command is listed by name for completion, aliases too", () => {
     expect(commandNames()).toEqual(
       expect.arrayContaining(["help", "model", "compact", "clear", "resume", "cost", "status", "exit", "quit"]),

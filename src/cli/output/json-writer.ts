@@ -4,16 +4,19 @@
 import { assertNever } from "../../protocol/assert-never.ts";
 import type { AgentEvent } from "../../protocol/events.ts";
 import { inert, inertJson, inertLine } from "../../render/inert.ts";
+import { createDenialLog } from "./denials.ts";
 import { compactNotice, compactStartNotice, permissionNotice, retryNotice } from "./notices.ts";
 import { resultErrorText } from "./result-error.ts";
 import type { OutputStreams, OutputWriter } from "./types.ts";
 
 export function createJsonWriter(streams: OutputStreams, opts: { quiet: boolean }): OutputWriter {
+  const denials = createDenialLog();
   return {
     handle(event: AgentEvent) {
+      denials.see(event);
       switch (event.type) {
         case "result": {
-          streams.out(`${inertJson({ type: "result", ...event.result })}\n`);
+          streams.out(`${inertJson({ type: "result", ...event.result, permission_denials: denials.take() })}\n`);
           const failure = resultErrorText(event.result, false);
           if (failure !== undefined) streams.err(`error: ${inert(failure)}\n`);
           return;

@@ -7,6 +7,7 @@ import { assertNever } from "../../protocol/assert-never.ts";
 import type { AgentEvent } from "../../protocol/events.ts";
 import type { Message } from "../../protocol/message.ts";
 import { inert, inertJson, inertLine } from "../../render/inert.ts";
+import { createDenialLog } from "./denials.ts";
 import { permissionNotice } from "./notices.ts";
 import { resultErrorText } from "./result-error.ts";
 import { createPartialEvents } from "./stream-json-partial.ts";
@@ -21,18 +22,10 @@ export interface StreamJsonOptions {
   version?: string;
 }
 
-/** A denied call as Claude Code's result lists it. */
-interface Denial {
-  tool_name: string;
-  tool_use_id: string;
-  tool_input: unknown;
-}
-
 export function createStreamJsonWriter(streams: OutputStreams, opts: StreamJsonOptions = {}): OutputWriter {
   let sessionId = "";
   let model = "";
-  const inputs = new Map<string, unknown>();
-  let denials: Denial[] = [];
+  const denials = createDenialLog();
   const partial = opts.partial ? createPartialEvents(() => model) : undefined;
   const line = (value: object) => streams.out(`${inertJson({ ...value, uuid: crypto.randomUUID() })}\n`);
   const streamEvents = (events: object[], parent?: string) => {
@@ -70,7 +63,7 @@ export function createStreamJsonWriter(streams: OutputStreams, opts: StreamJsonO
             slash_commands: [],
             output_style: "default",
           });
-          denials = [];
+          denials.take();
           break;
         case "text_delta":
           if (partial) streamEvents(partial.delta(event.text));
@@ -85,7 +78,7 @@ export function createStreamJsonWriter(streams: OutputStreams, opts: StreamJsonO
           });
           break;
         case "tool_start":
-          inputs.set(event.id, event.input);
+          denials.see(event);
           line({ type: "tool_use", id: event.id, name: event.name, input: event.input, session_id: sessionId });
           break;
         case "turn_retry":
@@ -100,7 +93,7 @@ export function createStreamJsonWriter(streams: OutputStreams, opts: StreamJsonO
           });
           break;
         case "permission_denied":
-          denials.push({ tool_name: event.name, tool_use_id: event.id, tool_input: inputs.get(event.id) ?? {} });
+          denials.see(event);
           line({
             type: "system",
             subtype: "permission_denied",
@@ -118,11 +111,10 @@ export function createStreamJsonWriter(streams: OutputStreams, opts: StreamJsonO
           line({
             type: "result",
             ...event.result,
-            permission_denials: denials,
+            permission_denials: denials.take(),
             // The SDK reads a failed result's reasons from `errors`.
             ...(event.result.subtype === "success" ? {} : { errors: [failure ?? event.result.result] }),
           });
-          inputs.clear();
           if (failure !== undefined) streams.err(`error: ${inert(failure)}\n`);
           break;
         }
