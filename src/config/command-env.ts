@@ -2,7 +2,7 @@
 // A command's output goes back to the model (and into messages.jsonl), so a provider key visible
 // to `env` would leak to the provider and to disk; a prompt-injected model could also send it away.
 
-import { nameMatcher } from "../text/name-patterns.ts";
+import { nameMatcher } from "./name-patterns.ts";
 
 /** Variables the config reads as credentials: never passed to a command. */
 export const SECRET_ENV_NAMES: readonly string[] = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_AUTH_TOKEN"];

@@ -104,9 +104,10 @@ export class SessionHooks implements RunHooks {
     const [first, ...others] = rewrites;
     if (!first) return {};
     const differing = others.filter((r) => JSON.stringify(r) !== JSON.stringify(first)).length;
+    const count = differing + 1;
     if (differing)
       this.input.warn(
-        `${differing + 1} PreToolUse hooks rewrote a ${tool} call's input differently; the first in config order applies`,
+        `${count} PreToolUse hooks rewrote a ${tool} call's input differently; the first in config order applies`,
       );
     return { updatedInput: first };
   }

@@ -1,7 +1,7 @@
 // The environment a sandboxed shell starts with: an allow-list, not synapse's environment minus a
 // deny-list, so a key under a name nobody thought of (a CI token, a cloud credential) stays out.
 
-import { nameMatcher } from "../text/name-patterns.ts";
+import { nameMatcher } from "../config/name-patterns.ts";
 
 /** Names passed through when set; `LC_*` stands for every locale variable. */
 export const SANDBOX_ENV_ALLOW: readonly string[] = [

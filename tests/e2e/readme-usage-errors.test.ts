@@ -88,3 +88,17 @@ describe("a run's session flags given to a subcommand are refused, not ignored",
     });
   }
 });
+
+describe("-o json lists the refused calls as Claude Code's result does", () => {
+  test("permission_denials names the Write the policy refused, with its input; empty when none", async () => {
+    const write = { path: "/etc/synapse-denied.txt", content: "x" };
+    const fake = await serve([{ toolCalls: [{ id: "toolu_w", name: "Write", input: write }] }, { text: "done" }]);
+    const r = await runBinary({ args: ["-o", "json", "-q", "go"], env: providerEnv(fake.url) });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).permission_denials).toEqual([
+      { tool_name: "Write", tool_use_id: "toolu_w", tool_input: write },
+    ]);
+    const clean = await runBinary({ args: ["-o", "json", "hi"], env: providerEnv(fake.url) });
+    expect(JSON.parse(clean.stdout).permission_denials).toEqual([]);
+  });
+});
