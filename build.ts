@@ -47,9 +47,11 @@ if (!existsSync(rgFile))
   console.warn(`warning: ${relative(root, rgFile)} not found; the binary will search without ripgrep`);
 
 // The tools' JSON Schemas, generated here once rather than by every run (src/tools/prebuilt-schemas.ts).
-const { ALL_TOOLS } = await import("./src/tools/registry.ts");
-const schemas = Object.fromEntries(ALL_TOOLS.map((t) => [t.name, t.inputSchema]));
-const prebuiltSchemasModule = `export const prebuiltSchemas = ${JSON.stringify(schemas)};\n`;
+const { TOOL_CODE } = await import("./src/tools/tool-code.ts");
+const schemas = Object.fromEntries(TOOL_CODE.map((t) => [t.name, t.inputSchema]));
+const prebuiltSchemasModule =
+  `const schemas: Record<string, unknown> = ${JSON.stringify(schemas)};\n` +
+  "export const builtInSchema = (name: string) => schemas[name];\n";
 
 const result = await Bun.build({
   entrypoints: [

@@ -81,6 +81,10 @@ export async function main(turns = 600, binary = BINARY) {
     throw new Error(`malformed or too-long requests: ${JSON.stringify(server.rejected.slice(0, 3))}`);
   if (lostTask) throw new Error(`${lostTask} requests did not carry the task`);
   if (process.env.COST_LOG) logMisses(server.requests, kinds);
+  // The summary calls' own input, and how much of it they read from the cache.
+  const summaries = server.requests.filter((_, i) => kinds[i] === "summary").map((r) => r.cache);
+  const summaryInput = summaries.reduce((n, u) => n + (u ? u.read + u.write + u.uncached : 0), 0);
+  const summaryRead = summaries.reduce((n, u) => n + (u?.read ?? 0), 0);
   const c = server.cache.totals;
   const input = c.uncached + c.read + c.write;
   const billed = c.uncached + 1.25 * c.write + 0.1 * c.read;
@@ -92,6 +96,8 @@ export async function main(turns = 600, binary = BINARY) {
     turns,
     requests: c.requests,
     summaryCalls,
+    summaryInput,
+    summaryRead,
     inputTokens: input,
     cacheRead: c.read,
     cacheWrite: c.write,
@@ -132,12 +138,11 @@ function logMisses(requests: RecordedRequest[], kinds: string[]) {
 if (import.meta.main) {
   const r = await main(Number(process.argv[2] ?? 600), process.argv[3] ?? BINARY);
   const m = (n: number) => `${(n / 1e6).toFixed(2)}M`;
-  console.log(
-    `binary ${r.binary}: ${r.turns} turns done with the task in every request; ${r.requests} requests, ${r.summaryCalls} summary calls`,
-  );
-  console.log(
-    `input ${m(r.inputTokens)} tokens: ${m(r.cacheRead)} cache reads, ${m(r.cacheWrite)} writes, ${m(r.uncached)} uncached`,
-  );
+  const done = `${r.turns} turns done with the task in every request`;
+  console.log(`binary ${r.binary}: ${done}; ${r.requests} requests, ${r.summaryCalls} summary calls`);
+  console.log(`summary calls: ${m(r.summaryInput)} tokens of input, ${m(r.summaryRead)} of them cache reads`);
+  const split = `${m(r.cacheRead)} cache reads, ${m(r.cacheWrite)} writes, ${m(r.uncached)} uncached`;
+  console.log(`input ${m(r.inputTokens)} tokens: ${split}`);
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   console.log(`billed input ${m(r.billedInput)} tokens; $${r.usd.toFixed(2)} at Sonnet prices; ${r.wallMs} ms`);
   console.log(`cache hit rate ${pct(r.hitRate)} of all input, ${pct(r.repeatHitRate)} of input sent before`);

@@ -78,6 +78,8 @@ function build() {
       cache_creation_input_tokens: z.optional(count),
     }),
     toolCalls: count,
+    /** Milliseconds its model requests took (the result's duration_api_ms counts them). */
+    apiMs: z.optional(count),
   });
 
   const shellRequest = z.object({ command: z.string(), cwd: z.string(), timeoutMs: count });

@@ -158,7 +158,8 @@ async function run(
     });
     // The budget is the main run's: the sub-agent failed, and the main run stops before its next request.
     const subtype = out.subtype === "error_max_budget_usd" ? "error_during_execution" : out.subtype;
-    return { subtype, result: out.result, numTurns: out.numTurns, usage: out.usage, toolCalls: toolCalls() };
+    const apiMs = Math.round(provider.apiMs);
+    return { subtype, result: out.result, numTurns: out.numTurns, usage: out.usage, toolCalls: toolCalls(), apiMs };
   } finally {
     await store.close().catch((err) => emit({ type: "warning", message: `task transcript: ${errorMessage(err)}` }));
   }

@@ -27,6 +27,8 @@ export interface TaskLauncher {
   stats(): { tasksRun: number; maxInFlight: number };
   /** The tokens every sub-agent of the session used so far, turn by turn (a running total). */
   usage(): Usage;
+  /** Milliseconds the sub-agents' model requests took, as each reported it at its end. */
+  apiMs(): number;
   /**
    * The dollars a task starting now may spend (the run's budget minus what it spent), or undefined
    * without a budget: set by each run, read as each task starts.
@@ -96,6 +98,7 @@ class SubAgentLauncher implements TaskLauncher {
   private tasksRun = 0;
   private active = 0;
   private readonly spent: Usage = { input_tokens: 0, output_tokens: 0 };
+  private apiMsSpent = 0;
   private inOrder: Promise<unknown> = Promise.resolve();
   private remainingUsd: (() => number) | undefined;
   private readonly usedIds = new Set<string>();
@@ -127,7 +130,9 @@ class SubAgentLauncher implements TaskLauncher {
     // After an interrupt no thread outlives the batch: idle threads would otherwise linger until
     // their idle timeout. The next task starts a fresh pool.
     if (--this.active === 0 && signal.aborted) await this.close();
-    return taskCallOutcome(call.id, end, task.toolCalls, Math.round(performance.now() - started));
+    const outcome = taskCallOutcome(call.id, end, task.toolCalls, Math.round(performance.now() - started));
+    this.apiMsSpent += outcome.apiMs;
+    return outcome;
   }
 
   stats(): { tasksRun: number; maxInFlight: number } {
@@ -136,6 +141,10 @@ class SubAgentLauncher implements TaskLauncher {
 
   usage(): Usage {
     return { ...this.spent };
+  }
+
+  apiMs(): number {
+    return this.apiMsSpent;
   }
 
   limitSpend(remaining: (() => number) | undefined): void {

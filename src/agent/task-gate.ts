@@ -5,7 +5,7 @@
 import type { ToolResultBlock, ToolUseBlock } from "../protocol/message.ts";
 import { checkPermission } from "../policy/gate.ts";
 import { checkToolInput } from "../tools/input-schema.ts";
-import type { Tool, ToolContext } from "../tools/types.ts";
+import { loadedTool, type Tool, type ToolContext } from "../tools/types.ts";
 
 export type TaskAdmission =
   | { ok: true }
@@ -21,8 +21,9 @@ export async function admitTaskCall(
     block: { type: "tool_result", tool_use_id: call.id, content: text, is_error: true },
     ...(denied ? { denied } : {}),
   });
-  const tool = tools.get(call.name);
-  if (!tool) return refuse(`Unknown tool "${call.name}".`);
+  const found = tools.get(call.name);
+  if (!found) return refuse(`Unknown tool "${call.name}".`);
+  const tool = await loadedTool(found);
   const checked = checkToolInput(tool.input, call.input);
   if (!checked.ok) return refuse(`Invalid input for ${tool.name}: ${checked.message}`);
   const gate = await checkPermission(tool.name, checked.value, ctx.cwd, ctx.services);

@@ -11,6 +11,8 @@ export interface TaskCallOutcome {
   summary: string;
   durationMs: number;
   toolCalls: number;
+  /** The sub-agent's model requests' time, as it reported it (0 when it ended without a report). */
+  apiMs: number;
 }
 
 /** The calling tool call's result: the task's outcome, its first line as the row's summary. */
@@ -20,11 +22,11 @@ export function taskCallOutcome(
   seenCalls: number,
   durationMs: number,
 ): TaskCallOutcome {
-  const { text, isError, toolCalls } = taskOutcome(end, seenCalls);
+  const { text, isError, toolCalls, apiMs } = taskOutcome(end, seenCalls);
   const block: ToolResultBlock = { type: "tool_result", tool_use_id: callId, content: text.toWellFormed() };
   if (isError) block.is_error = true;
   const first = text.split("\n").find((l) => l.trim()) ?? "";
-  return { block, summary: first, durationMs, toolCalls };
+  return { block, summary: first, durationMs, toolCalls, apiMs };
 }
 
 /** A pool that failed to run the task at all ends it as crashed. */
@@ -36,7 +38,7 @@ export function crashedEnd(err: unknown): TaskEnd<unknown> {
 export function taskOutcome(
   end: TaskEnd<unknown>,
   seenCalls: number,
-): { text: string; isError: boolean; toolCalls: number } {
+): { text: string; isError: boolean; toolCalls: number; apiMs: number } {
   let out: SubAgentOutput | undefined;
   let failed = end.ok ? undefined : end;
   if (end.ok) {
@@ -48,8 +50,10 @@ export function taskOutcome(
   }
   if (out) {
     const toolCalls = Math.max(seenCalls, out.toolCalls);
+    const apiMs = out.apiMs ?? 0;
     if (out.subtype === "success") {
-      return { text: out.result.trim() ? out.result : "(the sub-agent gave no answer)", isError: false, toolCalls };
+      const text = out.result.trim() ? out.result : "(the sub-agent gave no answer)";
+      return { text, isError: false, toolCalls, apiMs };
     }
     let text = `The sub-agent failed: ${out.result}`;
     if (out.subtype === "interrupted") text = "Interrupted by the user.";
@@ -57,7 +61,7 @@ export function taskOutcome(
       text = `The sub-agent stopped at the turn limit. Its last words: ${out.result}`;
     else if (out.subtype === "error_max_tokens")
       text = `The sub-agent's answer was cut at the output limit; what it wrote: ${out.result}`;
-    return { text, isError: true, toolCalls };
+    return { text, isError: true, toolCalls, apiMs };
   }
   let text = `The sub-agent crashed: ${failed?.message}`;
   if (failed?.reason === "interrupted") text = "Interrupted by the user.";
@@ -65,5 +69,5 @@ export function taskOutcome(
     text = `The sub-agent ${failed.message} (SYNAPSE_TASK_TIMEOUT_MS) and was stopped.`;
   else if (failed?.reason === "out_of_memory")
     text = `The sub-agent ran ${failed.message} (SYNAPSE_TASK_MAX_HEAP_MB) and was stopped.`;
-  return { text, isError: true, toolCalls: seenCalls };
+  return { text, isError: true, toolCalls: seenCalls, apiMs: 0 };
 }

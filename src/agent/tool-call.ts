@@ -6,7 +6,7 @@ import type { ToolResultBlock, ToolUseBlock } from "../protocol/message.ts";
 import type { ToolDisplay } from "../protocol/tool-display.ts";
 import { checkPermission, judgeEdited, screenOutput } from "../policy/gate.ts";
 import { checkToolInput } from "../tools/input-schema.ts";
-import { type Tool, ToolError, type ToolContext } from "../tools/types.ts";
+import { loadedTool, type Tool, ToolError, type ToolContext } from "../tools/types.ts";
 import { gateAfterHooks, type ToolHooks } from "../hooks/index.ts";
 
 export interface ToolCallOutcome {
@@ -34,13 +34,18 @@ export async function executeToolCall(
   ctx: ToolContext,
   hooks?: ToolHooks,
 ): Promise<ToolCallOutcome> {
-  const tool = tools.get(call.name);
-  if (!tool) {
+  const found = tools.get(call.name);
+  if (!found) {
     return failure(call.id, `Unknown tool "${call.name}". Available tools: ${[...tools.keys()].join(", ")}.`);
   }
   if (call.raw_input !== undefined) {
     return failure(call.id, `The tool input was not valid JSON: ${call.raw_input.slice(0, 200)}`);
   }
+  // A built-in tool's code, and the schema that checks its input, load on its first call.
+  const tool = await loadedTool(found).catch((err: unknown) =>
+    failure(call.id, `${found.name} failed: ${errorMessage(err)}`),
+  );
+  if ("block" in tool) return tool;
   const checked = checkToolInput(tool.input, call.input);
   if (!checked.ok) return failure(call.id, `Invalid input for ${tool.name}: ${checked.message}`);
   // The gate judges, and the tool runs with, the input as parsed (explicit nulls left out).

@@ -110,6 +110,9 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   // `synapse -r "$SID"` with an empty variable must not quietly start a new session.
   if (v.resume !== undefined && !v.resume.trim())
     throw new UsageError("--resume needs a session id (see synapse sessions)");
+  // Likewise `-m "$MODEL"` or `-C "$DIR"`: not the default model, not the current folder.
+  if (v.model !== undefined && !v.model.trim()) throw new UsageError("--model needs a model name (/model lists them)");
+  if (v.cwd !== undefined && !v.cwd.trim()) throw new UsageError("--cwd needs a folder");
 
   // The SDK's flags: Claude Code's permission mode names, --allowedTools/--disallowedTools as rules.
   const sdk = sdkFlags(v);

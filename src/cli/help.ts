@@ -12,7 +12,8 @@ Usage:
   synapse sessions [--all]        list this directory's sessions (--all: every directory's);
                                   synapse --list-sessions is the same
   synapse doctor                  check this machine: worker threads, bash, the sandbox, session
-                                  store, and the provider (one real request to its models endpoint)
+                                  store, ripgrep, and the provider (one real request to its models
+                                  endpoint)
   synapse compact [--session <id> | --all] [--older-than <days>] [--dry-run] [-o json]
                                   shrink the session store: gzip old archive segments, remove
                                   unreferenced images, delete sessions older than <days>; by

@@ -15,7 +15,8 @@ export async function runSessionsCommand(config: Config, opts: { all: boolean } 
   await printErr(warnings.join(""));
   const sessions = opts.all ? everything : sessionsFor(everything, config.cwd);
   const elsewhere = everything.length - sessions.length;
-  if (config.outputFormat === "json") {
+  // stream-json too, as for synapse compact: a script that asked for JSON never gets the table.
+  if (config.outputFormat !== "text") {
     await printOut(`${inertJson(sessions)}\n`);
     return EXIT.ok;
   }

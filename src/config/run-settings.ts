@@ -76,7 +76,8 @@ export function priceFrom(env: Env, file: FileConfig): PriceOverride | undefined
 export function budgetFrom(flag: string | undefined, env: Env): number | undefined {
   const [name, raw] =
     flag !== undefined ? ["--max-budget-usd", flag] : ["SYNAPSE_MAX_BUDGET_USD", env.SYNAPSE_MAX_BUDGET_USD];
-  if (raw === undefined || raw === "") return undefined;
+  // An empty variable is unset; an empty flag (`--max-budget-usd "$BUDGET"`, unset) must not run unbounded.
+  if (raw === undefined || (raw === "" && flag === undefined)) return undefined;
   const n = dollars(raw.trim());
   if (!(n > 0)) throw new UsageError(`${name} must be a number of dollars above 0 (got "${raw}")`);
   return n;

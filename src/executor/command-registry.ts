@@ -22,10 +22,10 @@ export const COMMANDS: readonly SlashCommand[] = [
   clearCommand,
   resumeCommand,
   rewindCommand,
-  initCommand,
   costCommand,
   statusCommand,
   mcpCommand,
+  initCommand,
   exitCommand,
 ];
 

@@ -23,6 +23,7 @@ import { openSession } from "../store/session.ts";
 import type { EditorFiles } from "../tools/editor-files.ts";
 import { agentKind, toolsFor } from "../tools/registry.ts";
 import type { ApprovalAnswer, ApprovalRequest, Tool } from "../tools/types.ts";
+import { movedSessionWarning } from "./resumed-folder.ts";
 import { resumedModel } from "./resumed-model.ts";
 import { type HookSource, createSessionHooks, type SessionHooks } from "../hooks/index.ts";
 import { sandboxPlan } from "../sandbox/plan.ts";
@@ -241,6 +242,10 @@ async function openStoreAndModel(
     onWarning: (message) => emit({ type: "warning", message }),
   });
   if (options.resume) {
+    // The conversation speaks of that folder's files; the tools would act on this one's.
+    const startedIn = store.meta().cwd;
+    if (startedIn && startedIn !== config.cwd)
+      emit({ type: "warning", message: movedSessionWarning(store.meta().id, startedIn, config.cwd) });
     const recorded = store.meta().model;
     const resumed = resumedModel(config, provider, recorded);
     provider = resumed.provider;

@@ -2,6 +2,8 @@
 // expanded, the agent run, the session saved, and the result with its usage, cost and counters.
 
 import { type RunOutput, runAgent } from "../agent/runner.ts";
+import { contextWindowFor } from "../context/model-windows.ts";
+import { modelUsageOf } from "../llm/model-usage.ts";
 import { addUsage, costReport, priceFor, usageSince } from "../llm/pricing.ts";
 import type { AskApproval } from "../mcp/servers.ts";
 import { errorMessage } from "../protocol/errors.ts";
@@ -41,6 +43,7 @@ export async function submitPrompt(s: SessionParts, input: ContentBlock[], signa
     compactions: context.compactions,
     summary: { ...context.summaryUsage },
     tasks: tasks.usage(),
+    apiMs: provider.apiMs + tasks.apiMs(),
   };
   // `/rewind`'s checkpoints: this prompt's first write of each file is saved before it.
   const endTurn = beginCheckpointTurn(store, (message) => s.emit({ type: "warning", message }));
@@ -95,6 +98,8 @@ interface Before {
   compactions: number;
   summary: Usage;
   tasks: Usage;
+  /** The model's requests' milliseconds so far, the sub-agents' included. */
+  apiMs: number;
 }
 
 /** The result of one run: its usage with summary calls and sub-agents, cost, counters, save error. */
@@ -106,6 +111,13 @@ function runResult(s: SessionParts, out: RunOutput, before: Before, durationMs: 
   addUsage(usage, usageSince(tasks.usage(), before.tasks));
   const cost = costReport(usage, priceFor(provider.name, provider.model, config.price));
   const memory = s.monitor.stats();
+  const modelUsage = modelUsageOf({
+    model: provider.model,
+    usage,
+    usd: cost.usd,
+    contextWindow: contextWindowFor(provider.model, config.context.window),
+    maxOutputTokens: config.maxTokens,
+  });
   const result: RunResult = {
     subtype: saveError && out.subtype === "success" ? "error_during_execution" : out.subtype,
     is_error: out.subtype !== "success" || saveError !== undefined,
@@ -113,7 +125,9 @@ function runResult(s: SessionParts, out: RunOutput, before: Before, durationMs: 
     session_id: store.id,
     num_turns: out.numTurns,
     duration_ms: durationMs,
+    duration_api_ms: Math.round(provider.apiMs + tasks.apiMs() - before.apiMs),
     usage,
+    modelUsage,
     ...(cost.usd !== null ? { total_cost_usd: cost.usd } : {}),
     stats: {
       ...s.sandbox.shell.stats(),

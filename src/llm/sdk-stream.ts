@@ -24,11 +24,16 @@ export abstract class SdkProvider<Sdk extends SdkErrorClasses, Client, E> implem
   abstract readonly name: Provider["name"];
   readonly model: string;
   #client?: Client;
+  #apiMs = 0;
   /** Requests whose `onSent` waits for their fetch to start. */
   readonly #sending: Array<() => void> = [];
 
   constructor(protected readonly options: EndpointOptions) {
     this.model = options.model;
+  }
+
+  get apiMs(): number {
+    return this.#apiMs;
   }
 
   /** A dynamic import: the SDKs cost start-up time that `--version` must not pay (the runtime caches it). */
@@ -66,6 +71,7 @@ export abstract class SdkProvider<Sdk extends SdkErrorClasses, Client, E> implem
   async stream(request: ModelRequest, callbacks: StreamCallbacks): Promise<AssistantTurn> {
     if (request.signal.aborted) throw new InterruptedError();
     const sdk = await this.loadSdk();
+    const started = performance.now();
     try {
       this.#client ??= this.createClient(sdk);
       const sent = callbacks.onSent;
@@ -88,6 +94,8 @@ export abstract class SdkProvider<Sdk extends SdkErrorClasses, Client, E> implem
       return turn.finish();
     } catch (err) {
       throw toProviderError(err, sdk, this.name, request.signal);
+    } finally {
+      this.#apiMs += performance.now() - started;
     }
   }
 }

@@ -45,6 +45,8 @@ export interface StreamCallbacks {
 export interface Provider {
   readonly name: "anthropic" | "openai";
   readonly model: string;
+  /** Milliseconds its requests have taken so far, each from its start to its end (failed ones too). */
+  readonly apiMs: number;
   /** Streams one turn. Throws ProviderError (with status and retryable) on failure. */
   stream(request: ModelRequest, callbacks: StreamCallbacks): Promise<AssistantTurn>;
   /**

@@ -2,6 +2,7 @@
 // consumers of this one stream; nothing below the CLI writes to the terminal itself.
 
 import type { Message, Usage } from "./message.ts";
+import type { ModelUsage } from "./model-usage.ts";
 import type { ToolDisplay } from "./tool-display.ts";
 
 /**
@@ -53,7 +54,11 @@ export interface RunResult {
   session_id: string;
   num_turns: number;
   duration_ms: number;
+  /** Milliseconds spent in model requests (summary calls and sub-agents' too; parallel ones add up). */
+  duration_api_ms: number;
   usage: Usage;
+  /** The usage per model, Claude Code's `modelUsage` (see llm/model-usage.ts). */
+  modelUsage: Record<string, ModelUsage>;
   /** Dollars this run's requests cost (summary calls included), when the model has a price. */
   total_cost_usd?: number;
   stats: RunStats;

@@ -5,7 +5,6 @@
 import * as z from "zod/mini";
 import type { JsonSchema } from "../protocol/json-schema.ts";
 import { describeValue, issuePhrases } from "../protocol/schema-issues.ts";
-import { prebuiltSchemas } from "./prebuilt-schemas.ts";
 import type { Tool, ToolInputSchema } from "./types.ts";
 
 export type { ToolInputOf, ToolInputSchema } from "./types.ts";
@@ -53,8 +52,8 @@ export function checkToolInput<S extends ToolInputSchema>(schema: S, input: unkn
 
 /**
  * A tool whose input type and JSON Schema both come from its one schema. Given as a function, the
- * schema is built on first use (the first call's check): the binary sends the prebuilt JSON Schema,
- * so a run that calls no tool never builds it, and none is built on the way to the first request.
+ * schema is built on first use (the first call's check). The binary sends the built-in tools' JSON
+ * Schemas build.ts generated (prebuilt-schemas.ts), so a run that calls no tool builds none.
  */
 export function defineTool<S extends ToolInputSchema>(
   tool: Omit<Tool<S>, "inputSchema" | "input"> & { input: S | (() => S) },
@@ -65,7 +64,7 @@ export function defineTool<S extends ToolInputSchema>(
     built ??= (input as () => S)();
     return built;
   };
-  let jsonSchema = prebuiltSchemas?.[tool.name];
+  let jsonSchema: JsonSchema | undefined;
   const inputSchema = (): JsonSchema => {
     jsonSchema ??= toolJsonSchema(schema());
     return jsonSchema;

@@ -107,6 +107,13 @@ export interface Tool<S extends ToolInputSchema = ToolInputSchema> {
   /** Read-only tools are the ones sub-agents of kind `explore` may use. */
   readOnly: boolean;
   execute(input: ToolInputOf<S>, ctx: ToolContext): Promise<ToolResult>;
+  /** A built-in tool's code loads on its first call (lazy-tool.ts): its `input` is there after this. */
+  load?(): Promise<Tool>;
+}
+
+/** The tool with its code loaded: what the call path checks input against and runs. */
+export async function loadedTool(tool: Tool): Promise<Tool> {
+  return tool.load ? await tool.load() : tool;
 }
 
 /** Thrown by a tool for an expected failure; becomes an is_error tool result. */

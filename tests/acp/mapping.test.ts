@@ -224,6 +224,8 @@ describe("stop reasons", () => {
     session_id: "s",
     num_turns: 1,
     duration_ms: 1,
+    duration_api_ms: 0,
+    modelUsage: {},
     usage: { input_tokens: 0, output_tokens: 0 },
     stats: {} as RunResult["stats"],
     ...over,

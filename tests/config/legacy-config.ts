@@ -48,7 +48,8 @@ function priceFrom(env: ConfigSources["env"], file: FileConfig): PriceOverride |
 function budgetFrom(flag: string | undefined, env: ConfigSources["env"]): number | undefined {
   const [name, raw] =
     flag !== undefined ? ["--max-budget-usd", flag] : ["SYNAPSE_MAX_BUDGET_USD", env.SYNAPSE_MAX_BUDGET_USD];
-  if (raw === undefined || raw === "") return undefined;
+  // An empty variable is unset; an empty flag (`--max-budget-usd "$BUDGET"`, unset) must not run unbounded.
+  if (raw === undefined || (raw === "" && flag === undefined)) return undefined;
   const n = DOLLARS.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
   if (!(n > 0)) throw new UsageError(`${name} must be a number of dollars above 0 (got "${raw}")`);
   return n;
@@ -295,16 +296,18 @@ export function resolveConfig(src: ConfigSources): Config {
       timeoutMs: int(env, "SYNAPSE_TASK_TIMEOUT_MS", 600_000, 1),
       maxHeapMb: int(env, "SYNAPSE_TASK_MAX_HEAP_MB", 1024, 16),
     },
-    mcp: (checkMcpSources(src), {
-      userServers: { ...src.userFile?.mcpServers },
-      // A file is relative to where synapse was started (as a shell user expects), not to -C.
-      configs: (flags.mcpConfig ?? []).map((v) => (v.trim().startsWith("{") ? v : resolvePath(processCwd, v))),
-      strict: flags.strictMcpConfig ?? false,
-      allowProject: flags.allowProjectMcp ?? false,
-      startTimeoutMs: int(env, "SYNAPSE_MCP_TIMEOUT_MS", 30_000, 1),
-      toolTimeoutMs: int(env, "SYNAPSE_MCP_TOOL_TIMEOUT_MS", 600_000, 1),
-      maxOutputTokens: int(env, "SYNAPSE_MAX_MCP_OUTPUT_TOKENS", 25_000, 100),
-    }),
+    mcp:
+      (checkMcpSources(src),
+      {
+        userServers: { ...src.userFile?.mcpServers },
+        // A file is relative to where synapse was started (as a shell user expects), not to -C.
+        configs: (flags.mcpConfig ?? []).map((v) => (v.trim().startsWith("{") ? v : resolvePath(processCwd, v))),
+        strict: flags.strictMcpConfig ?? false,
+        allowProject: flags.allowProjectMcp ?? false,
+        startTimeoutMs: int(env, "SYNAPSE_MCP_TIMEOUT_MS", 30_000, 1),
+        toolTimeoutMs: int(env, "SYNAPSE_MCP_TOOL_TIMEOUT_MS", 600_000, 1),
+        maxOutputTokens: int(env, "SYNAPSE_MAX_MCP_OUTPUT_TOKENS", 25_000, 100),
+      }),
     hooks: {
       user: { ...src.userFile?.hooks },
       project: { ...src.projectFile?.hooks },

@@ -110,7 +110,11 @@ describe("summaryOf", () => {
       expect(body.tools).toBeUndefined();
       expect(body.system[0].text).toBe(SUMMARY_SYSTEM);
       expect(body.messages).toHaveLength(1);
-      expect(body.messages[0].content[0].text).toContain("<conversation>");
+      // The transcript: each call and its output, cut to 2,000 characters.
+      const text: string = body.messages[0].content[0].text;
+      expect(text).toContain("<conversation>");
+      expect(text).toContain('TOOL CALL Bash {"command":"cat f0"}');
+      expect(text).toContain(`TOOL RESULT: ${"0".repeat(2000)}\n[... 2000 more characters cut for the summary]`);
     });
   }
 });

@@ -18,6 +18,10 @@ describe("query() with a string prompt", () => {
     expect(results).toHaveLength(1);
     expect(results[0]).toMatchObject({ subtype: "success", is_error: false, result: "Hello from the model." });
     expect(results[0]!.session_id).toBe(init!.session_id);
+    // The fields the SDK's SDKResultMessage declares, as programs read them.
+    const r = results[0]!;
+    expect(typeof r.duration_api_ms).toBe("number");
+    expect(Object.values(r.modelUsage).map((u) => u.outputTokens)).toEqual([r.usage.output_tokens]);
     const assistant = ofType(run.messages, "assistant");
     expect(assistant.at(-1)!.message.content as unknown).toEqual([{ type: "text", text: "Hello from the model." }]);
   });

@@ -61,6 +61,19 @@ describe("dollars in json output", () => {
     expect(result.total_cost_usd).toBeCloseTo(usd, 10);
     expect(cost.usd).toBe(result.total_cost_usd);
     expect(cost.cache_hit_rate).toBeCloseTo(t.read / result.usage.input_tokens, 10);
+    // Claude Code's modelUsage: the same tokens under the model, input as the API counts it (uncached).
+    expect(result.modelUsage).toEqual({
+      "claude-sonnet-5-5": {
+        inputTokens: t.uncached,
+        outputTokens: cost.output_tokens,
+        cacheReadInputTokens: t.read,
+        cacheCreationInputTokens: t.write,
+        webSearchRequests: 0,
+        costUSD: result.total_cost_usd,
+        contextWindow: 200_000,
+        maxOutputTokens: 8192,
+      },
+    });
   });
 
   test("a model with no price: tokens only, no total_cost_usd", async () => {
@@ -73,7 +86,24 @@ describe("dollars in json output", () => {
     const result = JSON.parse(run.stdout);
     expect("total_cost_usd" in result).toBe(false);
     expect(result.stats.cost.usd).toBeNull();
+    expect(result.modelUsage["claude-sonnet-5-5"]).toMatchObject({ costUSD: 0, costBasis: "unknown" });
     expect(result.stats.cost.cache_creation_input_tokens).toBeGreaterThan(0);
+  });
+
+  test("duration_api_ms: the time spent in model requests, a slow stream's included", async () => {
+    // Two requests, each streamed in chunks 60 ms apart: at least that long in requests.
+    const fake = await serve([
+      { toolCalls: [{ name: "Bash", input: { command: "true" } }], chunkDelayMs: 60 },
+      { text: "done", chunkDelayMs: 60 },
+    ]);
+    const run = await runBinary({
+      args: ["-o", "json", "-y", "-C", workspace(), "go"],
+      env: env(fake.url, tempHome().env, {}),
+    });
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.duration_api_ms).toBeGreaterThanOrEqual(120);
+    expect(result.duration_api_ms).toBeLessThanOrEqual(result.duration_ms);
   });
 
   test("a bad SYNAPSE_PRICE or --max-budget-usd is a one-line usage error, exit 2", async () => {

@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
-import { providerEnv, runBinary, tempHome } from "../support/binary.ts";
+import { jsonLines, providerEnv, runBinary, tempHome } from "../support/binary.ts";
 
 const serve = fakeLLMPerTest();
 
@@ -67,11 +67,13 @@ describe("a path flag given a missing or empty path says so in words", () => {
 
   test("--mcp-config with a missing file, a folder, and an empty value", async () => {
     const missing = await refused(["--mcp-config", "nope.json", "hi"]);
-    expect(missing.stderr).toBe(`synapse: --mcp-config: cannot read ${join(missing.home, "nope.json")}: no such file\n`);
+    expect(missing.stderr).toBe(
+      `synapse: --mcp-config: cannot read ${join(missing.home, "nope.json")}: no such file\n`,
+    );
     const folder = await refused(["--mcp-config", "/tmp", "hi"]);
     expect(folder.stderr).toBe("synapse: --mcp-config: cannot read /tmp: it is a directory\n");
     const empty = await refused(["--mcp-config", " ", "hi"]);
-    expect(empty.stderr).toBe("synapse: --mcp-config needs a file or inline JSON ({\"mcpServers\": {...}})\n");
+    expect(empty.stderr).toBe('synapse: --mcp-config needs a file or inline JSON ({"mcpServers": {...}})\n');
   });
 });
 
@@ -100,5 +102,67 @@ describe("-o json lists the refused calls as Claude Code's result does", () => {
     ]);
     const clean = await runBinary({ args: ["-o", "json", "hi"], env: providerEnv(fake.url) });
     expect(JSON.parse(clean.stdout).permission_denials).toEqual([]);
+  });
+});
+
+describe('an empty value (`-m "$MODEL"` with the variable unset) is a usage error, not the default', () => {
+  for (const [flag, says] of [
+    ["--max-budget-usd", '--max-budget-usd must be a number of dollars above 0 (got "")'],
+    ["-m", "--model needs a model name (/model lists them)"],
+    ["-C", "--cwd needs a folder"],
+  ] as const) {
+    test(`${flag} ""`, async () => {
+      const r = await refused([flag, "", "hi"]);
+      expect(r.stderr).toBe(`synapse: ${says}\n`);
+    });
+  }
+
+  test("an empty SYNAPSE_MAX_BUDGET_USD is still unset", async () => {
+    const fake = await serve([{ text: "fine" }]);
+    const r = await runBinary({ args: ["hi"], env: { ...providerEnv(fake.url), SYNAPSE_MAX_BUDGET_USD: "" } });
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 0, stdout: "fine\n" });
+  });
+});
+
+describe("-r <id> from another folder (README: Sessions, `synapse sessions --all`)", () => {
+  test("the run works here, as asked, and one warning names the session's own folder and -C", async () => {
+    const fake = await serve([{ text: "first" }, { text: "second" }, { text: "third" }, { text: "fourth" }]);
+    const home = tempHome();
+    const env = { ...home.env, ...providerEnv(fake.url) };
+    const started = join(home.dir, "app");
+    const elsewhere = join(home.dir, "other");
+    mkdirSync(started);
+    mkdirSync(elsewhere);
+    const first = await runBinary({ args: ["-o", "json", "hi"], env, cwd: started });
+    const id = JSON.parse(first.stdout).session_id;
+    const moved = await runBinary({ args: ["-q", "-r", id, "go on"], env, cwd: elsewhere });
+    expect(moved.code).toBe(0);
+    expect(moved.stderr).toBe(
+      `warning: session ${id} was started in ${started}; this run works in ${elsewhere} ` +
+        `(resume it with -C ${started} to work there)\n`,
+    );
+    const streamed = await runBinary({ args: ["-o", "stream-json", "-r", id, "more"], env, cwd: elsewhere });
+    const lines = jsonLines(streamed.stdout);
+    expect(lines.find((l) => l.subtype === "init").cwd).toBe(elsewhere);
+    expect(lines.filter((l) => l.subtype === "warning").map((l) => l.message)).toEqual([
+      expect.stringContaining(`was started in ${started}`),
+    ]);
+    // Resumed in its own folder, nothing is said.
+    const home2 = await runBinary({ args: ["-q", "-r", id, "again"], env, cwd: started });
+    expect({ code: home2.code, stderr: home2.stderr }).toEqual({ code: 0, stderr: "" });
+  });
+});
+
+describe("synapse sessions in the JSON formats (README: Output, Sessions)", () => {
+  test("-o stream-json prints the same JSON as -o json, as synapse compact does, never the table", async () => {
+    const fake = await serve([{ text: "one" }]);
+    const home = tempHome();
+    const env = { ...home.env, ...providerEnv(fake.url) };
+    await runBinary({ args: ["hi"], env, cwd: home.dir });
+    const json = await runBinary({ args: ["sessions", "-o", "json"], env, cwd: home.dir });
+    const stream = await runBinary({ args: ["sessions", "-o", "stream-json"], env, cwd: home.dir });
+    expect(stream.code).toBe(0);
+    expect(JSON.parse(stream.stdout)).toEqual(JSON.parse(json.stdout));
+    expect(JSON.parse(stream.stdout)).toHaveLength(1);
   });
 });

@@ -3,6 +3,7 @@
 // long, the next request reads everything before the first output the prune changed.
 import { describe, expect, test } from "bun:test";
 import { AnthropicBodyBuilder } from "../../src/llm/anthropic-body.ts";
+import { toAnthropicParams } from "../../src/llm/anthropic-wire.ts";
 import { innerBreakpoints } from "../../src/llm/cache-breakpoints.ts";
 import type { Message } from "../../src/protocol/message.ts";
 import { FakePromptCache, anthropicBlocks } from "../support/fake-cache.ts";
@@ -92,4 +93,16 @@ describe("after a prune, the next request reads everything before the first outp
       expect(usage.write).toBe(blocks.slice(11).reduce((n, b) => n + b.tokens, 0));
     });
   }
+});
+
+test("the fake, as the API: a request that sets tool_choice misses the messages' cache (so a summary call never does)", async () => {
+  const cache = new FakePromptCache(() => 0);
+  const messages = [message("user", "the task"), call(1), output(1, BIG)];
+  const params = await toAnthropicParams(request({ system: "s".repeat(6000), messages }), "m");
+  const total = (body: unknown) => anthropicBlocks(body).reduce((n, b) => n + b.tokens, 0);
+  cache.anthropic(params, total(params));
+  const system = anthropicBlocks(params)[0]!.tokens;
+  const again = { ...params, tool_choice: { type: "none" } };
+  expect(cache.anthropic(again, total(again)).read).toBe(system);
+  expect(cache.anthropic(params, total(params)).read).toBe(total(params));
 });

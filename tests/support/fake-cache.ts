@@ -2,7 +2,8 @@
 // cache_control breakpoint (at most 4 a request, else the API's own 400); a request reads the
 // longest prefix an earlier request wrote at a breakpoint, found at one of its own breakpoints or
 // up to 20 blocks before one, written or read within the last 5 minutes; what lies between that
-// and its last breakpoint is written. OpenAI: every prefix of 1,024 tokens or more is cached by
+// and its last breakpoint is written. A different tool_choice or thinking setting misses the
+// messages' cache. OpenAI: every prefix of 1,024 tokens or more is cached by
 // itself; reads count in steps of 128 tokens. Tokens are characters of JSON / 4, as in the fake.
 
 import { FAKE_CHARS_PER_TOKEN } from "./fake-llm-validate.ts";
@@ -55,6 +56,7 @@ export function anthropicBlocks(body: any): Block[] {
   for (const tool of Array.isArray(body?.tools) ? body.tools : []) items.push({ item: tool, extra: 0 });
   if (typeof body?.system === "string") items.push({ item: { type: "text", text: body.system }, extra: 0 });
   else if (Array.isArray(body?.system)) for (const b of body.system) items.push({ item: b, extra: 0 });
+  const firstMessage = items.length;
   for (const m of Array.isArray(body?.messages) ? body.messages : []) {
     if (typeof m?.content === "string") items.push({ item: { role: m.role, text: m.content }, extra: 0 });
     else {
@@ -69,7 +71,11 @@ export function anthropicBlocks(body: any): Block[] {
   // Counted over the prefix (then split by block), so rounding adds no token a block.
   let chars = 0;
   let counted = 0;
-  for (const { item, extra } of items) {
+  // As the API documents: a change of tool_choice or of the thinking settings misses the cache of
+  // the messages (not of the tools and system before them).
+  const settings = body?.tool_choice || body?.thinking ? JSON.stringify([body.tool_choice, body.thinking]) : "";
+  for (const [i, { item, extra }] of items.entries()) {
+    if (i === firstMessage && settings) key = Bun.hash(`${key}\u0000${settings}`).toString(36);
     const { json, breakpoint } = withoutMark(item);
     // A block's key stands for the whole prefix up to it, so equal keys mean equal prefixes.
     key = Bun.hash(`${key}\u0000${json}`).toString(36);

@@ -31,6 +31,8 @@ const result = (over: Partial<RunResult> = {}): AgentEvent => ({
     session_id: "S",
     num_turns: 1,
     duration_ms: 5,
+    duration_api_ms: 0,
+    modelUsage: {},
     usage: { input_tokens: 1, output_tokens: 1 },
     stats: {} as RunResult["stats"],
     ...over,

@@ -110,6 +110,8 @@ describe("text writer: an interrupted answer", () => {
         session_id: "s",
         num_turns: 1,
         duration_ms: 1,
+        duration_api_ms: 0,
+        modelUsage: {},
         usage: { input_tokens: 0, output_tokens: 0 },
         stats: {} as any,
       },
