@@ -1,7 +1,7 @@
 // A tool call's input with secret values redacted from every string in it, before it leaves the
 // process as an event (a sub-agent's row shows its current call): pure.
 
-import { redactSecrets } from "../policy/policy.ts";
+import { redactSecrets } from "../policy/secret-redaction.ts";
 
 /** A copy of `input` with each string redacted; nesting is bounded so a hostile input cannot recurse deeply. */
 export function redactInput(input: unknown, secrets: readonly string[], depth = 0): unknown {

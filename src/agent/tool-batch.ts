@@ -8,8 +8,6 @@ import type { Tool, ToolContext } from "../tools/types.ts";
 import type { TaskCallOutcome, TaskLauncher } from "./sub-agents.ts";
 import { taskLabel } from "./sub-agents.ts";
 import { parseTaskCommand, taskCommandOf } from "./task-command.ts";
-import { admitTaskCall } from "./task-gate.ts";
-import { executeToolCall } from "./tool-call.ts";
 import type { ToolHooks } from "../hooks/index.ts";
 
 export type ToolCallGroup<C> = { kind: "single"; call: C } | { kind: "tasks"; calls: C[] };
@@ -66,6 +64,9 @@ export async function runToolCalls(input: ToolBatchInput): Promise<ToolBatchResu
     if (stopped !== undefined) return results.push(errorResult(call.id, HOOK_STOPPED));
     const raw = call.raw_input !== undefined ? { raw_input: call.raw_input } : {};
     emit({ type: "tool_start", id: call.id, name: call.name, input: call.input, ...raw });
+    // The call path (input checks, the permission gate) loads with the first call, off a run's way
+    // to its first request.
+    const { executeToolCall } = await import("./tool-call.ts");
     const outcome = await executeToolCall(call, tools, input.context(call), input.hooks);
     results.push(outcome.block);
     stopped ??= outcome.stopped;
@@ -97,6 +98,7 @@ export async function runToolCalls(input: ToolBatchInput): Promise<ToolBatchResu
     const refused = new Map<string, ToolResultBlock>();
     for (const call of calls) {
       if (signal.aborted || !input.tasks) break;
+      const { admitTaskCall } = await import("./task-gate.ts");
       const admission = await admitTaskCall(call, tools, input.context(call));
       if (admission.ok) continue;
       refused.set(call.id, admission.block);

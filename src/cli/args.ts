@@ -126,6 +126,7 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
     permissionMode: v.yes ? "bypass" : sdk.config.permissionMode,
     allow: sdk.config.allow.length ? [...(v.allow ?? []), ...sdk.config.allow] : v.allow,
     deny: sdk.config.deny.length ? [...(v.deny ?? []), ...sdk.config.deny] : v.deny,
+    ...(sdk.config.tools ? { tools: sdk.config.tools } : {}),
     addDir: v["add-dir"],
     sandbox: v.sandbox,
     sandboxNetwork: v["sandbox-network"],

@@ -103,6 +103,8 @@ export interface SdkConfigFlags {
   permissionMode?: string;
   allow: string[];
   deny: string[];
+  /** `--tools`: the built-in tools offered to the model (the others are denied as well). */
+  tools?: string[];
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -169,6 +171,7 @@ export function sdkFlags(v: SdkValues & { "permission-mode"?: string; resume?: s
       allow: allowed.filter(knownRuleTool),
       // A tool Synapse does not have is denied already; every other deny is kept.
       deny: [...denied.filter(knownRuleTool), ...toolsDenied(v.tools)],
+      ...(toolsKept(v.tools) ? { tools: toolsKept(v.tools) } : {}),
     },
   };
 }
@@ -205,9 +208,17 @@ function knownRuleTool(rule: string): boolean {
   return (RULE_TOOLS as readonly string[]).includes(name) || name.startsWith("mcp__");
 }
 
-/** `--tools A,B`: only those built-in tools; every other one is denied. `default` (or absent): all. */
+/**
+ * `--tools A,B`: only those built-in tools, as in Claude Code, where the others leave the model's
+ * context (`--tools ""`: none); each other one is also denied. `default` (or absent): all.
+ */
+function toolsKept(tools: string | undefined): string[] | undefined {
+  if (tools === undefined || tools === "default") return undefined;
+  const named = new Set(ruleList([tools]));
+  return RULE_TOOLS.filter((t) => named.has(t));
+}
+
 function toolsDenied(tools: string | undefined): string[] {
-  if (tools === undefined || tools === "default") return [];
-  const kept = new Set(ruleList([tools]));
-  return RULE_TOOLS.filter((t) => !kept.has(t));
+  const kept = toolsKept(tools);
+  return kept ? RULE_TOOLS.filter((t) => !kept.includes(t)) : [];
 }

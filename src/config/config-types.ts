@@ -100,6 +100,8 @@ export interface Config {
   permissions: PermissionRules;
   /** More workspace folders (--add-dir), absolute. */
   addDirs: string[];
+  /** `--tools` (Claude Code's flag): the only built-in tools the model is offered; absent: all. */
+  tools?: readonly string[];
   /** The OS sandbox commands run in (--sandbox, --sandbox-network, SYNAPSE_SANDBOX, `sandbox`). */
   sandbox: SandboxConfig;
   /** Values of the hidden variables (provider keys, SYNAPSE_HIDE_ENV): redacted wherever shown. */
@@ -189,6 +191,7 @@ export interface ConfigFlags {
   strictMcpConfig?: boolean;
   allowProjectMcp?: boolean;
   allowProjectHooks?: boolean;
+  tools?: string[];
 }
 
 export interface PermissionRules {

@@ -8,7 +8,15 @@ import { commandEnvironment, hiddenEnvNames } from "./command-env.ts";
 import { type Config, type ConfigSources, type Env, type FileConfig, MAX_OUTPUT_TOKENS } from "./config-types.ts";
 import { int } from "./env-values.ts";
 import { outputSchemaSource } from "./output-schema-source.ts";
-import { budgetFrom, priceFrom, resolveMaxTurns, resolveOutputFormat, resolvePermissionMode } from "./run-settings.ts";
+import {
+  budgetFrom,
+  checkProjectLimits,
+  checkProjectPrice,
+  priceFrom,
+  resolveMaxTurns,
+  resolveOutputFormat,
+  resolvePermissionMode,
+} from "./run-settings.ts";
 import { resolveSandbox } from "./sandbox-config.ts";
 import {
   contextConfig,
@@ -101,6 +109,9 @@ export function resolveConfig(src: ConfigSources): Config {
     mcp: mcpConfig(src),
     hooks: hooksConfig(src, where.cwd),
   };
+  if (flags.tools) config.tools = flags.tools;
+  checkProjectPrice(src.projectFile);
+  checkProjectLimits(src);
   const price = priceFrom(env, file);
   if (price) config.price = price;
   const budget = budgetFrom(flags.maxBudgetUsd, env);

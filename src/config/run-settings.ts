@@ -61,6 +61,46 @@ export function resolveMaxTurns(flags: ConfigFlags, env: Env, file: FileConfig):
   return maxTurns;
 }
 
+/**
+ * A repository's own config may lower the user's turn cap and make loop detection stricter, never
+ * the reverse: a prompt-injected model in a repository that lifted them could run on unchecked.
+ * Not checked when a flag or variable sets the value (the file's is not used then).
+ */
+export function checkProjectLimits(src: ConfigSources): void {
+  const { flags, env } = src;
+  const project = src.projectFile;
+  const cap = src.userFile?.maxTurns ?? Number.POSITIVE_INFINITY;
+  const turns = flags.maxTurns === undefined && !env.SYNAPSE_MAX_TURNS ? project?.maxTurns : undefined;
+  if (turns !== undefined && turns > cap)
+    throw refusedLimit("maxTurns", turns, `lower the cap of ${cap} turns`, "--max-turns");
+  // Fewer identical calls in a row is stricter; 0 turns loop detection off.
+  const limit = src.userFile?.loopLimit ?? 5;
+  const loop = env.SYNAPSE_LOOP_LIMIT ? undefined : project?.loopLimit;
+  if (loop !== undefined && limit !== 0 && (loop === 0 || loop > limit))
+    throw refusedLimit(
+      "loopLimit",
+      loop,
+      `make loop detection stricter than ${limit} (0 turns it off)`,
+      "SYNAPSE_LOOP_LIMIT",
+    );
+}
+
+function refusedLimit(key: string, value: number, may: string, instead: string): UsageError {
+  return new UsageError(
+    `.synapse/config.json: "${key}": ${value} is refused: a project's config may only ${may} ` +
+      `(use ${instead} for this run, or set it in your user config)`,
+  );
+}
+
+/** Prices are the user's: a repository's own config could zero them and so lift the user's budget. */
+export function checkProjectPrice(project: FileConfig | undefined): void {
+  if (project?.price === undefined) return;
+  throw new UsageError(
+    '.synapse/config.json: "price" is refused: a project\'s config could make --max-budget-usd count a run as ' +
+      "cheaper than it is (set SYNAPSE_PRICE, or price in your user config)",
+  );
+}
+
 export function priceFrom(env: Env, file: FileConfig): PriceOverride | undefined {
   const raw = env.SYNAPSE_PRICE;
   if (raw === undefined || raw === "") return file.price;

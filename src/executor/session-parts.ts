@@ -16,7 +16,8 @@ import { mcpSessionInput, serversFromConfig } from "../mcp/from-config.ts";
 import { type McpServers, startMcpServers } from "../mcp/servers.ts";
 import type { ConfiguredServer } from "../mcp/sources.ts";
 import { type MemoryMonitor, startMemoryMonitor } from "../memory/monitor.ts";
-import { buildPolicy, redactEvent } from "../policy/policy.ts";
+import { buildPolicy } from "../policy/build-policy.ts";
+import { redactEvent } from "../policy/secret-redaction.ts";
 import type { EventSink } from "../protocol/events.ts";
 import { removeAbandonedSessions } from "../store/abandoned-sessions.ts";
 import { openSession } from "../store/session.ts";
@@ -118,7 +119,10 @@ export async function openSessionParts(options: RuntimeOptions): Promise<Session
   // Started now, in parallel with everything else; the first request waits for them (bounded).
   const mcp = startMcpServers(mcpSessionInput(config, mcpConfigured, store.dir, warn));
   const kind = agentKind(config.permissionMode);
-  const tools: Map<string, Tool> = toolsFor(kind);
+  // `--tools` (Claude Code's): the others are not offered at all, as there (and denied besides).
+  const tools: Map<string, Tool> = new Map(
+    [...toolsFor(kind)].filter(([name]) => config.tools?.includes(name) ?? true),
+  );
   const { promptEnv, systemPrompt } = sessionPrompt(options, [...tools.keys()], structured);
   const granted: string[] = [];
   const hooks = sessionHooks(options, store, sandbox, warn);

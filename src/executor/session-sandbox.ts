@@ -5,7 +5,8 @@
 
 import type { Config, PermissionMode } from "../config/config.ts";
 import type { EventSink } from "../protocol/events.ts";
-import { type PermissionPolicy, buildPolicy } from "../policy/policy.ts";
+import { buildPolicy } from "../policy/build-policy.ts";
+import type { PermissionPolicy } from "../policy/policy-types.ts";
 import { sandboxPlan } from "../sandbox/plan.ts";
 import { sandboxState, sandboxWarningOnce } from "../sandbox/probe.ts";
 import { type SandboxState, isSandboxed } from "../sandbox/types.ts";

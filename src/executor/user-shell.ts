@@ -5,7 +5,6 @@
 // `@path` mentions in an interactive prompt go the same way through Read: the file's contents
 // (bounded as Read bounds them, refused where Read would be) go with the prompt.
 
-import { executeToolCall } from "../agent/tool-call.ts";
 import type { EventSink } from "../protocol/events.ts";
 import { type Message, newMessageId } from "../protocol/message.ts";
 import type { Tool, ToolContext } from "../tools/types.ts";
@@ -46,6 +45,8 @@ export async function runUserTool(
   const id = `user-${newMessageId()}`;
   const call = { type: "tool_use" as const, id, name, input: toolInput };
   emit({ type: "tool_start", id, name, input: toolInput });
+  // Loaded with the first call, as the agent's calls load it (agent/tool-batch.ts).
+  const { executeToolCall } = await import("../agent/tool-call.ts");
   const outcome = await executeToolCall(call, input.tools, {
     ...input.context,
     progress: (chunk) => emit({ type: "tool_progress", id, name, text: chunk.toWellFormed() }),

@@ -4,7 +4,7 @@
 // ask refuses the call. A yes to the hook's question stands for the policy's question too.
 
 import type { ApprovalAnswer, GateServices } from "../policy/approval.ts";
-import { refusalMessage } from "../policy/gate.ts";
+import { refusalMessage } from "../policy/refusal-message.ts";
 import type { HookedCall, PreToolVerdict } from "./types.ts";
 
 export type HookGate = { services: GateServices } | { refused: string; reason: string };

@@ -80,6 +80,11 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** "0.5 s", "1 s", "300 s": a limit set below a second (SYNAPSE_STREAM_IDLE_MS=500) is not said as "1 s". */
+export function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
+
 function giveUp(err: ProviderError, retries: number, note?: string): ProviderError {
   const suffix = note ?? (retries > 0 ? `gave up after ${retries} ${retries === 1 ? "retry" : "retries"}` : "");
   if (!suffix) return err;
@@ -109,8 +114,7 @@ export async function streamWithRetry(
         throw giveUp(
           err,
           retries,
-          `the server asked to retry after ${Math.ceil(delayMs / 1000)} s, ` +
-            `beyond the ${Math.ceil(options.maxMs / 1000)} s retry limit`,
+          `the server asked to retry after ${seconds(delayMs)}, beyond the ${seconds(options.maxMs)} retry limit`,
         );
       }
       options.onRetry?.({ attempt, delayMs, reason: err.message, error: err });
@@ -159,7 +163,7 @@ async function attemptWithWatchdog(
   } catch (err) {
     if (stalled && !request.signal.aborted) {
       throw new LlmError(
-        `${provider.name}: no data from the server for ${Math.round(idleMs / 1000)} s; the request stalled`,
+        `${provider.name}: no data from the server for ${seconds(idleMs)}; the request stalled`,
         undefined,
         true,
       );

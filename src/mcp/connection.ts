@@ -11,6 +11,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { ServerPrompt } from "./prompt-command.ts";
 import { errorMessage } from "../protocol/errors.ts";
+import { stdioStartFailure } from "./start-failure.ts";
 import { trustedBinary } from "../runtime/trusted-path.ts";
 import type { McpServerEntry } from "./server-entry.ts";
 import { StdioProcessTransport } from "./stdio-transport.ts";
@@ -81,7 +82,9 @@ export class McpConnection {
       this.error = undefined;
     } catch (err) {
       this.status = "failed";
-      this.error = errorMessage(err);
+      const entry = this.entry;
+      this.error =
+        entry.type === "stdio" ? stdioStartFailure(errorMessage(err), entry.command) : errorMessage(err);
       await this.dispose();
     }
   }

@@ -4,6 +4,9 @@
 import type { GateServices } from "./approval.ts";
 import { decide, hideProtectedLines, redactSecrets } from "./policy.ts";
 import { grantIsExact } from "./exact-grant.ts";
+import { refusalMessage } from "./refusal-message.ts";
+
+export { refusalMessage } from "./refusal-message.ts";
 
 export type GateOutcome =
   /** `edited`: the approver allowed the call with this input instead; judge it again (`judgeEdited`). */
@@ -78,13 +81,6 @@ export function judgeEdited(tool: string, input: unknown, cwd: string, services:
     reason: decision.reason,
     message: `Permission denied for the edited input: ${decision.reason}. ${DO_NOT_RETRY}`,
   };
-}
-
-/** The user's reason, ended as a sentence so the advice after it reads as one ("…instead. Do not…"). */
-export function refusalMessage(reason: string): string {
-  const why = reason.trim();
-  const ended = why && !/[.!?]["')\]]*$/.test(why) ? `${why}.` : why;
-  return `The user refused this call${ended ? `: ${ended}` : "."} Do not retry it as is.`;
 }
 
 /** What a search returns, minus protected files; secret values redacted from any tool's text. */

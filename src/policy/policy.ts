@@ -1,82 +1,21 @@
-// The permission policy: a plain value built once from Config (it can cross into a worker
-// thread), and the pure decision for one tool call: allow, deny with a reason, or ask.
+// The permission policy: a plain value built once from Config (build-policy.ts: it can cross into
+// a worker thread), and the pure decision for one tool call: allow, deny with a reason, or ask.
 
-import { homedir } from "node:os";
 import { resolve } from "node:path";
-import type { PermissionMode } from "../config/config.ts";
-import { UsageError } from "../protocol/errors.ts";
 import { decideBash } from "./bash-decision.ts";
 import { targetPath } from "./input-paths.ts";
-import { decideMcp, isMcpToolName, mcpRuleProblem } from "./mcp-rules.ts";
+import { decideMcp, isMcpToolName } from "./mcp-rules.ts";
 import { rootsOf, rules } from "./policy-cache.ts";
 import { isProtectedPath, settingsKind, sharedFile } from "./protected-paths.ts";
-import { parseRule, RuleError } from "./rule.ts";
 import { pathRuleMatches } from "./rule-match.ts";
 import { hardLinks, insideWorkspace } from "./workspace.ts";
-import { ownDirs } from "../config/own-dirs.ts";
 import { itemAt } from "../text/checked-index.ts";
 import type { Decision, PermissionPolicy, ToolCallRequest } from "./policy-types.ts";
 
 export { isProtectedPath } from "./protected-paths.ts";
+export { buildPolicy, type PolicyOptions, type PolicySource, policyForSubAgent } from "./build-policy.ts";
 export { redactEvent, redactSecrets } from "./secret-redaction.ts";
 export type { Decision, PermissionPolicy, ToolCallRequest } from "./policy-types.ts";
-
-export interface PolicySource {
-  cwd: string;
-  permissionMode: PermissionMode;
-  permissions: { allow: readonly string[]; deny: readonly string[]; projectAllow?: readonly string[] };
-  addDirs: readonly string[];
-  secrets: readonly string[];
-  /** Where sessions and history live (SYNAPSE_HOME) and the user config folder, when known. */
-  home?: string;
-  configDir?: string;
-  cacheDir?: string;
-  /** The environment commands get, for its PATH. */
-  shell?: { env: Readonly<Record<string, string>> };
-}
-
-/** What the policy builder needs beyond Config: whether commands really run in the OS sandbox. */
-export interface PolicyOptions {
-  home?: string;
-  sandboxed?: boolean;
-}
-
-/** Checks every rule (an invalid one is a configuration error naming it) and builds the policy. */
-export function buildPolicy(config: PolicySource, options: string | PolicyOptions = {}): PermissionPolicy {
-  const { home = homedir(), sandboxed = false } = typeof options === "string" ? { home: options } : options;
-  for (const source of [
-    ...config.permissions.allow,
-    ...config.permissions.deny,
-    ...(config.permissions.projectAllow ?? []),
-  ]) {
-    const mcpProblem = mcpRuleProblem(source);
-    if (mcpProblem) throw new UsageError(mcpProblem);
-    if (mcpProblem === "") continue;
-    try {
-      parseRule(source);
-    } catch (err) {
-      if (err instanceof RuleError) throw new UsageError(err.message);
-      throw err;
-    }
-  }
-  return {
-    mode: config.permissionMode,
-    allow: [...config.permissions.allow],
-    deny: [...config.permissions.deny],
-    projectAllow: [...(config.permissions.projectAllow ?? [])],
-    workspace: [config.cwd, ...config.addDirs.map((d) => resolve(config.cwd, d))],
-    home,
-    secrets: [...config.secrets],
-    sandboxed,
-    ownDirs: ownDirs(config, home),
-    searchPath: (config.shell?.env.PATH ?? "/usr/local/bin:/usr/bin:/bin").split(":"),
-  };
-}
-
-/** What a sub-agent of this kind runs under: the parent's policy, read-only for `explore`. */
-export function policyForSubAgent(policy: PermissionPolicy, kind: "explore" | "general"): PermissionPolicy {
-  return kind === "explore" ? { ...policy, readOnly: true } : policy;
-}
 
 const READ_TOOLS = new Set(["Read", "Glob", "Grep"]);
 const EDIT_TOOLS = new Set(["Write", "Edit"]);

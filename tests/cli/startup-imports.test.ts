@@ -65,7 +65,7 @@ test("the check finds a schema built at load, and passes one built on first use"
 
 test("no module on a headless run's way to its first request builds a schema at load", () => {
   const graph = staticGraph(RUN_PATH);
-  expect(graph).toContain("src/tools/read.ts");
+  expect(graph).toContain("src/protocol/message-schema.ts");
   const built = graph.flatMap((file) =>
     schemasBuiltAtLoad(readFileSync(join(root, file), "utf8")).map((line) => `${file}: ${line}`),
   );
@@ -92,4 +92,25 @@ test("node:util (parseArgs) and the config files' schemas load only when needed"
   expect(packages).toContain("node:fs");
   expect([...packages]).not.toContain("node:util");
   expect(graph).not.toContain("src/config/file-config.ts");
+});
+
+test("the tools' code and the tool-call path load with the first tool call", () => {
+  // A request needs each tool's name, description and JSON Schema only (tools/registry.ts); a call
+  // loads the tools' code, the input checks and the permission gate (agent/tool-batch.ts). Session
+  // open checks the rules with the rule parser alone (policy/build-policy.ts).
+  const graph = staticGraph(RUN_PATH);
+  expect(graph).toContain("src/tools/registry.ts");
+  expect(graph).toContain("src/policy/build-policy.ts");
+  expect(graph).toContain("src/policy/rule.ts");
+  for (const late of [
+    "src/tools/tool-code.ts",
+    ...["bash", "read", "write", "edit", "glob", "grep"].map((tool) => `src/tools/${tool}.ts`),
+    "src/tools/input-schema.ts",
+    "src/agent/tool-call.ts",
+    "src/agent/task-gate.ts",
+    "src/policy/gate.ts",
+    "src/policy/policy.ts",
+    "src/policy/bash-decision.ts",
+  ])
+    expect(graph).not.toContain(late);
 });

@@ -127,6 +127,32 @@ function checkProjectSandbox(project: FileConfig["sandbox"]): void {
   }
 }
 
+/** Added after the split (README claims pass): a project's config may only lower the limits. */
+function checkProjectLimits(src: ConfigSources): void {
+  const { flags, env } = src;
+  const project = src.projectFile;
+  const cap = src.userFile?.maxTurns ?? Number.POSITIVE_INFINITY;
+  const turns = flags.maxTurns === undefined && !env.SYNAPSE_MAX_TURNS ? project?.maxTurns : undefined;
+  if (turns !== undefined && turns > cap)
+    throw refusedLimit("maxTurns", turns, `lower the cap of ${cap} turns`, "--max-turns");
+  // Fewer identical calls in a row is stricter; 0 turns loop detection off.
+  const limit = src.userFile?.loopLimit ?? 5;
+  const loop = env.SYNAPSE_LOOP_LIMIT ? undefined : project?.loopLimit;
+  if (loop !== undefined && limit !== 0 && (loop === 0 || loop > limit))
+    throw refusedLimit(
+      "loopLimit",
+      loop,
+      `make loop detection stricter than ${limit} (0 turns it off)`,
+      "SYNAPSE_LOOP_LIMIT",
+    );
+}
+function refusedLimit(key: string, value: number, may: string, instead: string): UsageError {
+  return new UsageError(
+    `.synapse/config.json: "${key}": ${value} is refused: a project's config may only ${may} ` +
+      `(use ${instead} for this run, or set it in your user config)`,
+  );
+}
+
 /** Added after the split (README claims pass): a project's config names no servers; an empty --mcp-config. */
 function checkMcpSources(src: ConfigSources): void {
   if (src.projectFile?.mcpServers !== undefined)
@@ -315,6 +341,12 @@ export function resolveConfig(src: ConfigSources): Config {
       allowProject: flags.allowProjectHooks ?? false,
     },
   };
+  if (src.projectFile?.price !== undefined)
+    throw new UsageError(
+      '.synapse/config.json: "price" is refused: a project\'s config could make --max-budget-usd count a run as ' +
+        "cheaper than it is (set SYNAPSE_PRICE, or price in your user config)",
+    );
+  checkProjectLimits(src);
   const price = priceFrom(env, file);
   if (price) config.price = price;
   const budget = budgetFrom(flags.maxBudgetUsd, env);

@@ -166,3 +166,84 @@ describe("synapse sessions in the JSON formats (README: Output, Sessions)", () =
     expect(JSON.parse(stream.stdout)).toHaveLength(1);
   });
 });
+
+describe("a project's config cannot lift the user's --max-budget-usd (README: Configuration files)", () => {
+  test('"price": 0 in .synapse/config.json is refused before any request, the budget kept', async () => {
+    const free = JSON.stringify({ price: { input: 0, output: 0 } });
+    const r = await refused(["-y", "--max-budget-usd", "0.01", "go"], (dir) => {
+      mkdirSync(join(dir, ".synapse"));
+      writeFileSync(join(dir, ".synapse", "config.json"), free);
+    });
+    expect(r.stderr).toBe(
+      'synapse: .synapse/config.json: "price" is refused: a project\'s config could make --max-budget-usd count ' +
+        "a run as cheaper than it is (set SYNAPSE_PRICE, or price in your user config)\n",
+    );
+  });
+
+  test("the user's own config may still set the price the budget counts with", async () => {
+    const fake = await serve([{ text: "fine" }]);
+    const home = tempHome();
+    mkdirSync(join(home.dir, "config", "synapse"), { recursive: true });
+    writeFileSync(
+      join(home.dir, "config", "synapse", "config.json"),
+      JSON.stringify({ price: { input: 3, output: 15 } }),
+    );
+    const env = { ...home.env, ...providerEnv(fake.url) };
+    const r = await runBinary({ args: ["-o", "json", "--max-budget-usd", "1", "hi"], env, cwd: home.dir });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).total_cost_usd).toBeGreaterThan(0);
+  });
+});
+
+describe("a project's config may only lower the user's limits (README: Configuration files)", () => {
+  /** A home whose user config holds `user`, working in a project whose config holds `project`. */
+  function configured(user: object, project: object) {
+    const home = tempHome();
+    mkdirSync(join(home.dir, "config", "synapse"), { recursive: true });
+    writeFileSync(join(home.dir, "config", "synapse", "config.json"), JSON.stringify(user));
+    mkdirSync(join(home.dir, ".synapse"));
+    writeFileSync(join(home.dir, ".synapse", "config.json"), JSON.stringify(project));
+    return home;
+  }
+  const loop = { toolCalls: [{ name: "Read", input: { path: "a.txt" } }] };
+
+  test("maxTurns above the user's cap, and loopLimit 0, are refused before any request", async () => {
+    const fake = await serve([{ text: "never" }]);
+    for (const [project, says] of [
+      [{ maxTurns: 1000 }, '"maxTurns": 1000 is refused: a project\'s config may only lower the cap of 3 turns'],
+      [{ loopLimit: 0 }, '"loopLimit": 0 is refused: a project\'s config may only make loop detection stricter'],
+    ] as const) {
+      const home = configured({ maxTurns: 3 }, project);
+      const r = await runBinary({ args: ["-y", "go"], env: { ...home.env, ...providerEnv(fake.url) }, cwd: home.dir });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toStartWith(`synapse: .synapse/config.json: ${says}`);
+    }
+    expect(fake.requests.filter((q) => q.path === "/v1/messages")).toEqual([]);
+  });
+
+  test("a lower cap from the project holds; the flag still wins over both", async () => {
+    const fake = await serve((_req, n) => (n < 20 ? loop : { text: "done" }));
+    const home = configured({ maxTurns: 3 }, { maxTurns: 2 });
+    const env = { ...home.env, ...providerEnv(fake.url) };
+    const lowered = await runBinary({ args: ["-o", "json", "-y", "go"], env, cwd: home.dir });
+    expect(JSON.parse(lowered.stdout)).toMatchObject({ subtype: "error_max_turns", num_turns: 2 });
+    const flagged = await runBinary({ args: ["-o", "json", "-y", "--max-turns", "4", "go"], env, cwd: home.dir });
+    expect(JSON.parse(flagged.stdout)).toMatchObject({ subtype: "error_max_turns", num_turns: 4 });
+  });
+});
+
+describe("--tools (Claude Code's flag) is the set of tools the model is offered", () => {
+  test("the others are neither in the request nor in the init line; `default` keeps all six", async () => {
+    const fake = await serve([{ text: "one" }, { text: "two" }, { text: "three" }]);
+    const offered = async (tools: string) => {
+      const r = await runBinary({ args: ["--tools", tools, "-o", "stream-json", "hi"], env: providerEnv(fake.url) });
+      const init = jsonLines(r.stdout).find((l) => l.subtype === "init");
+      const sent = (fake.requests.at(-1)!.body.tools ?? []).map((t: { name: string }) => t.name);
+      return { init: init.tools, sent };
+    };
+    expect(await offered("Read,Grep")).toEqual({ init: ["Read", "Grep"], sent: ["Read", "Grep"] });
+    expect(await offered("")).toEqual({ init: [], sent: [] });
+    const all = ["Bash", "Read", "Write", "Edit", "Glob", "Grep"];
+    expect(await offered("default")).toEqual({ init: all, sent: all });
+  });
+});

@@ -1,7 +1,7 @@
 // Table tests for the pure backoff computation: full jitter, the cap, and the server's hints.
 
 import { expect, test } from "bun:test";
-import { retryAfterMs, retryDelay } from "../../src/llm/retry.ts";
+import { retryAfterMs, retryDelay, seconds } from "../../src/llm/retry.ts";
 import type { RetryAfter } from "../../src/llm/llm-error.ts";
 
 const NOW = Date.parse("2026-08-22T12:00:00Z");
@@ -39,4 +39,15 @@ test("retryAfterMs says undefined when there is no usable hint", () => {
   expect(retryAfterMs("")).toBeUndefined();
   expect(retryAfterMs("-3")).toBeUndefined();
   expect(retryAfterMs({})).toBeUndefined();
+});
+
+test.each([
+  [500, "0.5 s"],
+  [100, "0.1 s"],
+  [1000, "1 s"],
+  [1500, "1.5 s"],
+  [60_000, "60 s"],
+  [300_000, "300 s"],
+])("a limit of %d ms is said as %s, never rounded up to a whole second", (ms, said) => {
+  expect(seconds(ms)).toBe(said);
 });

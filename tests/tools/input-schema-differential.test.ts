@@ -2,7 +2,7 @@
 // every tool: the same calls pass, and a refused call gets the same problems named.
 import { expect, test } from "bun:test";
 import { checkToolInput } from "../../src/tools/input-schema.ts";
-import { ALL_TOOLS } from "../../src/tools/registry.ts";
+import { TOOL_CODE } from "../../src/tools/tool-code.ts";
 import type { JsonSchema } from "../../src/protocol/json-schema.ts";
 import { validateInput } from "./legacy-validate.ts";
 
@@ -80,7 +80,7 @@ test("on 20,000 random inputs the zod check agrees with the validator it replace
   const next = rng(22);
   let refused = 0;
   for (let i = 0; i < 20_000; i++) {
-    const tool = ALL_TOOLS[i % ALL_TOOLS.length]!;
+    const tool = TOOL_CODE[i % TOOL_CODE.length]!;
     const input = randomInput(next, tool.inputSchema.properties, tool.inputSchema.required ?? []);
     const before = validateInput(tool.inputSchema, input);
     const result = checkToolInput(tool.input, input);
@@ -96,7 +96,7 @@ test("on 20,000 random inputs the zod check agrees with the validator it replace
 });
 
 test("the one intended difference: an integer past 2^53 (not exact in JSON numbers) is refused", () => {
-  const grep = ALL_TOOLS.find((t) => t.name === "Grep")!;
+  const grep = TOOL_CODE.find((t) => t.name === "Grep")!;
   expect(validateInput(grep.inputSchema, { pattern: "x", head_limit: 1e21 })).toBeNull();
   expect(checkToolInput(grep.input, { pattern: "x", head_limit: 1e21 })).toMatchObject({ ok: false });
 });

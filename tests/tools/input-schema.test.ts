@@ -4,7 +4,7 @@ import * as z from "zod/mini";
 import { checkToolInput, toolInput } from "../../src/tools/input-schema.ts";
 import { toAnthropicParams } from "../../src/llm/anthropic-wire.ts";
 import { toOpenAIParams } from "../../src/llm/openai-wire.ts";
-import { ALL_TOOLS } from "../../src/tools/registry.ts";
+import { TOOL_CODE } from "../../src/tools/tool-code.ts";
 import { checkAnthropic, checkOpenAI } from "../support/fake-llm-validate.ts";
 
 const schema = toolInput({
@@ -158,13 +158,13 @@ const HAND_WRITTEN = {
 
 describe("generated JSON Schema", () => {
   test("is the hand-written schema each tool had, key for key", () => {
-    expect(Object.fromEntries(ALL_TOOLS.map((t) => [t.name, t.inputSchema])) as unknown).toEqual(HAND_WRITTEN);
-    for (const t of ALL_TOOLS)
+    expect(Object.fromEntries(TOOL_CODE.map((t) => [t.name, t.inputSchema])) as unknown).toEqual(HAND_WRITTEN);
+    for (const t of TOOL_CODE)
       expect(JSON.stringify(t.inputSchema)).toBe(JSON.stringify(HAND_WRITTEN[t.name as keyof typeof HAND_WRITTEN]));
   });
 
   test("every parameter of the schema is one of the JSON Schema and the other way round", () => {
-    for (const t of ALL_TOOLS) expect(Object.keys(t.inputSchema.properties)).toEqual(Object.keys(t.input.shape));
+    for (const t of TOOL_CODE) expect(Object.keys(t.inputSchema.properties)).toEqual(Object.keys(t.input.shape));
   });
 
   test("the strict fake API accepts every tool as each provider's wire sends it, and refuses a broken schema", async () => {
@@ -175,7 +175,7 @@ describe("generated JSON Schema", () => {
       maxTokens: 100,
       loadImage: async () => ({ mediaType: "image/png", base64: "" }),
     });
-    const specs = ALL_TOOLS.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+    const specs = TOOL_CODE.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
     expect(checkAnthropic(await toAnthropicParams(request(specs) as never, "m"))).toBeUndefined();
     expect(checkOpenAI(await toOpenAIParams(request(specs) as never, "m"))).toBeUndefined();
     const broken = [
@@ -191,7 +191,7 @@ describe("generated JSON Schema", () => {
 
   test("a valid call by the JSON Schema passes the zod check", () => {
     expect(
-      checkToolInput(ALL_TOOLS.find((t) => t.name === "Grep")!.input, { pattern: "x", output_mode: "count", "-C": 2 })
+      checkToolInput(TOOL_CODE.find((t) => t.name === "Grep")!.input, { pattern: "x", output_mode: "count", "-C": 2 })
         .ok,
     ).toBe(true);
   });
