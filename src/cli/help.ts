@@ -26,10 +26,12 @@ Usage:
                                   (synapse mcp alone shows every option)
   synapse --help | --version
 
-Piped stdin is read to its end (use < /dev/null to run without it). With a prompt argument
-too, stdin is appended inside <stdin>…</stdin>:
+Piped stdin is read to its end once it starts (< /dev/null runs without it). With a prompt
+argument too, stdin is appended inside <stdin>…</stdin>:
   git diff | synapse "review this"
   echo "fix the failing test" | synapse
+Beside a prompt argument, a pipe that sends nothing for 3 s is given up on, with a warning
+(SYNAPSE_STDIN_WAIT_MS).
 Piped input starting with /command runs that slash command:
   echo /model | synapse           echo "/compact keep the API design" | synapse -c
 

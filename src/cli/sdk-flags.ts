@@ -171,7 +171,7 @@ export function sdkFlags(v: SdkValues & { "permission-mode"?: string; resume?: s
       allow: allowed.filter(knownRuleTool),
       // A tool Synapse does not have is denied already; every other deny is kept.
       deny: [...denied.filter(knownRuleTool), ...toolsDenied(v.tools)],
-      ...(toolsKept(v.tools) ? { tools: toolsKept(v.tools) } : {}),
+      ...offeredTools(v.tools, denied),
     },
   };
 }
@@ -216,6 +216,13 @@ function toolsKept(tools: string | undefined): string[] | undefined {
   if (tools === undefined || tools === "default") return undefined;
   const named = new Set(ruleList([tools]));
   return RULE_TOOLS.filter((t) => named.has(t));
+}
+
+/** The tools offered to the model: `--tools`' set, less each tool `--disallowedTools` names whole. */
+function offeredTools(tools: string | undefined, disallowed: readonly string[]): { tools?: string[] } {
+  const whole = disallowed.filter((rule) => (RULE_TOOLS as readonly string[]).includes(rule));
+  const kept = toolsKept(tools) ?? (whole.length ? [...RULE_TOOLS] : undefined);
+  return kept ? { tools: kept.filter((t) => !whole.includes(t)) } : {};
 }
 
 function toolsDenied(tools: string | undefined): string[] {

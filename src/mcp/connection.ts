@@ -83,8 +83,7 @@ export class McpConnection {
     } catch (err) {
       this.status = "failed";
       const entry = this.entry;
-      this.error =
-        entry.type === "stdio" ? stdioStartFailure(errorMessage(err), entry.command) : errorMessage(err);
+      this.error = entry.type === "stdio" ? stdioStartFailure(errorMessage(err), entry.command) : errorMessage(err);
       await this.dispose();
     }
   }

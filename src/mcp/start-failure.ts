@@ -3,8 +3,8 @@
 // neither says what happened; a spawn error names a system call. Pure.
 
 const SAYINGS: Array<[pattern: RegExp, says: (command: string) => string]> = [
-  [/\bENOENT\b.*\bspawn\b/, (command) => `could not run ${command}: no such file`],
-  [/\bEACCES\b.*\bspawn\b/, (command) => `could not run ${command}: permission denied`],
+  [/\bENOENT\b.*spawn/, (command) => `could not run ${command}: no such file`],
+  [/\bEACCES\b.*spawn/, (command) => `could not run ${command}: permission denied`],
   [/\bEPIPE\b|Connection closed/, () => "the server exited before the MCP handshake (see its log)"],
 ];
 

@@ -203,8 +203,9 @@ describe("output formats", () => {
     ]);
     const r = await runBinary({ args: ["-C", dir, "look"], env: providerEnv(s.url) });
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe("Let me look.\nDone.\n");
-    expect(r.stderr).toContain("Read(a.txt)");
+    // As `claude -p` writes it: the final answer alone; the narration before a tool call is activity.
+    expect(r.stdout).toBe("Done.\n");
+    expect(r.stderr).toContain("Let me look.\n● Read(a.txt)");
     const quiet = await runBinary({
       args: ["-q", "-C", dir, "look"],
       env: providerEnv((await serve([{ text: "Done." }])).url),

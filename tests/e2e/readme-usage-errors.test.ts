@@ -233,6 +233,23 @@ describe("a project's config may only lower the user's limits (README: Configura
 });
 
 describe("--tools (Claude Code's flag) is the set of tools the model is offered", () => {
+  test("a tool --disallowedTools names whole leaves the offer too; a call to it anyway runs nothing", async () => {
+    const home = tempHome();
+    const write = { path: join(home.dir, "w.txt"), content: "x" };
+    const fake = await serve([{ toolCalls: [{ name: "Write", input: write }] }, { text: "ok" }]);
+    const args = ["--disallowedTools", "Write,Bash(rm *)", "-o", "stream-json", "hi"];
+    const r = await runBinary({ args, env: { ...home.env, ...providerEnv(fake.url) }, cwd: home.dir });
+    expect(jsonLines(r.stdout).find((l) => l.subtype === "init").tools).toEqual([
+      "Bash",
+      "Read",
+      "Edit",
+      "Glob",
+      "Grep",
+    ]);
+    expect(fake.requests[0]!.body.tools.map((t: { name: string }) => t.name)).not.toContain("Write");
+    expect(() => readFileSync(write.path)).toThrow();
+  });
+
   test("the others are neither in the request nor in the init line; `default` keeps all six", async () => {
     const fake = await serve([{ text: "one" }, { text: "two" }, { text: "three" }]);
     const offered = async (tools: string) => {
@@ -245,5 +262,41 @@ describe("--tools (Claude Code's flag) is the set of tools the model is offered"
     expect(await offered("")).toEqual({ init: [], sent: [] });
     const all = ["Bash", "Read", "Write", "Edit", "Glob", "Grep"];
     expect(await offered("default")).toEqual({ init: all, sent: all });
+  });
+});
+
+describe("an MCP server that cannot start says why in words (synapse mcp get)", () => {
+  test("a server that exits at once, and a command that does not exist", async () => {
+    const home = tempHome();
+    const env = home.env;
+    const add = (name: string, ...command: string[]) =>
+      runBinary({ args: ["mcp", "add", name, "--", ...command], env, cwd: home.dir });
+    expect((await add("quits", "bash", "-c", "exit 3")).code).toBe(0);
+    expect((await add("missing", "/nonexistent/server")).code).toBe(0);
+    const quits = await runBinary({ args: ["mcp", "get", "quits"], env, cwd: home.dir });
+    expect(quits.stdout).toContain("quits (user): failed: the server exited before the MCP handshake (see its log)");
+    const missing = await runBinary({ args: ["mcp", "get", "missing"], env, cwd: home.dir });
+    expect(missing.stdout).toContain("missing (user): failed: could not run /nonexistent/server: no such file");
+  });
+});
+
+describe('`synapse "…" > answer.md` captures only the answer (README: Output)', () => {
+  test("the narration before a tool call goes to stderr (not with -q); stdout is the json result's text", async () => {
+    const script = [
+      { text: "Let me look.", toolCalls: [{ name: "Bash", input: { command: "true" } }] },
+      { text: "The answer is 42." },
+    ];
+    const fake = await serve([...script, ...script, ...script]);
+    const env = providerEnv(fake.url);
+    const text = await runBinary({ args: ["-y", "go"], env });
+    expect(text.stdout).toBe("The answer is 42.\n");
+    expect(text.stderr).toContain("Let me look.\n● Bash(true)");
+    const quiet = await runBinary({ args: ["-y", "-q", "go"], env });
+    expect({ stdout: quiet.stdout, stderr: quiet.stderr.includes("Let me look.") }).toEqual({
+      stdout: "The answer is 42.\n",
+      stderr: false,
+    });
+    const json = await runBinary({ args: ["-y", "-o", "json", "go"], env });
+    expect(`${JSON.parse(json.stdout).result}\n`).toBe(text.stdout);
   });
 });

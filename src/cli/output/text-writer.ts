@@ -6,7 +6,7 @@
 
 import { assertNever } from "../../protocol/assert-never.ts";
 import type { AgentEvent } from "../../protocol/events.ts";
-import { INTERRUPTED_NOTE, textOf } from "../../protocol/message.ts";
+import { INTERRUPTED_NOTE, type Message, textOf } from "../../protocol/message.ts";
 import type { Colors } from "../../render/colors.ts";
 import { LiveTail } from "../../render/live-tail.ts";
 import { TaskRowsDisplay, TaskRowsLog } from "../../render/task-rows.ts";
@@ -26,6 +26,16 @@ export interface TextWriterOptions {
   lines?(): number;
   /** --json-schema: stdout gets the final answer's JSON value alone, none of the model's text. */
   structured?: boolean;
+}
+
+/** A finished turn's text (less the note an interrupted turn ends with), and whether it calls tools. */
+function finishedTurn(message: Message): { text: string; callsTools: boolean } {
+  const text = textOf(message);
+  const cut = message.stop_reason === "interrupted" && text.endsWith(INTERRUPTED_NOTE);
+  return {
+    text: cut ? text.slice(0, -INTERRUPTED_NOTE.length) : text,
+    callsTools: message.content.some((b) => b.type === "tool_use"),
+  };
 }
 
 export function createTextWriter(streams: OutputStreams, opts: TextWriterOptions): OutputWriter {
@@ -89,11 +99,13 @@ export function createTextWriter(streams: OutputStreams, opts: TextWriterOptions
           streamedThisTurn = "";
           break;
         case "assistant": {
-          let text = textOf(event.message);
-          if (event.message.stop_reason === "interrupted" && text.endsWith(INTERRUPTED_NOTE))
-            text = text.slice(0, -INTERRUPTED_NOTE.length);
-          if (!streams.outIsTTY) answer(text);
-          if (text && !text.endsWith("\n") && event.message.content.some((b) => b.type === "tool_use")) answer("\n");
+          const { text, callsTools } = finishedTurn(event.message);
+          // In a file or pipe stdout is the answer alone (`> answer.md`), as `claude -p` writes it:
+          // what the model says before its tool calls is narration, shown beside the tool activity.
+          if (streams.outIsTTY) {
+            if (text && !text.endsWith("\n") && callsTools) answer("\n");
+          } else if (!callsTools) answer(text);
+          else if (text.trim()) note(inert(text.trimEnd()));
           streamedThisTurn = "";
           break;
         }
