@@ -126,9 +126,12 @@ describe("exit codes: the README's table, --help and src/protocol/errors.ts agre
 
 describe("environment variables: the README's table and what src/config reads agree", () => {
   const dir = join(ROOT, "src", "config");
+  // The start-up trace is the one reader outside src/config: it must be on before the config is read.
   const sources = readdirSync(dir)
     .filter((f) => f.endsWith(".ts"))
-    .map((f) => readFileSync(join(dir, f), "utf8"))
+    .map((f) => join(dir, f))
+    .concat(join(ROOT, "src", "runtime", "startup-trace.ts"))
+    .map((file) => readFileSync(file, "utf8"))
     .join("\n");
   /** Names src/config reads: `env.NAME`, `env["NAME"]`, or a reader helper given `(env, "NAME", …)`. */
   const read = new Set(
