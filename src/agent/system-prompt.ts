@@ -1,8 +1,9 @@
 // The system prompt: who the agent is, where it runs, and the project's own instructions.
 
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import { readRegularFile } from "../protocol/regular-file.ts";
 
 const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"];
 const MAX_INSTRUCTIONS_CHARS = 40_000;
@@ -79,7 +80,8 @@ export function findInstructions(cwd: string, home: string = homedir()): { path:
       const path = join(dir, name);
       if (budget <= 0 || !existsSync(path)) continue;
       try {
-        const text = readFileSync(path, "utf8").slice(0, budget);
+        // A FIFO or /dev/zero planted as AGENTS.md is skipped, not waited on; at most 4 bytes a character.
+        const text = readRegularFile(path, budget * 4, { cut: true }).slice(0, budget);
         budget -= text.length;
         found.unshift({ path, text });
       } catch {

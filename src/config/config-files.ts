@@ -2,10 +2,10 @@
 // environment. Their schemas (zod, ~3 ms to load and build at a start) load only when a file exists:
 // the caller passes the checker (load.ts for a synchronous caller, main.ts imports it on demand).
 
-import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { UsageError } from "../protocol/errors.ts";
+import { readRegularFile } from "../protocol/regular-file.ts";
 import { type Config, type ConfigFlags, type FileConfig, resolveConfig } from "./config.ts";
 
 type Env = Record<string, string | undefined>;
@@ -27,9 +27,13 @@ export interface ConfigFiles {
 /** Checks a config file's parsed JSON; throws with the reason (file-config.ts `checkFileConfig`). */
 export type FileConfigCheck = (value: unknown) => FileConfig;
 
+/** Far more than any config needs; a larger one is a mistake (or a repository's trap) to tell. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
 function readConfigFile(path: string): ConfigFile | undefined {
   try {
-    return { path, text: readFileSync(path, "utf8") };
+    // A FIFO there (a repository's, say) would hang the start: it is refused without blocking.
+    return { path, text: readRegularFile(path, MAX_CONFIG_BYTES) };
   } catch (err) {
     // Only a missing file means "no config"; one that is a directory or unreadable is a mistake to tell.
     const code = (err as NodeJS.ErrnoException).code;

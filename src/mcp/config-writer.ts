@@ -2,16 +2,19 @@
 // (the user config or the project's `.mcp.json`), every other key kept as it was. Written to a
 // temporary file and renamed, so a crash never leaves half a config.
 
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { fileReason } from "../protocol/file-reason.ts";
+import { readRegularFile } from "../protocol/regular-file.ts";
 
 function readObject(path: string): Record<string, unknown> {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    // A repository's .mcp.json may be a FIFO: refused, not waited on.
+    text = readRegularFile(path, 1024 * 1024);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return {};
-    throw new Error(`cannot read ${path}: ${(err as Error).message}`);
+    throw new Error(`cannot read ${path}: ${fileReason(err)}`);
   }
   let value: unknown;
   try {

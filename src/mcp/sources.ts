@@ -6,6 +6,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UsageError } from "../protocol/errors.ts";
 import { fileReason } from "../protocol/file-reason.ts";
+import { readRegularFile } from "../protocol/regular-file.ts";
 import { type McpServerEntry, parseServerEntry } from "./server-entry.ts";
 
 export type McpScope = "user" | "project" | "flag";
@@ -87,7 +88,8 @@ function flagServers(value: string, cwd: string): ConfiguredServer[] {
   let text = value;
   if (!inline) {
     try {
-      text = readFileSync(origin, "utf8");
+      // Checked without blocking: a FIFO given here would hold the start, deaf to Ctrl-C.
+      text = readRegularFile(origin, MAX_CONFIG_BYTES);
     } catch (err) {
       throw new UsageError(`--mcp-config: cannot read ${origin}: ${fileReason(err)}`);
     }

@@ -11,6 +11,8 @@ import { wrapLine } from "./text-width.ts";
 import type { Theme } from "./theme.ts";
 
 const FENCE = /^\s*(```|~~~)\s*([\w+-]*)/;
+/** The start of a fence line, all of it so far: "`", "``", "```", "```t". */
+const PARTIAL_FENCE = /^\s*(`{1,3}|~{1,3})(?:(?<=```|~~~)\s*[\w+-]*)?$/;
 /** An unfinished line longer than this is committed as plain wrapped rows (it is not re-rendered). */
 const LONG_LINE = 2000;
 
@@ -44,11 +46,22 @@ export class MarkdownStream {
     return out;
   }
 
-  /** The rows of what is not finished yet (redrawn each frame). */
+  /**
+   * The rows of what is not finished yet (redrawn each frame). A fence still arriving (a closing
+   * "```" whose line has not ended) shows nothing rather than its backticks for a moment, and a
+   * table row still arriving is drawn in its table rather than as a raw "| a | b" line.
+   */
   live(): string[] {
-    const rows = this.table.length ? renderMarkdown(this.table.join("\n"), this.width(), this.theme) : [];
-    if (this.pending) rows.push(...this.render(this.pending));
+    const pending = this.pending;
+    if (PARTIAL_FENCE.test(pending)) return this.tableRows(this.table);
+    const inTable = this.fence === undefined && pending.trimStart().startsWith("|") && this.table.length > 0;
+    const rows = this.tableRows(inTable ? [...this.table, pending] : this.table);
+    if (pending && !inTable) rows.push(...this.render(pending));
     return rows;
+  }
+
+  private tableRows(lines: string[]): string[] {
+    return lines.length ? renderMarkdown(lines.join("\n"), this.width(), this.theme) : [];
   }
 
   /** The answer is complete: the rest, rendered. The stream is ready for the next answer. */

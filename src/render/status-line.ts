@@ -40,15 +40,18 @@ export function statusLine(f: StatusFacts, width: number, t: Theme, home?: strin
         : { text: p.text, paint: p.caution ? t.yellow : t.dim },
   );
   const shortModel = f.model.replace(/^[a-z]+\//, "");
+  // A notice lasts seconds: at the end of the line, 80 or 100 columns cut it unseen. Wide, it takes
+  // the model's place meanwhile (the guards stay); narrow, it follows the guards.
+  const notice = f.notice ? [plain(f.notice)] : [];
+  const head = f.notice ? plain(f.notice) : plain(f.model);
   // Narrow: the context figure, what guards you (a ⚠ BYPASS is never cut for a dollar figure), the
   // spend, then the model; wide: everything.
   const parts =
     width < 60
       ? safety.length
-        ? [plain(ctx), ...safety, plain(spend), plain(shortModel)]
-        : [plain(shortModel), plain(ctx), plain(spend)]
-      : [plain(f.model), plain(ctx), plain(spend), ...safety, plain(f.sessionId), plain(cwd)];
-  if (f.notice) parts.push(plain(f.notice));
+        ? [plain(ctx), ...safety, ...notice, plain(spend), plain(shortModel)]
+        : [plain(shortModel), plain(ctx), ...notice, plain(spend)]
+      : [head, plain(ctx), plain(spend), ...safety, plain(f.sessionId), plain(cwd)];
   const out: string[] = [];
   let used = 0;
   for (const p of parts.filter((x) => x.text)) {

@@ -97,6 +97,17 @@ export function wrapLine(line: string, width: number): string[] {
   return rows;
 }
 
+/**
+ * `prefix` then `body` wrapped to `width`, the rows after the first indented under the body's
+ * start rather than the prefix's (a numbered choice's second row starts under its words).
+ */
+export function wrapHanging(prefix: string, body: string, width: number): string[] {
+  const indent = textWidth(prefix);
+  if (indent >= width - 4) return wrapLine(prefix + body, width);
+  const pad = " ".repeat(indent);
+  return wrapLine(body, width - indent).map((row, i) => (i === 0 ? prefix : pad) + row);
+}
+
 /** Every line of `text` wrapped to `width`. */
 export function wrapText(text: string, width: number): string[] {
   return text.split("\n").flatMap((l) => wrapLine(l, width));

@@ -2,7 +2,7 @@
 // each gets one plain line on stderr and exit 2 before any request, and a saved session is untouched.
 
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { jsonLines, providerEnv, runBinary, tempHome } from "../support/binary.ts";
@@ -14,7 +14,7 @@ async function refused(args: string[], setup?: (home: string) => void) {
   const fake = await serve([{ text: "never" }]);
   const home = tempHome();
   setup?.(home.dir);
-  const r = await runBinary({ args, env: { ...home.env, ...providerEnv(fake.url) }, cwd: home.dir });
+  const r = await runBinary({ args, env: { ...home.env, ...providerEnv(fake.url) }, cwd: home.dir, timeoutMs: 15_000 });
   expect(fake.requests.map((q) => q.path).filter((path) => path !== "/v1/models")).toEqual([]);
   expect(r.code).toBe(2);
   expect(r.stdout).toBe("");
@@ -298,5 +298,44 @@ describe('`synapse "…" > answer.md` captures only the answer (README: Output)'
     });
     const json = await runBinary({ args: ["-y", "-o", "json", "go"], env });
     expect(`${JSON.parse(json.stdout).result}\n`).toBe(text.stdout);
+  });
+});
+
+describe("a repository's FIFO or endless file where synapse reads at start never hangs it", () => {
+  // A synchronous read of a FIFO holds the event loop: not even SIGINT or SIGTERM got through.
+  test(".synapse/config.json as a FIFO: exit 2 saying so, at once", async () => {
+    const r = await refused(["hi"], (dir) => {
+      mkdirSync(join(dir, ".synapse"));
+      Bun.spawnSync(["mkfifo", join(dir, ".synapse", "config.json")]);
+    });
+    expect(r.stderr).toBe(
+      `synapse: cannot read config file ${join(r.home, ".synapse", "config.json")}: not a regular file\n`,
+    );
+  });
+
+  test("--mcp-config naming a FIFO: exit 2 saying so, at once", async () => {
+    const r = await refused(["--mcp-config", "servers.json", "hi"], (dir) => {
+      Bun.spawnSync(["mkfifo", join(dir, "servers.json")]);
+    });
+    expect(r.stderr).toBe(`synapse: --mcp-config: cannot read ${join(r.home, "servers.json")}: not a regular file\n`);
+  });
+
+  test("synapse mcp add --scope project over a .mcp.json that is a FIFO: exit 2 saying so", async () => {
+    const home = tempHome();
+    Bun.spawnSync(["mkfifo", join(home.dir, ".mcp.json")]);
+    const args = ["mcp", "add", "--scope", "project", "s", "--", "true"];
+    const r = await runBinary({ args, env: home.env, cwd: home.dir, timeoutMs: 15_000 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`synapse: cannot read ${join(home.dir, ".mcp.json")}: not a regular file\n`);
+  });
+
+  test("AGENTS.md as a FIFO and CLAUDE.md as /dev/zero are skipped; the run goes on", async () => {
+    const fake = await serve([{ text: "fine" }]);
+    const home = tempHome();
+    Bun.spawnSync(["mkfifo", join(home.dir, "AGENTS.md")]);
+    symlinkSync("/dev/zero", join(home.dir, "CLAUDE.md"));
+    const env = { ...home.env, ...providerEnv(fake.url) };
+    const r = await runBinary({ args: ["hi"], env, cwd: home.dir, timeoutMs: 15_000 });
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 0, stdout: "fine\n" });
   });
 });

@@ -46,3 +46,27 @@ describe("statusLine with a spend", () => {
     );
   });
 });
+
+describe("statusLine with a notice", () => {
+  const facts = {
+    model: "anthropic/claude-sonnet-4-5",
+    contextPercent: 3,
+    spend: "$0.0123",
+    sessionId: "20260101-000000-abcdef",
+    cwd: "/work/some/project",
+    safety: [{ text: "default" }, { text: "sandboxed" }],
+    notice: "condensed 120k → 30k",
+  };
+  // The session id and directory never change; a notice lasts seconds: it must not be the part cut.
+  test("wide: the notice takes the model's place while it lasts, the guards stay", () => {
+    expect(statusLine(facts, 80, plain)).toBe(
+      "condensed 120k → 30k · 3% context · $0.0123 · default · sandboxed · 20260101-00…",
+    );
+    expect(statusLine({ ...facts, notice: undefined }, 80, plain)).toBe(
+      "anthropic/claude-sonnet-4-5 · 3% context · $0.0123 · default · sandboxed · 2026…",
+    );
+  });
+  test("narrow: after the safety facts, before the spend", () => {
+    expect(statusLine(facts, 50, plain)).toBe("3% context · default · sandboxed · condensed 120k…");
+  });
+});

@@ -9,7 +9,7 @@
 import type { Colors } from "../../render/colors.ts";
 import { PLAIN } from "../../render/colors.ts";
 import { inert, inertLine } from "../../render/inert.ts";
-import { charWidth, fitWidth, wrapLine } from "../../render/text-width.ts";
+import { charWidth, fitWidth, wrapHanging, wrapLine } from "../../render/text-width.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../../tools/types.ts";
 import type { Key } from "./key-decoder.ts";
 
@@ -108,7 +108,7 @@ export class ApprovalPrompt {
     const c = this.colors;
     const wrap = (l: string) => (Number.isFinite(width) ? wrapLine(l, width) : [l]);
     const header = wrap(`Allow ${this.request.tool}? ${inertLine(this.request.reason)}`).map((l) => c.yellow(l));
-    const choices = this.choiceLines().flatMap(wrap);
+    const choices = this.choiceLines(width);
     const colour = (l: string) => (l.startsWith("  + ") ? c.green : l.startsWith("  - ") ? c.red : (x: string) => x);
     const preview = previewLines(this.request).flatMap((l) => {
       const paint = colour(l);
@@ -130,8 +130,11 @@ export class ApprovalPrompt {
     return [...header, ...preview.slice(this.scroll, last), whereRow, ...choices];
   }
 
-  private choiceLines(): string[] {
+  /** The choices and the keys' hint, wrapped to `width` with each choice's rows under its words. */
+  private choiceLines(width: number): string[] {
     const c = this.colors;
+    const hang = (prefix: string, body: string) =>
+      Number.isFinite(width) ? wrapHanging(prefix, body, width) : [prefix + body];
     const label: Record<Choice, string> = {
       yes: "Yes",
       always: grantLabel(this.request),
@@ -139,13 +142,19 @@ export class ApprovalPrompt {
     };
     const letters = this.choices.map((ch) => ({ yes: "y", always: "a", no: "n" })[ch]).join(" / ");
     if (this.state.mode === "reason") {
-      return [`  Why not? (Enter to send; Esc stops the turn)`, `  > ${inertLine(this.state.text)}`];
+      return [
+        ...hang("  ", "Why not? (Enter to send; Esc stops the turn)"),
+        ...hang("  > ", inertLine(this.state.text)),
+      ];
     }
     const choice = this.state.choice;
-    const row = (ch: Choice, i: number) => `${i + 1}. ${label[ch]}`;
-    const lines = this.choices.map((ch, i) => (i === choice ? c.cyan(`❯ ${row(ch, i)}`) : `  ${row(ch, i)}`));
+    const lines = this.choices.flatMap((ch, i) => {
+      const rows = hang(`${i === choice ? "❯" : " "} ${i + 1}. `, label[ch]);
+      return i === choice ? rows.map((r) => c.cyan(r)) : rows;
+    });
     const enter = this.enterArmed || this.touched ? ", Enter to choose" : "";
-    lines.push(c.dim(`  ↑/↓ or 1-${this.choices.length} (${letters})${enter}; Esc rejects and stops`));
+    const hint = `↑/↓ or 1-${this.choices.length} (${letters})${enter}; Esc rejects and stops`;
+    lines.push(...hang("  ", hint).map((r) => c.dim(r)));
     return lines;
   }
 

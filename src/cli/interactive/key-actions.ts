@@ -108,7 +108,7 @@ export class KeyHandler {
     const { command } = area.picker.choices;
     const outcome = pickerKey(area.picker, key);
     area.picker = outcome.kind === "open" ? outcome.state : undefined;
-    if (outcome.kind === "chosen") this.s.submitter.submit(`/${command} ${outcome.value}`);
+    if (outcome.kind === "chosen") this.s.submitter.submit(`/${command} ${outcome.value}`, { echo: false });
   }
 
   /** True when the search took the key; false when it ended and the key goes on to the session. */

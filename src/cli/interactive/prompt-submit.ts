@@ -41,7 +41,8 @@ export class PromptSubmitter {
     }
   }
 
-  submit(text: string): void {
+  /** `echo: false`: a picker's choice, sent as a command the user never typed, is not shown as one. */
+  submit(text: string, { echo = true }: { echo?: boolean } = {}): void {
     if (this.themed(text)) return;
     const executor = this.executor;
     const view = this.host.view;
@@ -61,6 +62,7 @@ export class PromptSubmitter {
       this.images = [];
     }
     const id = executor.submit({ text, images, shellMode, attachMentions: true });
+    if (!echo) view.unechoed(id);
     if (busy) view.queue(id, text);
     void executor.waitFor(id).then((outcome) => {
       if (outcome.exit) this.host.exit(EXIT.ok);

@@ -14,6 +14,7 @@ import {
 } from "../../protocol/message.ts";
 import type { ToolDisplay } from "../../protocol/tool-display.ts";
 import { renderMarkdown } from "../../render/markdown.ts";
+import { commandOutputRows } from "../../render/command-output.ts";
 import { diffRows } from "../../render/diff-view.ts";
 import { inert, inertLine } from "../../render/inert.ts";
 import { lastLines } from "../../render/live-tail.ts";
@@ -23,6 +24,7 @@ import { fitWidth, wrapText } from "../../render/text-width.ts";
 import type { Theme } from "../../render/theme.ts";
 import { toolLabel } from "../../render/tool-label.ts";
 import { compactedLine } from "../command-report.ts";
+import { replayedInput } from "./replayed-input.ts";
 import { retryNotice } from "../output/notices.ts";
 import { formatTokens, tokenChange } from "../output/token-count.ts";
 
@@ -35,9 +37,14 @@ interface RunningTool {
   label: string;
   input: unknown;
   output: string;
+  /** Everything it printed, up to WHOLE_OUTPUT_CAP: what a `!command` shows and Ctrl-O expands. */
+  whole: string;
   /** A `task:*` call: its sub-agent row stands for it, so no tool row of its own. */
   isTask: boolean;
 }
+
+/** How much of a running tool's output is kept whole (the model's copy is cut far shorter). */
+const WHOLE_OUTPUT_CAP = 1 << 20;
 
 /** How long a status notice (context condensed) stays on the status line. */
 export const NOTICE_MS = 6000;
@@ -65,6 +72,8 @@ export class SessionView {
   private queued: { id: string; text: string }[] = [];
   /** Queued inputs taken back into the prompt: their skipped submissions show nothing. */
   private withdrawn = new Set<string>();
+  /** Submissions the user did not type (a picker's choice, "/rewind 2 ?"): not echoed as prompts. */
+  private unechoedIds = new Set<string>();
   private busySince: number | undefined;
   private noticeText: string | undefined;
   /** When the notice goes (ms since the epoch); the session repaints then. */
@@ -74,6 +83,8 @@ export class SessionView {
   private labels = new Map<string, string>();
   /** A condense was reported in this submission: a /compact's own summary line would repeat it. */
   private condenseShown = false;
+  /** The running submission is a `!command`: its output is shown, not summed up in a line. */
+  private shellSubmission = false;
 
   constructor(
     private readonly theme: Theme,
@@ -111,6 +122,10 @@ export class SessionView {
 
   queue(id: string, text: string): void {
     this.queued.push({ id, text });
+  }
+
+  unechoed(id: string): void {
+    this.unechoedIds.add(id);
   }
 
   unqueue(id: string): void {
@@ -170,7 +185,7 @@ export class SessionView {
         if (block.type === "text" && block.text.trim()) {
           if (m.role === "user" && block.text === INTERRUPTED_PROMPT) this.say(t.yellow("  ⎿ interrupted"));
           else if (m.role === "user" && block.text === FAILED_PROMPT) this.say(t.yellow("  ⎿ the request failed"));
-          else if (m.role === "user") this.say("", ...echo(block.text, w, t));
+          else if (m.role === "user") this.replayUserText(block.text, w);
           else this.say(...renderMarkdown(block.text, w, t));
         } else if (block.type === "tool_use") {
           const result = results.get(block.id);
@@ -182,6 +197,24 @@ export class SessionView {
           if (result) this.say(replayedResult(shown.text ?? "", result.isError, w, t));
         }
       }
+    }
+  }
+
+  /** A stored prompt as it was typed: a `!command` with its row and output, an `@file` as its Read row. */
+  private replayUserText(text: string, w: number): void {
+    const t = this.theme;
+    const input = replayedInput(text);
+    if (input.kind === "prompt") {
+      this.say("", ...echo(text, w, t));
+    } else if (input.kind === "mention") {
+      this.say(`${OK_GLYPH} ${t.dim(fitWidth(toolLabel("Read", { path: input.path }, this.labelLimit), w - 2))}`);
+    } else {
+      const shown = replayedCommand(input.output);
+      const label = fitWidth(toolLabel("Bash", { command: input.command }, this.labelLimit), w - 2 - shown.note.length);
+      this.say("", ...echo(`!${input.command}`, w, t));
+      this.say(`${input.failed ? t.red(FAILED_GLYPH) : OK_GLYPH} ${t.dim(label)}${shown.note}`);
+      const lines = shown.text.replace(/\n+$/, "").split("\n").length;
+      if (shown.text.trim()) this.say(...commandOutputRows(shown.text, lines, w, t));
     }
   }
 
@@ -207,9 +240,10 @@ export class SessionView {
       case "submission_start": {
         if (this.withdrawn.has(event.id)) break;
         this.condenseShown = false;
+        this.shellSubmission = event.text.trimStart().startsWith("!");
         this.queued = this.queued.filter((q) => q.id !== event.id);
         this.busySince = Date.now();
-        this.say("", ...echo(event.text, w, t));
+        if (!this.unechoedIds.delete(event.id)) this.say("", ...echo(event.text, w, t));
         break;
       }
       case "submission_end":
@@ -244,13 +278,16 @@ export class SessionView {
           label: toolLabel(event.name, event.input, this.labelLimit),
           input: event.input,
           output: "",
+          whole: "",
           isTask:
             event.name === "Bash" && /^\s*task:/.test(String((event.input as { command?: unknown })?.command ?? "")),
         });
         break;
       case "tool_progress": {
         const tool = this.tools.get(event.id);
-        if (tool) tool.output = (tool.output + event.text).slice(-4096);
+        if (!tool) break;
+        tool.output = (tool.output + event.text).slice(-4096);
+        if (tool.whole.length < WHOLE_OUTPUT_CAP) tool.whole += event.text;
         break;
       }
       case "tool_end":
@@ -322,8 +359,14 @@ export class SessionView {
       const glyph = event.is_error ? t.red(FAILED_GLYPH) : t.green(OK_GLYPH);
       this.say(`${glyph} ${t.bold(fitWidth(label, w - 2 - note.length))}${event.is_error ? t.red(note) : note}`);
     }
+    // What it printed is Ctrl-O's until the result the model got arrives (a `!command`'s never does).
+    if (tool?.whole) this.lastResult = { label, text: tool.whole };
     const summary = fitWidth(`  ⎿ ${inertLine(event.summary)}`, w);
-    const result = [event.is_error ? t.red(summary) : t.dim(summary)];
+    const printed = this.shellSubmission && event.name === "Bash" ? tool?.whole : undefined;
+    const lines = event.display?.kind === "command" ? event.display.lines : 0;
+    const result = printed
+      ? commandOutputRows(printed, lines, w, t)
+      : [event.is_error ? t.red(summary) : t.dim(summary)];
     if (!event.is_error && event.display?.kind === "diff") result.push(...diffRows(event.display, w, t));
     if (!shownAsTask || !this.tasks.has(event.id)) this.say(...result);
     else {

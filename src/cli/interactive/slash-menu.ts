@@ -18,11 +18,20 @@ export function slashMenu(draft: string, commands: readonly MenuCommand[]): Menu
   const hits = commands.filter((c) => [c.name, ...(c.aliases ?? [])].some((n) => n.startsWith(typed)));
   // A draft that is already exactly one command's name leaves nothing to choose.
   if (hits.length === 1 && hits[0]?.name === typed) return [];
-  return hits.slice(0, MENU_ROWS);
+  return hits;
 }
 
-/** The menu's rows, the picked one marked, each cut to `width` by the caller. */
+/**
+ * The menu's rows, the picked one marked, each cut to `width` by the caller: at most MENU_ROWS
+ * commands, scrolled to keep the picked one in view, and a row saying how many are not shown
+ * (every command is reachable with ↑/↓, not only the first rows).
+ */
 export function menuRows(items: readonly MenuCommand[], picked: number): string[] {
   const pad = Math.max(...items.map((c) => c.name.length)) + 2;
-  return items.map((c, i) => `${i === picked ? "❯" : " "} /${c.name.padEnd(pad)}${c.summary}`);
+  const from = Math.max(0, Math.min(picked - MENU_ROWS + 1, items.length - MENU_ROWS));
+  const shown = items.slice(from, from + MENU_ROWS);
+  const rows = shown.map((c, i) => `${from + i === picked ? "❯" : " "} /${c.name.padEnd(pad)}${c.summary}`);
+  const hidden = items.length - shown.length;
+  if (hidden > 0) rows.push(`  … ${hidden} more (↑/↓)`);
+  return rows;
 }

@@ -231,3 +231,22 @@ describe("ApprovalPrompt.takes", () => {
     for (const s of ["e", "x", "\x7f"]) expect(p.takes(keys(s)[0]!)).toBe(true);
   });
 });
+
+describe("ApprovalPrompt on a narrow terminal", () => {
+  test("a choice's wrapped rows start under its words, the hint's under its own", () => {
+    const write: ApprovalRequest = {
+      tool: "Write",
+      input: { path: "/tmp/out.txt", content: "x\n" },
+      reason: "/tmp/out.txt is outside the workspace",
+      rule: "Write(/tmp/out.txt)",
+      exact: true,
+    };
+    const rows = new ApprovalPrompt(write).render(Number.POSITIVE_INFINITY, 40);
+    const second = rows.findIndex((r) => r.startsWith("  2. Yes, and don't ask again"));
+    expect(second).toBeGreaterThan(0);
+    expect(rows[second + 1]).toMatch(/^ {5}\S/);
+    const hint = rows.findIndex((r) => r.startsWith("  ↑/↓ or 1-3"));
+    expect(rows[hint + 1]).toMatch(/^ {2}\S/);
+    for (const r of rows) expect([...r].length).toBeLessThanOrEqual(40);
+  });
+});

@@ -28,7 +28,8 @@ import type { SessionView } from "../../../src/cli/interactive/session-view.ts";
 import { menuRows, slashMenu } from "../../../src/cli/interactive/slash-menu.ts";
 import { FRESH_QUESTION_MS, TypeAhead, routeKey } from "../../../src/cli/interactive/type-ahead.ts";
 
-const THEME_COMMAND = { name: "theme", summary: "the session's colours: dark, light or colour-blind" };
+// The session's own wording (interactive-commands.ts): the / list shows every command, /theme too.
+const THEME_COMMAND = { name: "theme", summary: "the session's colours: dark, light, colour-blind" };
 const DOUBLE_PRESS_MS = 2000;
 
 export interface LegacyDeps {

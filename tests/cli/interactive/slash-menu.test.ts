@@ -28,3 +28,17 @@ test("rows: the picked one marked, summaries in a column", () => {
     "❯ /cost     dollars and tokens",
   ]);
 });
+
+test("more commands than rows: the list scrolls to the picked one and says how many are not shown", () => {
+  const many = Array.from({ length: 12 }, (_, i) => ({ name: `cmd${String(i).padStart(2, "0")}`, summary: `s${i}` }));
+  const items = slashMenu("/", many);
+  expect(items).toHaveLength(12);
+  const first = menuRows(items, 0);
+  expect(first).toHaveLength(9);
+  expect(first[0]).toBe("❯ /cmd00  s0");
+  expect(first[8]).toBe("  … 4 more (↑/↓)");
+  const last = menuRows(items, 11);
+  expect(last[0]).toBe("  /cmd04  s4");
+  expect(last[7]).toBe("❯ /cmd11  s11");
+  expect(menuRows(items, 5)[5]).toBe("❯ /cmd05  s5");
+});
