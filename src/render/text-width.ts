@@ -108,6 +108,20 @@ export function wrapHanging(prefix: string, body: string, width: number): string
   return wrapLine(body, width - indent).map((row, i) => (i === 0 ? prefix : pad) + row);
 }
 
+/**
+ * One line of a listing wrapped to `width`: a two-column line ("  /help    list the commands",
+ * "version:  0.1.0") goes on under its second column, any other under its own indent, so a
+ * narrow terminal does not run the rows of a /help or /status back to its left edge.
+ */
+export function wrapListing(line: string, width: number): string[] {
+  if (textWidth(line) <= width) return [line];
+  const columns = /^(\s*\S.*?\s{2,})(\S.*)$/.exec(line);
+  if (columns?.[1] && columns[2] && textWidth(columns[1]) <= width / 2)
+    return wrapHanging(columns[1], columns[2], width);
+  const lead = /^\s*/.exec(line)?.[0] ?? "";
+  return lead && lead.length <= width / 2 ? wrapHanging(lead, line.slice(lead.length), width) : wrapLine(line, width);
+}
+
 /** Every line of `text` wrapped to `width`. */
 export function wrapText(text: string, width: number): string[] {
   return text.split("\n").flatMap((l) => wrapLine(l, width));

@@ -7,16 +7,21 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempHome } from "../support/binary.ts";
+import { BINARY, providerEnv, tempHome } from "../support/binary.ts";
 import { type RecordedRequest, startFakeLLM } from "../support/fake-llm.ts";
 import { isSummaryRequest } from "../support/summary-request.ts";
-import { hasTmux, tmuxServer } from "../support/tmux-term.ts";
+import { hasTmux, screenWaiter, tmuxServer } from "../support/tmux-term.ts";
 
 const server = tmuxServer();
 afterAll(() => server.stop());
 
 /** Answers long enough that a summary makes the context smaller. */
 const FILLER = "Some more words of the answer. ".repeat(60);
+/** The prompt's row: the one below the last rule of the frame. */
+const promptRow = (screen: string) => {
+  const rows = screen.split("\n");
+  return (rows[rows.findLastIndex((r) => r.startsWith("───")) + 1] ?? "").trimEnd();
+};
 /** The status line: the last row that is not blank. */
 const statusRow = (screen: string) => screen.split("\n").findLast((r) => r.trim()) ?? "";
 /** The text of the newest user message's last text block ("" for tool results alone). */
@@ -120,6 +125,58 @@ describe.skipIf(!hasTmux)("daily gaps", () => {
     }
   }, 60_000);
 
+  test("10 rows: the question's first row and its choices stay on screen", async () => {
+    const home = tempHome();
+    const target = join(home.dir, "..", `short-${Date.now()}.txt`);
+    const fake = await startFakeLLM([
+      { toolCalls: [{ name: "Write", input: { path: target, content: "small screen\n" } }] },
+      { text: "written" },
+    ]);
+    const t = await server.open(fake.url, { home, columns: 60, rows: 10 });
+    try {
+      t.type("write it");
+      t.keys("Enter");
+      const s = await t.until((s) => s.includes("3. No"), "the question");
+      expect(s).toContain("Allow Write?");
+      expect(s).toContain("1. Yes");
+      t.keys("Escape");
+    } finally {
+      t.close();
+      await fake.stop();
+    }
+  }, 60_000);
+
+  test("a call the user refuses (n, then Esc) is said once, without the note meant for the model", async () => {
+    const home = tempHome();
+    const target = join(home.dir, "..", `refused-${Date.now()}.txt`);
+    const write = { name: "Write", input: { path: target, content: "x\n" } };
+    const fake = await startFakeLLM([{ toolCalls: [write] }, { toolCalls: [write] }, { text: "never sent" }]);
+    const t = await server.open(fake.url, { home, columns: 100, rows: 40 });
+    const count = (s: string, what: string) => s.split(what).length - 1;
+    try {
+      t.type("write it");
+      t.keys("Enter");
+      await t.until((s) => s.includes("Enter to choose"), "the first question");
+      t.type("n");
+      await t.until((s) => s.includes("Why not?"), "the reason field");
+      t.type("not now");
+      t.keys("Enter");
+      await t.until(
+        (s) => count(s, "Allow Write?") === 1 && s.includes("Write refused: not now"),
+        "the second question",
+      );
+      t.keys("Escape");
+      const s = await t.until((s) => s.includes("⎿ interrupted"), "the turn stopped");
+      expect(count(s, "not now")).toBe(1);
+      expect(count(s, "rejected by the user")).toBe(1);
+      expect(count(s, "✗ Write(")).toBe(2);
+      for (const note of ["The user refused this call", "Do not retry", "not allowed:"]) expect(s).not.toContain(note);
+    } finally {
+      t.close();
+      await fake.stop();
+    }
+  }, 60_000);
+
   test("a picker's choice is not echoed as a command the user never typed (/rewind 1 ?, /model x)", async () => {
     const fake = await startFakeLLM([{ text: "first answer" }], {
       models: [{ id: "claude-sonnet-5-5" }, { id: "claude-other-9" }],
@@ -164,6 +221,100 @@ describe.skipIf(!hasTmux)("daily gaps", () => {
       await t.until((s) => s.includes("No MCP servers configured"), "/mcp run");
     } finally {
       t.close();
+      await fake.stop();
+    }
+  }, 60_000);
+
+  test("a big paste comes back as one row: by ↑ (the next ↑ goes on to the prompt before) and by Esc from the queue", async () => {
+    const slow = { text: "word ".repeat(400), chunkDelayMs: 50 };
+    const fake = await startFakeLLM([{ text: "answer one" }, { text: "answer two" }, slow]);
+    const t = await server.open(fake.url, { columns: 80, rows: 24 });
+    try {
+      t.type("short prompt");
+      t.keys("Enter");
+      await t.until((s) => s.includes("answer one"), "the first answer");
+      server.tmux("set-buffer", Array.from({ length: 50 }, (_, i) => `pasted row ${i + 1}`).join("\n"));
+      server.tmux("paste-buffer", "-p", "-t", t.name);
+      await t.until((s) => s.includes("› [pasted 50 lines]"), "the paste's label");
+      t.keys("Enter");
+      await t.until((s) => s.includes("answer two"), "the second answer");
+      t.keys("Up");
+      await t.until((s) => promptRow(s) === "› [pasted 50 lines]", "the paste recalled as its label");
+      t.keys("Up");
+      await t.until((s) => promptRow(s) === "› short prompt", "the prompt before it, with one more ↑");
+      // Queued behind a running turn, then given back by Esc: one row too.
+      t.keys("Enter");
+      await t.until((s) => s.includes("working…"), "the third turn running");
+      server.tmux("paste-buffer", "-p", "-t", t.name);
+      t.keys("Enter");
+      await t.until((s) => s.includes("queued: pasted row 1"), "the paste queued");
+      t.keys("Escape");
+      await t.until((s) => promptRow(s) === "› [pasted 50 lines]", "the queued paste back as its label");
+    } finally {
+      t.close();
+      await fake.stop();
+    }
+  }, 60_000);
+
+  test("40 columns: /help's wrapped rows stay indented under their command, not at the left edge", async () => {
+    const fake = await startFakeLLM([]);
+    const t = await server.open(fake.url, { columns: 40, rows: 60 });
+    try {
+      t.type("/help");
+      t.keys("Enter");
+      const s = await t.until((s) => s.includes("Any other text"), "the help");
+      const rows = s.split("\n");
+      const listing = rows.slice(
+        rows.indexOf("Commands:") + 1,
+        rows.findIndex((r) => r.startsWith("Any other text")),
+      );
+      expect(listing.length).toBeGreaterThan(12);
+      for (const row of listing) expect(row).toMatch(/^ {2}\S/);
+    } finally {
+      t.close();
+      await fake.stop();
+    }
+  }, 60_000);
+
+  test("TERM=dumb: !command and @file work as in the full session; a typed line is not printed twice", async () => {
+    const fake = await startFakeLLM([{ text: "answer given" }]);
+    const home = tempHome();
+    writeFileSync(join(home.dir, "notes.txt"), "dumb-notes-marker\n");
+    const env = { ...home.env, ...providerEnv(fake.url), TERM: "dumb" };
+    const exports = Object.entries(env)
+      .map(([k, v]) => `${k}='${v}'`)
+      .join(" ");
+    const name = "dumb-gaps";
+    server.tmux(
+      "new-session",
+      "-d",
+      "-s",
+      name,
+      "-x",
+      "80",
+      "-y",
+      "30",
+      "-c",
+      home.dir,
+      `env ${exports} PATH='${process.env.PATH}' ${BINARY}; echo EXIT=$?; sleep 120`,
+    );
+    const until = screenWaiter(() => server.tmux("capture-pane", "-p", "-t", name).stdout.toString(), 15_000);
+    try {
+      const first = await until((s) => s.includes("›"), "the prompt");
+      expect(first).not.toContain("Shift+Tab");
+      server.tmux("send-keys", "-t", name, "-l", "!echo dumb-shell-$((6*7))");
+      server.tmux("send-keys", "-t", name, "Enter");
+      await until((s) => s.includes("● Bash(echo dumb-shell-") && s.includes("dumb-shell-42"), "the command's row");
+      server.tmux("send-keys", "-t", name, "-l", "explain @notes.txt");
+      server.tmux("send-keys", "-t", name, "Enter");
+      const s = await until((s) => s.includes("answer given"), "the answer");
+      expect(s).toContain("● Read(notes.txt)");
+      expect(s.split("\n").filter((r) => r.startsWith("› explain @notes.txt"))).toHaveLength(1);
+      const sent = JSON.stringify(fake.requests.filter((r) => r.path === "/v1/messages")[0]?.body.messages);
+      expect(sent).toContain("<bash-input>echo dumb-shell-$((6*7))</bash-input>");
+      expect(sent).toContain("dumb-notes-marker");
+    } finally {
+      server.tmux("kill-session", "-t", name);
       await fake.stop();
     }
   }, 60_000);

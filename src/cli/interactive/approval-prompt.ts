@@ -107,13 +107,21 @@ export class ApprovalPrompt {
   render(maxRows = Number.POSITIVE_INFINITY, width = Number.POSITIVE_INFINITY): string[] {
     const c = this.colors;
     const wrap = (l: string) => (Number.isFinite(width) ? wrapLine(l, width) : [l]);
-    const header = wrap(`Allow ${this.request.tool}? ${inertLine(this.request.reason)}`).map((l) => c.yellow(l));
-    const choices = this.choiceLines(width);
+    const question = `Allow ${this.request.tool}? ${inertLine(this.request.reason)}`;
+    let header = wrap(question).map((l) => c.yellow(l));
+    const { picks, hint } = this.choiceLines(width);
+    let choices = [...picks, ...hint];
     const colour = (l: string) => (l.startsWith("  + ") ? c.green : l.startsWith("  - ") ? c.red : (x: string) => x);
     const preview = previewLines(this.request).flatMap((l) => {
       const paint = colour(l);
       return (Number.isFinite(width) ? wrapPreviewLine(l, width) : [l]).map((row) => paint(row));
     });
+    // Short of rows (a terminal a dozen rows high): the question's first row and the choices must
+    // stay on screen, so the rest of the question and the keys' hint go before they would.
+    if (preview.length && header.length + choices.length + 2 > maxRows) {
+      header = [c.yellow(Number.isFinite(width) ? fitWidth(question, width) : question)];
+      choices = picks;
+    }
     const room = Math.max(1, maxRows - header.length - choices.length);
     if (preview.length <= room) {
       this.scroll = 0;
@@ -131,7 +139,7 @@ export class ApprovalPrompt {
   }
 
   /** The choices and the keys' hint, wrapped to `width` with each choice's rows under its words. */
-  private choiceLines(width: number): string[] {
+  private choiceLines(width: number): { picks: string[]; hint: string[] } {
     const c = this.colors;
     const hang = (prefix: string, body: string) =>
       Number.isFinite(width) ? wrapHanging(prefix, body, width) : [prefix + body];
@@ -142,10 +150,11 @@ export class ApprovalPrompt {
     };
     const letters = this.choices.map((ch) => ({ yes: "y", always: "a", no: "n" })[ch]).join(" / ");
     if (this.state.mode === "reason") {
-      return [
+      const picks = [
         ...hang("  ", "Why not? (Enter to send; Esc stops the turn)"),
         ...hang("  > ", inertLine(this.state.text)),
       ];
+      return { picks, hint: [] };
     }
     const choice = this.state.choice;
     const lines = this.choices.flatMap((ch, i) => {
@@ -154,8 +163,7 @@ export class ApprovalPrompt {
     });
     const enter = this.enterArmed || this.touched ? ", Enter to choose" : "";
     const hint = `↑/↓ or 1-${this.choices.length} (${letters})${enter}; Esc rejects and stops`;
-    lines.push(...hang("  ", hint).map((r) => c.dim(r)));
-    return lines;
+    return { picks: lines, hint: hang("  ", hint).map((r) => c.dim(r)) };
   }
 
   /**

@@ -231,7 +231,7 @@ export class KeyHandler {
     for (const q of back) executor.interrupt(q.id);
     executor.interrupt();
     if (!back.length) return;
-    area.setDraft([...back.map((q) => q.text), area.editor.text].filter((x) => x).join("\n"));
+    area.setDraft([...back.map((q) => area.editor.asShown(q.text)), area.editor.text].filter((x) => x).join("\n"));
   }
 
   /** Shift+Tab: the next permission mode, from the next tool call on (bypass only if the session began in it). */

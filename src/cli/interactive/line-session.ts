@@ -75,7 +75,12 @@ export async function runLineSession(config: Config, command: RunCommand): Promi
       images = pendingImages;
       pendingImages = [];
     }
-    const id = executor.submit({ text, images });
+    // `!command` and `@path` work as in the full session; a line typed at the idle prompt is on
+    // the screen already (the terminal echoed it), so it is not printed a second time.
+    const shellMode = text.trimStart().startsWith("!");
+    const atPrompt = idle();
+    const id = executor.submit({ text, images, shellMode, attachMentions: true });
+    if (atPrompt) view.unechoed(id);
     void executor.waitFor(id).then((outcome) => {
       if (outcome.exit) void exit(EXIT.ok);
     });
@@ -127,7 +132,7 @@ export async function runLineSession(config: Config, command: RunCommand): Promi
     } else void exit(code);
   });
 
-  out(`${welcomeLine()}\n${PROMPT}`);
+  out(`${welcomeLine(false)}\n${PROMPT}`);
   executor = await createExecutor({
     config,
     resume: command.resume,

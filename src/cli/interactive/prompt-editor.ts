@@ -7,6 +7,9 @@ import { charWidth } from "../../render/text-width.ts";
 
 const PASTE_INLINE_MAX_LINES = 2;
 const PASTE_INLINE_MAX_CHARS = 800;
+/** A history entry taller than this (a big paste sent before) comes back as a paste's label. */
+const RECALL_INLINE_MAX_LINES = 10;
+const RECALL_INLINE_MAX_CHARS = 4000;
 
 // Made on first use, not at load: building a segmenter (ICU) takes ~2 ms, before the first frame.
 let segmenter: Intl.Segmenter | undefined;
@@ -256,8 +259,30 @@ export class PromptEditor {
   }
 
   private load(text: string): void {
+    text = this.asShown(text);
     this.text = text;
     this.cursor = text.length;
+  }
+
+  /**
+   * Text coming back into the draft (a history entry, a queued input an interrupt returns) as it
+   * is to be drawn: a big one as a paste's label. Drawn whole it would fill the screen, and ↑
+   * would walk each of its rows before reaching the entry before it; it is sent whole as it was.
+   */
+  asShown(text: string): string {
+    const lines = text.split("\n").length;
+    return lines > RECALL_INLINE_MAX_LINES || text.length > RECALL_INLINE_MAX_CHARS ? this.labelFor(text) : text;
+  }
+
+  /** The label `content` is shown as: the one it has, or a new one no other paste uses. */
+  private labelFor(content: string): string {
+    for (const [label, held] of this.pastes) if (held === content) return label;
+    const lines = content.replace(/\n$/, "").split("\n").length;
+    const what = `${lines} line${lines === 1 ? "" : "s"}`;
+    let label = `[pasted ${what}]`;
+    for (let n = 2; this.pastes.has(label); n++) label = `[pasted ${what} #${n}]`;
+    this.pastes.set(label, content);
+    return label;
   }
 
   private pasteLabelEndingAt(index: number): string | undefined {

@@ -20,7 +20,7 @@ import { inert, inertLine } from "../../render/inert.ts";
 import { lastLines } from "../../render/live-tail.ts";
 import { MarkdownStream } from "../../render/markdown-stream.ts";
 import { type TaskRow, applyTaskEvent, renderTaskRow } from "../../render/task-rows.ts";
-import { fitWidth, wrapText } from "../../render/text-width.ts";
+import { fitWidth, wrapListing, wrapText } from "../../render/text-width.ts";
 import type { Theme } from "../../render/theme.ts";
 import { toolLabel } from "../../render/tool-label.ts";
 import { compactedLine } from "../command-report.ts";
@@ -28,8 +28,8 @@ import { replayedInput } from "./replayed-input.ts";
 import { retryNotice } from "../output/notices.ts";
 import { formatTokens, tokenChange } from "../output/token-count.ts";
 
-/** The reason policy/gate.ts gives when the user answered no. */
-const USER_SAID_NO = "the user said no";
+/** The reasons policy/gate.ts (and hooks/hook-gate.ts) give when the user answered no, or Esc. */
+const USER_REFUSALS = new Set(["the user said no", "rejected by the user"]);
 const SPIN = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 interface RunningTool {
@@ -83,6 +83,8 @@ export class SessionView {
   private labels = new Map<string, string>();
   /** A condense was reported in this submission: a /compact's own summary line would repeat it. */
   private condenseShown = false;
+  /** Calls the user refused at the approval prompt: the answer line said so, the row adds nothing. */
+  private refusedByUser = new Set<string>();
   /** The running submission is a `!command`: its output is shown, not summed up in a line. */
   private shellSubmission = false;
 
@@ -254,7 +256,8 @@ export class SessionView {
         break;
       case "command_output":
         for (const line of event.lines)
-          this.say(...wrapText(inert(line), w).map((l) => (event.is_error ? t.red(l) : l)));
+          for (const row of inert(line).split("\n"))
+            this.say(...wrapListing(row, w).map((l) => (event.is_error ? t.red(l) : l)));
         break;
       case "text_delta":
         this.say(...this.md.push(event.text));
@@ -311,8 +314,12 @@ export class SessionView {
         this.say(...wrapText(`warning: ${inert(event.message)}`, w).map((l) => t.yellow(l)));
         break;
       case "permission_denied":
-        // The user's own "no" was already shown under the approval prompt, with their reason.
-        if (event.reason === USER_SAID_NO) break;
+        // The user's own "no" (or Esc) was already shown under the approval prompt, with their
+        // reason: the call's row says no more than that it failed (its result is the model's note).
+        if (USER_REFUSALS.has(event.reason)) {
+          this.refusedByUser.add(event.id);
+          break;
+        }
         this.say(t.red(fitWidth(`  ⎿ not allowed: ${inertLine(event.reason)}`, w)));
         break;
       case "compact_boundary":
@@ -360,13 +367,16 @@ export class SessionView {
       this.say(`${glyph} ${t.bold(fitWidth(label, w - 2 - note.length))}${event.is_error ? t.red(note) : note}`);
     }
     // What it printed is Ctrl-O's until the result the model got arrives (a `!command`'s never does).
-    if (tool?.whole) this.lastResult = { label, text: tool.whole };
+    const userCommand = this.shellSubmission && event.name === "Bash";
+    if (tool && (tool.whole || userCommand)) this.lastResult = { label, text: tool.whole };
     const summary = fitWidth(`  ⎿ ${inertLine(event.summary)}`, w);
-    const printed = this.shellSubmission && event.name === "Bash" ? tool?.whole : undefined;
+    const printed = userCommand ? tool?.whole : undefined;
     const lines = event.display?.kind === "command" ? event.display.lines : 0;
-    const result = printed
-      ? commandOutputRows(printed, lines, w, t)
-      : [event.is_error ? t.red(summary) : t.dim(summary)];
+    const result = this.refusedByUser.delete(event.id)
+      ? []
+      : printed
+        ? commandOutputRows(printed, lines, w, t)
+        : [event.is_error ? t.red(summary) : t.dim(summary)];
     if (!event.is_error && event.display?.kind === "diff") result.push(...diffRows(event.display, w, t));
     if (!shownAsTask || !this.tasks.has(event.id)) this.say(...result);
     else {

@@ -2,6 +2,7 @@
 
 import { VERSION } from "../../protocol/version.ts";
 
-export function welcomeLine(): string {
-  return `synapse ${VERSION} · /help for commands · Shift+Tab cycles the permission mode`;
+/** `keys: false` (TERM=dumb: the terminal's own line editing reads the prompt): no Shift+Tab to name. */
+export function welcomeLine(keys = true): string {
+  return `synapse ${VERSION} · /help for commands${keys ? " · Shift+Tab cycles the permission mode" : ""}`;
 }

@@ -250,3 +250,22 @@ describe("ApprovalPrompt on a narrow terminal", () => {
     for (const r of rows) expect([...r].length).toBeLessThanOrEqual(40);
   });
 });
+
+describe("ApprovalPrompt on a short terminal", () => {
+  test("the question's first row and every choice stay within the rows it has", () => {
+    const write: ApprovalRequest = {
+      tool: "Write",
+      input: { path: "/tmp/qa/out4.txt", content: "small screen\n" },
+      reason: "/tmp/qa/out4.txt is outside the workspace (/home/someone/a/long/project)",
+      rule: "Write(/tmp/qa/out4.txt)",
+      exact: true,
+    };
+    const rows = new ApprovalPrompt(write).render(7, 60);
+    expect(rows.length).toBeLessThanOrEqual(7);
+    expect(rows[0]).toStartWith("Allow Write? /tmp/qa/out4.txt is outside");
+    for (const n of ["1. Yes", "2. Yes", "3. No"]) expect(rows.some((r) => r.includes(n))).toBe(true);
+    // Tall enough: the whole question and the keys' hint are there.
+    const roomy = new ApprovalPrompt(write).render(30, 60);
+    expect(roomy.some((r) => r.includes("Esc rejects"))).toBe(true);
+  });
+});
