@@ -1,12 +1,9 @@
 // The turn loop: ask the model, run the tools it calls, feed the results back, until it answers
 // without tools, the turn budget runs out, or the run is interrupted.
 
-import type { Config } from "../config/config.ts";
-import { streamWithRetry } from "../llm/retry.ts";
 import { addUsage } from "../llm/pricing.ts";
-import type { AssistantTurn, ModelRequest, Provider, ToolSpec } from "../llm/types.ts";
+import type { AssistantTurn, ToolSpec } from "../llm/types.ts";
 import { InterruptedError, ProviderError, errorMessage } from "../protocol/errors.ts";
-import type { EventSink, ResultSubtype } from "../protocol/events.ts";
 import {
   type ContentBlock,
   FAILED_PROMPT,
@@ -18,8 +15,6 @@ import {
   textOf,
 } from "../protocol/message.ts";
 import { imageBytes } from "../context/image-context.ts";
-import type { SessionStore } from "../store/types.ts";
-import { type Tool, type ToolServices, toolLimits } from "../tools/types.ts";
 import { ContextManager } from "../context/condense.ts";
 import { LoopDetector, noteLoops } from "./loop-detect.ts";
 import {
@@ -29,13 +24,11 @@ import {
   outputLimitNote,
   outputLimitWarning,
 } from "./output-limit.ts";
-import type { TaskLauncher } from "./sub-agents.ts";
 import { runToolCalls } from "./tool-batch.ts";
 import { runtime } from "../runtime/runtime.ts";
 import { BUDGET_STOP, Budget } from "./budget.ts";
-import { taskWarmUp } from "./task-warm-up.ts";
-import { MAX_STOP_CONTINUATIONS, type RunHooks } from "../hooks/index.ts";
-import type { AnswerJudge } from "./structured-output.ts";
+import { stopFeedback, streamTurn, toolContext } from "./turn-io.ts";
+import type { RunInput, RunOutput } from "./run-input.ts";
 import { assistantMessage, flusher, hookContext, interruptedAnswer, userMessage } from "./run-messages.ts";
 import { startupMark } from "../runtime/startup-trace.ts";
 
@@ -45,45 +38,7 @@ class BudgetStop extends Error {}
 // Bytes of requests sent between forced full collections (see the turn loop).
 const COLLECT_AFTER_BYTES = 2 * 1024 * 1024;
 
-export interface RunInput {
-  config: Config;
-  provider: Provider;
-  store: SessionStore;
-  tools: ReadonlyMap<string, Tool>;
-  services: ToolServices;
-  systemPrompt: string;
-  prompt: ContentBlock[];
-  /** Keeps the context within the model's window; the runtime's, so /compact and the memory monitor share it. */
-  context?: ContextManager;
-  taskId: string;
-  signal: AbortSignal;
-  emit: EventSink;
-  /** Runs `task:*` calls as sub-agents; absent inside a sub-agent (no nesting). */
-  tasks?: TaskLauncher;
-  /** Brings `tools` up to date before each request (MCP servers' changed lists); true when it changed them. */
-  refreshTools?(): Promise<boolean>;
-  /** The session's hooks (src/hooks): UserPromptSubmit, Stop and the tool events. */
-  hooks?: RunHooks;
-  /** Awaited before a turn's tool calls run (the session's sandbox probe: a request does not need it). */
-  beforeTools?(): Promise<void>;
-  /** Each request of the run has been handed to the provider (the session's deferred start-up work). */
-  onRequestSent?(): void;
-  /** Structured output (--json-schema): judges each final answer; an invalid one is sent back. */
-  answerJudge?: AnswerJudge;
-}
-
-export interface RunOutput {
-  subtype: ResultSubtype;
-  result: string;
-  numTurns: number;
-  usage: Usage;
-  /** The last turn's stop reason, when the run ended on a model turn. */
-  stopReason?: string;
-  /** The final answer's JSON value, when `answerJudge` found it valid. */
-  structuredOutput?: unknown;
-  /** Why the run ended, where its subtype does not say (Claude Code's `terminal_reason`). */
-  terminalReason?: "hook_stopped";
-}
+export type { RunInput, RunOutput } from "./run-input.ts";
 
 export async function runAgent(input: RunInput): Promise<RunOutput> {
   const run = new AgentRun(input);
@@ -367,81 +322,4 @@ class AgentRun {
       input_schema: t.inputSchema,
     }));
   }
-}
-
-/** One model turn, streamed with retries: `onText` sees each piece, `onRetry` an attempt started again. */
-function streamTurn(
-  input: RunInput,
-  messages: Message[],
-  tools: ToolSpec[],
-  hooks: { onText(text: string): void; onRetry(): void },
-) {
-  const { config, provider, store, signal, emit } = input;
-  const request: ModelRequest = {
-    model: provider.model,
-    system: input.systemPrompt,
-    messages,
-    tools,
-    maxTokens: config.maxTokens,
-    signal,
-    cacheKey: store.id,
-    loadImage: (ref) => store.loadImage(ref),
-  };
-  const onText = (text: string) => {
-    hooks.onText(text);
-    emit({ type: "text_delta", text });
-  };
-  // Task calls on the way: the pool's threads start while the model still writes their prompts.
-  const tasks = input.tasks;
-  const onToolInput = tasks ? taskWarmUp((count) => tasks.warm(count)) : undefined;
-  return streamWithRetry(
-    provider,
-    request,
-    {
-      onText,
-      ...(onToolInput ? { onToolInput } : {}),
-      ...(input.onRequestSent ? { onSent: input.onRequestSent } : {}),
-    },
-    {
-      maxRetries: config.maxRetries,
-      baseMs: config.retryBaseMs,
-      maxMs: config.retryMaxMs,
-      idleTimeoutMs: config.streamIdleMs,
-      onRetry: (info) => {
-        hooks.onRetry();
-        emit({ type: "turn_retry", attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason });
-      },
-    },
-  );
-}
-
-/** What a tool call of this run gets: its folder, limits, services and where its live output goes. */
-function toolContext(input: RunInput, call: ToolUseBlock) {
-  const { config, signal, emit } = input;
-  return {
-    cwd: config.cwd,
-    signal,
-    taskId: input.taskId,
-    limits: toolLimits(config),
-    services: input.services,
-    progress: (chunk: string) =>
-      emit({ type: "tool_progress", id: call.id, name: call.name, text: chunk.toWellFormed() }),
-    warn: (message: string) => emit({ type: "warning", message }),
-  };
-}
-
-/** A Stop hook's reason to go on, as the message the model gets (none: the run ends), or its stop. */
-async function stopFeedback(
-  input: RunInput,
-  heard: number,
-  signal: AbortSignal,
-): Promise<{ goOn?: string; stop?: string }> {
-  const said = await input.hooks?.stop?.(heard > 0, signal);
-  if (said?.stop) return { stop: said.stop };
-  if (!said?.reason) return {};
-  if (heard >= MAX_STOP_CONTINUATIONS) {
-    input.emit({ type: "warning", message: `a Stop hook kept the run going ${heard} times: it ends here` });
-    return {};
-  }
-  return { goOn: `Stop hook feedback: ${said.reason}` };
 }
