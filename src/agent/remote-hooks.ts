@@ -64,15 +64,9 @@ export function answerHookQuestion(
   const call = { id: m.call.id, name: m.call.name, input: m.call.input };
   // The whole verdict crosses: a hook's "ask" must reach the sub-agent's gate (which cannot ask,
   // so it refuses), and its rewritten input must be what the sub-agent's gate judges and runs.
-  const answered =
+  const answered: Promise<Omit<HookAnswer, "t" | "id">> =
     m.when === "pre"
-      ? hooks.preToolUse(call, signal).then((v) => ({
-          allow: v.allow,
-          ...(v.stop ? { stop: v.stop } : {}),
-          ...(v.block ? { block: v.block } : {}),
-          ...(v.ask !== undefined ? { ask: v.ask } : {}),
-          ...(v.updatedInput ? { updatedInput: v.updatedInput } : {}),
-        }))
+      ? hooks.preToolUse(call, signal)
       : hooks.postToolUse(call, m.response, signal).then((v) => ({ allow: false, ...v }));
   answered.then(
     (answer) => reply({ t: "hook-done", id: m.id, ...answer }),

@@ -151,13 +151,12 @@ async function attemptWithWatchdog(
     return await provider.stream(
       { ...request, signal: attempt.signal },
       {
+        ...callbacks,
         onText: (text) => {
           alive();
           callbacks.onText(text);
         },
         onEvent: alive,
-        ...(callbacks.onToolInput ? { onToolInput: callbacks.onToolInput } : {}),
-        ...(callbacks.onSent ? { onSent: callbacks.onSent } : {}),
       },
     );
   } catch (err) {
