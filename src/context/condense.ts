@@ -18,17 +18,28 @@ import {
   overflowFigures,
   overflowWithoutCondense,
 } from "./context-overflow.ts";
+import {
+  type CompactOutcome,
+  type CondenseOptions,
+  type CondenseTrigger,
+  boundaryEvent,
+  condenseScope,
+  enoughPrune,
+  planRecord,
+  ringPressure,
+  unchanged,
+  windowWarning,
+} from "./condense-plan.ts";
 import { buildContext, lastRecordIndex } from "./context.ts";
 import { FirstPrompt } from "./first-prompt.ts";
 import { GarbageMeter } from "./garbage-meter.ts";
 import { selectImagesForContext } from "./image-context.ts";
-import { keptStart, windowTail } from "./kept-turns.ts";
 import { contextWindowFor } from "./model-windows.ts";
 import { PromptTokens } from "./prompt-tokens.ts";
-import { PRUNE_KEEP_TOKENS, prunedSavings, selectPrune } from "./prune.ts";
+import { PRUNE_KEEP_TOKENS } from "./prune.ts";
 import { priceFor } from "../llm/pricing.ts";
 import { PruneSchedule, cacheRatesFor } from "./prune-schedule.ts";
-import { type BuiltRecord, type RecordParts, type RecordSizing, fitRecord, shorter } from "./record-fit.ts";
+import type { BuiltRecord, RecordParts, RecordSizing } from "./record-fit.ts";
 import { type CachedPrefix, type SummaryHooks, cacheWarm, summaryOf } from "./summary-call.ts";
 import { CHARS_PER_TOKEN, estimateTokens } from "./token-estimate.ts";
 import { groupTurns } from "./turns.ts";
@@ -36,26 +47,8 @@ import { groupTurns } from "./turns.ts";
 export { USER_MESSAGES_TOKENS, keepUserMessages } from "./compaction-record.ts";
 export { isContextOverflow } from "./context-overflow.ts";
 
-export type CondenseTrigger = "auto" | "manual" | "reactive";
-export type CondenseMethod = "prune" | "summary" | "window";
+export type { CompactOutcome, CondenseMethod, CondenseTrigger } from "./condense-plan.ts";
 
-export interface CompactOutcome {
-  tokensBefore: number;
-  tokensAfter: number;
-  method: CondenseMethod | "none";
-  trigger: CondenseTrigger;
-  /** Messages the condense stood in for (0 for a prune or when there was nothing to condense). */
-  replaced: number;
-  /** Whole turns kept after the record (summary or window). */
-  keptTurns?: number;
-  /** Why nothing was condensed although there was something to condense: it would not shrink. */
-  failure?: string;
-}
-
-/** A prune is enough when it brings the context under this share of the threshold. */
-const PRUNE_ENOUGH = 0.6;
-/** The in-memory window (count and bytes) may fill this far before the context is condensed. */
-const RING_SHARE = 0.75;
 /** Messages the context must grow by before a condense that did not help is tried again. */
 const QUIET_MESSAGES = 8;
 /** Reactive retries after "prompt is too long". */
@@ -177,13 +170,6 @@ export class ContextManager {
     this.tokens.record(context, inputTokens);
   }
 
-  private ringPressure(context: readonly Message[]): boolean {
-    const { maxMessages, maxBytes } = this.deps.config.store;
-    return (
-      context.length > maxMessages * RING_SHARE || estimateTokens(context) * CHARS_PER_TOKEN > maxBytes * RING_SHARE
-    );
-  }
-
   /** The context for the next request, condensed first when it has grown past a bound. */
   async prepare(signal: AbortSignal): Promise<Message[]> {
     let context = await this.current();
@@ -191,7 +177,7 @@ export class ContextManager {
     const tokens = this.tokensOf(context);
     this.schedule.noteGrowth(tokens);
     const over = tokens > this.limit;
-    const pressure = this.ringPressure(context);
+    const pressure = ringPressure(context, this.deps.config.store);
     if ((over || pressure || this.requested) && context.length >= this.quietUntil) {
       // Asked by the memory monitor alone: condense what lies beyond the kept turns, if anything.
       const requestedOnly = !over && !pressure;
@@ -251,20 +237,7 @@ export class ContextManager {
    * One condense. `hardness` (reactive retries) keeps fewer recent turns and, from 2 on, skips the
    * summary for the sliding window. Interrupted: throws InterruptedError and changes nothing.
    */
-  async condense(
-    trigger: CondenseTrigger,
-    opts: {
-      signal: AbortSignal;
-      focus?: string;
-      hardness?: number;
-      context?: Message[];
-      pressure?: boolean;
-      /** Never condense into the last keepLastTurns turns (a condense nobody needs urgently). */
-      keepWhole?: boolean;
-      /** `/compact --keep-last N`: keep exactly the last N whole turns (instead of keepLastTurns). */
-      keepLast?: number;
-    },
-  ): Promise<CompactOutcome> {
+  async condense(trigger: CondenseTrigger, opts: CondenseOptions): Promise<CompactOutcome> {
     const { signal } = opts;
     const hardness = opts.hardness ?? 0;
     const context = opts.context ?? (await this.current());
@@ -273,21 +246,20 @@ export class ContextManager {
     // 1. Prune: enough on its own when it leaves plenty of room.
     if (trigger === "auto" && !opts.pressure && !this.requested) {
       // A small window keeps less: a quarter of the threshold at most.
-      const pruned = selectPrune(context, this.pruneKeep);
-      if (pruned.size) {
-        const after = tokensBefore - prunedSavings(context, pruned);
-        if (after <= this.limit * PRUNE_ENOUGH) return this.applyPrune(pruned, tokensBefore, trigger);
-      }
+      const pruned = enoughPrune(context, tokensBefore, this.pruneKeep, this.limit);
+      if (pruned) return this.applyPrune(pruned, tokensBefore, trigger);
     }
 
     // 2. What a record replaces: everything after the last record (or the first prompt) but the
     // last whole turns.
     const keep = opts.keepLast ?? Math.max(0, this.deps.config.context.keepLastTurns - hardness);
-    const scope = await this.condenseScope(keep, opts.keepWhole || opts.keepLast !== undefined);
+    const source = { window: this.deps.store.window(), lastRecord: this.lastRecord };
+    const loaders = { loadTask: () => this.loadTask(), taskText: () => this.taskText() };
+    const scope = await condenseScope({ ...source, ...loaders }, keep, opts.keepWhole || opts.keepLast !== undefined);
     const { body, split, previous, task } = scope;
     const middle = body.slice(0, split);
     // A lone message is not worth a model call: its summary would be as long.
-    if (middle.length < 2) return { tokensBefore, tokensAfter: tokensBefore, method: "none", trigger, replaced: 0 };
+    if (middle.length < 2) return unchanged(tokensBefore, trigger);
     // Said when it starts: a summary call may take a while.
     const keepTurns = groupTurns(body.slice(split)).length;
     await this.deps.preCompact?.(trigger === "manual" ? "manual" : "auto", opts.focus, signal);
@@ -307,46 +279,14 @@ export class ContextManager {
           );
     if (signal.aborted) throw new InterruptedError();
 
-    // 3. The record and the turns kept after it (for the sliding window: as many as fit). A condense
-    // must leave the request smaller than it found it: else fewer turns are kept, down to none.
-    const method: "summary" | "window" = summary !== undefined ? "summary" : "window";
-    const { firstTask } = scope;
-    const parts: RecordParts = { body, previous, firstTask, task, summary, method, trigger, tokensBefore };
-    let tail = body.slice(split);
-    // The window keeps what fits, but never more than `--keep-last` asked for.
-    if (method === "window") {
-      tail = shorter(windowTail(body, this.limit, hardness), opts.keepLast === undefined ? undefined : tail);
+    // 3. The record and the turns kept after it, or nothing when it would not shrink the context.
+    const fit = { limit: this.limit, hardness, keepLast: opts.keepLast, sizing: this.recordSizing };
+    const plan = planRecord(scope, summary, { trigger, tokensBefore, failure }, fit);
+    if ("reason" in plan) {
+      this.deps.emit({ type: "warning", message: plan.message });
+      return unchanged(tokensBefore, trigger, plan.reason);
     }
-    const built = fitRecord(parts, tail, this.recordSizing);
-    if (built.tokensAfter >= tokensBefore) {
-      const why = `it would not make the context smaller (${tokensBefore} tokens before, ${built.tokensAfter} after)`;
-      const reason = failure ? `${failure}, and the sliding window: ${why}` : why;
-      const message = `could not compact the conversation: ${reason}; nothing was changed`;
-      this.deps.emit({ type: "warning", message });
-      return { tokensBefore, tokensAfter: tokensBefore, method: "none", trigger, replaced: 0, failure: reason };
-    }
-    return this.commitRecord(built, parts, failure);
-  }
-
-  /**
-   * What a condense may replace: the body after the last record (or the first prompt), where its
-   * last `keep` whole turns start, the record before it and the task the new record carries.
-   */
-  private async condenseScope(keep: number, keepWhole: boolean | undefined) {
-    const window = this.deps.store.window();
-    const at = lastRecordIndex(window);
-    const previous = at >= 0 ? window[at]?.compaction : this.lastRecord?.compaction;
-    const task = previous?.task ?? (await this.taskText());
-    let body: Message[];
-    if (at >= 0) body = window.slice(at + 1);
-    else if (previous) body = [...window];
-    else {
-      const first = await this.loadTask();
-      body = first && window[0]?.id === first.id ? window.slice(1) : [...window];
-    }
-    const split = keptStart(body, keep, keepWhole);
-    const firstTask = at < 0 ? (await this.loadTask())?.id : undefined;
-    return { body, split, previous, task, firstTask };
+    return this.commitRecord(plan.built, plan.parts, failure);
   }
 
   /** Appends the record and its kept turns, leaves only them in memory, and reports the condense. */
@@ -373,12 +313,7 @@ export class ContextManager {
     this.quietUntil = 0;
     const tokensAfter = this.tokensOf(await this.current());
     if (method === "window") {
-      this.deps.emit({
-        type: "warning",
-        message:
-          `could not summarise the conversation (${failure}): the context now keeps the newest ${copies.length} ` +
-          `messages and a note that ${info.count} earlier ones are in the session archive`,
-      });
+      this.deps.emit({ type: "warning", message: windowWarning(failure, copies.length, info.count) });
     }
     const keptTurns = groupTurns(tail).length;
     return this.report({ tokensBefore, tokensAfter, method, trigger, replaced: replaced.length, keptTurns });
@@ -447,14 +382,7 @@ export class ContextManager {
   private report(outcome: CompactOutcome): CompactOutcome {
     this.compactions++;
     this.schedule.condensed(outcome.tokensAfter);
-    this.deps.emit({
-      type: "compact_boundary",
-      trigger: outcome.trigger,
-      method: outcome.method as CondenseMethod,
-      tokens_before: outcome.tokensBefore,
-      tokens_after: outcome.tokensAfter,
-      messages_replaced: outcome.replaced,
-    });
+    this.deps.emit(boundaryEvent(outcome));
     return outcome;
   }
 
