@@ -17,7 +17,7 @@ import { PromptSubmitter } from "./prompt-submit.ts";
 import { type ScreenParts, screenParts } from "./screen-parts.ts";
 import { sessionEvents } from "./session-events.ts";
 import { closeSession } from "./session-exit.ts";
-import { resumeWindow } from "./session-view.ts";
+import { resumeWindow } from "./session-replay.ts";
 import { TypeAhead } from "./type-ahead.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;

@@ -15,7 +15,8 @@ import { makeTheme } from "../../render/theme.ts";
 import { toolLabel } from "../../render/tool-label.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../../tools/types.ts";
 import type { Command } from "../args.ts";
-import { SessionView, resumeWindow } from "./session-view.ts";
+import { resumeWindow } from "./session-replay.ts";
+import { SessionView } from "./session-view.ts";
 import { welcomeLine } from "./welcome.ts";
 import { closeSession } from "./session-exit.ts";
 

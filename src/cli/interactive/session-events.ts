@@ -8,7 +8,8 @@ import { openPicker } from "./list-picker.ts";
 import { longTurn, notification } from "./notify.ts";
 import type { PromptArea } from "./prompt-area.ts";
 import type { ScreenPainter } from "./screen-painter.ts";
-import { type SessionView, resumeWindow } from "./session-view.ts";
+import { resumeWindow } from "./session-replay.ts";
+import type { SessionView } from "./session-view.ts";
 
 export interface EventHost {
   notify: Config["notify"];

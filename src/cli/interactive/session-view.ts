@@ -5,15 +5,8 @@
 import type { ExecutorEvent } from "../../executor/executor.ts";
 import { assertNever } from "../../protocol/assert-never.ts";
 import type { RunResult } from "../../protocol/events.ts";
-import {
-  type CompactionInfo,
-  FAILED_PROMPT,
-  INTERRUPTED_PROMPT,
-  type Message,
-  textOf,
-} from "../../protocol/message.ts";
+import { type Message, textOf } from "../../protocol/message.ts";
 import type { ToolDisplay } from "../../protocol/tool-display.ts";
-import { renderMarkdown } from "../../render/markdown.ts";
 import { commandOutputRows } from "../../render/command-output.ts";
 import { diffRows } from "../../render/diff-view.ts";
 import { inert, inertLine } from "../../render/inert.ts";
@@ -24,7 +17,8 @@ import { fitWidth, wrapListing, wrapText } from "../../render/text-width.ts";
 import type { Theme } from "../../render/theme.ts";
 import { toolLabel } from "../../render/tool-label.ts";
 import { compactedLine } from "../command-report.ts";
-import { replayedInput } from "./replayed-input.ts";
+import { replayRows } from "./session-replay.ts";
+import { echo, FAILED_GLYPH, OK_GLYPH } from "./transcript-rows.ts";
 import { retryNotice } from "../output/notices.ts";
 import { formatTokens, tokenChange } from "../output/token-count.ts";
 
@@ -48,9 +42,6 @@ const WHOLE_OUTPUT_CAP = 1 << 20;
 
 /** How long a status notice (context condensed) stays on the status line. */
 export const NOTICE_MS = 6000;
-/** Glyphs that tell a failed call from a good one without colour (NO_COLOR, copied text). */
-const OK_GLYPH = "●";
-const FAILED_GLYPH = "✗";
 
 /** Where a failed command's exit code goes in its row: "✗ Bash(false) · exit 1". */
 function exitNote(display: ToolDisplay | undefined): string {
@@ -153,71 +144,9 @@ export class SessionView {
     this.committed.push(...lines);
   }
 
-  /** Where a resumed session left off: its newest prompts, answers and tool calls. */
-  /**
-   * Shows where a resumed session left off: its newest messages, from the last compaction record
-   * on when that is among them (the turns a record keeps are copied after it: shown once), with a
-   * note when older ones exist, and each tool call with how it ended and its result's first line.
-   * `earlier`: how many messages in memory come before `messages`.
-   */
+  /** Where a resumed session left off (session-replay.ts); `earlier`: messages in memory before these. */
   replay(messages: readonly Message[], earlier = 0): void {
-    const t = this.theme;
-    const w = this.width();
-    const record = messages.findLastIndex((m) => m.compaction !== undefined);
-    if (record > 0) messages = messages.slice(record);
-    else if (earlier > 0) this.say(t.dim(`  … ${earlier} earlier message${earlier === 1 ? "" : "s"} not shown`));
-    const results = new Map<string, { text: string; isError: boolean }>();
-    for (const m of messages) {
-      for (const b of m.content) {
-        if (b.type !== "tool_result") continue;
-        const parts =
-          typeof b.content === "string" ? [b.content] : b.content.map((c) => (c.type === "text" ? c.text : "[image]"));
-        const text = parts.join("\n");
-        results.set(b.tool_use_id, { text, isError: b.is_error === true });
-      }
-    }
-    for (const [i, m] of messages.entries()) {
-      if (m.compaction) {
-        this.say(t.dim("  (earlier messages condensed into a summary)"));
-        const prompt = keptTurnPrompt(m.compaction, messages[i + 1]);
-        if (prompt) this.say("", ...echo(prompt, w, t));
-        continue;
-      }
-      for (const block of m.content) {
-        if (block.type === "text" && block.text.trim()) {
-          if (m.role === "user" && block.text === INTERRUPTED_PROMPT) this.say(t.yellow("  ⎿ interrupted"));
-          else if (m.role === "user" && block.text === FAILED_PROMPT) this.say(t.yellow("  ⎿ the request failed"));
-          else if (m.role === "user") this.replayUserText(block.text, w);
-          else this.say(...renderMarkdown(block.text, w, t));
-        } else if (block.type === "tool_use") {
-          const result = results.get(block.id);
-          const glyph = result?.isError ? t.red(FAILED_GLYPH) : OK_GLYPH;
-          const shown =
-            result && block.name === "Bash" ? replayedCommand(result.text) : { text: result?.text, note: "" };
-          const label = fitWidth(toolLabel(block.name, block.input, this.labelLimit), w - 2 - shown.note.length);
-          this.say(`${glyph} ${t.dim(label)}${shown.note}`);
-          if (result) this.say(replayedResult(shown.text ?? "", result.isError, w, t));
-        }
-      }
-    }
-  }
-
-  /** A stored prompt as it was typed: a `!command` with its row and output, an `@file` as its Read row. */
-  private replayUserText(text: string, w: number): void {
-    const t = this.theme;
-    const input = replayedInput(text);
-    if (input.kind === "prompt") {
-      this.say("", ...echo(text, w, t));
-    } else if (input.kind === "mention") {
-      this.say(`${OK_GLYPH} ${t.dim(fitWidth(toolLabel("Read", { path: input.path }, this.labelLimit), w - 2))}`);
-    } else {
-      const shown = replayedCommand(input.output);
-      const label = fitWidth(toolLabel("Bash", { command: input.command }, this.labelLimit), w - 2 - shown.note.length);
-      this.say("", ...echo(`!${input.command}`, w, t));
-      this.say(`${input.failed ? t.red(FAILED_GLYPH) : OK_GLYPH} ${t.dim(label)}${shown.note}`);
-      const lines = shown.text.replace(/\n+$/, "").split("\n").length;
-      if (shown.text.trim()) this.say(...commandOutputRows(shown.text, lines, w, t));
-    }
+    this.say(...replayRows(messages, earlier, { theme: this.theme, width: this.width(), labelLimit: this.labelLimit }));
   }
 
   /** A run's end: what is left of the stream and the task rows, and why it failed, if it did. */
@@ -447,56 +376,6 @@ export class SessionView {
   private flushStream(): void {
     this.say(...this.md.end());
   }
-}
-
-/**
- * The prompt of the turn a compaction record keeps when what it keeps begins with the answer (a
- * kept turn is an answer with its tool results, so its prompt may be among the replaced messages):
- * the newest user message the record quotes, else the first prompt, the only one before it.
- */
-export function keptTurnPrompt(record: CompactionInfo, next: Message | undefined): string | undefined {
-  if (next?.role !== "assistant") return undefined;
-  return record.userMessages?.at(-1) ?? (record.task || undefined);
-}
-
-/** Messages shown from a resumed session, to see where it left off. */
-const RESUME_SHOWN = 8;
-
-/** A resumed session's newest messages, and how many in memory come before them (for `replay`). */
-export function resumeWindow(executor: {
-  runtime: { recent(count: number): readonly Message[] };
-  facts(): { messagesInMemory: number };
-}): [readonly Message[], number] {
-  const shown = executor.runtime.recent(RESUME_SHOWN);
-  return [shown, Math.max(0, executor.facts().messagesInMemory - shown.length)];
-}
-
-/**
- * A stored Bash result as the live row showed it: the output without the facts Bash appends for
- * the model ("Exit code: 3" after a blank line), which would count as lines, and the exit note.
- */
-export function replayedCommand(text: string): { text: string; note: string } {
-  const cut = text.lastIndexOf("\n\n");
-  if (cut < 0) return { text, note: "" };
-  const code = /^Exit code: (-?\d+)/m.exec(text.slice(cut + 2))?.[1];
-  const body = text.slice(0, cut);
-  return { text: body, note: code && code !== "0" ? ` · exit ${code}` : "" };
-}
-
-/** A replayed call's result in one row: its first line, and how many more there were. */
-function replayedResult(text: string, isError: boolean, width: number, t: Theme): string {
-  const lines = text.replace(/\n$/, "").split("\n");
-  const more = lines.length > 1 ? ` … (${lines.length} lines)` : "";
-  const row = fitWidth(`  ⎿ ${inertLine(lines[0] ?? "")}${more}`, width);
-  return isError ? t.red(row) : t.dim(row);
-}
-
-function echo(text: string, width: number, t: Theme): string[] {
-  const lines = inert(text).split("\n");
-  const shown = lines.slice(0, 6).flatMap((l) => wrapText(l, width - 2));
-  const rows = shown.map((l, i) => (i === 0 ? `${t.bold("›")} ${l}` : `  ${l}`));
-  if (lines.length > 6) rows.push(t.dim(`  … ${lines.length - 6} more lines`));
-  return rows;
 }
 
 /** "120,000 → 30,000": a condense's token counts before and after. */

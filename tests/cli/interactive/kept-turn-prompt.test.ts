@@ -2,7 +2,7 @@
 // record replaced (what it keeps begins with the answer) comes from the record.
 
 import { describe, expect, test } from "bun:test";
-import { keptTurnPrompt } from "../../../src/cli/interactive/session-view.ts";
+import { keptTurnPrompt } from "../../../src/cli/interactive/session-replay.ts";
 import type { CompactionInfo, Message } from "../../../src/protocol/message.ts";
 
 const record = (over: Partial<CompactionInfo>): CompactionInfo => ({

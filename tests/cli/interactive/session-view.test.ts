@@ -1,7 +1,8 @@
 // What the interactive session's view commits for the executor's events (pure: no terminal).
 
 import { describe, expect, test } from "bun:test";
-import { SessionView, replayedCommand } from "../../../src/cli/interactive/session-view.ts";
+import { replayedCommand } from "../../../src/cli/interactive/session-replay.ts";
+import { SessionView } from "../../../src/cli/interactive/session-view.ts";
 import { makeTheme } from "../../../src/render/theme.ts";
 import { stripAnsi } from "../../../src/render/text-width.ts";
 import { lineDiff } from "../../../src/tools/line-diff.ts";
