@@ -2,6 +2,7 @@
 // Shell commands go over the task's port to the main thread's one shell pool, so the pool's cap,
 // reuse order and kill guarantees hold for sub-agents too.
 
+import { routeConsole } from "../runtime/console-route.ts";
 import type { MessagePort } from "node:worker_threads";
 import { selectProvider } from "../llm/select.ts";
 import { errorMessage } from "../protocol/errors.ts";
@@ -99,11 +100,15 @@ export default async function runSubAgent(
     if (event.type === "text_delta" || event.type === "tool_progress") return;
     post({ t: "event", event });
   };
+  // A library's console write from this thread (the SDK's deprecation notice) would go straight to
+  // the terminal, through the interactive screen: it becomes the task's warning instead.
+  const restoreConsole = routeConsole((message) => emit({ type: "warning", message }));
   // The thread is reused for later tasks: this one's timer must not outlive it. (Its port listeners
   // go with its port, which the main thread closes.)
   try {
     return await run(input, post, emit, controller.signal, () => toolCalls);
   } finally {
+    restoreConsole();
     clearInterval(heapTimer);
     // Last on the port: the task pool waits for it, so no event is overtaken by the result.
     post({ t: "done" });
