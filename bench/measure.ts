@@ -1,6 +1,7 @@
 // Runs a command and measures its wall time and peak RSS. Bun's resourceUsage().maxRSS does not
 // report the child's own peak here, so /usr/bin/time is used, or /proc sampling without it.
 
+import "./temp-root.ts";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,4 +1,5 @@
 // Runs every benchmark in turn and prints their figures (`npm run bench`).
+import "./temp-root.ts";
 const benches = [
   "./startup.ts",
   "./agent-loop.ts",
@@ -20,4 +21,3 @@ for (const path of benches) {
   const mod = await import(path);
   await mod.main();
 }
-export {};

@@ -3,6 +3,7 @@
 // which should stay near the baseline since output is kept as a head and a rolling tail.
 // Usage: bun bench/shell.ts [commands]
 
+import "./temp-root.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -37,7 +37,14 @@ async function compile(name: string, source: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "synapse-bench-"));
   writeFileSync(join(dir, `${name}.ts`), source);
   const out = join(dir, name);
-  const r = await Bun.build({ entrypoints: [join(dir, `${name}.ts`)], compile: { outfile: out }, minify: true });
+  // As build.ts compiles synapse (bytecode, nothing autoloaded from the directory it starts in).
+  const r = await Bun.build({
+    entrypoints: [join(dir, `${name}.ts`)],
+    compile: { outfile: out, autoloadDotenv: false, autoloadBunfig: false, autoloadTsconfig: false },
+    minify: true,
+    bytecode: true,
+    format: "esm",
+  });
   if (!r.success) throw new Error(`could not build the trivial binary ${name}`);
   return out;
 }
@@ -149,6 +156,30 @@ async function phases(env: Record<string, string>) {
   }
 }
 
+/**
+ * What any agent built on Bun's node modules and the official SDK pays before its first request,
+ * however little else it does: trivial binaries that only load node:fs, fs/promises, path and os
+ * (which every file-reading, session-saving agent loads), or only send the request through the
+ * Anthropic SDK's client as synapse does, or both. Synapse cannot start faster than "both".
+ */
+async function lowerBounds(postCall: string): Promise<{ name: string; path: string }[]> {
+  const builtins =
+    'import { readFileSync } from "node:fs"; import { readFile } from "node:fs/promises"; ' +
+    'import { join } from "node:path"; import { homedir } from "node:os";\n' +
+    "(globalThis as Record<string, unknown>).kept = [readFileSync, readFile, join, homedir];\n";
+  const sdk = (part: string) => JSON.stringify(Bun.resolveSync(`@anthropic-ai/sdk/${part}`, import.meta.dir));
+  const sdkCall =
+    `import { BaseAnthropic } from ${sdk("client")}; import { Messages } from ${sdk("resources/messages/messages")};\n` +
+    'const client = new BaseAnthropic({ apiKey: "k", baseURL: process.env.FAKE_URL, maxRetries: 0 });\n' +
+    'new Messages(client).create({ model: "m", max_tokens: 16, stream: true, messages: [{ role: "user", content: "hi" }] })' +
+    ".then(async (s) => { for await (const _ of s); });\n";
+  return [
+    { name: "+ node:fs, path, os", path: await compile("builtins-post", builtins + postCall) },
+    { name: "SDK client, one request", path: await compile("sdk-post", sdkCall) },
+    { name: "node modules + SDK request", path: await compile("builtins-sdk-post", builtins + sdkCall) },
+  ];
+}
+
 export async function main() {
   const hello = await compile("hello", 'console.log("hello");\n');
   // The smallest valid request the fake answers, as the SDK would send it.
@@ -158,10 +189,9 @@ export async function main() {
     stream: true,
     messages: [{ role: "user", content: "hi" }],
   });
-  const post = await compile(
-    "post",
-    `await fetch(process.env.FAKE_URL + "/v1/messages", { method: "POST", headers: { "content-type": "application/json", "x-api-key": "k", "anthropic-version": "2023-06-01" }, body: ${JSON.stringify(body)} }).then((r) => r.text());\n`,
-  );
+  const postCall = `fetch(process.env.FAKE_URL + "/v1/messages", { method: "POST", headers: { "content-type": "application/json", "x-api-key": "k", "anthropic-version": "2023-06-01" }, body: ${JSON.stringify(body)} }).then((r) => r.text());\n`;
+  const post = await compile("post", postCall);
+  const bounds = await lowerBounds(postCall);
   const base = await timeCommand([hello]);
   const version = await timeCommand([binary, "--version"]);
   const help = await timeCommand([binary, "--help"]);
@@ -172,14 +202,16 @@ export async function main() {
   console.log(row("synapse --version", version));
   console.log(row("synapse --help", help));
 
-  const { rssMb, runs, env, stop } = await firstRequest([[post], [binary]]);
-  const [floor, synapse] = runs;
+  const { rssMb, runs, env, stop } = await firstRequest([[post], ...bounds.map((b) => [b.path]), [binary]]);
+  const floor = runs[0];
+  const synapse = runs.at(-1);
   if (!floor || !synapse) throw new Error("no first-request figures");
+  const ratio = (m: { wallMs: number; cpuMs: number }) =>
+    `wall ${m.wallMs.toFixed(0)} ms, CPU ${m.cpuMs.toFixed(1)} ms  (${(m.wallMs / floor.wallMs).toFixed(2)}x wall, ${(m.cpuMs / floor.cpuMs).toFixed(2)}x CPU)`;
   console.log(`exec → first request on the socket, one-turn piped run ("hi"), median of ${RUNS}:`);
   console.log(`  trivial Bun binary, one POST  wall ${floor.wallMs.toFixed(0)} ms, CPU ${floor.cpuMs.toFixed(1)} ms`);
-  console.log(
-    `  synapse                       wall ${synapse.wallMs.toFixed(0)} ms, CPU ${synapse.cpuMs.toFixed(1)} ms  (${(synapse.wallMs / floor.wallMs).toFixed(2)}x wall, ${(synapse.cpuMs / floor.cpuMs).toFixed(2)}x CPU)`,
-  );
+  for (const [i, b] of bounds.entries()) console.log(`  ${b.name.padEnd(29)}${ratio(runs[i + 1]!)}`);
+  console.log(`  synapse                       ${ratio(synapse)}`);
   console.log(`  peak RSS of synapse's run: ${rssMb.toFixed(0)} MiB`);
   await phases(env);
   await stop();

@@ -2,6 +2,7 @@
 // folder, flushing every 1,000 (a "turn"), and samples the heap throughout: it should stay flat,
 // since the window is bounded and the archive streams to disk. Usage: bun bench/store.ts [count]
 
+import "./temp-root.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -27,6 +27,11 @@ export interface RunningTask {
   spent: Usage;
   mcp: ReadonlyMap<string, Tool>;
   hooks: ToolHooks | undefined;
+  /**
+   * A hook answered this task's call with `"continue": false` (its reason). Heard here, where the
+   * hooks run, not from the worker: the stop is the whole run's (README "Hooks").
+   */
+  onHookStop?: (reason: string) => void;
   toolCalls: number;
   /** Commands of this task still running in the main thread's pool; killed when the task ends. */
   commands: Map<number, AbortController>;
@@ -62,7 +67,11 @@ export function workerMessageHandler(task: RunningTask): (raw: unknown, reply: (
         task.mcpCalls.get(m.id)?.abort();
         return;
       case "hook":
-        if (task.hooks) answerHookQuestion(task.hooks, m, task.signal, reply);
+        if (task.hooks)
+          answerHookQuestion(task.hooks, m, task.signal, (answer) => {
+            if (answer.t === "hook-done" && answer.stop !== undefined) task.onHookStop?.(answer.stop);
+            reply(answer);
+          });
         return;
       // The task pool's own messages: it reads them and never passes them on.
       case "started":

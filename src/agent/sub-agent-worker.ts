@@ -10,7 +10,8 @@ import type { AgentEvent } from "../protocol/events.ts";
 import type { RunOutcome, RunRequest, ShellPool } from "../shell/types.ts";
 import { openTaskStore } from "../store/task-store.ts";
 import { taskCheckpoints } from "../store/checkpoints.ts";
-import { agentKind, toolsFor } from "../tools/registry.ts";
+import { agentKind } from "../tools/registry.ts";
+import { offeredTools } from "../tools/offered-tools.ts";
 import { buildPolicy, policyForSubAgent } from "../policy/policy.ts";
 import { runAgent } from "./runner.ts";
 import { runtime } from "../runtime/runtime.ts";
@@ -140,7 +141,7 @@ async function run(
       config,
       provider,
       store,
-      tools: new Map([...toolsFor(kind), ...remoteMcpTools(input.mcpTools ?? [], post, input.port)]),
+      tools: new Map([...offeredTools(kind, config), ...remoteMcpTools(input.mcpTools ?? [], post, input.port)]),
       // The parent's mode and rules; explore stays read-only whatever the mode. No approver: a
       // sub-agent cannot ask, so what would ask is refused and the model is told why.
       services: {

@@ -11,7 +11,8 @@ import type { Usage } from "../protocol/message.ts";
 import type { ShellPool } from "../shell/types.ts";
 import { type TaskEnd, type TaskPool, createTaskPool } from "../tasks/task-pool.ts";
 import { workerFile } from "../tasks/worker-file.ts";
-import { agentKind, toolsFor } from "../tools/registry.ts";
+import { agentKind } from "../tools/registry.ts";
+import { offeredTools } from "../tools/offered-tools.ts";
 import { WARM_UP, type SubAgentInput } from "./sub-agent-protocol.ts";
 import { type RunningTask, abortTaskCalls, workerMessageHandler } from "./sub-agent-messages.ts";
 import { type TaskCallOutcome, crashedEnd, taskCallOutcome } from "./task-outcome.ts";
@@ -22,8 +23,16 @@ export type { TaskCallOutcome } from "./task-outcome.ts";
 
 /** Runs sub-agents; given to the main agent only (a sub-agent gets none: no nesting). */
 export interface TaskLauncher {
-  /** Never throws; `id` is the calling tool call's id. */
-  run(call: { id: string; spec: TaskSpec }, signal: AbortSignal, emit: EventSink): Promise<TaskCallOutcome>;
+  /**
+   * Never throws; `id` is the calling tool call's id. `onHookStop` hears a hook that answered one
+   * of the task's calls with `"continue": false` (the task then ends too), as soon as it answers.
+   */
+  run(
+    call: { id: string; spec: TaskSpec },
+    signal: AbortSignal,
+    emit: EventSink,
+    onHookStop?: (reason: string) => void,
+  ): Promise<TaskCallOutcome>;
   stats(): { tasksRun: number; maxInFlight: number };
   /** The tokens every sub-agent of the session used so far, turn by turn (a running total). */
   usage(): Usage;
@@ -107,15 +116,21 @@ class SubAgentLauncher implements TaskLauncher {
     this.opts = opts;
   }
 
-  async run(call: { id: string; spec: TaskSpec }, signal: AbortSignal, emit: EventSink): Promise<TaskCallOutcome> {
+  async run(
+    call: { id: string; spec: TaskSpec },
+    signal: AbortSignal,
+    emit: EventSink,
+    onHookStop?: (reason: string) => void,
+  ): Promise<TaskCallOutcome> {
     const { config, shell } = this.opts;
     // Until the worker starts, the time spent is queueing; the row's duration is the run's own.
     let started = performance.now();
     const taskId = this.newTaskId(call.id);
     this.active++;
     const permissionMode = this.opts.permissionMode?.() ?? config.permissionMode;
-    const tools = toolsFor(agentKind(permissionMode, call.spec.kind));
+    const tools = offeredTools(agentKind(permissionMode, call.spec.kind), config);
     const task = this.runningTask(call, taskId, signal, emit);
+    if (onHookStop) task.onHookStop = onHookStop;
     // Chained, so tasks still reach the pool in call order (a queued task must not overtake).
     const turnKnown = this.inOrder.then(() => this.opts.checkpointTurn?.()).catch(() => undefined);
     this.inOrder = turnKnown;

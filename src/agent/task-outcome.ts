@@ -13,6 +13,8 @@ export interface TaskCallOutcome {
   toolCalls: number;
   /** The sub-agent's model requests' time, as it reported it (0 when it ended without a report). */
   apiMs: number;
+  /** It ended because its signal was aborted (the user's interrupt, or a hook's stop elsewhere). */
+  interrupted: boolean;
 }
 
 /** The calling tool call's result: the task's outcome, its first line as the row's summary. */
@@ -26,8 +28,10 @@ export function taskCallOutcome(
   const block: ToolResultBlock = { type: "tool_result", tool_use_id: callId, content: text.toWellFormed() };
   if (isError) block.is_error = true;
   const first = text.split("\n").find((l) => l.trim()) ?? "";
-  return { block, summary: first, durationMs, toolCalls, apiMs };
+  return { block, summary: first, durationMs, toolCalls, apiMs, interrupted: isError && text === INTERRUPTED };
 }
+
+const INTERRUPTED = "Interrupted by the user.";
 
 /** A pool that failed to run the task at all ends it as crashed. */
 export function crashedEnd(err: unknown): TaskEnd<unknown> {
@@ -56,7 +60,7 @@ export function taskOutcome(
       return { text, isError: false, toolCalls, apiMs };
     }
     let text = `The sub-agent failed: ${out.result}`;
-    if (out.subtype === "interrupted") text = "Interrupted by the user.";
+    if (out.subtype === "interrupted") text = INTERRUPTED;
     else if (out.subtype === "error_max_turns")
       text = `The sub-agent stopped at the turn limit. Its last words: ${out.result}`;
     else if (out.subtype === "error_max_tokens")
@@ -64,7 +68,7 @@ export function taskOutcome(
     return { text, isError: true, toolCalls, apiMs };
   }
   let text = `The sub-agent crashed: ${failed?.message}`;
-  if (failed?.reason === "interrupted") text = "Interrupted by the user.";
+  if (failed?.reason === "interrupted") text = INTERRUPTED;
   else if (failed?.reason === "timeout")
     text = `The sub-agent ${failed.message} (SYNAPSE_TASK_TIMEOUT_MS) and was stopped.`;
   else if (failed?.reason === "out_of_memory")

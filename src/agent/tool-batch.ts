@@ -39,6 +39,7 @@ export interface ToolBatchInput {
 
 const INTERRUPTED = "Interrupted by the user.";
 const HOOK_STOPPED = "Not run: a hook stopped the agent.";
+const CUT_BY_STOP = "Stopped: a hook stopped the agent while this sub-agent ran.";
 const NO_NESTING = "Sub-agents cannot start sub-agents: task:* is not available here. Do the work with your own tools.";
 
 function errorResult(id: string, text: string): ToolResultBlock {
@@ -94,65 +95,11 @@ export async function runToolCalls(input: ToolBatchInput): Promise<ToolBatchResu
       for (const call of calls) results.push(errorResult(call.id, HOOK_STOPPED));
       return;
     }
-    // The gate first, one call at a time (an approval prompt asks about one call), then the launches.
-    const refused = new Map<string, ToolResultBlock>();
-    for (const call of calls) {
-      if (signal.aborted || !input.tasks) break;
-      const { admitTaskCall } = await import("./task-gate.ts");
-      const admission = await admitTaskCall(call, tools, input.context(call));
-      if (admission.ok) continue;
-      refused.set(call.id, admission.block);
-      emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
-      if (admission.denied)
-        emit({
-          type: "permission_denied",
-          id: call.id,
-          name: call.name,
-          reason: admission.denied.reason,
-          allow_with: admission.denied.allowWith,
-        });
-      emit({
-        type: "tool_end",
-        id: call.id,
-        name: call.name,
-        is_error: true,
-        summary: String(admission.block.content).split("\n")[0] ?? "",
-      });
-    }
-    const runs = calls.map((call): Promise<TaskCallOutcome | ToolResultBlock> => {
-      if (signal.aborted) return Promise.resolve(errorResult(call.id, INTERRUPTED));
-      const refusal = refused.get(call.id);
-      if (refusal) return Promise.resolve(refusal);
-      const parsed = parseTaskCommand(taskCommandOf(call.name, call.input) ?? "");
-      if (!input.tasks || "error" in parsed) {
-        const text = "error" in parsed ? parsed.error : NO_NESTING;
-        emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
-        emit({ type: "tool_end", id: call.id, name: call.name, is_error: true, summary: text.split("\n")[0] ?? "" });
-        return Promise.resolve(errorResult(call.id, text));
-      }
-      // task_start first: a writer that draws status rows knows this call is a task before its tool_start.
-      emit({ type: "task_start", id: call.id, kind: `task:${parsed.kind}`, description: taskLabel(parsed) });
-      emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
-      return input.tasks.run({ id: call.id, spec: parsed }, signal, emit).then((outcome) => {
-        emit({
-          type: "task_end",
-          id: call.id,
-          is_error: Boolean(outcome.block.is_error),
-          duration_ms: outcome.durationMs,
-          tool_calls: outcome.toolCalls,
-          summary: outcome.summary,
-        });
-        emit({
-          type: "tool_end",
-          id: call.id,
-          name: call.name,
-          is_error: Boolean(outcome.block.is_error),
-          summary: outcome.summary,
-        });
-        return outcome;
-      });
-    });
-    for (const r of await Promise.all(runs)) results.push("block" in r ? r.block : r);
+    results.push(
+      ...(await runTaskGroup(input, calls, (reason) => {
+        stopped ??= reason;
+      })),
+    );
   };
 
   for (const group of groupToolCalls(input.calls, isTask)) {
@@ -160,4 +107,92 @@ export async function runToolCalls(input: ToolBatchInput): Promise<ToolBatchResu
     else await taskGroup(group.calls);
   }
   return stopped === undefined ? { results } : { results, stopped };
+}
+
+/**
+ * A run of consecutive task calls: admitted one at a time, then run in parallel; one result per
+ * call, in call order. A hook's `"continue": false` in one sub-agent is the whole run's stop
+ * (`onStop`): the sub-agents still running are cut at once, their results say why.
+ */
+async function runTaskGroup(
+  input: ToolBatchInput,
+  calls: ToolUseBlock[],
+  onStop: (reason: string) => void,
+): Promise<ToolResultBlock[]> {
+  const { tools, signal, emit } = input;
+  const cuts = new Map<string, AbortController>();
+  const stop = (by: string, reason: string) => {
+    onStop(reason);
+    for (const [id, cut] of cuts) if (id !== by) cut.abort();
+  };
+  // The gate first, one call at a time (an approval prompt asks about one call), then the launches.
+  const refused = new Map<string, ToolResultBlock>();
+  for (const call of calls) {
+    if (signal.aborted || !input.tasks) break;
+    const { admitTaskCall } = await import("./task-gate.ts");
+    const admission = await admitTaskCall(call, tools, input.context(call));
+    if (admission.ok) continue;
+    refused.set(call.id, admission.block);
+    emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
+    if (admission.denied)
+      emit({
+        type: "permission_denied",
+        id: call.id,
+        name: call.name,
+        reason: admission.denied.reason,
+        allow_with: admission.denied.allowWith,
+      });
+    emit({
+      type: "tool_end",
+      id: call.id,
+      name: call.name,
+      is_error: true,
+      summary: String(admission.block.content).split("\n")[0] ?? "",
+    });
+  }
+  const runs = calls.map((call): Promise<TaskCallOutcome | ToolResultBlock> => {
+    if (signal.aborted) return Promise.resolve(errorResult(call.id, INTERRUPTED));
+    const refusal = refused.get(call.id);
+    if (refusal) return Promise.resolve(refusal);
+    const parsed = parseTaskCommand(taskCommandOf(call.name, call.input) ?? "");
+    if (!input.tasks || "error" in parsed) {
+      const text = "error" in parsed ? parsed.error : NO_NESTING;
+      emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
+      emit({ type: "tool_end", id: call.id, name: call.name, is_error: true, summary: text.split("\n")[0] ?? "" });
+      return Promise.resolve(errorResult(call.id, text));
+    }
+    // task_start first: a writer that draws status rows knows this call is a task before its tool_start.
+    emit({ type: "task_start", id: call.id, kind: `task:${parsed.kind}`, description: taskLabel(parsed) });
+    emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
+    const cut = new AbortController();
+    cuts.set(call.id, cut);
+    const launched = input.tasks.run(
+      { id: call.id, spec: parsed },
+      AbortSignal.any([signal, cut.signal]),
+      emit,
+      (why) => stop(call.id, why),
+    );
+    return launched.then((ended) => {
+      // Cut by another sub-agent's stop, not by the user: its result says so.
+      const byStop = ended.interrupted && cut.signal.aborted && !signal.aborted;
+      const outcome = byStop ? { ...ended, block: errorResult(call.id, CUT_BY_STOP), summary: CUT_BY_STOP } : ended;
+      emit({
+        type: "task_end",
+        id: call.id,
+        is_error: Boolean(outcome.block.is_error),
+        duration_ms: outcome.durationMs,
+        tool_calls: outcome.toolCalls,
+        summary: outcome.summary,
+      });
+      emit({
+        type: "tool_end",
+        id: call.id,
+        name: call.name,
+        is_error: Boolean(outcome.block.is_error),
+        summary: outcome.summary,
+      });
+      return outcome;
+    });
+  });
+  return Promise.all(runs).then((ends) => ends.map((r) => ("block" in r ? r.block : r)));
 }

@@ -15,7 +15,8 @@ export function compactedLine(tokensBefore: number, tokensAfter: number, keptTur
 export interface CommandReport {
   command: string;
   lines: string[];
-  sessionId: string;
+  /** Absent when the run saved no session (a command in a new session that got no message). */
+  sessionId: string | undefined;
   durationMs: number;
   outcome: SubmissionOutcome;
 }
@@ -37,7 +38,8 @@ export function formatCommandReport(format: OutputFormat, r: CommandReport): str
     subtype: interrupted ? "interrupted" : failed ? "error_during_execution" : "success",
     is_error: interrupted || failed,
     result: failed ? (r.outcome.error ?? "") : lines.join("\n"),
-    session_id: r.sessionId,
+    // null, not the id of a session that was never saved: nothing could resume it.
+    session_id: r.sessionId ?? null,
     command: r.command,
     num_turns: 0,
     duration_ms: r.durationMs,
@@ -49,5 +51,5 @@ export function formatCommandReport(format: OutputFormat, r: CommandReport): str
       method: c.method,
       ...(c.keptTurns !== undefined ? { kept_turns: c.keptTurns } : {}),
     };
-  return `${JSON.stringify(result)}\n`;
+  return `${JSON.stringify({ ...result, uuid: crypto.randomUUID() })}\n`;
 }

@@ -13,6 +13,7 @@ import { EXIT, SynapseError, UsageError, errorMessage } from "../protocol/errors
 import type { AgentEvent } from "../protocol/events.ts";
 import type { Command } from "./args.ts";
 import { createTextWriter } from "./output/text-writer.ts";
+import { apiKeySource } from "./output/api-key-source.ts";
 import { createOutputStreams } from "./output/streams.ts";
 import { outputFailureMessage } from "./output/write-failure.ts";
 import { needsSavedSession } from "./session-commands.ts";
@@ -41,6 +42,7 @@ async function makeWriter(config: Config, streams: OutputStreams, sdk?: SdkFlags
     return (await import("./output/stream-json-writer.ts")).createStreamJsonWriter(streams, {
       partial: sdk?.includePartialMessages,
       permissionMode: () => sdkMode(config.permissionMode),
+      apiKeySource: (provider) => apiKeySource(config, provider),
     });
   return createTextWriter(streams, {
     quiet: config.quiet,
@@ -154,7 +156,7 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
           formatCommandReport(config.outputFormat, {
             command: slash,
             lines: commandLines,
-            sessionId: runtime.runtime.sessionId,
+            sessionId: runtime.runtime.facts().saved ? runtime.runtime.sessionId : undefined,
             durationMs: Date.now() - started,
             outcome,
           }),

@@ -21,6 +21,35 @@ const USAGE =
   "add <name> [--scope user|project] [--transport stdio|http|sse] [-e KEY=val] [--header 'K: v'] " +
   "-- <command> [args...]";
 
+/**
+ * `synapse mcp --help` (stdout, exit 0); `synapse mcp` alone prints it on stderr and exits 2, a usage
+ * error, as `claude mcp` (commander: help on stderr, exit 1) and `codex mcp` (clap: exit 2) do.
+ */
+const HELP = `Usage: synapse mcp <command> [options]
+
+Configure and inspect MCP servers (the user config's and the project's .mcp.json, Claude Code's format).
+
+Commands:
+  list                      each server: connected with its tool count, failed with its error, or needs approval
+  get <name>                one server's state and its tools
+  add <name> [options] -- <command> [args...]
+  add <name> --transport http|sse [options] <url>
+                            add a server: --scope user|project (default user), --transport stdio|http|sse,
+                            -e KEY=val (stdio, repeatable), --header 'Name: value' (http and sse, repeatable)
+  remove <name> [--scope user|project]
+                            remove a server (--scope when both configs name it)
+  help                      this text
+`;
+
+const HELP_WORDS = new Set(["--help", "-h", "help"]);
+
+/** `mcp --help`, `mcp help`, or `mcp <command> … --help` before any `--` (after it, the words are the server's). */
+function asksForHelp(words: string[]): boolean {
+  const dash = words.indexOf("--");
+  const own = dash === -1 ? words : words.slice(0, dash);
+  return HELP_WORDS.has(words[0] ?? "") || own.includes("--help") || own.includes("-h");
+}
+
 type Scope = "user" | "project";
 
 interface AddArgs {
@@ -126,6 +155,14 @@ async function probe(config: Config, only?: string): Promise<{ reports: ServerRe
 }
 
 export async function runMcpCommand(config: Config, words: string[]): Promise<number> {
+  if (asksForHelp(words)) {
+    await printOut(HELP);
+    return EXIT.ok;
+  }
+  if (!words.length) {
+    await printErr(HELP);
+    return EXIT.usage;
+  }
   const [sub, ...rest] = words;
   switch (sub) {
     case "list": {
@@ -153,7 +190,7 @@ export async function runMcpCommand(config: Config, words: string[]): Promise<nu
       await printOut(asUsage(() => remove(config, rest)));
       return EXIT.ok;
     default:
-      throw new UsageError(USAGE);
+      throw new UsageError(`unknown command "mcp ${sub}": one of list, get, add, remove (synapse mcp --help)`);
   }
 }
 

@@ -171,7 +171,7 @@ export function sdkFlags(v: SdkValues & { "permission-mode"?: string; resume?: s
       allow: allowed.filter(knownRuleTool),
       // A tool Synapse does not have is denied already; every other deny is kept.
       deny: [...denied.filter(knownRuleTool), ...toolsDenied(v.tools)],
-      ...offeredTools(v.tools, denied),
+      ...offeredTools(v.tools),
     },
   };
 }
@@ -218,11 +218,13 @@ function toolsKept(tools: string | undefined): string[] | undefined {
   return RULE_TOOLS.filter((t) => named.has(t));
 }
 
-/** The tools offered to the model: `--tools`' set, less each tool `--disallowedTools` names whole. */
-function offeredTools(tools: string | undefined, disallowed: readonly string[]): { tools?: string[] } {
-  const whole = disallowed.filter((rule) => (RULE_TOOLS as readonly string[]).includes(rule));
-  const kept = toolsKept(tools) ?? (whole.length ? [...RULE_TOOLS] : undefined);
-  return kept ? { tools: kept.filter((t) => !whole.includes(t)) } : {};
+/**
+ * The tools offered to the model: `--tools`' set. A tool `--disallowedTools` names whole leaves the
+ * offer as any deny rule's does (tools/offered-tools.ts).
+ */
+function offeredTools(tools: string | undefined): { tools?: string[] } {
+  const kept = toolsKept(tools);
+  return kept ? { tools: kept } : {};
 }
 
 function toolsDenied(tools: string | undefined): string[] {

@@ -14,6 +14,7 @@ import { runtime as jsRuntime } from "../runtime/runtime.ts";
 import type { Command } from "./args.ts";
 import { VERSION } from "./help.ts";
 import { createStreamJsonWriter } from "./output/stream-json-writer.ts";
+import { apiKeySource } from "./output/api-key-source.ts";
 import { createOutputStreams } from "./output/streams.ts";
 import { startLifecycle } from "./process-lifecycle.ts";
 import type { SdkFlags } from "./sdk-flags.ts";
@@ -43,6 +44,7 @@ export async function runSdk(config: Config, command: RunCommand, flags: SdkFlag
     partial: flags.includePartialMessages,
     permissionMode: () => (executor ? sdkMode(executor.runtime.permissionMode) : sdkMode(config.permissionMode)),
     version: PROTOCOL_VERSION,
+    apiKeySource: (provider) => apiKeySource(config, provider),
   });
   life.onSignal((note) => {
     const open = executor;

@@ -80,6 +80,8 @@ export function configFromFiles(files: ConfigFiles, check: FileConfigCheck | und
     env: files.env,
     userFile: checked(files.user, check),
     projectFile: checked(files.project, check),
+    userFilePath: files.user?.path,
+    projectFilePath: files.project?.path,
     processCwd: files.processCwd,
     homeDir: files.homeDir,
   });

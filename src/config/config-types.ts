@@ -97,7 +97,7 @@ export interface Config {
   theme: ThemeName;
   permissionMode: PermissionMode;
   /** Allow and deny rules (flags, then project, then user config); checked in src/policy. */
-  permissions: PermissionRules;
+  permissions: PermissionRules & { origins?: RuleOrigin[] };
   /** More workspace folders (--add-dir), absolute. */
   addDirs: string[];
   /** `--tools` (Claude Code's flag): the only built-in tools the model is offered; absent: all. */
@@ -204,6 +204,13 @@ export interface PermissionRules {
   projectAllow?: string[];
 }
 
+/** A config file's rule and where it is (`permissions.deny` of that file), so an error can name it. */
+export interface RuleOrigin {
+  rule: string;
+  file: string;
+  key: "permissions.allow" | "permissions.deny";
+}
+
 /** Keys accepted in config.json files (user and project). */
 export type FileConfig = Partial<{
   model: string;
@@ -227,6 +234,9 @@ export interface ConfigSources {
   env: Record<string, string | undefined>;
   projectFile?: FileConfig;
   userFile?: FileConfig;
+  /** Where the files were read (a bad rule's error names its file). */
+  projectFilePath?: string;
+  userFilePath?: string;
   /** Process working directory, used when no -C is given. */
   processCwd: string;
   homeDir: string;

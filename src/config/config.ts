@@ -5,7 +5,14 @@
 
 import { resolve as resolvePath } from "node:path";
 import { commandEnvironment, hiddenEnvNames } from "./command-env.ts";
-import { type Config, type ConfigSources, type Env, type FileConfig, MAX_OUTPUT_TOKENS } from "./config-types.ts";
+import {
+  type Config,
+  type ConfigSources,
+  type Env,
+  type FileConfig,
+  MAX_OUTPUT_TOKENS,
+  type RuleOrigin,
+} from "./config-types.ts";
 import { int } from "./env-values.ts";
 import { outputSchemaSource } from "./output-schema-source.ts";
 import {
@@ -54,6 +61,20 @@ function locations(src: ConfigSources, env: Env): Pick<Config, "cwd" | "home" | 
   };
 }
 
+/** Each config file's rules with the file they are in: the policy checks them, and names the file of a bad one. */
+function ruleOrigins(src: ConfigSources): { origins?: RuleOrigin[] } {
+  const origins: RuleOrigin[] = [];
+  for (const [file, path] of [
+    [src.projectFile, src.projectFilePath],
+    [src.userFile, src.userFilePath],
+  ] as const) {
+    if (!file?.permissions || path === undefined) continue;
+    for (const rule of file.permissions.allow ?? []) origins.push({ rule, file: path, key: "permissions.allow" });
+    for (const rule of file.permissions.deny ?? []) origins.push({ rule, file: path, key: "permissions.deny" });
+  }
+  return origins.length ? { origins } : {};
+}
+
 /** Values of the hidden variables (kept out of commands' environment): redacted wherever shown. */
 function secretValues(env: Env, hiddenEnv: readonly string[], shellEnv: Record<string, string>): string[] {
   if (!hiddenEnv.length) return [];
@@ -88,6 +109,7 @@ export function resolveConfig(src: ConfigSources): Config {
         ...(src.projectFile?.permissions?.deny ?? []),
         ...(src.userFile?.permissions?.deny ?? []),
       ],
+      ...ruleOrigins(src),
     },
     addDirs: (flags.addDir ?? []).map((d) => resolvePath(where.cwd, d)),
     sandbox: resolveSandbox(src),

@@ -26,6 +26,7 @@ export function sessionFacts(runtime: SessionRuntime, counters: SessionCounters,
   return {
     model: runtime.model,
     sessionId: runtime.sessionId,
+    sessionSaved: r.saved,
     cwd: config.cwd,
     usage,
     ...(counters.costKnown && price ? { costUsd: counters.costUsd + costOf(counters.running, price) } : {}),

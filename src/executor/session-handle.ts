@@ -79,6 +79,8 @@ export interface CarriedState {
 
 export interface RuntimeFacts {
   messagesInMemory: number;
+  /** Whether the session is kept on disk (a new one is from its first message): only then can it be resumed. */
+  saved: boolean;
   shells: { spawned: number; reused: number; commandsRun: number };
   memory: { peakRssMb: number; peakHeapMb: number };
   /** Where commands run (/status, the status line); undefined while the sandbox is being probed. */
@@ -167,6 +169,7 @@ function runtimeFacts(s: SessionParts): RuntimeFacts {
   const m = s.monitor.stats();
   return {
     messagesInMemory: s.store.window().length,
+    saved: s.store.kept,
     shells: { spawned: shells.shells_spawned, reused: shells.shells_reused, commandsRun: shells.commands_run },
     memory: { peakRssMb: m.peakRssMb, peakHeapMb: m.peakHeapMb },
     sandbox: s.sandbox.state,

@@ -22,7 +22,8 @@ import type { EventSink } from "../protocol/events.ts";
 import { removeAbandonedSessions } from "../store/abandoned-sessions.ts";
 import { openSession } from "../store/session.ts";
 import type { EditorFiles } from "../tools/editor-files.ts";
-import { agentKind, toolsFor } from "../tools/registry.ts";
+import { agentKind } from "../tools/registry.ts";
+import { offeredTools } from "../tools/offered-tools.ts";
 import type { ApprovalAnswer, ApprovalRequest, Tool } from "../tools/types.ts";
 import { movedSessionWarning } from "./resumed-folder.ts";
 import { resumedModel } from "./resumed-model.ts";
@@ -119,10 +120,9 @@ export async function openSessionParts(options: RuntimeOptions): Promise<Session
   // Started now, in parallel with everything else; the first request waits for them (bounded).
   const mcp = startMcpServers(mcpSessionInput(config, mcpConfigured, store.dir, warn));
   const kind = agentKind(config.permissionMode);
-  // `--tools` (Claude Code's): the others are not offered at all, as there (and denied besides).
-  const tools: Map<string, Tool> = new Map(
-    [...toolsFor(kind)].filter(([name]) => config.tools?.includes(name) ?? true),
-  );
+  // `--tools` (Claude Code's): the others are not offered at all, as there (and denied besides);
+  // nor is a tool a deny rule refuses every call of.
+  const tools: Map<string, Tool> = offeredTools(kind, config);
   const { promptEnv, systemPrompt } = sessionPrompt(options, [...tools.keys()], structured);
   const granted: string[] = [];
   const hooks = sessionHooks(options, store, sandbox, warn);

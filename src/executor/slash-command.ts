@@ -27,12 +27,16 @@ export interface Choices {
   command: string;
   title: string;
   items: { value: string; label: string; current?: boolean }[];
+  /** The value the pick starts on when no item is current (`/rewind`: the newest prompt). */
+  start?: string;
 }
 
 export interface SessionFacts {
   /** `provider/model` of the next request. */
   model: string;
   sessionId: string;
+  /** false: a new session not saved yet (it is kept from its first message), so nothing can resume it. */
+  sessionSaved?: boolean;
   cwd: string;
   /** Tokens in and out over this session's submissions so far (cache reads and writes among the input). */
   usage: Usage;

@@ -7,15 +7,12 @@
 
 import type { EventSink } from "../protocol/events.ts";
 import { type Message, newMessageId } from "../protocol/message.ts";
+import { userShellText } from "../protocol/user-shell-text.ts";
 import type { Tool, ToolContext } from "../tools/types.ts";
 
 /** What the model is told about the user's command: what ran and what it printed. */
 export function userShellMessage(command: string, output: string, failed: boolean): Message {
-  const text = [
-    `The user ran a shell command themselves (not a request to act on it):`,
-    `<bash-input>${command}</bash-input>`,
-    `<bash-output${failed ? ' failed="true"' : ""}>${output}</bash-output>`,
-  ].join("\n");
+  const text = userShellText({ command, output, failed });
   return { id: newMessageId(), role: "user", content: [{ type: "text", text }], ts: Date.now() };
 }
 

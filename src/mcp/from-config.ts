@@ -40,6 +40,7 @@ export function mcpSessionInput(
     callTimeoutMs: mcp?.toolTimeoutMs ?? 600_000,
     maxOutputTokens: mcp?.maxOutputTokens ?? 25_000,
     readOnlyOnly: config.permissionMode === "plan",
+    denyRules: config.permissions.deny,
     warn,
   };
 }

@@ -12,6 +12,7 @@ import { parsePromptCommand, promptArguments, promptText } from "./prompt-comman
 import { UsageError } from "../protocol/errors.ts";
 import { WATCHDOG_SCRIPT } from "../shell/watchdog.ts";
 import { isApproved, recordApproval } from "../policy/project-approvals.ts";
+import { deniesWholeTool } from "../policy/denied-tools.ts";
 import type { McpConnection, ServerStatus } from "./connection.ts";
 import type { ServerPrompt } from "./prompt-command.ts";
 import { mcpTool } from "./mcp-tool.ts";
@@ -38,6 +39,8 @@ export interface McpSessionInput {
   maxOutputTokens: number;
   /** Plan mode: only the tools a server marks read-only (`readOnlyHint`). */
   readOnlyOnly: boolean;
+  /** The deny rules: a tool one refuses whole (`mcp__server`, `mcp__server__tool`) is not offered. */
+  denyRules?: readonly string[];
   warn(message: string): void;
 }
 
@@ -239,7 +242,10 @@ class McpServerSet implements McpServers {
         taken,
       );
       const limits = { maxOutputTokens: input.maxOutputTokens };
-      for (const [i, t] of offered.entries()) fresh.push(mcpTool(names[i] ?? t.name, connection, t, limits));
+      for (const [i, t] of offered.entries()) {
+        const name = names[i] ?? t.name;
+        if (!deniesWholeTool(input.denyRules ?? [], name)) fresh.push(mcpTool(name, connection, t, limits));
+      }
     }
     const signature = JSON.stringify(fresh.map((t) => [t.name, t.description, t.inputSchema]));
     if (signature === this.installed) return false;

@@ -4,7 +4,7 @@
 
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import type { PermissionMode } from "../config/config.ts";
+import type { PermissionMode, RuleOrigin } from "../config/config.ts";
 import { ownDirs } from "../config/own-dirs.ts";
 import { UsageError } from "../protocol/errors.ts";
 import { mcpRuleProblem } from "./mcp-rules.ts";
@@ -14,7 +14,13 @@ import { parseRule, RuleError } from "./rule.ts";
 export interface PolicySource {
   cwd: string;
   permissionMode: PermissionMode;
-  permissions: { allow: readonly string[]; deny: readonly string[]; projectAllow?: readonly string[] };
+  permissions: {
+    allow: readonly string[];
+    deny: readonly string[];
+    projectAllow?: readonly string[];
+    /** The config files' rules and where each is: a bad one's error names its file, as any bad setting's does. */
+    origins?: readonly RuleOrigin[];
+  };
   addDirs: readonly string[];
   secrets: readonly string[];
   /** Where sessions and history live (SYNAPSE_HOME) and the user config folder, when known. */
@@ -39,15 +45,10 @@ export function buildPolicy(config: PolicySource, options: string | PolicyOption
     ...config.permissions.deny,
     ...(config.permissions.projectAllow ?? []),
   ]) {
-    const mcpProblem = mcpRuleProblem(source);
-    if (mcpProblem) throw new UsageError(mcpProblem);
-    if (mcpProblem === "") continue;
-    try {
-      parseRule(source);
-    } catch (err) {
-      if (err instanceof RuleError) throw new UsageError(err.message);
-      throw err;
-    }
+    const problem = ruleProblem(source);
+    if (problem === undefined) continue;
+    const origin = config.permissions.origins?.find((o) => o.rule === source);
+    throw new UsageError(origin ? `invalid config file ${origin.file}: ${origin.key}: ${problem}` : problem);
   }
   return {
     mode: config.permissionMode,
@@ -61,6 +62,19 @@ export function buildPolicy(config: PolicySource, options: string | PolicyOption
     ownDirs: ownDirs(config, home),
     searchPath: (config.shell?.env.PATH ?? "/usr/local/bin:/usr/bin:/bin").split(":"),
   };
+}
+
+/** Why a rule is invalid, in one line; undefined when it is fine. */
+function ruleProblem(source: string): string | undefined {
+  const mcpProblem = mcpRuleProblem(source);
+  if (mcpProblem !== null) return mcpProblem || undefined;
+  try {
+    parseRule(source);
+    return undefined;
+  } catch (err) {
+    if (err instanceof RuleError) return err.message;
+    throw err;
+  }
 }
 
 /** What a sub-agent of this kind runs under: the parent's policy, read-only for `explore`. */

@@ -17,7 +17,8 @@ export function mcpRuleProblem(source: string): string | null {
   return `invalid permission rule "${source}": expected mcp__<server> or mcp__<server>__<tool>`;
 }
 
-function covers(rule: string, tool: string): boolean {
+/** Whether the MCP rule `rule` names the tool `tool` (its server's, or the tool itself). */
+export function mcpRuleCovers(rule: string, tool: string): boolean {
   const text = rule.trim();
   return text === tool || tool.startsWith(`${text}__`);
 }
@@ -30,9 +31,9 @@ export interface McpRuleInput {
 }
 
 export function decideMcp(policy: McpRuleInput, tool: string): Decision {
-  const denied = policy.deny.find((r) => covers(r, tool));
+  const denied = policy.deny.find((r) => mcpRuleCovers(r, tool));
   if (denied) return { kind: "deny", reason: `the rule ${denied.trim()} forbids ${tool}` };
   if (policy.mode === "bypass") return { kind: "allow" };
-  if ([...policy.allow, ...policy.granted].some((r) => covers(r, tool))) return { kind: "allow" };
+  if ([...policy.allow, ...policy.granted].some((r) => mcpRuleCovers(r, tool))) return { kind: "allow" };
   return { kind: "ask", reason: `${tool} is a tool of an MCP server`, rule: tool };
 }

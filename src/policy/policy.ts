@@ -69,6 +69,20 @@ export function decide(policy: PermissionPolicy, call: ToolCallRequest, granted:
 }
 
 /**
+ * Every path a Grep or Glob output line may begin with. Its separators are ambiguous (`path:3:text`,
+ * a context line's `path-3-text`, a count's `path:3`, a bare path), and folder names may contain
+ * them (`notes-2024-01/.env`): a line is judged by all its readings, so no reading can hide a
+ * protected file behind an innocent one.
+ */
+export function linePaths(line: string): string[] {
+  const paths = [...line.matchAll(/:\d+[:-]|-\d+-|:\d+$/g)]
+    .filter((m) => m.index > 0)
+    .map((m) => line.slice(0, m.index));
+  if (line) paths.push(line);
+  return paths;
+}
+
+/**
  * Lines of Glob or Grep output that name a file a deny rule covers (in every mode, as the rule
  * forbids Read of it), or a protected file no allow rule names: a search must not read out what
  * Read may not.
@@ -84,16 +98,15 @@ export function hideProtectedLines(
   let hidden = 0;
   let deniedLines = 0;
   const kept = text.split("\n").filter((line) => {
-    const m = /^(.*?)(?::\d+[:-]|-\d+-|:\d+$|$)/.exec(line);
-    const shown = m?.[1];
-    if (!shown) return true;
-    const path = resolve(itemAt(policy.workspace, 0), shown);
-    if (deny.some((r) => pathRuleMatches(r, tool, path, policy))) {
+    const paths = linePaths(line).map((shown) => resolve(itemAt(policy.workspace, 0), shown));
+    if (paths.some((path) => deny.some((r) => pathRuleMatches(r, tool, path, policy)))) {
       deniedLines++;
       return false;
     }
-    if (policy.mode === "bypass" || !isProtectedPath(path, policy.home, policy.ownDirs)) return true;
-    if (allow.some((r) => pathRuleMatches(r, tool, path, policy))) return true;
+    if (policy.mode === "bypass") return true;
+    const isHidden = (path: string) =>
+      isProtectedPath(path, policy.home, policy.ownDirs) && !allow.some((r) => pathRuleMatches(r, tool, path, policy));
+    if (!paths.some(isHidden)) return true;
     hidden++;
     return false;
   });

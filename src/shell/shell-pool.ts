@@ -2,31 +2,20 @@
 // preferring the asking task's own shell in or near the right directory. Caps the number of
 // shells, closes surplus idle ones, and makes sure nothing it started outlives it.
 
-import {
-  accessSync,
-  constants,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { lstatSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ShellConfig } from "../config/config.ts";
 import { trustedBinary } from "../runtime/trusted-path.ts";
 import { bwrapArgs, POOL_CARRY_DIR, type SandboxProfile } from "../sandbox/profile.ts";
-import { FifoStock } from "./fifo-stock.ts";
 import type { OutputPipe } from "./output-pipe.ts";
 import { resolveRealDir } from "./path-relation.ts";
-import { isAlive, listProcesses, type SessionIdentity, sessionMembers, signalAll } from "./process-table.ts";
+import { createPoolWorkspace, type PoolWorkspace, removePoolWorkspace } from "./pool-workspace.ts";
+import { listProcesses, type SessionIdentity, sessionMembers, signalAll } from "./process-table.ts";
 import { chooseShell, type ShellState } from "./shell-choice.ts";
 import { ShellProcess } from "./shell-process.ts";
-import { INIT_SCRIPT, quoteForShell } from "./shell-script.ts";
+import { quoteForShell } from "./shell-script.ts";
 import { sleep } from "../runtime/portable.ts";
-import { startWatchdog, WATCHDOG_SCRIPT, type Watchdog } from "./watchdog.ts";
+import { SessionWatchdogs } from "./session-watchdogs.ts";
 import type { RunOutcome, RunRequest, ShellPool, ShellStats } from "./types.ts";
 import { itemAt } from "../text/checked-index.ts";
 
@@ -48,14 +37,6 @@ interface Waiter {
   taskId: string;
   dir: string;
   resolve(slot: Slot | null): void;
-}
-
-/** Files every shell of one pool shares: the init and watchdog scripts, request files, output fifos. */
-interface Workspace {
-  dir: string;
-  initPath: string;
-  watchdogPath: string;
-  stock: FifoStock;
 }
 
 /** How the pool's shells are confined: bwrap with this profile, and the allow-listed environment. */
@@ -85,13 +66,13 @@ class Pool implements ShellPool {
   private readonly realDirs = new Map<string, string>();
   /** Sessions of shells that are gone but may still hold background jobs. */
   private readonly orphanSessions = new Map<number, SessionIdentity>();
-  /** By session: each kills its session if synapse dies without cleaning up (see watchdog.ts). */
-  private readonly watchdogs = new Map<number, Watchdog>();
+  /** Each kills its shell's session if synapse dies without cleaning up (see watchdog.ts). */
+  private readonly watchdogs: SessionWatchdogs;
   private readonly retiring = new Set<Promise<void>>();
   /** By task: the state file of its last shell replaced for moving too often (see saveState). */
   private readonly carried = new Map<string, string>();
   private readonly counters: ShellStats = { shells_spawned: 0, shells_reused: 0, shells_retired: 0, commands_run: 0 };
-  private workspace: Workspace | null = null;
+  private workspace: PoolWorkspace | null = null;
   private reapTimer: ReturnType<typeof setTimeout> | null = null;
   private closing: Promise<void> | null = null;
   private nextShellId = 0;
@@ -99,7 +80,9 @@ class Pool implements ShellPool {
   constructor(
     private readonly config: ShellConfig,
     private readonly sandbox?: PoolSandbox,
-  ) {}
+  ) {
+    this.watchdogs = new SessionWatchdogs(config.env);
+  }
 
   /** The time limit counts from when the command gets its shell, not while it waits for one. */
   async run(req: RunRequest): Promise<RunOutcome> {
@@ -194,7 +177,7 @@ class Pool implements ShellPool {
     const table = listProcesses();
     for (const slot of this.slots) slot.shell.killNow(table);
     for (const session of this.orphanSessions.values()) signalAll(sessionMembers(session, table), "SIGKILL");
-    for (const watchdog of this.watchdogs.values()) watchdog.stop();
+    this.watchdogs.stopAllNow();
     for (const pipe of this.pipes) pipe.abandon();
     this.removeWorkspace();
   }
@@ -205,9 +188,7 @@ class Pool implements ShellPool {
     await Promise.all(this.retiring);
     await this.killOrphans();
     // Last, so that the sessions stay guarded should synapse die while they are being killed.
-    const watchdogs = [...this.watchdogs.values()];
-    for (const watchdog of watchdogs) watchdog.stop();
-    await Promise.all(watchdogs.map((w) => w.exited));
+    await this.watchdogs.stopAll();
     for (const pipe of this.pipes) pipe.abandon();
     await this.workspace?.stock.settled();
     this.removeWorkspace();
@@ -261,7 +242,7 @@ class Pool implements ShellPool {
         if (!slot.busy) this.retire(slot);
       },
     });
-    this.guard(workspace, shell.pid);
+    this.watchdogs.guard(workspace.watchdogPath, shell.pid);
     const slot: Slot = {
       shell,
       dir,
@@ -297,25 +278,11 @@ class Pool implements ShellPool {
     const done = slot.shell.retire().then(() => {
       if (sessionMembers(slot.shell.session).length === 0) {
         this.orphanSessions.delete(sid);
-        this.watchdogs.get(sid)?.stop();
+        this.watchdogs.stop(sid);
       }
       this.retiring.delete(done);
     });
     this.retiring.add(done);
-  }
-
-  /** Starts the shell's watchdog. One that fails to start leaves the shell unguarded, not unusable. */
-  private guard(workspace: Workspace, sid: number): void {
-    let watchdog: Watchdog;
-    try {
-      watchdog = startWatchdog(workspace.watchdogPath, sid, this.config.env);
-    } catch {
-      return;
-    }
-    this.watchdogs.set(sid, watchdog);
-    watchdog.exited.then(() => {
-      if (this.watchdogs.get(sid) === watchdog) this.watchdogs.delete(sid);
-    });
   }
 
   private wakeWaiters(): void {
@@ -394,63 +361,20 @@ class Pool implements ShellPool {
     return [this.sandbox.bwrap, ...bwrapArgs({ ...this.sandbox.profile(), poolDir })];
   }
 
-  private ensureWorkspace(): Workspace {
-    if (this.workspace) return this.workspace;
-    const base = workspaceBase();
-    removeStaleWorkspaces(base);
-    const dir = mkdtempSync(join(base, `${WORKSPACE_PREFIX}${process.pid}-`));
-    mkdirSync(join(dir, POOL_CARRY_DIR), { mode: 0o700 });
-    const initPath = join(dir, "init.sh");
-    writeFileSync(initPath, INIT_SCRIPT);
-    const watchdogPath = join(dir, "watchdog.sh");
-    writeFileSync(watchdogPath, WATCHDOG_SCRIPT);
-    this.workspace = { dir, initPath, watchdogPath, stock: new FifoStock(dir, this.config.env) };
+  private ensureWorkspace(): PoolWorkspace {
+    this.workspace ??= createPoolWorkspace(this.config.env);
     return this.workspace;
   }
 
   private removeWorkspace(): void {
-    try {
-      if (this.workspace) rmSync(this.workspace.dir, { recursive: true, force: true });
-    } catch {
-      // A batch of fifos landing mid-removal; the next pool's stale sweep takes the rest.
-    }
+    if (this.workspace) removePoolWorkspace(this.workspace);
     this.workspace = null;
   }
 }
 
-const WORKSPACE_PREFIX = "synapse-shell-";
 const STATE_SAVE_TIMEOUT_MS = 5000;
 /** `export -p` lines a new shell must keep its own values for. */
 const NOT_CARRIED = /^declare -[a-zA-Z]*x[a-zA-Z]* (PWD|OLDPWD|SHLVL|_)(=|$)/;
-
-/** Workspaces of pools whose process died without cleaning up (killed with SIGKILL, say). */
-function removeStaleWorkspaces(base: string): void {
-  try {
-    for (const name of readdirSync(base)) {
-      const owner = name.startsWith(WORKSPACE_PREFIX)
-        ? /^(\d+)-/.exec(name.slice(WORKSPACE_PREFIX.length))?.[1]
-        : undefined;
-      if (owner && Number(owner) !== process.pid && !isAlive(Number(owner))) {
-        rmSync(join(base, name), { recursive: true, force: true });
-      }
-    }
-  } catch {
-    // Best effort: a leftover directory costs a few inodes.
-  }
-}
-
-/**
- * Where the fifos and request files go: a memory file system when there is one, because a
- * command's own bookkeeping (a create, a write, an unlink) should not wait on a disk journal.
- */
-function workspaceBase(): string {
-  try {
-    accessSync("/dev/shm", constants.W_OK);
-    return "/dev/shm";
-  } catch {
-    return tmpdir();
-  }
-}
 
 /** The outcome of a command that never started (interrupted before it got a shell). */
 function notRun(req: RunRequest, started: number): RunOutcome {

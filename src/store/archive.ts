@@ -6,29 +6,31 @@
 // `synapse compact` may replace an old segment by its gzip copy (`messages.1.jsonl.gz`): reads
 // decompress it on the fly, and the writer only ever appends to a plain last segment.
 
-import { type FileHandle, open, readdir, stat } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import { join } from "node:path";
 import type { Message } from "../protocol/message.ts";
 import { storeError } from "./errors.ts";
-import { GZIP_SUFFIX, readLines, type Line } from "./line-reader.ts";
+import { readLines } from "./line-reader.ts";
 import { parseLine } from "./message-line.ts";
 import { RingBuffer } from "./ring-buffer.ts";
-import { applyRewinds, mayBeRewind, RewindFilter, rewindTarget } from "./rewind-record.ts";
+import { applyRewinds, RewindFilter, rewindTargets } from "./rewind-record.ts";
+import { type ArchiveSnapshot, listSegments, type Segment, segmentLines, segmentName } from "./segments.ts";
 import { itemAt } from "../text/checked-index.ts";
+
+// Where they were first: the store's other modules and the tests import them from here.
+export {
+  type ArchiveSnapshot,
+  compressedName,
+  listSegments,
+  type Segment,
+  segmentLines,
+  segmentName,
+} from "./segments.ts";
 
 export interface ArchiveOptions {
   dir: string;
   rotateBytes: number;
   onWarning: (message: string) => void;
-}
-
-export interface Segment {
-  index: number;
-  path: string;
-  /** Bytes on disk (as far as this process wrote or found them); compressed bytes for a `.gz`. */
-  size: number;
-  /** A gzip copy made by `synapse compact`: read whole, never appended to. */
-  compressed?: boolean;
 }
 
 export interface ArchivedMessage {
@@ -37,68 +39,13 @@ export interface ArchivedMessage {
   bytes: number;
 }
 
-export interface ArchiveSnapshot {
-  segments: Segment[];
-  /** Lines not yet written (a failing disk), in order. */
-  queued: string[];
-}
-
 interface Queued {
   text: string;
   bytes: number;
 }
 
-const SEGMENT = /^messages(?:\.(\d+))?\.jsonl(\.gz)?$/;
 // One write call stays below this, so a long queue never becomes one giant string.
 const MAX_WRITE_BYTES = 4 * 1024 * 1024;
-
-export function segmentName(index: number): string {
-  return index === 0 ? "messages.jsonl" : `messages.${index}.jsonl`;
-}
-
-/** The name `synapse compact` gives a segment's gzip copy. */
-export function compressedName(index: number): string {
-  return segmentName(index) + GZIP_SUFFIX;
-}
-
-/**
- * The segments in order. When a segment exists both plain and compressed (compact was stopped
- * between writing the copy and removing the original), the plain one is the segment and the copy
- * is ignored, so no line is read twice.
- */
-export async function listSegments(dir: string): Promise<Segment[]> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const byIndex = new Map<number, Segment>();
-  for (const name of names) {
-    const m = SEGMENT.exec(name);
-    if (!m) continue;
-    const index = m[1] ? Number(m[1]) : 0;
-    const compressed = m[2] !== undefined;
-    if (compressed && byIndex.has(index)) continue;
-    const path = join(dir, name);
-    const size = await stat(path).then(
-      (s) => s.size,
-      // Gone since readdir: compact removed the plain original after its copy was in place.
-      (err: NodeJS.ErrnoException) => (err.code === "ENOENT" ? undefined : Promise.reject(err)),
-    );
-    if (size === undefined) continue;
-    byIndex.set(index, compressed ? { index, path, size, compressed } : { index, path, size });
-  }
-  return [...byIndex.values()].sort((a, b) => a.index - b.index);
-}
-
-/** The segment's lines; a damaged compressed segment is read up to the damage, with a warning. */
-export async function* segmentLines(segment: Segment, warn: (message: string) => void): AsyncGenerator<Line> {
-  if (!segment.compressed) {
-    yield* readLines(segment.path, segment.size);
-    return;
-  }
-  try {
-    yield* readLines(segment.path);
-  } catch (err) {
-    warn(`cannot read the rest of ${segment.path}: ${(err as Error).message}`);
-  }
-}
 
 export class Archive {
   private queue: Queued[] = [];
@@ -395,21 +342,4 @@ async function lastByte(path: string, size: number): Promise<number> {
   } finally {
     await handle.close();
   }
-}
-
-/** `target -> record id` of every rewind record in the snapshot (only lines that may hold one are parsed). */
-async function rewindTargets(snapshot: ArchiveSnapshot): Promise<Map<string, string>> {
-  const targets = new Map<string, string>();
-  const quiet = () => undefined;
-  const note = (message: Message | undefined) => {
-    const to = message && rewindTarget(message);
-    if (message && to !== undefined) targets.set(to, message.id);
-  };
-  for (const segment of snapshot.segments) {
-    if (segment.size === 0) continue;
-    for await (const line of segmentLines(segment, quiet))
-      if (mayBeRewind(line.text)) note(parseLine(line, segment.path, quiet));
-  }
-  for (const text of snapshot.queued) if (mayBeRewind(text)) note(JSON.parse(text) as Message);
-  return targets;
 }

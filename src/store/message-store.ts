@@ -190,6 +190,11 @@ export class MessageStore implements SessionStore {
     return this.baseCount + this.archive.writtenCount + this.archive.queuedCount;
   }
 
+  /** Whether the session stays on disk once closed: close() removes a new one that got no message. */
+  get kept(): boolean {
+    return this.metaOnDisk || this.messageCount() > 0;
+  }
+
   /** Messages appended but not yet on disk. */
   get queued(): number {
     return this.archive.queuedCount;

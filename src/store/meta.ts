@@ -5,7 +5,7 @@ import { readdir, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import type { Message } from "../protocol/message.ts";
-import { textOf } from "../protocol/message.ts";
+import { parseUserShellText } from "../protocol/user-shell-text.ts";
 import { writeFileAtomic } from "./atomic-write.ts";
 import { storeError } from "./errors.ts";
 import type { SessionMeta } from "./types.ts";
@@ -117,10 +117,14 @@ export async function writeMeta(dir: string, meta: SessionMeta, durable = true):
   });
 }
 
-/** The title a session gets from its first user text: whitespace collapsed, about 80 chars. */
+/**
+ * The title a session gets from its first user text: whitespace collapsed, about 80 chars. Only
+ * the first block (an `@file`'s contents follow the prompt); a `!command` is titled by its command.
+ */
 export function titleFrom(message: Message): string | undefined {
   if (message.role !== "user" || message.isSummary) return undefined;
-  const text = textOf(message).replace(/\s+/g, " ").trim();
+  const first = message.content.find((b) => b.type === "text")?.text ?? "";
+  const text = (parseUserShellText(first)?.command ?? first).replace(/\s+/g, " ").trim();
   if (text === "") return undefined;
   return text.length <= TITLE_CHARS ? text : `${text.slice(0, TITLE_CHARS - 1).trimEnd()}…`;
 }

@@ -6,6 +6,8 @@
 
 import * as z from "zod/mini";
 import { newMessageId, type Message } from "../protocol/message.ts";
+import { parseLine } from "./message-line.ts";
+import { type ArchiveSnapshot, segmentLines } from "./segments.ts";
 
 /** The record as archived: a message head (old readers skip it as an empty message) and its target. */
 export interface RewindRecord extends Message {
@@ -86,4 +88,24 @@ export class RewindFilter {
 /** Whether an archive line may hold a rewind record (a substring test spares the others a parse). */
 export function mayBeRewind(line: string): boolean {
   return line.includes('"rewind":');
+}
+
+/**
+ * The first pass of an archive read (RewindFilter's `targets`): `target -> record id` of every
+ * rewind record in the snapshot. Only lines that may hold one are parsed.
+ */
+export async function rewindTargets(snapshot: ArchiveSnapshot): Promise<Map<string, string>> {
+  const targets = new Map<string, string>();
+  const quiet = () => undefined;
+  const note = (message: Message | undefined) => {
+    const to = message && rewindTarget(message);
+    if (message && to !== undefined) targets.set(to, message.id);
+  };
+  for (const segment of snapshot.segments) {
+    if (segment.size === 0) continue;
+    for await (const line of segmentLines(segment, quiet))
+      if (mayBeRewind(line.text)) note(parseLine(line, segment.path, quiet));
+  }
+  for (const text of snapshot.queued) if (mayBeRewind(text)) note(JSON.parse(text) as Message);
+  return targets;
 }

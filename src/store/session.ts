@@ -10,6 +10,7 @@ import { acquireLock, type SessionLock } from "./lock.ts";
 import { readMeta, removeStaleTemps, writeMeta } from "./meta.ts";
 import { hasArchive, rebuiltMeta, rebuildWarning, summarizeArchive } from "./meta-rebuild.ts";
 import { MessageStore } from "./message-store.ts";
+import { newStore } from "./new-store.ts";
 import { ensurePrivateDir, isSessionId, sessionsRoot } from "./paths.ts";
 import { forkSession, newFolder } from "./session-fork.ts";
 import { listSessions } from "./sessions-list.ts";
@@ -57,27 +58,13 @@ async function create(root: string, options: OpenSessionOptions): Promise<Messag
   let lock: SessionLock | undefined;
   try {
     lock = acquireLock(dir, id);
-    const now = Date.now();
-    const meta: SessionMeta = {
-      id,
-      title: "",
-      cwd: options.cwd,
-      model: options.model,
-      created: now,
-      updated: now,
-      messages: 0,
-      bytes: 0,
-    };
-    const archive = await Archive.open({ dir, rotateBytes: options.config.rotateBytes, onWarning: options.onWarning });
-    return new MessageStore({
+    const meta = { id, title: "", cwd: options.cwd, model: options.model };
+    return await newStore({
       dir,
-      config: options.config,
-      meta,
-      metaOnDisk: false,
-      metaDirty: false,
-      archive,
       lock,
-      initial: [],
+      meta,
+      config: options.config,
+      writeMetaEarly: false,
       onWarning: options.onWarning,
     });
   } catch (err) {

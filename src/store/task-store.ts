@@ -4,11 +4,10 @@
 
 import { join } from "node:path";
 import type { StoreConfig } from "../config/config.ts";
-import { Archive } from "./archive.ts";
 import { acquireLock } from "./lock.ts";
-import { MessageStore } from "./message-store.ts";
+import type { MessageStore } from "./message-store.ts";
+import { newStore } from "./new-store.ts";
 import { ensurePrivateDir } from "./paths.ts";
-import type { SessionMeta } from "./types.ts";
 
 export interface TaskStoreOptions {
   /** The parent session's folder. */
@@ -32,27 +31,13 @@ export async function openTaskStore(options: TaskStoreOptions): Promise<MessageS
   await ensurePrivateDir(dir);
   const lock = acquireLock(dir, options.taskId);
   try {
-    const now = Date.now();
-    const meta: SessionMeta = {
-      id: options.taskId,
-      title: options.title,
-      cwd: options.cwd,
-      model: options.model,
-      created: now,
-      updated: now,
-      messages: 0,
-      bytes: 0,
-    };
-    const archive = await Archive.open({ dir, rotateBytes: options.config.rotateBytes, onWarning: options.onWarning });
-    return new MessageStore({
+    const meta = { id: options.taskId, title: options.title, cwd: options.cwd, model: options.model };
+    return await newStore({
       dir,
-      config: options.config,
-      meta,
-      metaOnDisk: false,
-      metaDirty: true,
-      archive,
       lock,
-      initial: [],
+      meta,
+      config: options.config,
+      writeMetaEarly: true,
       onWarning: options.onWarning,
     });
   } catch (err) {

@@ -7,12 +7,11 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FakeLLM, type ScriptedReply, startFakeLLM } from "../support/fake-llm.ts";
-import { BINARY, providerEnv, tempHome } from "../support/binary.ts";
+import { providerEnv, tempHome } from "../support/binary.ts";
 import { hasTmux, tmuxServer } from "../support/tmux-term.ts";
 
 // One tmux server for the file (tests/support/tmux-term.ts), with the session that keeps it up.
 const server = tmuxServer();
-const { tmux } = server;
 
 setDefaultTimeout(40_000);
 afterAll(() => {
@@ -20,40 +19,9 @@ afterAll(() => {
 });
 
 function open(fake: FakeLLM, home: ReturnType<typeof tempHome>) {
-  const name = `a${Math.random().toString(36).slice(2, 8)}`;
   const env = { ...home.env, ...providerEnv(fake.url), TERM: "xterm-256color" };
-  const exports = Object.entries(env)
-    .map(([k, v]) => `${k}='${v}'`)
-    .join(" ");
-  tmux(
-    "new-session",
-    "-d",
-    "-s",
-    name,
-    "-x",
-    "100",
-    "-y",
-    "40",
-    "-c",
-    home.dir,
-    `env ${exports} PATH='${process.env.PATH}' ${BINARY}; echo EXIT=$?; sleep 120`,
-  );
-  return {
-    keys: (...keys: string[]) => void tmux("send-keys", "-t", name, ...keys),
-    type: (text: string) => void tmux("send-keys", "-t", name, "-l", text),
-    screen: () => tmux("capture-pane", "-p", "-t", name).stdout.toString(),
-    async until(predicate: (screen: string) => boolean, what: string): Promise<string> {
-      const deadline = Date.now() + 15_000;
-      let screen = "";
-      while (Date.now() < deadline) {
-        screen = this.screen();
-        if (predicate(screen)) return screen;
-        await Bun.sleep(30);
-      }
-      throw new Error(`never saw ${what}; last screen:\n${screen}`);
-    },
-    close: () => void tmux("kill-session", "-t", name),
-  };
+  // Wide enough for the temp folders' paths to stay on one row.
+  return server.session({ env, columns: 160, rows: 40, cwd: home.dir });
 }
 
 /** Tool results the model got back in request `i`. */

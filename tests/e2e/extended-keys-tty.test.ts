@@ -7,9 +7,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { BINARY, providerEnv, tempHome } from "../support/binary.ts";
+import { providerEnv, tempHome } from "../support/binary.ts";
 import { startFakeLLM } from "../support/fake-llm.ts";
-import { hasTmux, screenWaiter, tmuxServer } from "../support/tmux-term.ts";
+import { hasTmux, tmuxServer } from "../support/tmux-term.ts";
 
 const server = tmuxServer();
 afterAll(() => server.stop());
@@ -27,21 +27,13 @@ describe.skipIf(!hasTmux)("extended keys in tmux", () => {
     const home = tempHome();
     const bytesFile = join(home.dir, "pane-bytes");
     const env = { ...home.env, ...providerEnv(fake.url), TERM: "xterm-256color" };
-    const exports = Object.entries(env)
-      .map(([k, v]) => `${k}='${v}'`)
-      .join(" ");
-    const name = "extkeys";
     server.tmux("set", "-g", "extended-keys", "on");
     // The shell waits until the pane is piped, so the first bytes the binary writes are captured.
-    const run = `until [ -e '${bytesFile}.ready' ]; do sleep 0.02; done; env ${exports} PATH='${process.env.PATH}' ${BINARY}; echo EXIT=$?; sleep 120`;
-    const started = server.tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-c", home.dir, run);
-    expect(started.exitCode).toBe(0);
-    server.tmux("pipe-pane", "-O", "-t", name, `cat > '${bytesFile}'`);
+    const before = `until [ -e '${bytesFile}.ready' ]; do sleep 0.02; done; `;
+    const t = server.session({ env, cwd: home.dir, before });
+    server.tmux("pipe-pane", "-O", "-t", t.name, `cat > '${bytesFile}'`);
     Bun.spawnSync(["touch", `${bytesFile}.ready`]);
-    const screen = () => server.tmux("capture-pane", "-p", "-t", name).stdout.toString();
-    const until = screenWaiter(screen, 15_000);
-    const keys = (...k: string[]) => void server.tmux("send-keys", "-t", name, ...k);
-    const type = (text: string) => void server.tmux("send-keys", "-t", name, "-l", text);
+    const { until, keys, type } = t;
     try {
       await until((s) => s.includes("% context"), "the status line");
       type("first");
@@ -63,7 +55,7 @@ describe.skipIf(!hasTmux)("extended keys in tmux", () => {
       keys("C-c");
       await until((s) => s.includes("EXIT=0"), "the exit");
     } finally {
-      server.tmux("kill-session", "-t", name);
+      t.close();
       await fake.stop();
     }
     expect(existsSync(bytesFile)).toBe(true);

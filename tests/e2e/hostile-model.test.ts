@@ -180,6 +180,40 @@ describe("hostile model, headless default mode", () => {
   });
 });
 
+test("a search does not read out .env files whose folder names look like Grep's separators", async () => {
+  const { home, ws } = setup();
+  // Grep writes `path:3:text`, `path-3-text` and bare paths: folders named like that once made the
+  // filter read the path as `notes`, or `x`, which is no secrets file.
+  for (const dir of ["notes-2024-01", "x:1:y", "a-1-b-2-c"]) {
+    mkdirSync(join(ws, dir));
+    writeFileSync(join(ws, dir, ".env"), "API_TOKEN=hunter2-in-a-dated-folder\n");
+  }
+  writeFileSync(join(ws, "app.ts"), "// hunter2-in-a-dated-folder is the test value\n");
+  const grep = (input: Record<string, unknown>) => ({ name: "Grep", input: { pattern: "hunter2", ...input } });
+  server = await serve(
+    calls([
+      grep({ output_mode: "content" }),
+      grep({ output_mode: "content", "-C": 1 }),
+      grep({ output_mode: "files_with_matches" }),
+      grep({ output_mode: "count" }),
+      { name: "Glob", input: { pattern: "**/.env" } },
+    ]),
+  );
+  const r = await runBinary({
+    args: [...NO_SANDBOX, "-C", ws, "go"],
+    env: { ...home.env, ...providerEnv(server.url) },
+  });
+  expect(r.code).toBe(0);
+  const found = results(server);
+  expect(found).toHaveLength(5);
+  // The search did run: the ordinary file is there, the protected ones are counted as hidden.
+  expect(found[0]!.content).toContain("app.ts:1:");
+  for (const res of found) expect(res.content).toContain("hidden");
+  const sent = JSON.stringify(server.requests.map((q) => q.body));
+  expect(sent).not.toContain("API_TOKEN");
+  for (const dir of ["notes-2024-01/.env", "x:1:y/.env", "a-1-b-2-c/.env"]) expect(sent).not.toContain(dir);
+});
+
 describe("terminal control characters", () => {
   test("stream-json on stdout carries no raw C1 control, DEL or bidi override (they are \\u escapes)", async () => {
     const { home, ws } = setup();

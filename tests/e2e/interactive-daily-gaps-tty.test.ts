@@ -7,10 +7,10 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BINARY, providerEnv, tempHome } from "../support/binary.ts";
+import { providerEnv, tempHome } from "../support/binary.ts";
 import { type RecordedRequest, startFakeLLM } from "../support/fake-llm.ts";
 import { isSummaryRequest } from "../support/summary-request.ts";
-import { hasTmux, screenWaiter, tmuxServer } from "../support/tmux-term.ts";
+import { hasTmux, tmuxServer } from "../support/tmux-term.ts";
 
 const server = tmuxServer();
 afterAll(() => server.stop());
@@ -45,7 +45,7 @@ describe.skipIf(!hasTmux)("daily gaps", () => {
       t.type("!seq 101 130");
       t.keys("Enter");
       // The first lines are on screen, and the rest is counted with the key that shows it.
-      const s = await t.until((s) => s.includes("… +20 lines (Ctrl-O shows all)"), "the command's output");
+      const s = await t.until((s) => s.includes("… +20 lines (ctrl+o to expand)"), "the command's output");
       for (const n of [101, 105, 110]) expect(s).toMatch(new RegExp(`^ {2}(⎿| ) {1,3}${n}$`, "m"));
       expect(s).not.toMatch(/^ +111$/m);
       t.keys("C-o");
@@ -281,40 +281,23 @@ describe.skipIf(!hasTmux)("daily gaps", () => {
     const home = tempHome();
     writeFileSync(join(home.dir, "notes.txt"), "dumb-notes-marker\n");
     const env = { ...home.env, ...providerEnv(fake.url), TERM: "dumb" };
-    const exports = Object.entries(env)
-      .map(([k, v]) => `${k}='${v}'`)
-      .join(" ");
-    const name = "dumb-gaps";
-    server.tmux(
-      "new-session",
-      "-d",
-      "-s",
-      name,
-      "-x",
-      "80",
-      "-y",
-      "30",
-      "-c",
-      home.dir,
-      `env ${exports} PATH='${process.env.PATH}' ${BINARY}; echo EXIT=$?; sleep 120`,
-    );
-    const until = screenWaiter(() => server.tmux("capture-pane", "-p", "-t", name).stdout.toString(), 15_000);
+    const t = server.session({ env, columns: 80, cwd: home.dir });
     try {
-      const first = await until((s) => s.includes("›"), "the prompt");
+      const first = await t.until((s) => s.includes("›"), "the prompt");
       expect(first).not.toContain("Shift+Tab");
-      server.tmux("send-keys", "-t", name, "-l", "!echo dumb-shell-$((6*7))");
-      server.tmux("send-keys", "-t", name, "Enter");
-      await until((s) => s.includes("● Bash(echo dumb-shell-") && s.includes("dumb-shell-42"), "the command's row");
-      server.tmux("send-keys", "-t", name, "-l", "explain @notes.txt");
-      server.tmux("send-keys", "-t", name, "Enter");
-      const s = await until((s) => s.includes("answer given"), "the answer");
+      t.type("!echo dumb-shell-$((6*7))");
+      t.keys("Enter");
+      await t.until((s) => s.includes("● Bash(echo dumb-shell-") && s.includes("dumb-shell-42"), "the command's row");
+      t.type("explain @notes.txt");
+      t.keys("Enter");
+      const s = await t.until((s) => s.includes("answer given"), "the answer");
       expect(s).toContain("● Read(notes.txt)");
       expect(s.split("\n").filter((r) => r.startsWith("› explain @notes.txt"))).toHaveLength(1);
       const sent = JSON.stringify(fake.requests.filter((r) => r.path === "/v1/messages")[0]?.body.messages);
       expect(sent).toContain("<bash-input>echo dumb-shell-$((6*7))</bash-input>");
       expect(sent).toContain("dumb-notes-marker");
     } finally {
-      server.tmux("kill-session", "-t", name);
+      t.close();
       await fake.stop();
     }
   }, 60_000);

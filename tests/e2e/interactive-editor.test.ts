@@ -9,10 +9,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeLLM } from "../support/fake-llm.ts";
 import { BINARY, providerEnv, tempHome } from "../support/binary.ts";
-import { hasTmux, screenWaiter, tmuxServer } from "../support/tmux-term.ts";
+import { hasTmux, tmuxServer } from "../support/tmux-term.ts";
 
 setDefaultTimeout(60_000);
-const { tmux, open, stop } = tmuxServer();
+const server = tmuxServer();
+const { tmux, open, stop } = server;
 afterAll(stop);
 
 const MODELS = { models: [{ id: "claude-sonnet-5-5" }, { id: "fake-model-b" }] };
@@ -47,8 +48,8 @@ describe.skipIf(!hasTmux)("issue 18 on a terminal", () => {
       const screen = await t.until((s) => s.includes("The end."), "the answer");
       // A failed command: ✗ and its exit code, with no colour at all.
       expect(screen).toContain("✗ Bash(seq 1 700; exit 3) · exit 3");
-      // Its whole output's line count, not the cut copy's or the footer's.
-      expect(screen).toContain("⎿ 1 … (700 lines)");
+      // Its first lines, and the rest counted from its whole output, not the cut copy or the footer.
+      expect(screen).toContain("  ⎿ 1\n    2\n    3\n    … +697 lines (ctrl+o to expand)");
       // A good call: its own glyph; the change as a diff with line numbers and context.
       expect(screen).toContain("● Edit(notes.txt)");
       for (const row of ["2   line 2", "3 - line 3", "3 + line THREE", "4   line 4"]) expect(screen).toContain(row);
@@ -148,45 +149,28 @@ describe.skipIf(!hasTmux)("issue 18 on a terminal", () => {
     const home = tempHome();
     const raw = join(mkdtempSync(join(tmpdir(), "synapse-dumb-")), "raw");
     const env = { ...home.env, ...providerEnv(fake.url), TERM: "dumb" };
-    const exports = Object.entries(env)
-      .map(([k, v]) => `${k}='${v}'`)
-      .join(" ");
-    tmux(
-      "new-session",
-      "-d",
-      "-s",
-      "dumb",
-      "-x",
-      "80",
-      "-y",
-      "30",
-      "-c",
-      home.dir,
-      `env ${exports} PATH='${process.env.PATH}' ${BINARY} -y; echo EXIT=$?; sleep 120`,
-    );
-    tmux("pipe-pane", "-o", "-t", "dumb", `cat >> ${raw}`);
-    const screen = () => tmux("capture-pane", "-p", "-t", "dumb").stdout.toString();
-    const until = screenWaiter(screen, 20_000);
+    const t = server.session({ env, columns: 80, cwd: home.dir, command: `${BINARY} -y` }, 20_000);
+    tmux("pipe-pane", "-o", "-t", t.name, `cat >> ${raw}`);
     try {
-      await until((s) => s.includes("›"), "the prompt");
-      tmux("send-keys", "-t", "dumb", "-l", "hello");
-      tmux("send-keys", "-t", "dumb", "Enter");
-      const s = await until((x) => x.includes("A plain answer."), "the answer");
+      await t.until((s) => s.includes("›"), "the prompt");
+      t.type("hello");
+      t.keys("Enter");
+      const s = await t.until((x) => x.includes("A plain answer."), "the answer");
       expect(s).toContain("✗ Bash(false) · exit 1");
       // Ctrl-C stops a running turn and the session goes on; Ctrl-D then leaves.
-      tmux("send-keys", "-t", "dumb", "-l", "wait");
-      tmux("send-keys", "-t", "dumb", "Enter");
+      t.type("wait");
+      t.keys("Enter");
       await fake.waitForRequests(3, undefined, (r) => r.path === "/v1/messages");
-      tmux("send-keys", "-t", "dumb", "C-c");
-      await until((x) => x.includes("⎿ interrupted"), "the interrupt");
-      expect(screen()).not.toContain("EXIT=");
-      tmux("send-keys", "-t", "dumb", "C-d");
-      await until((x) => x.includes("EXIT=0"), "the exit");
+      t.keys("C-c");
+      await t.until((x) => x.includes("⎿ interrupted"), "the interrupt");
+      expect(t.screen()).not.toContain("EXIT=");
+      t.keys("C-d");
+      await t.until((x) => x.includes("EXIT=0"), "the exit");
       const bytes = readFileSync(raw, "utf8");
       expect(bytes).toContain("A plain answer.");
       expect(bytes).not.toContain("\x1b");
     } finally {
-      tmux("kill-session", "-t", "dumb");
+      t.close();
       await fake.stop();
     }
   });

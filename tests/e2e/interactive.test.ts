@@ -1,40 +1,27 @@
 // The interactive session through the compiled binary on a real terminal (tmux send-keys and
 // capture-pane), against the strict fake server.
 
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLLM, startFakeLLM } from "../support/fake-llm.ts";
 import { BINARY, providerEnv, tempHome } from "../support/binary.ts";
+import { type TmuxSession, hasTmux, tmuxServer } from "../support/tmux-term.ts";
 
-const hasTmux = Bun.which("tmux") !== null;
-const socket = join(mkdtempSync(join(tmpdir(), "synapse-itmux-")), "sock");
-const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-S", socket, ...args], { stdout: "pipe", stderr: "pipe" });
+// One tmux server for the file (tests/support/tmux-term.ts), with the session that keeps it up.
+const server = tmuxServer();
+const { tmux } = server;
 const MODELS = { models: [{ id: "claude-sonnet-5-5" }, { id: "fake-model-b" }] };
 
 setDefaultTimeout(40_000);
 
-// The server exits with its last session; one kept open for the whole file means a test's
-// new-session never races the server of the test before shutting down.
-beforeAll(() => {
-  if (hasTmux) tmux("new-session", "-d", "-s", "keeper", "sleep 600");
-});
-
 afterAll(() => {
-  if (hasTmux) tmux("kill-server");
+  server.stop();
 });
 
-let sessions = 0;
-
-interface Term {
-  name: string;
+interface Term extends TmuxSession {
   fake: FakeLLM;
   home: ReturnType<typeof tempHome>;
-  keys(...keys: string[]): void;
-  type(text: string): void;
-  screen(): string;
-  until(predicate: (screen: string) => boolean, what?: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -44,44 +31,15 @@ async function open(
   extraEnv: Record<string, string> = {},
   args: string[] = [],
 ): Promise<Term> {
-  const name = `i${++sessions}`;
   const env = { ...home.env, ...providerEnv(fake.url), TERM: "xterm-256color", ...extraEnv };
-  const exports = Object.entries(env)
-    .map(([k, v]) => `${k}='${v}'`)
-    .join(" ");
-  const started = tmux(
-    "new-session",
-    "-d",
-    "-s",
-    name,
-    "-x",
-    "100",
-    "-y",
-    "30",
-    "-c",
-    home.dir,
-    `env ${exports} PATH='${process.env.PATH}' sh -c 'echo PID=$$; exec ${BINARY} ${args.join(" ")}'; echo EXIT=$?; sleep 120`,
-  );
-  if (started.exitCode !== 0) throw new Error(`tmux new-session failed: ${started.stderr.toString()}`);
+  const command = `sh -c 'echo PID=$$; exec ${BINARY} ${args.join(" ")}'`;
+  const session = server.session({ env, cwd: home.dir, command });
   const term: Term = {
-    name,
+    ...session,
     fake,
     home,
-    keys: (...keys) => void tmux("send-keys", "-t", name, ...keys),
-    type: (text) => void tmux("send-keys", "-t", name, "-l", text),
-    screen: () => tmux("capture-pane", "-p", "-t", name).stdout.toString(),
-    async until(predicate, what = "the expected screen") {
-      const deadline = Date.now() + 15_000;
-      let screen = "";
-      while (Date.now() < deadline) {
-        screen = term.screen();
-        if (predicate(screen)) return screen;
-        await Bun.sleep(30);
-      }
-      throw new Error(`never saw ${what}; last screen:\n${screen}`);
-    },
     async close() {
-      tmux("kill-session", "-t", name);
+      session.close();
       await fake.stop();
     },
   };

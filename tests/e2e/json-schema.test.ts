@@ -172,7 +172,7 @@ test("the subcommands do not take the flags", async () => {
   }
 });
 
-const { tmux, stop: stopTmux } = tmuxServer();
+const { tmux, session, stop: stopTmux } = tmuxServer();
 afterAll(stopTmux);
 
 test.skipIf(!hasTmux)(
@@ -180,11 +180,7 @@ test.skipIf(!hasTmux)(
   async () => {
     const home = tempHome();
     const env = { ...home.env, ANTHROPIC_API_KEY: "test-key", TERM: "xterm-256color" };
-    const exports = Object.entries(env)
-      .map(([k, v]) => `${k}='${v}'`)
-      .join(" ");
-    const command = `env ${exports} PATH='${process.env.PATH}' ${BINARY} --json-schema '{}'; echo EXIT=$?; sleep 60`;
-    tmux("new-session", "-d", "-s", "js", "-x", "100", "-y", "20", "-c", home.dir, command);
+    session({ env, name: "js", rows: 20, cwd: home.dir, command: `${BINARY} --json-schema '{}'` });
     let screen = "";
     for (let i = 0; i < 500 && !screen.includes("EXIT="); i++) {
       await Bun.sleep(30);

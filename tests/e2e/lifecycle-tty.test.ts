@@ -8,7 +8,7 @@ import { constants } from "node:os";
 import { join } from "node:path";
 import { startFakeLLM } from "../support/fake-llm.ts";
 import { BINARY, providerEnv, tempHome } from "../support/binary.ts";
-import { hasTmux, screenWaiter, tmuxServer } from "../support/tmux-term.ts";
+import { hasTmux, tmuxServer } from "../support/tmux-term.ts";
 
 const server = tmuxServer();
 afterAll(() => server.stop());
@@ -83,37 +83,21 @@ describe.skipIf(!hasTmux)("signals in the interactive session", () => {
     const fake = await startFakeLLM([{ text: "plain answer" }]);
     const home = tempHome();
     const env = { ...home.env, ...providerEnv(fake.url), TERM: "dumb" };
-    const exports = Object.entries(env)
-      .map(([k, v]) => `${k}='${v}'`)
-      .join(" ");
-    const name = "dumb-signal";
-    server.tmux(
-      "new-session",
-      "-d",
-      "-s",
-      name,
-      "-x",
-      "100",
-      "-y",
-      "30",
-      "-c",
-      home.dir,
-      `env ${exports} PATH='${process.env.PATH}' sh -c 'echo PID=$$; exec ${BINARY}'; echo EXIT=$?; sleep 120`,
-    );
-    const until = screenWaiter(() => server.tmux("capture-pane", "-p", "-t", name).stdout.toString(), 20_000);
+    const command = `sh -c 'echo PID=$$; exec ${BINARY}'`;
+    const t = server.session({ env, cwd: home.dir, command }, 20_000);
     try {
-      const first = await until((s) => s.includes("›"), "the prompt");
+      const first = await t.until((s) => s.includes("›"), "the prompt");
       const pid = Number(/PID=(\d+)/.exec(first)?.[1] ?? 0);
-      server.tmux("send-keys", "-t", name, "-l", "hello");
-      server.tmux("send-keys", "-t", name, "Enter");
-      await until((s) => s.includes("plain answer"), "the answer");
+      t.type("hello");
+      t.keys("Enter");
+      await t.until((s) => s.includes("plain answer"), "the answer");
       process.kill(pid, "SIGTERM");
-      const end = await until((s) => s.includes("EXIT="), "the exit");
+      const end = await t.until((s) => s.includes("EXIT="), "the exit");
       expect(end).toContain("EXIT=143");
       expect(savedLines(end)).toHaveLength(1);
       for (const dir of sessionDirs(home.env.SYNAPSE_HOME!)) expect(existsSync(join(dir, "lock"))).toBe(false);
     } finally {
-      server.tmux("kill-session", "-t", name);
+      t.close();
       await fake.stop();
     }
   }, 40_000);

@@ -12,7 +12,6 @@ import { hasTmux, tmuxServer } from "../support/tmux-term.ts";
 
 // One tmux server for the file (tests/support/tmux-term.ts), with the session that keeps it up.
 const server = tmuxServer();
-const { tmux } = server;
 const MISBEHAVING = resolve(import.meta.dir, "../support/mcp/misbehaving-server.mjs");
 const EVERYTHING = resolve(import.meta.dir, "../../node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 
@@ -22,39 +21,9 @@ afterAll(() => {
 });
 
 function open(url: string, home: ReturnType<typeof tempHome>, cwd: string, args = "") {
-  const name = `m${Math.random().toString(36).slice(2, 8)}`;
   const env = { ...home.env, ...providerEnv(url), TERM: "xterm-256color" };
-  const exports = Object.entries(env)
-    .map(([k, v]) => `${k}='${v}'`)
-    .join(" ");
-  tmux(
-    "new-session",
-    "-d",
-    "-s",
-    name,
-    "-x",
-    "100",
-    "-y",
-    "40",
-    "-c",
-    cwd,
-    `env ${exports} PATH='${process.env.PATH}' ${BINARY} ${args}; echo EXIT=$?; sleep 120`,
-  );
-  return {
-    keys: (...keys: string[]) => void tmux("send-keys", "-t", name, ...keys),
-    type: (text: string) => void tmux("send-keys", "-t", name, "-l", text),
-    async until(predicate: (screen: string) => boolean, what: string): Promise<string> {
-      const deadline = Date.now() + 15_000;
-      let screen = "";
-      while (Date.now() < deadline) {
-        screen = tmux("capture-pane", "-p", "-t", name).stdout.toString();
-        if (predicate(screen)) return screen;
-        await Bun.sleep(30);
-      }
-      throw new Error(`never saw ${what}; last screen:\n${screen}`);
-    },
-    close: () => void tmux("kill-session", "-t", name),
-  };
+  // Wide enough for the temp folders' paths to stay on one row.
+  return server.session({ env, columns: 160, rows: 40, cwd, command: `${BINARY} ${args}` });
 }
 
 function project() {

@@ -44,7 +44,7 @@ describe.skipIf(!hasTmux)("/rewind in the interactive session", () => {
       await t.until((s) => s.includes("press Esc again to rewind"), "the hint");
       t.keys("Escape");
       await t.until((s) => s.includes("Rewind to before a prompt") && s.includes("2. write it"), "the list");
-      t.keys("Down");
+      // The newest prompt is picked from the start, as in Claude Code.
       await t.until((s) => /❯ +2\. write it/.test(s), "the second prompt picked");
       t.keys("Enter");
       await t.until((s) => s.includes("restore code and conversation"), "the three choices");

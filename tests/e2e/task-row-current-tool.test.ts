@@ -7,9 +7,10 @@ import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { BINARY, providerEnv, tempHome } from "../support/binary.ts";
 import { hasTmux, tmuxServer } from "../support/tmux-term.ts";
 
-const { tmux, stop: stopTmux } = tmuxServer();
+const server = tmuxServer();
+const { tmux } = server;
 const serve = fakeLLMPerTest();
-afterAll(stopTmux);
+afterAll(server.stop);
 
 async function screenUntil(pane: string, predicate: (screen: string) => boolean): Promise<string> {
   const deadline = Date.now() + 20_000;
@@ -51,20 +52,7 @@ test.skipIf(!hasTmux)(
       SYNAPSE_HIDE_ENV: "MY_TOKEN",
       MY_TOKEN: SECRET,
     };
-    const exports = Object.entries(env)
-      .map(([k, v]) => `${k}='${v}'`)
-      .join(" ");
-    tmux(
-      "new-session",
-      "-d",
-      "-s",
-      "current",
-      "-x",
-      "120",
-      "-y",
-      "20",
-      `env ${exports} PATH='${process.env.PATH}' ${BINARY} 'go'; echo EXIT=$?; sleep 60`,
-    );
+    server.session({ env, name: "current", columns: 120, rows: 20, command: `${BINARY} 'go'` });
     try {
       const running = await screenUntil("current", (s) => s.includes("Read("));
       expect(running).toMatch(/task:explore look around · Read\(notes-\[redacted\]\.txt\) · 1 tool call/);

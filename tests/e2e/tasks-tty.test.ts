@@ -8,9 +8,10 @@ import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
 import { BINARY, providerEnv, tempHome } from "../support/binary.ts";
 import { hasTmux, tmuxServer } from "../support/tmux-term.ts";
 
-const { tmux, stop: stopTmux } = tmuxServer();
+const server = tmuxServer();
+const { tmux } = server;
 const serve = fakeLLMPerTest();
-afterAll(stopTmux);
+afterAll(server.stop);
 
 /** The screen, or with `history` the scrollback too (where rows pushed up by a redraw would be). */
 async function screenUntil(pane: string, predicate: (screen: string) => boolean, history = false): Promise<string> {
@@ -109,20 +110,8 @@ describe.skipIf(!hasTmux)("status rows on a terminal", () => {
         TERM: "xterm-256color",
         SYNAPSE_MAX_PARALLEL_TASKS: "3",
       };
-      const exports = Object.entries(env)
-        .map(([k, v]) => `${k}='${v}'`)
-        .join(" ");
-      tmux(
-        "new-session",
-        "-d",
-        "-s",
-        "rows",
-        "-x",
-        "100",
-        "-y",
-        "30",
-        `for i in $(seq 18); do echo; done; env ${exports} PATH='${process.env.PATH}' ${BINARY} 'go'; echo EXIT=$?; sleep 60`,
-      );
+      const before = "for i in $(seq 18); do echo; done; ";
+      server.session({ env, name: "rows", before, command: `${BINARY} 'go'` });
       try {
         const running = await screenUntil("rows", (s) => s.includes("row label 7") && SPINNER.test(s), true);
         for (let i = 1; i <= 7; i++)
@@ -179,20 +168,7 @@ describe.skipIf(!hasTmux)("status rows on a terminal", () => {
       TERM: "xterm-256color",
       SYNAPSE_MAX_PARALLEL_TASKS: "3",
     };
-    const exports = Object.entries(env)
-      .map(([k, v]) => `${k}='${v}'`)
-      .join(" ");
-    tmux(
-      "new-session",
-      "-d",
-      "-s",
-      "tall",
-      "-x",
-      "80",
-      "-y",
-      "8",
-      `env ${exports} PATH='${process.env.PATH}' ${BINARY} 'go'; echo EXIT=$?; sleep 60`,
-    );
+    server.session({ env, name: "tall", columns: 80, rows: 8, command: `${BINARY} 'go'` });
     try {
       const running = await screenUntil("tall", (s) => s.includes("more tasks:"), true);
       expect(running).toMatch(/… \d+ more tasks: /);

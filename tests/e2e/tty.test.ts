@@ -6,89 +6,52 @@ import { startFakeLLM } from "../support/fake-llm.ts";
 import { BINARY, providerEnv, tempHome } from "../support/binary.ts";
 import { hasTmux, tmuxServer } from "../support/tmux-term.ts";
 
-const { tmux, stop: stopTmux } = tmuxServer();
-afterAll(stopTmux);
-
-async function screenUntil(pane: string, predicate: (screen: string) => boolean, escapes = false): Promise<string> {
-  const deadline = Date.now() + 15_000;
-  let screen = "";
-  while (Date.now() < deadline) {
-    screen = tmux("capture-pane", "-p", ...(escapes ? ["-e"] : []), "-t", pane).stdout.toString();
-    if (predicate(screen)) return screen;
-    await Bun.sleep(50);
-  }
-  throw new Error(`screen never matched; last screen:\n${screen}`);
-}
+const server = tmuxServer();
+afterAll(server.stop);
 
 describe.skipIf(!hasTmux)("on a terminal", () => {
   test("live tail while a command runs, coloured labels, answer streamed", async () => {
-    const server = await startFakeLLM([
+    const fake = await startFakeLLM([
       { toolCalls: [{ name: "Bash", input: { command: "echo first-line; sleep 1; echo progress-line-2; sleep 30" } }] },
       { text: "All done here." },
     ]);
     const env = {
       ...tempHome().env,
-      ...providerEnv(server.url),
+      ...providerEnv(fake.url),
       SYNAPSE_COMMAND_TIMEOUT_MS: "2500",
       TERM: "xterm-256color",
     };
-    const exports = Object.entries(env)
-      .map(([k, v]) => `${k}='${v}'`)
-      .join(" ");
-    tmux(
-      "new-session",
-      "-d",
-      "-s",
-      "t1",
-      "-x",
-      "100",
-      "-y",
-      "20",
-      `env ${exports} PATH='${process.env.PATH}' ${BINARY} 'run it'; echo EXIT=$?; sleep 60`,
-    );
+    const t = server.session({ env, rows: 20, command: `${BINARY} 'run it'` });
     try {
       const tailShows = (s: string) => s.split("\n").some((line) => line.trim() === "progress-line-2");
-      const live = await screenUntil("t1", tailShows);
+      const live = await t.until(tailShows);
       // The last few lines, not just one.
       expect(live.split("\n").some((line) => line.trim() === "first-line")).toBe(true);
       expect(live).toContain("Bash(echo first-line; sleep 1;");
-      const done = await screenUntil("t1", (s) => s.includes("EXIT="));
+      const done = await t.until((s) => s.includes("EXIT="));
       expect(done).toContain("All done here.");
       expect(done).toContain("EXIT=0");
       // The live tail was cleared: the command's output is not left on a line of its own.
       expect(tailShows(done)).toBe(false);
-      const coloured = tmux("capture-pane", "-p", "-e", "-t", "t1").stdout.toString();
-      expect(coloured).toContain("\x1b[");
+      expect(t.screen(true)).toContain("\x1b[");
     } finally {
-      tmux("kill-session", "-t", "t1");
-      await server.stop();
+      t.close();
+      await fake.stop();
     }
   });
 
   test("NO_COLOR turns colour off on a terminal too", async () => {
-    const server = await startFakeLLM([{ toolCalls: [{ name: "Glob", input: { pattern: "*" } }] }, { text: "plain" }]);
-    const env = { ...tempHome().env, ...providerEnv(server.url), NO_COLOR: "1", TERM: "xterm-256color" };
-    const exports = Object.entries(env)
-      .map(([k, v]) => `${k}='${v}'`)
-      .join(" ");
-    tmux(
-      "new-session",
-      "-d",
-      "-s",
-      "t2",
-      "-x",
-      "100",
-      "-y",
-      "20",
-      `env ${exports} PATH='${process.env.PATH}' ${BINARY} 'go'; echo EXIT=$?; sleep 60`,
-    );
+    const fake = await startFakeLLM([{ toolCalls: [{ name: "Glob", input: { pattern: "*" } }] }, { text: "plain" }]);
+    const env = { ...tempHome().env, ...providerEnv(fake.url), NO_COLOR: "1", TERM: "xterm-256color" };
+    const t = server.session({ env, rows: 20, command: `${BINARY} 'go'` });
     try {
-      const screen = await screenUntil("t2", (s) => s.includes("EXIT="), true);
+      await t.until((s) => s.includes("EXIT="));
+      const screen = t.screen(true);
       expect(screen).toContain("plain");
       expect(screen).not.toMatch(/\x1b\[3\dm/);
     } finally {
-      tmux("kill-session", "-t", "t2");
-      await server.stop();
+      t.close();
+      await fake.stop();
     }
   });
 });

@@ -91,7 +91,7 @@ describe("a hostile session on a pipe", () => {
   });
 });
 
-const { tmux, stop: stopTmux } = tmuxServer();
+const { tmux, session: tmuxSession, stop: stopTmux } = tmuxServer();
 afterAll(stopTmux);
 
 describe.skipIf(!hasTmux)("a hostile session on a terminal (tmux)", () => {
@@ -99,20 +99,7 @@ describe.skipIf(!hasTmux)("a hostile session on a terminal (tmux)", () => {
     server = await startFakeLLM(hostileScript());
     const home = tempHome();
     const env = { ...home.env, ...providerEnv(server.url), ANTHROPIC_API_KEY: KEY, TERM: "xterm-256color" };
-    const exports = Object.entries(env)
-      .map(([k, v]) => `${k}='${v}'`)
-      .join(" ");
-    tmux(
-      "new-session",
-      "-d",
-      "-s",
-      "h6",
-      "-x",
-      "120",
-      "-y",
-      "50",
-      `env ${exports} PATH='${process.env.PATH}' ${BINARY} 'go'; echo EXIT=$?; sleep 60`,
-    );
+    tmuxSession({ env, name: "h6", columns: 120, rows: 50, command: `${BINARY} 'go'` });
     try {
       tmux("set-option", "-t", "h6", "allow-rename", "on");
       let screen = "";

@@ -27,30 +27,15 @@ describe("work directories, headless", () => {
   });
 });
 
-const { tmux, stop: stopTmux } = tmuxServer();
+const { tmux, session, stop: stopTmux } = tmuxServer();
 afterAll(stopTmux);
 
 describe.skipIf(!hasTmux)("work directories, interactive", () => {
   test("synapse -C <missing folder> on a terminal exits 2 with the headless message, opening no session", async () => {
     const home = tempHome();
     const env = { ...home.env, ...KEY, TERM: "xterm-256color" };
-    const exports = Object.entries(env)
-      .map(([k, v]) => `${k}='${v}'`)
-      .join(" ");
     const missing = join(home.dir, "missing");
-    tmux(
-      "new-session",
-      "-d",
-      "-s",
-      "wd",
-      "-x",
-      "100",
-      "-y",
-      "20",
-      "-c",
-      home.dir,
-      `env ${exports} PATH='${process.env.PATH}' ${BINARY} -C ${missing}; echo EXIT=$?; sleep 60`,
-    );
+    session({ env, name: "wd", rows: 20, cwd: home.dir, command: `${BINARY} -C ${missing}` });
     let screen = "";
     for (let i = 0; i < 500 && !screen.includes("EXIT="); i++) {
       await Bun.sleep(30);

@@ -151,6 +151,12 @@ describe("outcomeFromCommand", () => {
     expect(outcomeFromJson({ continue: true, stopReason: "unused" }, "h")).toEqual({});
   });
 
+  test("suppressOutput hides nothing synapse shows: the user's line and the model's context stay", () => {
+    const said = { systemMessage: "m", hookSpecificOutput: { additionalContext: "c" } };
+    expect(outcomeFromJson({ suppressOutput: true, ...said }, "h")).toEqual({ notice: "m", context: "c" });
+    expect(outcomeFromJson({ suppressOutput: true, continue: false, stopReason: "s" }, "h")).toEqual({ stop: "s" });
+  });
+
   test("a wrong field type is named, and decides nothing", () => {
     expect(outcomeFromJson({ decision: "maybe" }, "h").notice).toContain('"decision"');
     const notObject = outcomeFromJson({ hookSpecificOutput: { updatedInput: "rm -rf /" } }, "h");

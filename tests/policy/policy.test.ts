@@ -12,6 +12,7 @@ import {
   type PermissionPolicy,
   policyForSubAgent,
   redactSecrets,
+  linePaths,
 } from "../../src/policy/policy.ts";
 import type { ApprovalRequest } from "../../src/tools/types.ts";
 
@@ -610,6 +611,17 @@ describe("secrets", () => {
     writeFileSync(join(ws, ".env"), "A=1\n");
     symlinkSync(join(ws, ".env"), join(ws, "innocent.txt"));
     expect(file(p, "Read", "innocent.txt").kind).toBe("ask");
+  });
+
+  test.each([
+    ["src/a.ts:3:const x = 1", ["src/a.ts", "src/a.ts:3:const x = 1"]],
+    ["notes-2024-01/.env:1:K=v", ["notes", "notes-2024-01/.env", "notes-2024-01/.env:1:K=v"]],
+    ["x:1:y/.env", ["x", "x:1:y/.env"]],
+    ["src/a.ts-4-context", ["src/a.ts", "src/a.ts-4-context"]],
+    ["src/a.ts:12", ["src/a.ts", "src/a.ts:12"]],
+    ["", []],
+  ])("a search line %p is judged as each path it may begin with", (line, paths) => {
+    expect(linePaths(line)).toEqual(paths);
   });
 
   test("search results hide protected files unless allowed, and secret values are redacted", () => {

@@ -30,6 +30,9 @@ export const BASHRC = "# the user's own bashrc\n";
  * be out of reach for that reason alone, and the hiding of credential stores would go untested).
  */
 export function testBase(): string {
+  // The run's own folder there (tests/support/preload.ts), removed with the run.
+  const runs = process.env.SYNAPSE_TEST_VAR_TMP;
+  if (runs) return runs;
   try {
     accessSync("/var/tmp", constants.W_OK);
     return "/var/tmp";

@@ -47,6 +47,8 @@ export function providerEnv(url: string, provider: "anthropic" | "openai" = "ant
 export function spawnBinary(opts: RunOptions = {}) {
   const home = opts.env?.HOME ? undefined : tempHome();
   const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", ...home?.env };
+  // The run's temp folder (preload.ts): what the binary makes there goes with the run.
+  if (process.env.TMPDIR) env.TMPDIR = process.env.TMPDIR;
   for (const [k, v] of Object.entries(opts.env ?? {})) if (v !== undefined) env[k] = v;
   const stdin = opts.stdin === undefined ? "ignore" : "pipe";
   const proc = Bun.spawn([BINARY, ...(opts.args ?? [])], {

@@ -48,8 +48,11 @@ export interface DenoRunOptions {
   stdin?: string;
 }
 
-/** One compile cache for every run, so each run does not transpile the sources again. */
-const DENO_DIR = join(tmpdir(), "synapse-test-deno-dir");
+/**
+ * One compile cache for every run, so each run does not transpile the sources again: outside the
+ * test run's own temp folder (preload.ts), which goes with the run.
+ */
+const DENO_DIR = join(process.env.SYNAPSE_TEST_OUTER_TMP ?? tmpdir(), "synapse-test-deno-dir");
 
 export function spawnDeno(deno: string, opts: DenoRunOptions) {
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", DENO_DIR, DENO_NO_UPDATE_CHECK: "1", ...opts.env };

@@ -108,7 +108,13 @@ export class KeyHandler {
     const { command } = area.picker.choices;
     const outcome = pickerKey(area.picker, key);
     area.picker = outcome.kind === "open" ? outcome.state : undefined;
-    if (outcome.kind === "chosen") this.s.submitter.submit(`/${command} ${outcome.value}`, { echo: false });
+    if (outcome.kind === "open") return;
+    // A cancelled picker leaves nothing in the transcript; a choice shows the `/name` that offered it.
+    if (outcome.kind === "chosen") {
+      this.s.view.say(...area.pickerEcho);
+      this.s.submitter.submit(`/${command} ${outcome.value}`, { echo: false });
+    }
+    area.pickerEcho = [];
   }
 
   /** True when the search took the key; false when it ended and the key goes on to the session. */

@@ -15,16 +15,11 @@ export interface PickerState {
   pick: number;
 }
 
-/** Opens on the current item, if the list marks one. */
+/** Opens on the current item, if the list marks one, else on the list's start, else the first. */
 export function openPicker(choices: Choices): PickerState {
-  return {
-    choices,
-    filter: "",
-    pick: Math.max(
-      0,
-      choices.items.findIndex((i) => i.current),
-    ),
-  };
+  const current = choices.items.findIndex((i) => i.current);
+  const start = choices.items.findIndex((i) => i.value === choices.start);
+  return { choices, filter: "", pick: Math.max(0, current >= 0 ? current : start) };
 }
 
 export function visibleItems(state: PickerState): Choices["items"] {

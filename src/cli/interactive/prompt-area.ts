@@ -10,6 +10,8 @@ import { type MenuCommand, menuRows, slashMenu } from "./slash-menu.ts";
 export class PromptArea {
   /** `/model` or `/resume` with no argument: the list to choose from, while it is open. */
   picker: PickerState | undefined;
+  /** The echo of the `/name` that opened the picker: the transcript gets it only if a choice is made. */
+  pickerEcho: string[] = [];
   search: HistorySearch | undefined;
   candidates: string[] = [];
   /** The command list's picked row. */

@@ -4,20 +4,18 @@
 // the file's whole text as prompts. Pure; tests/cli/interactive/replayed-input.test.ts builds its
 // cases with the executor's own functions, so a change of either wording fails there.
 
+import { parseUserShellText } from "../../protocol/user-shell-text.ts";
+
 export type ReplayedInput =
   | { kind: "prompt"; text: string }
   | { kind: "shell"; command: string; output: string; failed: boolean }
   | { kind: "mention"; path: string };
 
-const SHELL = new RegExp(
-  "^The user ran a shell command themselves[^\\n]*\\n<bash-input>([\\s\\S]*?)</bash-input>\\n" +
-    '<bash-output( failed="true")?>([\\s\\S]*)</bash-output>$',
-);
 const MENTION = /^<file path=("(?:[^"\\]|\\.)*") mentioned="true">\n/;
 
 export function replayedInput(text: string): ReplayedInput {
-  const shell = SHELL.exec(text);
-  if (shell) return { kind: "shell", command: shell[1] ?? "", output: shell[3] ?? "", failed: Boolean(shell[2]) };
+  const shell = parseUserShellText(text);
+  if (shell) return { kind: "shell", ...shell };
   const mention = MENTION.exec(text);
   if (mention?.[1]) {
     try {

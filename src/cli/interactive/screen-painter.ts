@@ -17,6 +17,8 @@ export interface PaintHost {
   draws(): boolean;
   /** The live region at this spinner step. */
   frame(spin: number): Frame;
+  /** Work waits on the user (a tool call's question is open): the spinner stands still. */
+  paused(): boolean;
 }
 
 export class ScreenPainter {
@@ -48,10 +50,14 @@ export class ScreenPainter {
     this.paintTimer ??= setTimeout(this.paint, PAINT_MS);
   };
 
-  /** The spinner turns while the view shows work; it stops once no turn runs either. */
+  /**
+   * The spinner turns while the view shows work; it stops once no turn runs either. While the work
+   * waits on the user it stands still and nothing is repainted for it, until the answer.
+   */
   spinWhile(busy: boolean, running: boolean): void {
     if (busy && !this.spinTimer) {
       this.spinTimer = setInterval(() => {
+        if (this.host.paused()) return;
         this.spin++;
         this.schedule();
       }, SPIN_MS);

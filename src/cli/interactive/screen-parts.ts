@@ -72,7 +72,8 @@ export function screenParts(
       startMode: config.permissionMode,
     });
   const { out, columns, rows } = term;
-  const painter = new ScreenPainter({ out, columns, rows, view, draws: () => state.draws, frame });
+  const paused = () => approvals.current !== undefined;
+  const painter = new ScreenPainter({ out, columns, rows, view, draws: () => state.draws, frame, paused });
   return { config, state, term, theme, history, area, view, approvals, press, painter, executor };
 }
 

@@ -27,6 +27,9 @@ export function sessionEvents(host: EventHost): (event: ExecutorEvent) => void {
   // When the running submission started: one that took long calls the user back as it ends.
   let startedAt = 0;
   return (event) => {
+    const opensPicker = event.type === "command_output" && Boolean(event.choices?.items.length);
+    // A held `/name` echo goes out before anything else of its submission (before /clear's clean screen).
+    if (!opensPicker) view.say(...view.takeHeldEcho());
     if (event.type === "submission_start") startedAt = Date.now();
     if (
       event.type === "submission_end" &&
@@ -45,8 +48,10 @@ export function sessionEvents(host: EventHost): (event: ExecutorEvent) => void {
     }
     const noticeUntil = view.noticeUntil;
     // A list to choose from opens the picker instead of being printed (headless prints it).
-    if (event.type === "command_output" && event.choices?.items.length) host.area.picker = openPicker(event.choices);
-    else view.handle(event);
+    if (opensPicker && event.type === "command_output" && event.choices) {
+      host.area.picker = openPicker(event.choices);
+      host.area.pickerEcho = view.takeHeldEcho();
+    } else view.handle(event);
     // A new status notice: the frame is drawn again when it is due to go.
     if (view.noticeUntil > noticeUntil) setTimeout(painter.schedule, view.noticeUntil - Date.now() + 1).unref?.();
     // /resume shows where that session left off, as -c does at start (after /clear: nothing).

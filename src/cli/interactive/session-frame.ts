@@ -79,6 +79,6 @@ export function composeFrame(p: FrameParts): Frame {
     caretRow = promptRows.length - 1;
   }
   const bottom = [theme.dim("─".repeat(Math.min(w, 200))), ...promptRows, ...extra, status];
-  const live = view.liveRows(p.spin, Math.max(0, p.rows - bottom.length - 1));
+  const live = view.liveRows(p.spin, Math.max(0, p.rows - bottom.length - 1), p.approval !== undefined);
   return { rows: [...live, ...bottom], cursor: { row: live.length + 1 + caretRow, col: 2 + layout.col } };
 }

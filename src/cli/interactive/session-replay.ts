@@ -3,7 +3,7 @@
 // session-view.ts, which draws the executor's live events: a replay reads the store, and is pure.
 
 import { type CompactionInfo, FAILED_PROMPT, INTERRUPTED_PROMPT, type Message } from "../../protocol/message.ts";
-import { commandOutputRows } from "../../render/command-output.ts";
+import { SHOWN_CALL_LINES, commandOutputRows } from "../../render/command-output.ts";
 import { inertLine } from "../../render/inert.ts";
 import { renderMarkdown } from "../../render/markdown.ts";
 import { fitWidth } from "../../render/text-width.ts";
@@ -59,7 +59,10 @@ export function replayRows(messages: readonly Message[], earlier: number, style:
         const shown = result && block.name === "Bash" ? replayedCommand(result.text) : { text: result?.text, note: "" };
         const label = fitWidth(toolLabel(block.name, block.input, labelLimit), w - 2 - shown.note.length);
         rows.push(`${glyph} ${t.dim(label)}${shown.note}`);
-        if (result) rows.push(replayedResult(shown.text ?? "", result.isError, w, t));
+        // A command's first lines, as its row showed them live (session-view.ts).
+        const printed = block.name === "Bash" && shown.text?.trim() ? shown.text : undefined;
+        if (printed) rows.push(...commandOutputRows(printed, lineCount(printed), w, t, SHOWN_CALL_LINES));
+        else if (result) rows.push(replayedResult(shown.text ?? "", result.isError, w, t));
       }
     }
   }
@@ -77,8 +80,7 @@ function userTextRows(text: string, style: ReplayStyle): string[] {
   const label = fitWidth(toolLabel("Bash", { command: input.command }, labelLimit), w - 2 - shown.note.length);
   const rows = ["", ...echo(`!${input.command}`, w, t)];
   rows.push(`${input.failed ? t.red(FAILED_GLYPH) : OK_GLYPH} ${t.dim(label)}${shown.note}`);
-  const lines = shown.text.replace(/\n+$/, "").split("\n").length;
-  if (shown.text.trim()) rows.push(...commandOutputRows(shown.text, lines, w, t));
+  if (shown.text.trim()) rows.push(...commandOutputRows(shown.text, lineCount(shown.text), w, t));
   return rows;
 }
 
@@ -115,6 +117,8 @@ export function replayedCommand(text: string): { text: string; note: string } {
   const body = text.slice(0, cut);
   return { text: body, note: code && code !== "0" ? ` · exit ${code}` : "" };
 }
+
+const lineCount = (text: string) => text.replace(/\n+$/, "").split("\n").length;
 
 /** A replayed call's result in one row: its first line, and how many more there were. */
 function replayedResult(text: string, isError: boolean, width: number, t: Theme): string {

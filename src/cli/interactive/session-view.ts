@@ -7,7 +7,7 @@ import { assertNever } from "../../protocol/assert-never.ts";
 import type { RunResult } from "../../protocol/events.ts";
 import { type Message, textOf } from "../../protocol/message.ts";
 import type { ToolDisplay } from "../../protocol/tool-display.ts";
-import { commandOutputRows } from "../../render/command-output.ts";
+import { SHOWN_CALL_LINES, SHOWN_COMMAND_LINES, commandOutputRows } from "../../render/command-output.ts";
 import { diffRows } from "../../render/diff-view.ts";
 import { inert, inertLine } from "../../render/inert.ts";
 import { lastLines } from "../../render/live-tail.ts";
@@ -78,6 +78,11 @@ export class SessionView {
   private refusedByUser = new Set<string>();
   /** The running submission is a `!command`: its output is shown, not summed up in a line. */
   private shellSubmission = false;
+  /**
+   * A bare `/name`'s echo, held until its submission says more: when it opens a picker instead,
+   * the echo goes with the picker (shown if a choice is made), so a cancelled one leaves nothing.
+   */
+  private heldEcho: string[] | undefined;
 
   constructor(
     private readonly theme: Theme,
@@ -164,19 +169,21 @@ export class SessionView {
       this.say(...wrapText(`error: ${inert(r.result)}`, w).map((l) => t.red(l)));
   }
 
+  /** The held echo of the `/name` whose list a picker now shows (none for an unechoed one). */
+  takeHeldEcho(): string[] {
+    const rows = this.heldEcho ?? [];
+    this.heldEcho = undefined;
+    return rows;
+  }
+
   handle(event: ExecutorEvent): void {
     const t = this.theme;
     const w = this.width();
+    if (this.heldEcho) this.say(...this.takeHeldEcho());
     switch (event.type) {
-      case "submission_start": {
-        if (this.withdrawn.has(event.id)) break;
-        this.condenseShown = false;
-        this.shellSubmission = event.text.trimStart().startsWith("!");
-        this.queued = this.queued.filter((q) => q.id !== event.id);
-        this.busySince = Date.now();
-        if (!this.unechoedIds.delete(event.id)) this.say("", ...echo(event.text, w, t));
+      case "submission_start":
+        this.submissionStarted(event.id, event.text);
         break;
-      }
       case "submission_end":
         if (this.withdrawn.delete(event.outcome.id)) break;
         this.flushStream();
@@ -283,6 +290,18 @@ export class SessionView {
     }
   }
 
+  private submissionStarted(id: string, text: string): void {
+    if (this.withdrawn.has(id)) return;
+    this.condenseShown = false;
+    this.shellSubmission = text.trimStart().startsWith("!");
+    this.queued = this.queued.filter((q) => q.id !== id);
+    this.busySince = Date.now();
+    if (this.unechoedIds.delete(id)) return;
+    const rows = ["", ...echo(text, this.width(), this.theme)];
+    if (/^\/\S+\s*$/.test(text.trim())) this.heldEcho = rows;
+    else this.say(...rows);
+  }
+
   private toolEnded(event: Extract<ExecutorEvent, { type: "tool_end" }>, w: number): void {
     const t = this.theme;
     const tool = this.tools.get(event.id);
@@ -299,12 +318,15 @@ export class SessionView {
     const userCommand = this.shellSubmission && event.name === "Bash";
     if (tool && (tool.whole || userCommand)) this.lastResult = { label, text: tool.whole };
     const summary = fitWidth(`  ⎿ ${inertLine(event.summary)}`, w);
-    const printed = userCommand ? tool?.whole : undefined;
-    const lines = event.display?.kind === "command" ? event.display.lines : 0;
+    // A command's row shows what it printed (its first lines), as Claude Code's does; other tools
+    // say what they did in one line.
+    const command = event.display?.kind === "command" && !tool?.isTask ? event.display : undefined;
+    const printed = command && tool?.whole.trim() ? tool.whole : undefined;
+    const shownLines = userCommand ? SHOWN_COMMAND_LINES : SHOWN_CALL_LINES;
     const result = this.refusedByUser.delete(event.id)
       ? []
       : printed
-        ? commandOutputRows(printed, lines, w, t)
+        ? commandOutputRows(printed, command?.lines ?? 0, w, t, shownLines)
         : [event.is_error ? t.red(summary) : t.dim(summary)];
     if (!event.is_error && event.display?.kind === "diff") result.push(...diffRows(event.display, w, t));
     if (!shownAsTask || !this.tasks.has(event.id)) this.say(...result);
@@ -327,8 +349,8 @@ export class SessionView {
     this.labels.clear();
   }
 
-  /** The live rows, newest state, at most `maxRows` of them. */
-  liveRows(frame: number, maxRows: number): string[] {
+  /** The live rows, newest state, at most `maxRows` of them; `waiting`: on the user's answer to a question. */
+  liveRows(frame: number, maxRows: number, waiting = false): string[] {
     const t = this.theme;
     const w = this.width();
     const rows: string[] = [];
@@ -348,7 +370,10 @@ export class SessionView {
     const fitsAll = others + tasks.length <= maxRows;
     for (const row of tasks) if (fitsAll || row.state !== "queued") rows.push(taskRow(row));
     if (!fitsAll && queued.length) rows.push(t.dim(fitWidth(`○ … ${queued.length} more queued`, w)));
-    if (this.busySince !== undefined) {
+    // While a question waits, the row says so and stands still (no seconds ticking, no repaints).
+    if (this.busySince !== undefined && waiting)
+      rows.push(t.yellow("?") + t.dim(fitWidth(" waiting for your answer", w - 2)));
+    else if (this.busySince !== undefined) {
       const secs = Math.floor((Date.now() - this.busySince) / 1000);
       rows.push(t.cyan(spinner(frame)) + t.dim(fitWidth(` working… ${secs}s · esc to interrupt`, w - 2)));
     }

@@ -16,7 +16,9 @@ export function createJsonWriter(streams: OutputStreams, opts: { quiet: boolean 
       denials.see(event);
       switch (event.type) {
         case "result": {
-          streams.out(`${inertJson({ type: "result", ...event.result, permission_denials: denials.take() })}\n`);
+          const result = { type: "result", ...event.result, permission_denials: denials.take() };
+          // Claude Code's result carries a uuid of its own, as every line of its stream-json does.
+          streams.out(`${inertJson({ ...result, uuid: crypto.randomUUID() })}\n`);
           const failure = resultErrorText(event.result, false);
           if (failure !== undefined) streams.err(`error: ${inert(failure)}\n`);
           return;

@@ -20,6 +20,8 @@ export interface StreamJsonOptions {
   partial?: boolean;
   /** init's claude_code_version: what this build is and the protocol it speaks, never a Claude Code version. */
   version?: string;
+  /** init's apiKeySource for the provider the session uses: the variable's name, never its value. */
+  apiKeySource?: (provider: string) => string;
 }
 
 export function createStreamJsonWriter(streams: OutputStreams, opts: StreamJsonOptions = {}): OutputWriter {
@@ -27,6 +29,15 @@ export function createStreamJsonWriter(streams: OutputStreams, opts: StreamJsonO
   let model = "";
   const denials = createDenialLog();
   const partial = opts.partial ? createPartialEvents(() => model) : undefined;
+  // A sub-agent's task_start comes before its call's tool_start (status rows must know the call is
+  // a task first); a program reading the stream must see the call first, so the line waits for it.
+  const heldTaskStarts = new Map<string, object>();
+  const releaseTaskStart = (id: string) => {
+    const held = heldTaskStarts.get(id);
+    if (!held) return;
+    heldTaskStarts.delete(id);
+    line(held);
+  };
   const line = (value: object) => streams.out(`${inertJson({ ...value, uuid: crypto.randomUUID() })}\n`);
   const streamEvents = (events: object[], parent?: string) => {
     for (const event of events)
@@ -59,7 +70,7 @@ export function createStreamJsonWriter(streams: OutputStreams, opts: StreamJsonO
             mcp_servers: event.mcp_servers ?? [],
             ...(opts.permissionMode ? { permissionMode: opts.permissionMode() } : {}),
             ...(opts.version ? { claude_code_version: opts.version } : {}),
-            apiKeySource: "none",
+            apiKeySource: opts.apiKeySource?.(event.provider) ?? "none",
             slash_commands: [],
             output_style: "default",
           });
@@ -80,6 +91,17 @@ export function createStreamJsonWriter(streams: OutputStreams, opts: StreamJsonO
         case "tool_start":
           denials.see(event);
           line({ type: "tool_use", id: event.id, name: event.name, input: event.input, session_id: sessionId });
+          releaseTaskStart(event.id);
+          break;
+        case "task_start":
+          heldTaskStarts.set(event.id, {
+            type: "system",
+            subtype: "task_start",
+            tool_use_id: event.id,
+            kind: event.kind,
+            description: event.description,
+            session_id: sessionId,
+          });
           break;
         case "turn_retry":
           partial?.reset();
@@ -106,6 +128,7 @@ export function createStreamJsonWriter(streams: OutputStreams, opts: StreamJsonO
           streams.err(`${inertLine(permissionNotice(event))}\n`);
           break;
         case "result": {
+          for (const id of [...heldTaskStarts.keys()]) releaseTaskStart(id);
           // For the person watching stderr, as in the other formats; scripts read the result line.
           const failure = resultErrorText(event.result, false);
           line({
@@ -119,6 +142,7 @@ export function createStreamJsonWriter(streams: OutputStreams, opts: StreamJsonO
           break;
         }
         default: {
+          if (event.type === "task_end") releaseTaskStart(event.id);
           const plain = plainLine(event, sessionId);
           if (plain) line(plain);
         }
@@ -129,7 +153,17 @@ export function createStreamJsonWriter(streams: OutputStreams, opts: StreamJsonO
 
 type PlainEvent = Exclude<
   AgentEvent,
-  { type: "init" | "text_delta" | "assistant" | "tool_start" | "turn_retry" | "permission_denied" | "result" }
+  {
+    type:
+      | "init"
+      | "text_delta"
+      | "assistant"
+      | "tool_start"
+      | "task_start"
+      | "turn_retry"
+      | "permission_denied"
+      | "result";
+  }
 >;
 
 /** The line of an event that needs none of the writer's state but the session id; undefined: none. */
@@ -174,15 +208,6 @@ function plainLine(event: PlainEvent, sessionId: string): object | undefined {
       };
     case "warning":
       return { type: "system", subtype: "warning", message: event.message, session_id: sessionId };
-    case "task_start":
-      return {
-        type: "system",
-        subtype: "task_start",
-        tool_use_id: event.id,
-        kind: event.kind,
-        description: event.description,
-        session_id: sessionId,
-      };
     case "task_end":
       return {
         type: "system",

@@ -55,7 +55,9 @@ export const rewindCommand: SlashCommand = {
       const items = points.map((p) => ({ value: `${p.n} ?`, label: pointLabel(p) }));
       const title = `Rewind to before a prompt (${NOT_COMMANDS})`;
       const lines = [`${title}; /rewind <n> [all|conversation|code]:`, ...points.map((p) => `  ${pointLabel(p)}`)];
-      return { ...say(...lines), choices: { command: "rewind", title, items } };
+      // The pick starts on the newest prompt, as Claude Code's does: the one most often undone.
+      const start = items.at(-1)?.value;
+      return { ...say(...lines), choices: { command: "rewind", title, items, start } };
     }
     const point = points.find((p) => p.n === parsed.n);
     if (!point) {

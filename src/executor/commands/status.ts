@@ -16,10 +16,13 @@ export const statusCommand: SlashCommand = {
     // Asked right after the session opened, /status waits for the sandbox probe's answer.
     const sandbox = (await ctx.sandbox?.()) ?? ctx.facts().sandbox;
     const f = ctx.facts();
+    // A new session is kept from its first message: before that, an id would name nothing to resume.
+    const session =
+      f.sessionSaved === false ? "none saved yet (a new session is kept from its first message)" : f.sessionId;
     return say(
       `version:  synapse ${VERSION}`,
       `model:    ${f.model}`,
-      `session:  ${f.sessionId}`,
+      `session:  ${session}`,
       `cwd:      ${f.cwd}`,
       `context:  ${f.contextTokens.toLocaleString("en-US")} of ${f.contextWindow.toLocaleString("en-US")} tokens ` +
         `(${contextPercent(f.contextTokens, f.contextWindow)}%), ${f.messagesInMemory} messages in memory`,

@@ -151,6 +151,7 @@ function splitSide(cwd: string) {
     view,
     draws: () => true,
     frame,
+    paused: () => approvals.current !== undefined,
   });
   const exit = (code: number) => void exits.push(code);
   const submitter = new PromptSubmitter({ view, theme, color: false, width, exit }, [], "dark");

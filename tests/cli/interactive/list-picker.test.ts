@@ -35,6 +35,18 @@ const down: Key = { kind: "move", to: "down" };
 const up: Key = { kind: "move", to: "up" };
 
 describe("pickerKey", () => {
+  test("opens on the current item, else on the list's start (/rewind: the newest), else the first", () => {
+    const table: Array<[number, string | undefined, number]> = [
+      [1, undefined, 1],
+      [1, "anthropic/m2", 1],
+      [-1, "anthropic/m2", 2],
+      [-1, "anthropic/gone", 0],
+      [-1, undefined, 0],
+    ];
+    for (const [current, start, pick] of table)
+      expect([current, start, openPicker({ ...choices(3, current), start }).pick]).toEqual([current, start, pick]);
+  });
+
   test("opens on the current item; ↓ and ↑ move and wrap; Enter chooses", () => {
     const s = openPicker(choices());
     expect(s.pick).toBe(1);

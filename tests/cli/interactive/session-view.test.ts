@@ -69,11 +69,35 @@ describe("SessionView", () => {
       messages_replaced: 40,
     } as any);
     v.handle({ type: "compacted", id: "s1", tokens_before: 172_000, tokens_after: 21_000 });
-    expect(v.takeCommitted().map(stripAnsi)).toEqual(["  context condensed (summary): 172,000 → 21,000 tokens"]);
+    // A bare `/name`'s echo is held until its submission's next event (it may open a picker instead).
+    expect(v.takeCommitted().map(stripAnsi)).toEqual([
+      "",
+      "› /compact",
+      "  context condensed (summary): 172,000 → 21,000 tokens",
+    ]);
     v.handle({ type: "submission_start", id: "s2", text: "/compact" });
     v.takeCommitted();
     v.handle({ type: "compacted", id: "s2", tokens_before: 3_000, tokens_after: 3_000 });
-    expect(v.takeCommitted().map(stripAnsi)).toEqual(["nothing to compact: 3k tokens"]);
+    expect(v.takeCommitted().map(stripAnsi)).toEqual(["", "› /compact", "nothing to compact: 3k tokens"]);
+  });
+
+  test("a bare /name's echo is held: a picker takes it (shown only if a choice is made); with args it is said at once", () => {
+    const v = view();
+    v.handle({ type: "submission_start", id: "s1", text: "/model" });
+    expect(v.takeCommitted()).toEqual([]);
+    expect(v.takeHeldEcho().map(stripAnsi)).toEqual(["", "› /model"]);
+    v.handle({ type: "submission_end", outcome: { id: "s1", status: "done" } } as any);
+    expect(v.takeCommitted()).toEqual([]);
+    v.handle({ type: "submission_start", id: "s2", text: "/model gpt-5.4" });
+    expect(v.takeCommitted().map(stripAnsi)).toEqual(["", "› /model gpt-5.4"]);
+    expect(v.takeHeldEcho()).toEqual([]);
+  });
+
+  test("while a question waits, the work row says so and has no spinner or seconds", () => {
+    const v = view();
+    v.handle({ type: "submission_start", id: "s1", text: "go" });
+    expect(v.liveRows(0, 10).map(stripAnsi)).toEqual(["⠋ working… 0s · esc to interrupt"]);
+    expect(v.liveRows(0, 10, true).map(stripAnsi)).toEqual(["? waiting for your answer"]);
   });
 
   test("a change is drawn from the diff the tool returned, with line numbers and context; the view reads no file", () => {
@@ -241,9 +265,14 @@ describe("replay of a resumed session", () => {
     expect(out.filter((l) => l.includes("kept prompt"))).toHaveLength(1);
     expect(out.some((l) => l.includes("earlier messages not shown"))).toBe(false);
     expect(out).toContain("✗ Bash(make)");
-    expect(out).toContain("  ⎿ make: *** no rule … (2 lines)");
-    expect(out).toContain("● Bash(ls)");
-    expect(out).toContain("  ⎿ a … (3 lines)");
+    // A command's first lines, as its row showed them live.
+    const at = (row: string) => out.indexOf(row);
+    expect(out.slice(at("✗ Bash(make)"), at("✗ Bash(make)") + 3)).toEqual([
+      "✗ Bash(make)",
+      "  ⎿ make: *** no rule",
+      "    exit 2",
+    ]);
+    expect(out.slice(at("● Bash(ls)"))).toEqual(["● Bash(ls)", "  ⎿ a", "    b", "    c"]);
   });
   test("without a record among them, says that older messages exist", () => {
     const v = view();
