@@ -80,7 +80,7 @@ export async function executeToolCall(
     input = again.input;
   }
   const screen = (text: string) => screenOutput(tool.name, text, ctx.services);
-  const outcome = await runTool(tool, call.id, input, ctx, screen);
+  const outcome = await runTool(tool, call.id, input, { ...ctx, allowedByPolicy: gate.byPolicy === true }, screen);
   // Every call that ran is heard, failed or not (`tool_response.is_error` says which); an
   // interrupted one is not: the user stopped the turn.
   if (!hooks || ctx.signal.aborted) return outcome;

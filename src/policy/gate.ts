@@ -9,8 +9,12 @@ import { refusalMessage } from "./refusal-message.ts";
 export { refusalMessage } from "./refusal-message.ts";
 
 export type GateOutcome =
-  /** `edited`: the approver allowed the call with this input instead; judge it again (`judgeEdited`). */
-  | { ok: true; edited?: Record<string, unknown> }
+  /**
+   * `edited`: the approver allowed the call with this input instead; judge it again (`judgeEdited`).
+   * `byPolicy`: the policy allowed it by itself, nobody was asked: what the tool then opens must be
+   * allowed by itself too (`openedFileProblem`), or a swap after the check could read another file.
+   */
+  | { ok: true; edited?: Record<string, unknown>; byPolicy?: boolean }
   /** `allowWith` is the flag that would have let the call through, when one would. */
   | { ok: false; message: string; reason: string; allowWith?: string };
 
@@ -28,7 +32,7 @@ export async function checkPermission(
   const policy = services.permissions;
   if (!policy) return { ok: true };
   const decision = decide(policy, { tool, input, cwd }, services.granted ?? []);
-  if (decision.kind === "allow") return { ok: true };
+  if (decision.kind === "allow") return { ok: true, byPolicy: true };
   if (decision.kind === "deny") {
     return {
       ok: false,

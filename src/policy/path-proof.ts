@@ -4,7 +4,7 @@
 
 import { expandGlobPath } from "./glob-expand.ts";
 import { wordPath } from "./input-paths.ts";
-import { isProtectedPath, settingsKind } from "./protected-paths.ts";
+import { isProtectedPath, settingsFolder, settingsKind } from "./protected-paths.ts";
 import type { Word } from "./shell-parse.ts";
 import { hardLinks, insideWorkspace, isWithin, realPathOf } from "./workspace.ts";
 
@@ -36,7 +36,7 @@ export function pathProblem(path: string, ctx: PathContext, writes: boolean): st
   const real = realPathOf(path);
   if (ctx.ownDirs.some((d) => isWithin(path, d) || isWithin(real, d))) return `${path} is synapse's own file`;
   if (!writes) return null;
-  const settings = settingsKind(path);
+  const settings = settingsKind(path) ?? settingsFolder(path);
   if (settings) return `${path} is ${settings}`;
   if (hardLinks(path) > 1) return `${path} has other hard links`;
   return null;

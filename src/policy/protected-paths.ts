@@ -52,8 +52,21 @@ export function isProtectedPath(path: string, home: string, ownDirs: readonly st
 export function settingsKind(path: string): string | null {
   for (const p of new Set([path, realPathOf(path)])) {
     if (/(^|\/)\.synapse(\/|$)/.test(p)) return "synapse's own settings";
-    if (/(^|\/)\.git\/(config$|hooks(\/|$))/.test(p)) return "git's config or hooks (commands later git calls run)";
+    // `commondir` names the folder git takes its config from instead.
+    if (/(^|\/)\.git\/(config$|commondir$|hooks(\/|$))/.test(p))
+      return "git's config or hooks (commands later git calls run)";
   }
+  return null;
+}
+
+/**
+ * A folder holding such settings (`.git`, `.synapse`): moving one away, or another into its
+ * place, changes its config and hooks without naming them (`mv .git old && mv mine .git`), and
+ * `cp f .git/` writes `.git/f`. Asked about when a command writes or moves it.
+ */
+export function settingsFolder(path: string): string | null {
+  for (const p of new Set([path, realPathOf(path)]))
+    if (/(^|\/)\.(git|synapse)$/.test(p)) return "the folder of git's or synapse's settings";
   return null;
 }
 

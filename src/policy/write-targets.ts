@@ -43,8 +43,13 @@ export function writeTargets(words: Word[]): Word[] {
     case "mkdir":
     case "truncate":
       return operands(words, new Set(["-s", "--size", "-r", "--reference", "-m", "--mode", "-d", "--date", "-t"]));
+    case "mv": {
+      // A move writes its sources too: they are gone from where they were (`mv .git old`).
+      const dir = targetDirectory(words);
+      const ops = operands(words, new Set(["-S", "--suffix", "-t", "--target-directory"]));
+      return dir ? [dir, ...ops] : ops.length >= 2 ? ops : [];
+    }
     case "cp":
-    case "mv":
     case "ln":
     case "install":
     case "rsync": {

@@ -2,15 +2,27 @@
 // blocks with light colouring, tables as aligned text, inline bold/italic/code/links. Text from the
 // model passes through `inert` first, so it cannot carry its own escape sequences.
 
-import { Lexer, type Token, type Tokens } from "marked";
+import type { Lexer, Token, Tokens } from "marked";
 import { colourCodeLine } from "./code-colour.ts";
 import { inert } from "./inert.ts";
 import { textWidth, wrapLine } from "./text-width.ts";
 import type { Theme } from "./theme.ts";
 import { itemAt } from "../text/checked-index.ts";
 
+let lexer: typeof Lexer | undefined;
+
+/**
+ * marked builds its grammar's regular expressions as it loads (a few ms in the compiled binary),
+ * so it is not loaded with this module: the interactive session loads it after its first frame,
+ * beside the executor, before anything it draws can hold Markdown.
+ */
+export async function loadMarkdown(): Promise<void> {
+  lexer ??= (await import("marked")).Lexer;
+}
+
 export function renderMarkdown(source: string, width: number, t: Theme): string[] {
-  const tokens = Lexer.lex(source, { gfm: true });
+  if (!lexer) throw new Error("renderMarkdown called before loadMarkdown()");
+  const tokens = lexer.lex(source, { gfm: true });
   const out: string[] = [];
   renderBlocks(tokens, Math.max(10, width), t, out, "");
   while (out.length && out[out.length - 1] === "") out.pop();

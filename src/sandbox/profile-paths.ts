@@ -3,7 +3,7 @@
 // symlinked ~/.aws is hidden where it really is).
 
 import { lstatSync, realpathSync } from "node:fs";
-import { join, resolve, sep } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import type { SandboxProfile } from "./profile.ts";
 import type { ConfinedMode } from "./types.ts";
 
@@ -73,6 +73,12 @@ export function collectProfile(src: ProfileSources): Omit<SandboxProfile, "poolD
   const readOnly = roots
     .flatMap((root) => READ_ONLY_IN_ROOT.map((name) => real(join(root, name))?.path ?? null))
     .filter((p): p is string => p !== null && roots.some((root) => within(p, root)));
+  // The folders holding those parts (`.git`), so a command cannot rename them away (profile.ts).
+  const pinned = roots
+    .flatMap((root) => READ_ONLY_IN_ROOT.filter((n) => n.includes("/")).map((n) => real(join(root, dirname(n)))))
+    .filter((p): p is { path: string; dir: boolean } => p?.dir === true)
+    .map((p) => p.path)
+    .filter((p) => roots.some((root) => p !== root && within(p, root)));
   const inHome = [...CREDENTIAL_STORES, ...HOME_SOCKETS].map((name) => join(src.homeDir, name));
   const hidden = [...inHome, ...src.ownDirs, ...(src.hostSockets ?? HOST_SOCKETS)]
     .map(real)
@@ -86,6 +92,7 @@ export function collectProfile(src: ProfileSources): Omit<SandboxProfile, "poolD
     network: src.network,
     roots,
     readOnly: dedupe(readOnly),
+    pinned: dedupe(pinned),
     hiddenDirs: dedupe(hidden.filter((p) => p.dir).map((p) => p.path)),
     hiddenFiles: dedupe(hidden.filter((p) => !p.dir).map((p) => p.path)),
   };

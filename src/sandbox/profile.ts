@@ -10,6 +10,12 @@ export interface SandboxProfile {
   roots: readonly string[];
   /** Paths inside the roots that stay read-only even there (`.git/hooks`, `.git/config`, `.synapse`). */
   readOnly: readonly string[];
+  /**
+   * Writable folders holding read-only parts (`.git`): bound onto themselves, so each is a mount
+   * point, which the kernel refuses to rename or remove. Renaming its parent would carry a
+   * read-only `.git/config` away and leave a writable one in its place.
+   */
+  pinned?: readonly string[];
   /** Folders to hide (an empty read-only tmpfs over each): credential stores, synapse's own data. */
   hiddenDirs: readonly string[];
   /** Files to hide (/dev/null bound over each). */
@@ -42,6 +48,7 @@ export function bwrapArgs(p: SandboxProfile): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
   // Bound read-only too in read-only mode: a root under /tmp would vanish under the private /tmp.
   for (const root of p.roots) args.push(p.mode === "workspace-write" ? "--bind" : "--ro-bind", root, root);
+  if (p.mode === "workspace-write") for (const dir of p.pinned ?? []) args.push("--bind", dir, dir);
   for (const path of p.readOnly) args.push("--ro-bind", path, path);
   for (const dir of p.hiddenDirs) {
     args.push("--tmpfs", dir);

@@ -5,7 +5,8 @@
 import { constants, type Stats } from "node:fs";
 import { type FileHandle, open, readlink, stat } from "node:fs/promises";
 import { dirname } from "node:path";
-import { ToolError } from "./types.ts";
+import { openedFileProblem } from "../policy/opened-file.ts";
+import { ToolError, type ToolContext } from "./types.ts";
 
 /** What a file that is not regular is, for messages ("a FIFO (named pipe)", "a socket", ...). */
 export function kindOf(info: Stats): string {
@@ -47,6 +48,35 @@ async function openRegular(path: string, flags: number, verb: string) {
     throw new ToolError(`Cannot ${verb} ${path}: it is not a regular file`);
   }
   return handle;
+}
+
+/**
+ * Opens `path` to read it and names the open file itself (`/proc/self/fd/N`) to read it through,
+ * so a link swapped afterwards cannot change what is read. When the policy allowed the call by
+ * itself, the open file must be one it allows by itself too (policy/opened-file.ts): a command
+ * left running can swap `x` for a link to `~/.ssh/id_rsa` between the check and the open.
+ * Without `/proc` (macOS) the file is read by its name, as before.
+ */
+export async function openPinned(
+  path: string,
+  ctx: Pick<ToolContext, "cwd" | "services" | "allowedByPolicy">,
+  tool: string,
+  verb = "read",
+): Promise<{ handle: FileHandle; through: string }> {
+  const handle = await openRegular(path, constants.O_RDONLY, verb);
+  const through = `/proc/self/fd/${handle.fd}`;
+  const opened = await readlink(through).catch(() => null);
+  if (opened === null) return { handle, through: path };
+  const policy = ctx.services.permissions;
+  const problem =
+    policy && ctx.allowedByPolicy
+      ? openedFileProblem(policy, { tool, path, cwd: ctx.cwd }, opened, ctx.services.granted)
+      : null;
+  if (problem) {
+    await handle.close();
+    throw new ToolError(`Cannot ${verb} ${path}: it changed after the permission check, to ${opened} (${problem})`);
+  }
+  return { handle, through };
 }
 
 export async function readRegularFile(path: string, verb = "read"): Promise<Buffer> {

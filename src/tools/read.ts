@@ -7,7 +7,7 @@ import * as z from "zod/mini";
 import description from "./read.md" with { type: "text" };
 import { codePointCount, codePointIndex } from "../text/code-point.ts";
 import { imageMediaType, isBinary, SNIFF_BYTES } from "./binary.ts";
-import { requireRegular } from "./files.ts";
+import { openPinned, requireRegular } from "./files.ts";
 import { notFoundMessage, resolveToolPath } from "./paths.ts";
 import { about, defineTool, toolInput } from "./input-schema.ts";
 import { ToolError, type ToolContext, type ToolResult } from "./types.ts";
@@ -141,7 +141,13 @@ async function describeDirectory(path: string): Promise<string> {
   return `${path} is a directory, not a file. Read one of its files, or use Glob to find files in it.${listing}`;
 }
 
-async function readImage(path: string, mediaType: string, size: number, ctx: ToolContext): Promise<ToolResult> {
+async function readImage(
+  path: string,
+  through: string,
+  mediaType: string,
+  size: number,
+  ctx: ToolContext,
+): Promise<ToolResult> {
   const saveImage = ctx.services.saveImage;
   if (!saveImage)
     throw new ToolError(
@@ -157,7 +163,7 @@ async function readImage(path: string, mediaType: string, size: number, ctx: Too
         "(e.g. `convert in.png -resize 50% out.png`) and read that.",
     );
   if (size > budget) throw tooBig(size);
-  const bytes = await readFile(path);
+  const bytes = await readFile(through);
   if (bytes.length > budget) throw tooBig(bytes.length);
   const image = await saveImage(bytes, mediaType);
   return {
@@ -194,27 +200,45 @@ export const readTool = defineTool({
     if (info.isDirectory()) throw new ToolError(await describeDirectory(path));
     requireRegular("read", path, info);
 
-    // Files in /proc and /sys say they are empty (size 0) yet have content: read regardless.
-    const head = await readHead(path, SNIFF_BYTES);
-    if (head.length === 0) return { content: `(${path} is empty)` };
-    const mediaType = imageMediaType(head);
-    if (mediaType) return readImage(path, mediaType, Math.max(info.size, head.length), ctx);
-    if (isBinary(head))
-      throw new ToolError(`Cannot read ${path}: binary file${info.size > 0 ? ` (${info.size} bytes)` : ""}`);
-
-    const fromEditor = ctx.services.editorFiles?.read;
-    const editorText = fromEditor ? await fromEditor(path) : undefined;
-    const { lines, first, total } = await readWindow(path, offset, limit, ctx.signal, editorText);
-    if (lines.length === 0) {
-      throw new ToolError(
-        `offset ${offset} is past the end of ${path}, which has ${total} line${total === 1 ? "" : "s"}`,
-      );
+    // Everything below reads the file opened here, whatever happens to its name meanwhile.
+    const pinned = await openPinned(path, ctx, "Read");
+    try {
+      const { size } = await pinned.handle.stat();
+      return await readOpened(path, pinned.through, size, offset, limit, ctx);
+    } finally {
+      await pinned.handle.close();
     }
-    const body = lines.map((line, i) => numberLine(first + i, line)).join("\n");
-    const last = first + lines.length - 1;
-    const remaining = total - last;
-    const more = `${remaining} more line${remaining === 1 ? "" : "s"}`;
-    const note = remaining > 0 ? `\n… ${more}; use offset=${last + 1} to read on` : "";
-    return { content: body + note };
   },
 });
+
+/** Reads `path` (as the call named it) through `through`, the file already opened and judged. */
+async function readOpened(
+  path: string,
+  through: string,
+  size: number,
+  offset: number,
+  limit: number,
+  ctx: ToolContext,
+): Promise<ToolResult> {
+  // Files in /proc and /sys say they are empty (size 0) yet have content: read regardless.
+  const head = await readHead(through, SNIFF_BYTES);
+  if (head.length === 0) return { content: `(${path} is empty)` };
+  const mediaType = imageMediaType(head);
+  if (mediaType) return readImage(path, through, mediaType, Math.max(size, head.length), ctx);
+  if (isBinary(head)) throw new ToolError(`Cannot read ${path}: binary file${size > 0 ? ` (${size} bytes)` : ""}`);
+
+  const fromEditor = ctx.services.editorFiles?.read;
+  const editorText = fromEditor ? await fromEditor(path) : undefined;
+  const { lines, first, total } = await readWindow(through, offset, limit, ctx.signal, editorText);
+  if (lines.length === 0) {
+    throw new ToolError(
+      `offset ${offset} is past the end of ${path}, which has ${total} line${total === 1 ? "" : "s"}`,
+    );
+  }
+  const body = lines.map((line, i) => numberLine(first + i, line)).join("\n");
+  const last = first + lines.length - 1;
+  const remaining = total - last;
+  const more = `${remaining} more line${remaining === 1 ? "" : "s"}`;
+  const note = remaining > 0 ? `\n… ${more}; use offset=${last + 1} to read on` : "";
+  return { content: body + note };
+}

@@ -41,6 +41,11 @@ export interface ToolContext {
   warn?(message: string): void;
   /** Services a tool may need; absent in contexts that do not provide them. */
   services: ToolServices;
+  /**
+   * The permission policy allowed this call by itself (nobody was asked): a file tool must then
+   * read only a file the policy allows by itself too, judged by what it really opened.
+   */
+  allowedByPolicy?: boolean;
 }
 
 export interface ToolLimits {

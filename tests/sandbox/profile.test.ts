@@ -60,6 +60,23 @@ describe("bwrapArgs", () => {
       ],
     ],
     [
+      "a pinned .git: bound onto itself after its root, before its read-only parts (it cannot be renamed away)",
+      { pinned: ["/w/.git"], readOnly: ["/w/.git/config"] },
+      [
+        ...HEAD,
+        ...["--bind", "/w", "/w", "--bind", "/w/.git", "/w/.git", "--ro-bind", "/w/.git/config", "/w/.git/config"],
+        ...NS,
+        "--unshare-net",
+        "--die-with-parent",
+        "--",
+      ],
+    ],
+    [
+      "read-only: nothing is pinned (no root is writable)",
+      { mode: "read-only", pinned: ["/w/.git"] },
+      [...HEAD, "--ro-bind", "/w", "/w", ...NS, "--unshare-net", "--die-with-parent", "--"],
+    ],
+    [
       "a shown file inside a hidden folder: bound (when it exists) before the folder is sealed",
       { hiddenDirs: ["/h/.ssh", "/d/sessions"], shown: ["/d/sessions/s1/messages.jsonl", "/elsewhere/x"] },
       [
@@ -139,6 +156,7 @@ describe("collectProfile", () => {
     });
     expect(p.roots).toEqual([ws]);
     expect(p.readOnly).toEqual([join(ws, ".git/hooks"), join(ws, ".git/config")]);
+    expect(p.pinned).toEqual([join(ws, ".git")]);
     expect(p.hiddenDirs).toEqual([join(home, ".ssh"), join(dir, "real-aws"), join(home, ".config/synapse"), sessions]);
     expect(p.hiddenFiles).toEqual([join(home, ".netrc"), sock]);
   });

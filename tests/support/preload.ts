@@ -45,3 +45,7 @@ for (const key of [
 ]) {
   delete process.env[key];
 }
+
+// The interactive session loads marked after its first frame (src/render/markdown.ts); tests that
+// draw Markdown from a view without a session find it loaded, as the session's views do.
+await (await import("../../src/render/markdown.ts")).loadMarkdown();

@@ -4,7 +4,7 @@
 // os.tmpdir() follows it) and removes the folder at the end; a run that never reaches its end
 // (Ctrl-C, --bail, a kill) leaves one folder, which the next run removes once its owner is dead.
 
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 /** The owner's pid is in the name, so a later run can tell a live run's folder from a dead one's. */
@@ -13,7 +13,11 @@ const PREFIX = "synapse-run-";
 /** A fresh folder for this process under `base`, after removing the folders of dead runs there. */
 export function claimRunRoot(base: string): string {
   sweepDeadRuns(base);
-  return mkdtempSync(join(base, `${PREFIX}${process.pid}-`));
+  const root = mkdtempSync(join(base, `${PREFIX}${process.pid}-`));
+  // Searchable by others, as /tmp is: tests that run the binary as another user (`nobody`, through
+  // setpriv) reach the folders made for it inside; its names stay private (not listable).
+  chmodSync(root, 0o711);
+  return root;
 }
 
 /** Removes a run's folder; what a straggling child still writes there is lost, as with any temp folder. */

@@ -7,6 +7,8 @@
 import type { Config } from "../../config/config.ts";
 import type { Executor } from "../../executor/executor.ts";
 import { errorMessage } from "../../protocol/errors.ts";
+import { startupMark } from "../../runtime/startup-trace.ts";
+import { loadMarkdown } from "../../render/markdown.ts";
 import { fitWidth, wrapText } from "../../render/text-width.ts";
 import type { Command } from "../args.ts";
 import { type EndOnce, codeAfterSave, endOnce, startLifecycle } from "../process-lifecycle.ts";
@@ -28,9 +30,11 @@ const EXIT_WAIT_MS = 1500;
 export async function runInteractive(config: Config, command: RunCommand): Promise<number> {
   // A terminal that cannot move its cursor gets plain lines instead of a redrawn screen.
   if (config.dumbTerminal) return (await import("./line-session.ts")).runLineSession(config, command);
+  startupMark("interactive-code");
   const life = startLifecycle();
   let executor: Executor | undefined;
   const p = screenParts(config, command.images, () => executor);
+  startupMark("screen-parts");
   const releaseConsole = captureConsole((lines) => {
     for (const line of lines) p.view.say(...wrapText(`  ${line}`, p.term.width()).map((l) => p.theme.dim(l)));
     if (p.state.draws) p.painter.paint();
@@ -61,14 +65,17 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
     },
     () => p.painter.resized(),
   );
+  startupMark("terminal-taken");
 
   // The prompt is drawn before the session opens: typing can start at once. The executor and the
   // runtime (the providers' SDKs, the tools) are loaded only after that first frame.
   p.painter.paint();
+  startupMark("first-frame");
   try {
     const [{ createExecutor }, { openRuntime }] = await Promise.all([
       import("../../executor/executor.ts"),
       import("../../executor/session-runtime.ts"),
+      loadMarkdown(),
     ]);
     executor = await createExecutor({
       config,

@@ -59,21 +59,7 @@ export function createStreamJsonWriter(streams: OutputStreams, opts: StreamJsonO
         case "init":
           sessionId = event.session_id;
           model = event.model;
-          line({
-            type: "system",
-            subtype: "init",
-            session_id: sessionId,
-            cwd: event.cwd,
-            model: event.model,
-            provider: event.provider,
-            tools: event.tools,
-            mcp_servers: event.mcp_servers ?? [],
-            ...(opts.permissionMode ? { permissionMode: opts.permissionMode() } : {}),
-            ...(opts.version ? { claude_code_version: opts.version } : {}),
-            apiKeySource: opts.apiKeySource?.(event.provider) ?? "none",
-            slash_commands: [],
-            output_style: "default",
-          });
+          line(initLine(event, opts));
           denials.take();
           break;
         case "text_delta":
@@ -148,6 +134,25 @@ export function createStreamJsonWriter(streams: OutputStreams, opts: StreamJsonO
         }
       }
     },
+  };
+}
+
+/** The `system`/`init` line, with what a program on the Claude Agent SDK reads from it. */
+function initLine(event: Extract<AgentEvent, { type: "init" }>, opts: StreamJsonOptions): object {
+  return {
+    type: "system",
+    subtype: "init",
+    session_id: event.session_id,
+    cwd: event.cwd,
+    model: event.model,
+    provider: event.provider,
+    tools: event.tools,
+    mcp_servers: event.mcp_servers ?? [],
+    ...(opts.permissionMode ? { permissionMode: opts.permissionMode() } : {}),
+    ...(opts.version ? { claude_code_version: opts.version } : {}),
+    apiKeySource: opts.apiKeySource?.(event.provider) ?? "none",
+    slash_commands: [],
+    output_style: "default",
   };
 }
 

@@ -1,0 +1,69 @@
+// Read reads the file it opened, judged by its real path: a command left running can turn a file
+// the policy allowed into a link to `~/.ssh/id_rsa` between the check and the open. Here the swap
+// has happened by the time Read opens it (the state a lost race leaves), deterministically.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildPolicy, type PermissionPolicy } from "../../src/policy/policy.ts";
+import { readTool } from "../../src/tools/read.ts";
+import { makeContext, tempDir, text, toolError } from "./tool-context.ts";
+
+let dir: string;
+let ws: string;
+let home: string;
+let cleanup: () => void;
+beforeEach(() => {
+  ({ dir, cleanup } = tempDir());
+  dir = realpathSync(dir);
+  ws = join(dir, "ws");
+  home = join(dir, "home");
+  mkdirSync(ws);
+  mkdirSync(join(home, ".ssh"), { recursive: true });
+  writeFileSync(join(home, ".ssh", "id_rsa"), "CANARY-KEY\n");
+  writeFileSync(join(ws, "notes.txt"), "plain\n");
+});
+afterEach(() => cleanup());
+
+function policy(allow: string[] = []): PermissionPolicy {
+  return buildPolicy(
+    {
+      cwd: ws,
+      permissionMode: "default",
+      permissions: { allow, deny: [] },
+      addDirs: [],
+      secrets: [],
+      home: join(home, "data"),
+      configDir: join(home, "config"),
+      shell: { env: { PATH: "/usr/bin:/bin" } },
+    },
+    { home, sandboxed: true },
+  );
+}
+
+const read = (path: string, p: PermissionPolicy, allowedByPolicy: boolean) =>
+  readTool.execute({ path } as never, { ...makeContext(ws, { services: { permissions: p } }), allowedByPolicy });
+
+describe("Read after the permission check", () => {
+  test("a file swapped for a link to a protected file after an unasked check is not read", async () => {
+    symlinkSync(join(home, ".ssh", "id_rsa"), join(ws, "x"));
+    const message = await toolError(read("x", policy(), true));
+    expect(message).toContain("changed after the permission check");
+    expect(message).not.toContain("CANARY-KEY");
+  });
+
+  test("a folder swapped for a link out of the workspace: the same", async () => {
+    symlinkSync(join(home, ".ssh"), join(ws, "d"));
+    expect(await toolError(read("d/id_rsa", policy(), true))).toContain("changed after the permission check");
+  });
+
+  test("what someone approved is read, as is what the policy allows by a rule naming the link", async () => {
+    symlinkSync(join(home, ".ssh", "id_rsa"), join(ws, "x"));
+    expect(text(await read("x", policy(), false))).toContain("CANARY-KEY");
+    expect(text(await read("x", policy(["Read(x)"]), true))).toContain("CANARY-KEY");
+  });
+
+  test("links inside the workspace still read as before", async () => {
+    symlinkSync(join(ws, "notes.txt"), join(ws, "link.txt"));
+    expect(text(await read("link.txt", policy(), true))).toBe("     1\tplain");
+  });
+});
