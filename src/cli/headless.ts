@@ -22,6 +22,7 @@ import { terminalFacts } from "./terminal.ts";
 import { type ProcessLifecycle, codeForResult, startLifecycle } from "./process-lifecycle.ts";
 import { type ReadStdinOptions, composePrompt, readStdin } from "./stdin.ts";
 import { runtime as jsRuntime } from "../runtime/runtime.ts";
+import { routeConsole } from "../runtime/console-route.ts";
 import { sdkMode } from "../agent-sdk/permission-modes.ts";
 import { firstSession } from "../agent-sdk/new-session.ts";
 import type { SdkFlags } from "./sdk-flags.ts";
@@ -95,6 +96,12 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
       if (!event.is_error) commandLines.push(...event.lines);
     } else if (isAgentEvent(event) && !outputLost) writer.handle(event);
   };
+  // A library's own console writes (the SDK prints an unreadable event's raw bytes, then our error
+  // line says what it meant) are warnings: inert, once each, never on stdout, which holds the answer;
+  // with -q they are the library's noise, and left out.
+  routeConsole((text) => {
+    if (!config.quiet) emit({ type: "warning", message: text });
+  });
 
   let opened = false;
   const runtime = await createExecutor({

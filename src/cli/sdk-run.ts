@@ -11,6 +11,7 @@ import { UsageError } from "../protocol/errors.ts";
 import type { AgentEvent } from "../protocol/events.ts";
 import { inertJson } from "../render/inert.ts";
 import { runtime as jsRuntime } from "../runtime/runtime.ts";
+import { routeConsole } from "../runtime/console-route.ts";
 import type { Command } from "./args.ts";
 import { VERSION } from "./help.ts";
 import { createStreamJsonWriter } from "./output/stream-json-writer.ts";
@@ -46,6 +47,8 @@ export async function runSdk(config: Config, command: RunCommand, flags: SdkFlag
     version: PROTOCOL_VERSION,
     apiKeySource: (provider) => apiKeySource(config, provider),
   });
+  // stdout is the program's protocol: a library's console write goes there as a warning line.
+  routeConsole((text) => writer.handle({ type: "warning", message: text }));
   life.onSignal((note) => {
     const open = executor;
     if (note.count > 1 || !open) return life.forceExit(note.code);
