@@ -19,6 +19,8 @@ import type { Config } from "../config/config.ts";
 import { withEditorMcpServers } from "./editor-mcp-servers.ts";
 import { EXIT, SynapseError, UsageError, errorMessage } from "../protocol/errors.ts";
 import { runtime } from "../runtime/runtime.ts";
+import { routeConsole } from "../runtime/console-route.ts";
+import { redactSecrets } from "../policy/secret-redaction.ts";
 import { listSessions } from "../store/sessions-list.ts";
 import { type AcpSession, openAcpSession } from "./acp-session.ts";
 import { createLog } from "./log-file.ts";
@@ -33,6 +35,8 @@ export interface AcpOptions {
   /** Where sessions are stored. */
   home: string;
   version: string;
+  /** Secret values (the keys), kept out of what libraries write to the console and the log. */
+  secrets: readonly string[];
 }
 
 function parseSetModel(params: unknown): { sessionId: string; modelId: string } {
@@ -94,6 +98,9 @@ function stdoutStream(): WritableStream<Uint8Array> {
 
 export async function runAcp(opts: AcpOptions): Promise<number> {
   const log = createLog(opts.home, (text) => runtime.stderr.write(text));
+  // stdout is the protocol: a library's console write (the SDK's logging with ANTHROPIC_LOG set) goes
+  // to stderr and the log, without the keys.
+  routeConsole((text) => log(redactSecrets(text, opts.secrets)));
   const registry = createSessionRegistry(log);
   let clientFs: { readTextFile?: boolean; writeTextFile?: boolean } | undefined;
 

@@ -23,6 +23,7 @@ import { type ProcessLifecycle, codeForResult, startLifecycle } from "./process-
 import { type ReadStdinOptions, composePrompt, readStdin } from "./stdin.ts";
 import { runtime as jsRuntime } from "../runtime/runtime.ts";
 import { routeConsole } from "../runtime/console-route.ts";
+import { redactSecrets } from "../policy/secret-redaction.ts";
 import { sdkMode } from "../agent-sdk/permission-modes.ts";
 import { firstSession } from "../agent-sdk/new-session.ts";
 import type { SdkFlags } from "./sdk-flags.ts";
@@ -96,12 +97,7 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
       if (!event.is_error) commandLines.push(...event.lines);
     } else if (isAgentEvent(event) && !outputLost) writer.handle(event);
   };
-  // A library's own console writes (the SDK prints an unreadable event's raw bytes, then our error
-  // line says what it meant) are warnings: inert, once each, never on stdout, which holds the answer;
-  // with -q they are the library's noise, and left out.
-  routeConsole((text) => {
-    if (!config.quiet) emit({ type: "warning", message: text });
-  });
+  routeLibraryConsole(config, emit);
 
   let opened = false;
   const runtime = await createExecutor({
@@ -183,6 +179,17 @@ export async function runHeadless(config: Config, command: RunCommand): Promise<
 }
 
 /** The prompt (argument and stdin), and the slash command it names, checked before any session opens. */
+/**
+ * A library's own console writes (the SDK prints an unreadable event's raw bytes, then our error
+ * line says what it meant) are warnings: inert, without the keys, once each, never on stdout, which
+ * holds the answer; with -q they are the library's noise, and left out.
+ */
+function routeLibraryConsole(config: Config, emit: (event: ExecutorEvent) => void): void {
+  routeConsole((text) => {
+    if (!config.quiet) emit({ type: "warning", message: redactSecrets(text, config.secrets) });
+  });
+}
+
 async function readPrompt(
   config: Config,
   command: RunCommand,

@@ -70,7 +70,12 @@ async function main(argv: string[]): Promise<number> {
         checkWorkDirs(sessionConfig);
         return sessionConfig;
       };
-      return (await import("../acp/acp-server.ts")).runAcp({ configFor, home: config.home, version: VERSION });
+      return (await import("../acp/acp-server.ts")).runAcp({
+        configFor,
+        home: config.home,
+        version: VERSION,
+        secrets: config.secrets,
+      });
     }
     case "run": {
       (await import("./work-dirs.ts")).checkWorkDirs(config);

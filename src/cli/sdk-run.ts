@@ -12,6 +12,7 @@ import type { AgentEvent } from "../protocol/events.ts";
 import { inertJson } from "../render/inert.ts";
 import { runtime as jsRuntime } from "../runtime/runtime.ts";
 import { routeConsole } from "../runtime/console-route.ts";
+import { redactSecrets } from "../policy/secret-redaction.ts";
 import type { Command } from "./args.ts";
 import { VERSION } from "./help.ts";
 import { createStreamJsonWriter } from "./output/stream-json-writer.ts";
@@ -48,7 +49,7 @@ export async function runSdk(config: Config, command: RunCommand, flags: SdkFlag
     apiKeySource: (provider) => apiKeySource(config, provider),
   });
   // stdout is the program's protocol: a library's console write goes there as a warning line.
-  routeConsole((text) => writer.handle({ type: "warning", message: text }));
+  routeConsole((text) => writer.handle({ type: "warning", message: redactSecrets(text, config.secrets) }));
   life.onSignal((note) => {
     const open = executor;
     if (note.count > 1 || !open) return life.forceExit(note.code);
