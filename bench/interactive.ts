@@ -1,13 +1,21 @@
 // The interactive session on a real pseudo-terminal (util-linux `script`), against the fake server:
-// exec → first frame (prompt drawn, typing accepted) and → session ready (status line); keystroke
-// → echo latency while an answer streams at a high rate; RSS idle and after 200 turns.
+// exec → first frame (prompt drawn, typing accepted: a key typed as it appears must show in the
+// draft) and → session ready (status line), in wall time and in CPU time at the first frame (every
+// thread, /proc/<pid>/task/*/schedstat: steadier than wall time on a busy machine); keystroke →
+// echo latency while an answer streams at a high rate; RSS idle and after 200 turns.
+//
+// `bun bench/interactive.ts [binary]`: another binary (an older build, say) is measured in the
+// same runs, interleaved with dist/synapse, for the start-up figures (START_ONLY=1: only those).
 
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import stripAnsi from "strip-ansi";
 import { startFakeLLM } from "../tests/support/fake-llm.ts";
 import { BINARY, providerEnv, tempHome } from "../tests/support/binary.ts";
 import { median } from "./measure.ts";
 
-const RUNS = 10;
+const RUNS = Number(process.env.RUNS ?? 20);
+const other = process.argv[2] ? resolve(process.argv[2]) : undefined;
 
 interface Pty {
   proc: ReturnType<typeof Bun.spawn>;
@@ -60,17 +68,66 @@ function openPty(env: Record<string, string>, cwd: string, program = BINARY): Pt
       (proc.stdin as import("bun").FileSink).flush();
     },
     synapsePid() {
-      const children = Bun.spawnSync(["pgrep", "-P", String(proc.pid)])
-        .stdout.toString()
-        .trim()
-        .split("\n");
-      return Number(children[0]);
+      // script's child: the shell that runs stty, then execs the program in its place.
+      const pid = Number(readFileSync(`/proc/${proc.pid}/task/${proc.pid}/children`, "utf8").trim().split(" ")[0]);
+      if (!pid) throw new Error("script has not started its child yet");
+      return pid;
     },
     async close() {
       proc.kill("SIGKILL");
       await proc.exited;
     },
   };
+}
+
+/** CPU time (ms) of every thread of a running process so far. */
+function cpuMs(pid: number): number {
+  let ns = 0;
+  for (const t of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // The thread has just ended.
+    }
+  }
+  return ns / 1e6;
+}
+
+interface Start {
+  /** exec → the prompt's first frame, and the process's CPU time then. */
+  frame: number;
+  cpu: number;
+  /** → a key typed as the first frame appeared is drawn in the draft. */
+  echo: number;
+  /** → the status line (the session open). */
+  ready: number;
+}
+
+/** One start: the prompt must be drawn, take a key typed at once, then show the session open. */
+async function start(program: string, env: Record<string, string>): Promise<Start> {
+  const home = tempHome();
+  const t0 = performance.now();
+  const pty = openPty({ ...home.env, ...env }, home.dir, program);
+  let pid = 0;
+  // The pid is taken while the program starts, so the CPU reading at the frame is not late.
+  while (!pid && pty.output() === "") {
+    await Bun.sleep(1);
+    try {
+      pid = pty.synapsePid();
+    } catch {}
+  }
+  const frame = (await pty.waitFor("›")) - t0;
+  const cpu = pid ? cpuMs(pid) : Number.NaN;
+  const at = pty.output().lastIndexOf("›");
+  pty.send("Q");
+  const echo = (await pty.waitFor("Q", at)) - t0;
+  const ready = (await pty.waitFor("% context")) - t0;
+  await Bun.sleep(20);
+  const screen = stripAnsi(pty.output());
+  await pty.close();
+  // The key went into the draft (not echoed by a terminal still in cooked mode, nor lost).
+  if (!screen.includes("› Q")) throw new Error(`${program}: the key typed at the first frame is not in the draft`);
+  return { frame, cpu, echo, ready };
 }
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
@@ -86,23 +143,33 @@ export async function main() {
   );
   const env = providerEnv(fake.url);
 
-  // 1. Start-up, and what `script` and stty alone take before any program runs (subtracted below).
+  // 1. Start-up, and what `script` and stty alone take before any program runs (subtracted below);
+  // with another binary, its runs interleaved with these.
   const baseline: number[] = [];
+  const programs = other ? [BINARY, other] : [BINARY];
+  const starts = programs.map((): Start[] => []);
   for (let i = 0; i < RUNS; i++) {
     const t0 = performance.now();
     const pty = openPty({}, "/tmp", "printf '\\342\\200\\272'");
     baseline.push((await pty.waitFor("›")) - t0);
     await pty.close();
+    for (const [k, program] of programs.entries()) starts[k]!.push(await start(program, env));
   }
-  const firstFrame: number[] = [];
-  const ready: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const home = tempHome();
-    const t0 = performance.now();
-    const pty = openPty({ ...home.env, ...env }, home.dir);
-    firstFrame.push((await pty.waitFor("›")) - t0);
-    ready.push((await pty.waitFor("% context")) - t0);
-    await pty.close();
+  const base = median(baseline);
+  console.log(`pty harness alone (script + stty + printf): median ${base.toFixed(1)} ms`);
+  for (const [k, program] of programs.entries()) {
+    const runs = starts[k]!;
+    const of = (f: (s: Start) => number) => median(runs.map(f));
+    if (other) console.log(program);
+    console.log(
+      `exec → first frame (prompt usable): median ${(of((s) => s.frame) - base).toFixed(1)} ms over ${RUNS} (${of((s) => s.frame).toFixed(1)} ms with the harness); CPU ${of((s) => s.cpu).toFixed(1)} ms`,
+    );
+    console.log(`exec → a key typed then, drawn:    median ${(of((s) => s.echo) - base).toFixed(1)} ms`);
+    console.log(`exec → session ready (status line):  median ${(of((s) => s.ready) - base).toFixed(1)} ms`);
+  }
+  if (process.env.START_ONLY === "1") {
+    await fake.stop();
+    return;
   }
 
   // 2. Keystroke → echo while an answer streams fast (one SSE event per ms, ~4 chars each).
@@ -149,12 +216,6 @@ export async function main() {
   await pty2.close();
   await fake.stop();
 
-  const base = median(baseline);
-  console.log(`pty harness alone (script + stty + printf): median ${base.toFixed(1)} ms`);
-  console.log(
-    `exec → first frame (prompt usable): median ${(median(firstFrame) - base).toFixed(1)} ms over ${RUNS} (${median(firstFrame).toFixed(1)} ms with the harness)`,
-  );
-  console.log(`exec → session ready (status line):  median ${(median(ready) - base).toFixed(1)} ms`);
   console.log(
     `keystroke → echo while streaming:    median ${median(latencies).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms (${latencies.length} keys; answer streamed: ${streamed})`,
   );

@@ -51,7 +51,8 @@ export function runMcpCall(
         const asText = (b: TextBlock | ImageBlock) => (b.type === "text" ? b.text : "[image]");
         const parts = typeof content === "string" ? [content] : content.map(asText);
         const text = parts.join("\n");
-        reply({ t: "mcp-done", id: m.id, text, isError: result.isError === true });
+        const facts = result.hookResponse as Record<string, unknown> | undefined;
+        reply({ t: "mcp-done", id: m.id, text, isError: result.isError === true, ...(facts ? { facts } : {}) });
       },
       (err) => reply({ t: "mcp-error", id: m.id, message: errorMessage(err) }),
     )

@@ -13,7 +13,8 @@ type Post = (m: FromWorker) => void;
 export function remoteMcpTools(specs: McpToolSpec[], post: Post, port: MessagePort): Array<[string, Tool]> {
   if (!specs.length) return [];
   let next = 0;
-  const pending = new Map<number, { resolve(r: { text: string; isError: boolean }): void; reject(e: Error): void }>();
+  type Done = { text: string; isError: boolean; facts?: Record<string, unknown> };
+  const pending = new Map<number, { resolve(r: Done): void; reject(e: Error): void }>();
   port.on("message", (raw: unknown) => {
     let m: ReturnType<typeof readToWorker>;
     try {
@@ -25,7 +26,7 @@ export function remoteMcpTools(specs: McpToolSpec[], post: Post, port: MessagePo
     const waiter = pending.get(m.id);
     if (!waiter) return;
     pending.delete(m.id);
-    if (m.t === "mcp-done") waiter.resolve({ text: m.text, isError: m.isError });
+    if (m.t === "mcp-done") waiter.resolve(m);
     else waiter.reject(new Error(m.message));
   });
   return specs.map((spec) => {
@@ -43,7 +44,12 @@ export function remoteMcpTools(specs: McpToolSpec[], post: Post, port: MessagePo
         const id = next++;
         return new Promise((resolve, reject) => {
           pending.set(id, {
-            resolve: (r) => resolve({ content: r.text, ...(r.isError ? { isError: true } : {}) }),
+            resolve: (r) =>
+              resolve({
+                content: r.text,
+                ...(r.isError ? { isError: true } : {}),
+                ...(r.facts ? { hookResponse: r.facts } : {}),
+              }),
             reject: (e) => reject(new ToolError(e.message)),
           });
           ctx.signal.addEventListener("abort", () => post({ t: "mcp-abort", id }), { once: true });

@@ -149,7 +149,14 @@ function build() {
     z.object({ t: z.literal("abort") }),
     z.object({ t: z.literal("shell-done"), id, outcome: runOutcome }),
     z.object({ t: z.literal("shell-error"), id, message: z.string() }),
-    z.object({ t: z.literal("mcp-done"), id, text: z.string(), isError: z.boolean() }),
+    z.object({
+      t: z.literal("mcp-done"),
+      id,
+      text: z.string(),
+      isError: z.boolean(),
+      /** The server's structured result, for the sub-agent's PostToolUse hooks. */
+      facts: z.optional(z.record(z.string(), z.unknown())),
+    }),
     z.object({ t: z.literal("mcp-error"), id, message: z.string() }),
     z.object({
       t: z.literal("hook-done"),

@@ -7,7 +7,9 @@ import type { ToolDisplay } from "../protocol/tool-display.ts";
 import { checkPermission, judgeEdited, screenOutput } from "../policy/gate.ts";
 import { checkToolInput } from "../tools/input-schema.ts";
 import { loadedTool, type Tool, ToolError, type ToolContext } from "../tools/types.ts";
-import { gateAfterHooks, type ToolHooks } from "../hooks/index.ts";
+import { gateAfterHooks, hookToolResponse, type ToolHooks } from "../hooks/index.ts";
+import { redactSecrets } from "../policy/secret-redaction.ts";
+import type { ToolResponseFacts } from "../protocol/hook-events.ts";
 
 export interface ToolCallOutcome {
   block: ToolResultBlock;
@@ -80,11 +82,20 @@ export async function executeToolCall(
     input = again.input;
   }
   const screen = (text: string) => screenOutput(tool.name, text, ctx.services);
-  const outcome = await runTool(tool, call.id, input, { ...ctx, allowedByPolicy: gate.byPolicy === true }, screen);
+  const ran = await runTool(tool, call.id, input, { ...ctx, allowedByPolicy: gate.byPolicy === true }, screen);
+  const { facts, ...outcome } = ran;
   // Every call that ran is heard, failed or not (`tool_response.is_error` says which); an
   // interrupted one is not: the user stopped the turn.
   if (!hooks || ctx.signal.aborted) return outcome;
-  const post = await hooks.postToolUse({ ...hooked, input }, hookResponse(outcome.block), ctx.signal);
+  const secrets = ctx.services.permissions?.secrets ?? [];
+  // Claude Code's `userModified`: an approver changed the Write or Edit before it ran.
+  const changes = facts && (tool.name === "Write" || tool.name === "Edit");
+  const known = changes ? { ...facts, userModified: gate.edited !== undefined } : facts;
+  const response = hookToolResponse(known, modelCopy(outcome.block), {
+    text: screen,
+    redact: (text) => redactSecrets(text, secrets),
+  });
+  const post = await hooks.postToolUse({ ...hooked, input }, response, ctx.signal);
   if (post.context) outcome.block.content = withContext(outcome.block.content, screen(post.context));
   if (post.stop) outcome.stopped = post.stop;
   return outcome;
@@ -97,7 +108,7 @@ async function runTool(
   input: Record<string, unknown>,
   ctx: ToolContext,
   screen: (text: string) => string,
-): Promise<ToolCallOutcome> {
+): Promise<ToolCallOutcome & { facts?: ToolResponseFacts }> {
   try {
     // Live output is shown and logged too: it gets the same screening as the result.
     const result = await tool.execute(
@@ -110,7 +121,8 @@ async function runTool(
         : result.content.map((b) => (b.type === "text" ? { ...b, text: screen(b.text) } : b));
     const block: ToolResultBlock = { type: "tool_result", tool_use_id: id, content: wellFormed(content) };
     if (result.isError) block.is_error = true;
-    return { block, summary: summarize(content, result.display), display: result.display };
+    const ran = { block, summary: summarize(content, result.display), display: result.display };
+    return result.hookResponse ? { ...ran, facts: result.hookResponse } : ran;
   } catch (err) {
     if (err instanceof ToolError) return failure(id, screen(err.message));
     if (ctx.signal.aborted) return failure(id, "Interrupted by the user.");
@@ -118,8 +130,8 @@ async function runTool(
   }
 }
 
-/** A result as PostToolUse hooks get it (`tool_response`). */
-function hookResponse(block: ToolResultBlock): { content: string; is_error: boolean } {
+/** The model's copy of a result, as PostToolUse hooks get it next to the tool's own fields (`tool_response`). */
+function modelCopy(block: ToolResultBlock): { content: string; is_error: boolean } {
   const { content } = block;
   const text = typeof content === "string" ? content : content.map((b) => (b.type === "text" ? b.text : "[image]"));
   return { content: typeof text === "string" ? text : text.join("\n"), is_error: block.is_error === true };

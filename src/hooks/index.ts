@@ -28,6 +28,7 @@ import { SessionHooks } from "./session-hooks.ts";
 export { MAX_STOP_CONTINUATIONS, SessionHooks, type StartState } from "./session-hooks.ts";
 export type { ConfiguredHook } from "./command-source.ts";
 export { gateAfterHooks } from "./hook-gate.ts";
+export { hookToolResponse } from "./hook-tool-response.ts";
 export type { HookOutcome, HookSource, ToolHooks, RunHooks, PreToolVerdict, HookedCall } from "./types.ts";
 
 export interface HookSetup {

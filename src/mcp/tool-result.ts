@@ -97,5 +97,19 @@ export async function mcpToolResult(result: Record<string, unknown>, limits: Res
   const bounded = bound(blocks, limits);
   const onlyText = bounded.every((b) => b.type === "text");
   const content = onlyText ? bounded.map((b) => (b as TextBlock).text).join("\n") : bounded;
-  return { content, ...(result.isError === true ? { isError: true } : {}) };
+  return {
+    content,
+    ...(result.isError === true ? { isError: true } : {}),
+    ...hookFacts(result.structuredContent),
+  };
+}
+
+/**
+ * PostToolUse hooks get the server's structured result, as Claude Code passes it on, beside the
+ * text the model got: that text keeps the name `content` (hook scripts read it).
+ */
+function hookFacts(structured: unknown): { hookResponse?: Record<string, unknown> } {
+  if (!structured || typeof structured !== "object" || Array.isArray(structured)) return {};
+  const fields = Object.entries(structured).filter(([key]) => key !== "content" && key !== "is_error");
+  return { hookResponse: Object.fromEntries(fields) };
 }

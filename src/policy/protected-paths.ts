@@ -8,7 +8,8 @@ import type { Word } from "./shell-parse.ts";
 import { isWithin, realPathOf } from "./workspace.ts";
 import { itemAt } from "../text/checked-index.ts";
 
-const TEMPLATE_ENV = /^\.env\.(example|sample|template|dist|defaults)$/;
+// Case-blind: on macOS's and Windows' file systems `.ENV` and `~/.SSH` are the same files.
+const TEMPLATE_ENV = /^\.env\.(example|sample|template|dist|defaults)$/i;
 
 /**
  * The credential stores in the home folder: a command may read outside the workspace
@@ -38,9 +39,10 @@ export function isProtectedPath(path: string, home: string, ownDirs: readonly st
   // Also through a link: `notes -> .env` is the same file.
   return [path, realPathOf(path)].some((p) => {
     const name = basename(p);
-    if (/^\.env(\..+)?$/.test(name) && !TEMPLATE_ENV.test(name)) return true;
-    if (ownDirs.some((d) => isWithin(p, d))) return true;
-    return HOME_SECRETS.some((s) => p === `${h}/${s}` || p.startsWith(`${h}/${s}/`));
+    if (/^\.env(\..+)?$/i.test(name) && !TEMPLATE_ENV.test(name)) return true;
+    const lower = p.toLowerCase();
+    if (ownDirs.some((d) => isWithin(p, d) || isWithin(lower, d.toLowerCase()))) return true;
+    return HOME_SECRETS.some((s) => isWithin(lower, `${h}/${s}`.toLowerCase()));
   });
 }
 
@@ -51,9 +53,9 @@ export function isProtectedPath(path: string, home: string, ownDirs: readonly st
  */
 export function settingsKind(path: string): string | null {
   for (const p of new Set([path, realPathOf(path)])) {
-    if (/(^|\/)\.synapse(\/|$)/.test(p)) return "synapse's own settings";
+    if (/(^|\/)\.synapse(\/|$)/i.test(p)) return "synapse's own settings";
     // `commondir` names the folder git takes its config from instead.
-    if (/(^|\/)\.git\/(config$|commondir$|hooks(\/|$))/.test(p))
+    if (/(^|\/)\.git\/(config$|commondir$|hooks(\/|$))/i.test(p))
       return "git's config or hooks (commands later git calls run)";
   }
   return null;
@@ -66,7 +68,7 @@ export function settingsKind(path: string): string | null {
  */
 export function settingsFolder(path: string): string | null {
   for (const p of new Set([path, realPathOf(path)]))
-    if (/(^|\/)\.(git|synapse)$/.test(p)) return "the folder of git's or synapse's settings";
+    if (/(^|\/)\.(git|synapse)$/i.test(p)) return "the folder of git's or synapse's settings";
   return null;
 }
 
@@ -91,6 +93,12 @@ export function protectedIn(
 ): string | null {
   // `~+` is the shell's folder; `~-` and `~user` could be anywhere, a credential store too.
   const plusTilde = /^~\+(?=\/|$)/.test(w.text) && !w.dynamic ? cwd + w.text.slice(2) : null;
+  // `$PWD` is the shell's folder too (`cat $PWD/.env`); judged here like `~+`.
+  const pwd = /^(\$PWD|\$\{PWD\})(?=\/|$)/.exec(w.text);
+  if (pwd && !/^'/.test(w.raw)) {
+    const rest = w.text.slice(pwd[0].length);
+    if (!/[$`]/.test(rest)) return protectedIn({ ...w, text: cwd + rest, dynamic: false }, cwd, home, dotglob, ownDirs);
+  }
   if (!plusTilde && /^~[^/]/.test(w.text) && !/^['"\\]/.test(w.raw))
     return `${w.raw} (a folder known only when it runs)`;
   const text = plusTilde ?? homeExpanded(w, home);
@@ -99,8 +107,9 @@ export function protectedIn(
   if (isProtectedPath(path, home, ownDirs)) return w.raw;
   if (!/[*?[]/.test(text)) return null;
   if (!dotglob && !/(^|\/)\.[^/]*[*?[]/.test(path) && !path.startsWith(`${home.replace(/\/$/, "")}/.`)) return null;
-  // Too many matches to look at each: one of them could be protected.
-  const matches = expandGlobPath(path, dotglob, MAX_GLOB_MATCHES);
+  // Too many matches to look at each: one of them could be protected. Loose: bracket classes and
+  // `nocaseglob` would otherwise hide `.env` from the walk (`cat .[e]nv`).
+  const matches = expandGlobPath(path, dotglob, MAX_GLOB_MATCHES, true);
   if (!matches) return `${w.raw} (matches too many files to check)`;
   const hit = matches.find((p) => isProtectedPath(p, home, ownDirs));
   return hit ? `${w.raw} (${hit})` : null;
@@ -108,7 +117,8 @@ export function protectedIn(
 
 /**
  * The parts of a word that may name a file on their own: the word, the value after `=`
- * (`--data=@f`, `--output=f`), and a file after `@` (curl's `-d@f`, `--data-binary @f`).
+ * (`--data=@f`, `--output=f`), a file after `@` (curl's `-d@f`, `--data-binary @f`), and the
+ * path after a `:`.
  */
 export function fileFragments(w: Word): Word[] {
   const out = [w];
@@ -116,5 +126,8 @@ export function fileFragments(w: Word): Word[] {
   if (m && m[1] !== w.text) out.push({ ...w, text: itemAt(m, 1) });
   const at = /^@(.+)$/.exec(w.text);
   if (at) out.push({ ...w, text: itemAt(at, 1) });
+  // git's `REV:path` and pathspec magic (`git show HEAD:.env`, `:.env`, `:(top).env`), scp's `host:path`.
+  const colon = /:(?:\([^)]*\))?([^:]+)$/.exec(w.text);
+  if (colon) out.push({ ...w, text: itemAt(colon, 1) });
   return out;
 }

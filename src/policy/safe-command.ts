@@ -170,7 +170,11 @@ function operandsProblem(
   ctx: ProofContext,
 ): string | null {
   if (spec.minOperands !== undefined && operands.length < spec.minOperands) return `${name} with too few operands`;
-  if (name === "uniq" && operands.length > 1) return "uniq writes its second operand";
+  if ((name === "uniq" || name === "xxd") && operands.length > 1) return `${name} writes its second operand`;
+  // jq's filter is a program: its modules are files it reads wherever they are
+  // (`import "/home/u/.docker/config" as $c; $c` prints that file).
+  if (name === "jq" && !parsed.patternGiven && /\b(import|include|modulemeta)\b/.test(operands[0]?.text ?? ""))
+    return "the jq filter loads a module (import, include, modulemeta): a file it names, anywhere";
   if (spec.operands === "text") return null;
   let files = operands;
   if (spec.operands === "pattern-then-read" && !parsed.patternGiven) {

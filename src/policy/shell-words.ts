@@ -96,6 +96,14 @@ export abstract class ShellWords {
         this.i = quoted.end;
         continue;
       }
+      if (c === "$" && this.peek(1) === '"') {
+        // `$"…"` is bash's locale string: the text inside (`cat $"../.ssh/id_rsa"` reads that
+        // file), or its translation from a message catalog, so its value is known only when it runs.
+        this.i++;
+        text += this.readDoubleQuoted().text;
+        dynamic = true;
+        continue;
+      }
       if (c === "$" || c === "`") {
         const expansion = this.readExpansion();
         if (expansion !== null) {

@@ -85,6 +85,79 @@ export interface HooksConfig {
   allowProject: boolean;
 }
 
+/** One hunk of a change, as Claude Code's `structuredPatch` (`lines`: " ", "-" or "+" and the line). */
+export interface StructuredPatchHunk {
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+  lines: string[];
+}
+
+// A PostToolUse `tool_response` carries Claude Code's per-tool fields (its Agent SDK's
+// sdk-tools.d.ts: BashOutput, FileWriteOutput...), each from what the tool really did; a field
+// Synapse cannot know is left out. Next to them, always, Synapse's own `content` and `is_error`.
+
+/** Bash: the output (stdout and stderr come interleaved from one terminal, so `stderr` is left out). */
+export interface BashResponse {
+  stdout: string;
+  /** The command was killed (its time limit) before it ended. */
+  interrupted: boolean;
+  isImage: false;
+}
+export interface WriteResponse {
+  type: "create" | "update";
+  filePath: string;
+  content: string;
+  structuredPatch: StructuredPatchHunk[];
+  /** null for a new file, or one too large (over 1 MiB) or not text to read back. */
+  originalFile: string | null;
+  userModified?: boolean;
+}
+export interface EditResponse {
+  filePath: string;
+  oldString: string;
+  newString: string;
+  originalFile: string | null;
+  structuredPatch: StructuredPatchHunk[];
+  replaceAll: boolean;
+  userModified?: boolean;
+}
+/** Read: a text window (`content` without line numbers), or an image's facts (its bytes left out). */
+export type ReadResponse =
+  | {
+      type: "text";
+      file: { filePath: string; content: string; numLines: number; startLine: number; totalLines: number };
+    }
+  | { type: "image"; file: { filePath: string; type: string; originalSize: number } };
+export interface GlobResponse {
+  filenames: string[];
+  numFiles: number;
+  truncated: boolean;
+  totalMatches: number;
+  countIsComplete: boolean;
+  durationMs: number;
+}
+export interface GrepResponse {
+  mode: "content" | "files_with_matches" | "count";
+  numFiles: number;
+  filenames: string[];
+  content?: string;
+  numLines?: number;
+  numMatches?: number;
+  /** The cap (head_limit or the default) when it cut the results. */
+  appliedLimit?: number;
+}
+/** What a tool knows for PostToolUse hooks; an MCP tool's is its `structuredContent`. */
+export type ToolResponseFacts =
+  | BashResponse
+  | WriteResponse
+  | EditResponse
+  | ReadResponse
+  | GlobResponse
+  | GrepResponse
+  | Record<string, unknown>;
+
 /** Fields every event carries. */
 interface EventBase {
   session_id: string;

@@ -40,6 +40,7 @@ export function formatBashResult(outcome: RunOutcome, cwd: string, timeoutMs: nu
     content: `${body === "" ? "(no output)" : body}\n\n${facts.join("\n")}`,
     isError: outcome.exitCode !== 0 || outcome.timedOut || outcome.interrupted,
     display: { kind: "command", exit_code: outcome.exitCode, lines: outcome.lines ?? countLines(body) },
+    hookResponse: { stdout: outcome.output, interrupted: outcome.interrupted || outcome.timedOut, isImage: false },
   };
 }
 

@@ -6,12 +6,13 @@ import { dirname } from "node:path";
 import * as z from "zod/mini";
 import description from "./edit.md" with { type: "text" };
 import { isBinary } from "./binary.ts";
-import { fileInTheWay, readRegularFile, requireRegular } from "./files.ts";
+import { fileInTheWay, openPinned, requireRegular } from "./files.ts";
 import { readTextThrough, writeTextThrough } from "./editor-files.ts";
 import { notFoundMessage, resolveToolPath } from "./paths.ts";
 import { about, defineTool, toolInput } from "./input-schema.ts";
 import { changeDisplay } from "./line-diff.ts";
-import { ToolError, type ToolServices } from "./types.ts";
+import { editResponse } from "./response-facts.ts";
+import { ToolError, type ToolContext, type ToolServices } from "./types.ts";
 
 // Built on the first call's check, not at load (defineTool).
 const input = () =>
@@ -144,8 +145,15 @@ async function createFile(path: string, text: string, services: ToolServices): P
   return `Created ${path} (${Buffer.byteLength(text)} bytes)`;
 }
 
-async function readText(path: string): Promise<string> {
-  const bytes = await readRegularFile(path, "edit");
+async function readText(path: string, ctx: ToolContext): Promise<string> {
+  // The file opened is the one judged (files.ts): a link swapped in after the check is not read.
+  const pinned = await openPinned(path, ctx, "Edit", "edit");
+  let bytes: Buffer;
+  try {
+    bytes = await pinned.handle.readFile();
+  } finally {
+    await pinned.handle.close();
+  }
   if (isBinary(bytes)) throw new ToolError(`Cannot edit ${path}: binary file (${bytes.length} bytes)`);
   try {
     // The BOM is kept in the string so it is written back unchanged.
@@ -169,16 +177,16 @@ export const editTool = defineTool({
 
     const info = await stat(path).catch(() => null);
     if (!info) {
-      if (oldText === "")
-        return {
-          content: await createFile(path, newText, ctx.services),
-          display: changeDisplay(path, "", newText, true),
-        };
+      if (oldText === "") {
+        const display = changeDisplay(path, "", newText, true);
+        const content = await createFile(path, newText, ctx.services);
+        return { content, display, hookResponse: editResponse(path, input, null, display) };
+      }
       throw new ToolError(`${notFoundMessage(path)}\nTo create a file, use Write (or Edit with an empty old_string).`);
     }
     requireRegular("edit", path, info);
     // Checked on disk (binary, UTF-8) and then taken as the editor holds it, unsaved changes and all.
-    const onDisk = await readText(path);
+    const onDisk = await readText(path, ctx);
     const content = await readTextThrough(ctx.services, path, async () => onDisk);
     if (oldText === "") {
       if (content !== "") {
@@ -188,18 +196,22 @@ export const editTool = defineTool({
         );
       }
       await writeTextThrough(ctx.services, path, newText, "edit");
+      const display = changeDisplay(path, "", newText, false);
       return {
         content: `Wrote ${Buffer.byteLength(newText)} bytes into empty file ${path}`,
-        display: changeDisplay(path, "", newText, false),
+        display,
+        hookResponse: editResponse(path, input, "", display),
       };
     }
 
     const outcome = applyEdit(content, oldText, newText, input.replace_all === true, path);
     await writeTextThrough(ctx.services, path, outcome.content, "edit");
     const what = outcome.count === 1 ? "1 replacement" : `${outcome.count} replacements (first shown)`;
+    const display = changeDisplay(path, content, outcome.content, false);
     return {
       content: `Edited ${path}: ${what}\n${snippet(outcome.content, outcome.at, outcome.inserted)}`,
-      display: changeDisplay(path, content, outcome.content, false),
+      display,
+      hookResponse: editResponse(path, input, content, display),
     };
   },
 });

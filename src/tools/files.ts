@@ -64,9 +64,30 @@ export async function openPinned(
   verb = "read",
 ): Promise<{ handle: FileHandle; through: string }> {
   const handle = await openRegular(path, constants.O_RDONLY, verb);
+  return { handle, through: await judgedOpen(handle, path, ctx, tool, verb) };
+}
+
+/** `openPinned` for a folder (Grep's): its `through` is the open folder, to search from. */
+export async function openPinnedFolder(
+  path: string,
+  ctx: Pick<ToolContext, "cwd" | "services" | "allowedByPolicy">,
+  tool: string,
+): Promise<{ handle: FileHandle; through: string }> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NONBLOCK);
+  return { handle, through: await judgedOpen(handle, path, ctx, tool, "search") };
+}
+
+/** `/proc/self/fd/N` once the open file is judged (closed and thrown when refused); `path` without /proc. */
+async function judgedOpen(
+  handle: FileHandle,
+  path: string,
+  ctx: Pick<ToolContext, "cwd" | "services" | "allowedByPolicy">,
+  tool: string,
+  verb: string,
+): Promise<string> {
   const through = `/proc/self/fd/${handle.fd}`;
   const opened = await readlink(through).catch(() => null);
-  if (opened === null) return { handle, through: path };
+  if (opened === null) return path;
   const policy = ctx.services.permissions;
   const problem =
     policy && ctx.allowedByPolicy
@@ -76,7 +97,7 @@ export async function openPinned(
     await handle.close();
     throw new ToolError(`Cannot ${verb} ${path}: it changed after the permission check, to ${opened} (${problem})`);
   }
-  return { handle, through };
+  return through;
 }
 
 export async function readRegularFile(path: string, verb = "read"): Promise<Buffer> {

@@ -12,6 +12,7 @@ import { runRipgrep } from "./ripgrep-process.ts";
 import { engineFor } from "./search-engine.ts";
 import { about, defineTool, toolInput } from "./input-schema.ts";
 import { ToolError } from "./types.ts";
+import type { GlobResponse } from "../protocol/hook-events.ts";
 import { walkFiles } from "./walk.ts";
 import { runtime } from "../runtime/runtime.ts";
 import { itemAt } from "../text/checked-index.ts";
@@ -83,6 +84,7 @@ export const globTool = defineTool({
   input,
   readOnly: true,
   async execute(input, ctx) {
+    const started = performance.now();
     if (input.pattern.trim() === "") throw new ToolError('"pattern" is empty; give a glob such as "**/*.ts"');
     const base = resolveToolPath(ctx.cwd, input.path ?? ".");
     const info = await stat(base).catch(() => null);
@@ -92,7 +94,8 @@ export const globTool = defineTool({
     const { prefix, rest, maxDepth } = splitPattern(input.pattern.trim());
     const root = isAbsolute(prefix) ? prefix : join(base, prefix);
     const rootInfo = await stat(root).catch(() => null);
-    if (!rootInfo?.isDirectory()) return { content: `No files found (${root} is not a directory)` };
+    if (!rootInfo?.isDirectory())
+      return { content: `No files found (${root} is not a directory)`, hookResponse: globResponse([], 0, started) };
 
     const matches = runtime.globMatcher(rest);
     const strip = root === "/" ? 1 : root.length + 1;
@@ -133,13 +136,21 @@ export const globTool = defineTool({
       for await (const file of walkFiles(root, { signal: ctx.signal, cwd: ctx.cwd, maxDepth })) consider(file);
     }
     if (ctx.signal.aborted) throw new ToolError("Glob interrupted");
-    if (newest.total === 0) return { content: "No files found" };
+    const hookResponse = globResponse(newest.paths(), newest.total, started);
+    if (newest.total === 0) return { content: "No files found", hookResponse };
 
     const note =
       newest.total > MAX_GLOB_RESULTS
         ? `\n(truncated: showing ${MAX_GLOB_RESULTS} of ${newest.total} files, newest first; ` +
           "use a more specific pattern or path)"
         : "";
-    return { content: newest.paths().join("\n") + note };
+    return { content: newest.paths().join("\n") + note, hookResponse };
   },
 });
+
+/** Claude Code's Glob `tool_response`: the paths shown, newest first, and how many matched in all. */
+function globResponse(filenames: string[], total: number, started: number): GlobResponse {
+  const durationMs = Math.round(performance.now() - started);
+  const truncated = total > filenames.length;
+  return { filenames, numFiles: filenames.length, truncated, totalMatches: total, countIsComplete: true, durationMs };
+}

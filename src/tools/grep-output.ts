@@ -3,6 +3,7 @@
 
 import { boundaryBefore } from "../text/code-point.ts";
 import { entryOf, itemAt } from "../text/checked-index.ts";
+import type { GrepResponse } from "../protocol/hook-events.ts";
 
 export const MAX_GREP_LINE_CHARS = 300;
 
@@ -34,6 +35,8 @@ export function comparePaths(a: string, b: string): number {
 interface FileEntry {
   lines: string[];
   lastLine: number;
+  /** count mode: the file's matching lines. */
+  count?: number;
 }
 
 export class GrepCollector {
@@ -72,7 +75,7 @@ export class GrepCollector {
   /** count: a file and its number of matching lines. */
   addCount(path: string, count: number): boolean {
     if (!this.take()) return false;
-    this.files.set(path, { lines: [`${path}:${count}`], lastLine: 0 });
+    this.files.set(path, { lines: [`${path}:${count}`], lastLine: 0, count });
     return true;
   }
 
@@ -94,9 +97,9 @@ export class GrepCollector {
     return true;
   }
 
-  format(): string {
+  /** Files in path order, and the lines shown for them. */
+  private shown(): { paths: string[]; lines: string[] } {
     const paths = [...this.files.keys()].sort(comparePaths);
-    if (paths.length === 0) return "No matches found";
     const out: string[] = [];
     for (const path of paths) {
       const entry = entryOf(this.files, path);
@@ -106,6 +109,27 @@ export class GrepCollector {
         out.push(...entry.lines);
       }
     }
+    return { paths, lines: out };
+  }
+
+  /** Claude Code's Grep `tool_response` (PostToolUse hooks): what format() shows, as fields. */
+  response(): GrepResponse {
+    const { paths, lines } = this.shown();
+    const facts: GrepResponse = { mode: this.mode, numFiles: paths.length, filenames: paths };
+    if (this.mode !== "files_with_matches") {
+      facts.content = lines.join("\n");
+      facts.numLines = lines.length;
+    }
+    if (this.mode === "count") {
+      facts.numMatches = [...this.files.values()].reduce((sum, e) => sum + (e.count ?? 0), 0);
+    }
+    if (this.truncated) facts.appliedLimit = this.limit;
+    return facts;
+  }
+
+  format(): string {
+    const { paths, lines: out } = this.shown();
+    if (paths.length === 0) return "No matches found";
     if (this.truncated) {
       const unit = this.mode === "content" ? (this.opts.context ? "lines" : "matches") : "files";
       out.push(

@@ -7,7 +7,7 @@ import { basename } from "node:path";
 import * as z from "zod/mini";
 import description from "./grep.md" with { type: "text" };
 import { isBinary, SNIFF_BYTES } from "./binary.ts";
-import { notRegularMessage } from "./files.ts";
+import { notRegularMessage, openPinned, openPinnedFolder } from "./files.ts";
 import { fallbackGrep, MAX_GREP_FILE_BYTES } from "./grep-fallback.ts";
 import { clipAround, GrepCollector, type GrepMode, MAX_GREP_LINE_CHARS } from "./grep-output.ts";
 import { resolveToolPath } from "./paths.ts";
@@ -145,10 +145,15 @@ interface JsonLine {
   };
 }
 
-function addJsonRecord(record: Buffer, wanted: (path: string) => boolean, collector: GrepCollector): boolean {
+function addJsonRecord(
+  record: Buffer,
+  wanted: (path: string) => boolean,
+  collector: GrepCollector,
+  shown: (path: string) => string,
+): boolean {
   const event = JSON.parse(record.toString("utf8")) as JsonLine;
   if (event.type !== "match" && event.type !== "context") return true;
-  const path = jsonText(event.data.path ?? {});
+  const path = shown(jsonText(event.data.path ?? {}));
   if (!wanted(path)) return true;
   // A multiline match spans lines: each is shown with its own number.
   const lines = jsonText(event.data.lines ?? {})
@@ -164,22 +169,47 @@ function addJsonRecord(record: Buffer, wanted: (path: string) => boolean, collec
   return true;
 }
 
-async function ripgrepSearch(rgPath: string, q: Query, ctx: ToolContext, collector: GrepCollector): Promise<void> {
+/** How rg names a file handed to it open (ripgrep-process.ts `pinnedFd`). */
+const PINNED_FILE = "/proc/self/fd/3";
+
+/**
+ * The target already opened and judged (files.ts `openPinned`, `openPinnedFolder`), so a link
+ * swapped in after the permission check is not followed: a file is handed to rg open; a folder is
+ * rg's working directory (`/proc/self/fd/N`, entered before rg starts), searched as `.`, so its
+ * parents' .gitignore files still apply. Either way the target's own name is shown.
+ */
+type Pin = { file: number } | { folder: string };
+
+function pinnedSearch(q: Query, pin: Pin | undefined): { target: string; shown: (path: string) => string } {
+  if (!pin) return { target: q.target, shown: (p) => p };
+  if ("file" in pin) return { target: PINNED_FILE, shown: (p) => (p === PINNED_FILE ? q.target : p) };
+  return { target: ".", shown: (p) => (p === "." ? q.target : p.startsWith("./") ? q.target + p.slice(1) : p) };
+}
+
+async function ripgrepSearch(
+  rgPath: string,
+  q: Query,
+  ctx: ToolContext,
+  collector: GrepCollector,
+  pin?: Pin,
+): Promise<void> {
   const wanted = fileFilter(q.glob, q.target);
-  const outcome = await runRipgrep(rgPath, ripgrepArgs(q), {
-    cwd: ctx.cwd,
+  const { target, shown } = pinnedSearch(q, pin);
+  const outcome = await runRipgrep(rgPath, ripgrepArgs({ ...q, target }), {
+    cwd: pin && "folder" in pin ? pin.folder : ctx.cwd,
     signal: ctx.signal,
     timeoutMs: ctx.limits.shell.commandTimeoutMs,
     env: ctx.limits.shell.env,
     separator: q.mode === "files_with_matches" ? 0 : 0x0a,
+    ...(pin && "file" in pin ? { pinnedFd: pin.file } : {}),
     onRecord(record) {
-      if (q.mode === "content") return addJsonRecord(record, wanted, collector);
+      if (q.mode === "content") return addJsonRecord(record, wanted, collector, shown);
       if (q.mode === "files_with_matches") {
-        const path = decoder.decode(record);
+        const path = shown(decoder.decode(record));
         return !wanted(path) || collector.addFile(path);
       }
       const nul = record.lastIndexOf(0);
-      const path = decoder.decode(record.subarray(0, nul));
+      const path = shown(decoder.decode(record.subarray(0, nul)));
       return !wanted(path) || collector.addCount(path, Number(record.subarray(nul + 1).toString()));
     },
   });
@@ -249,8 +279,20 @@ export const grepTool = defineTool({
 
     const collector = new GrepCollector(mode, q.limit, { context: q.before + q.after > 0 });
     const engine = await engineFor(ctx);
-    if (engine.kind === "ripgrep") await ripgrepSearch(engine.path, q, ctx, collector);
-    else {
+    if (engine.kind === "ripgrep") {
+      // The target is opened here and judged by what opened (a link swapped in after the check is
+      // refused); rg searches what is open. /proc missing: searched by name, as before.
+      const pinned = q.isFile
+        ? await openPinned(target, ctx, "Grep", "search")
+        : await openPinnedFolder(target, ctx, "Grep");
+      const pin: Pin | undefined =
+        pinned.through === target ? undefined : q.isFile ? { file: pinned.handle.fd } : { folder: pinned.through };
+      try {
+        await ripgrepSearch(engine.path, q, ctx, collector, pin);
+      } finally {
+        await pinned.handle.close();
+      }
+    } else {
       if (q.type || q.multiline) {
         throw new ToolError(
           `"${q.type ? "type" : "multiline"}" needs ripgrep, which cannot run here (${engine.reason}); ` +
@@ -266,6 +308,6 @@ export const grepTool = defineTool({
       };
       await fallbackGrep(target, q.isFile, ctx.cwd, ctx.signal, search, collector);
     }
-    return { content: collector.format() };
+    return { content: collector.format(), hookResponse: collector.response() };
   },
 });

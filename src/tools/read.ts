@@ -171,6 +171,7 @@ async function readImage(
       { type: "text", text: `Image: ${path} (${mediaType}, ${bytes.length} bytes)` },
       { type: "image", image },
     ],
+    hookResponse: { type: "image", file: { filePath: path, type: mediaType, originalSize: bytes.length } },
   };
 }
 
@@ -222,7 +223,7 @@ async function readOpened(
 ): Promise<ToolResult> {
   // Files in /proc and /sys say they are empty (size 0) yet have content: read regardless.
   const head = await readHead(through, SNIFF_BYTES);
-  if (head.length === 0) return { content: `(${path} is empty)` };
+  if (head.length === 0) return { content: `(${path} is empty)`, hookResponse: textResponse(path, [], 1, 0) };
   const mediaType = imageMediaType(head);
   if (mediaType) return readImage(path, through, mediaType, Math.max(size, head.length), ctx);
   if (isBinary(head)) throw new ToolError(`Cannot read ${path}: binary file${size > 0 ? ` (${size} bytes)` : ""}`);
@@ -240,5 +241,11 @@ async function readOpened(
   const remaining = total - last;
   const more = `${remaining} more line${remaining === 1 ? "" : "s"}`;
   const note = remaining > 0 ? `\n… ${more}; use offset=${last + 1} to read on` : "";
-  return { content: body + note };
+  return { content: body + note, hookResponse: textResponse(path, lines, first, total) };
+}
+
+/** The window as PostToolUse hooks get it: the lines read, without their numbers. */
+function textResponse(path: string, lines: string[], first: number, total: number): ToolResult["hookResponse"] {
+  const file = { filePath: path, content: lines.join("\n"), numLines: lines.length, startLine: first };
+  return { type: "text", file: { ...file, totalLines: total } };
 }

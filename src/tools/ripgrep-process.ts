@@ -10,6 +10,8 @@ export interface RipgrepOptions {
   separator?: number;
   /** Gets each record without its separator; returns false when it has enough. */
   onRecord(record: Buffer): boolean;
+  /** A file already opened and judged, handed to rg as its fd 3 (`/proc/self/fd/3`): see grep.ts. */
+  pinnedFd?: number;
 }
 
 export interface RipgrepOutcome {
@@ -45,7 +47,8 @@ export async function runRipgrep(rgPath: string, args: string[], opts: RipgrepOp
     const child = spawn(rgPath, args, {
       cwd: opts.cwd,
       env: opts.env,
-      stdio: ["ignore", "pipe", "pipe"],
+      // A fourth entry (fd 3) only for a handed-over file; the types know the three-entry form.
+      stdio: ["ignore", "pipe", "pipe", opts.pinnedFd ?? "ignore"] as unknown as ["ignore", "pipe", "pipe"],
       detached: true,
     });
     let stopped: RipgrepOutcome["stopped"] = null;

@@ -5,6 +5,7 @@ import type { ApprovalAnswer, ApprovalRequest } from "../policy/approval.ts";
 import type { ImageBlock, TextBlock } from "../protocol/message.ts";
 import type { JsonSchema } from "../protocol/json-schema.ts";
 import type { ToolDisplay } from "../protocol/tool-display.ts";
+import type { ToolResponseFacts } from "../protocol/hook-events.ts";
 import type * as z from "zod/mini";
 
 export type { JsonSchema };
@@ -98,6 +99,8 @@ export interface ToolResult {
   isError?: boolean;
   /** For the view only (never sent to the model): a command's exit code and line count, a diff. */
   display?: ToolDisplay;
+  /** For PostToolUse hooks only: Claude Code's `tool_response` fields, unscreened (agent/tool-call.ts screens them). */
+  hookResponse?: ToolResponseFacts;
 }
 
 /** Made by `defineTool` (input-schema.ts): the input type and the JSON Schema both come from `input`. */

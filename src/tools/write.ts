@@ -9,6 +9,7 @@ import { errorText, fileInTheWay, readRegularFile, requireRegular } from "./file
 import { writeTextThrough } from "./editor-files.ts";
 import { isBinary } from "./binary.ts";
 import { changeDisplay } from "./line-diff.ts";
+import { writeResponse } from "./response-facts.ts";
 import { brokenLinkMessage, resolveToolPath } from "./paths.ts";
 import { about, defineTool, toolInput } from "./input-schema.ts";
 import { ToolError } from "./types.ts";
@@ -60,6 +61,11 @@ export const writeTool = defineTool({
     const verb = before ? "Updated" : "Created";
     const diffable = !before || (old !== undefined && !isBinary(old));
     const display = diffable ? changeDisplay(path, old?.toString("utf8") ?? "", input.content, !before) : undefined;
-    return { content: `${verb} ${path} (${bytes} bytes, ${lines} line${lines === 1 ? "" : "s"})`, display };
+    const text = diffable ? old?.toString("utf8") : undefined;
+    return {
+      content: `${verb} ${path} (${bytes} bytes, ${lines} line${lines === 1 ? "" : "s"})`,
+      display,
+      hookResponse: writeResponse(path, input.content, !before, text, display),
+    };
   },
 });

@@ -659,7 +659,8 @@ describe("the gate", () => {
     expect(await checkPermission("Bash", { command: "rm -rf ~" }, ws, services)).toEqual({ ok: true });
     expect(await checkPermission("Bash", { command: "rm -rf ~" }, ws, services)).toEqual({ ok: true });
     expect(services.granted).toEqual(["Bash(rm -rf ~)"]);
-    expect(await checkPermission("Bash", { command: "rm -rf ~" }, ws, services)).toEqual({ ok: true }); // not asked again
+    // Not asked again: the granted rule is the policy's own now.
+    expect(await checkPermission("Bash", { command: "rm -rf ~" }, ws, services)).toEqual({ ok: true, byPolicy: true });
     // A granted path with a space is matched again (rules keep the path as written).
     const spaced = { ...services, approve: async () => "always" as const };
     expect(await checkPermission("Write", { path: join(outside, "a b.txt"), content: "" }, ws, spaced)).toEqual({

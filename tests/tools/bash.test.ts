@@ -124,6 +124,7 @@ describe("Bash tool", () => {
       content: "a\n\nExit code: 130 (SIGINT)",
       isError: true,
       display: { kind: "command", exit_code: 130, lines: 1 },
+      hookResponse: { stdout: "a\n\n", interrupted: false, isImage: false },
     });
   });
 

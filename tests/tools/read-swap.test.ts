@@ -1,10 +1,12 @@
 // Read reads the file it opened, judged by its real path: a command left running can turn a file
 // the policy allowed into a link to `~/.ssh/id_rsa` between the check and the open. Here the swap
-// has happened by the time Read opens it (the state a lost race leaves), deterministically.
+// has happened by the time Read (or Edit) opens it (the state a lost race leaves), deterministically.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildPolicy, type PermissionPolicy } from "../../src/policy/policy.ts";
+import { editTool } from "../../src/tools/edit.ts";
+import { grepTool } from "../../src/tools/grep.ts";
 import { readTool } from "../../src/tools/read.ts";
 import { makeContext, tempDir, text, toolError } from "./tool-context.ts";
 
@@ -60,6 +62,23 @@ describe("Read after the permission check", () => {
     symlinkSync(join(home, ".ssh", "id_rsa"), join(ws, "x"));
     expect(text(await read("x", policy(), false))).toContain("CANARY-KEY");
     expect(text(await read("x", policy(["Read(x)"]), true))).toContain("CANARY-KEY");
+  });
+
+  test("Edit reads the file it opened too: no old_string oracle on the swapped-in key", async () => {
+    symlinkSync(join(home, ".ssh", "id_rsa"), join(ws, "x"));
+    const ctx = { ...makeContext(ws, { services: { permissions: policy() } }), allowedByPolicy: true };
+    const edit = editTool.execute({ path: "x", old_string: "CANARY", new_string: "y" } as never, ctx);
+    expect(await toolError(edit)).toContain("changed after the permission check");
+  });
+
+  test("Grep of a file named outright searches the file it opened", async () => {
+    symlinkSync(join(home, ".ssh", "id_rsa"), join(ws, "x"));
+    const ctx = { ...makeContext(ws, { services: { permissions: policy() } }), allowedByPolicy: true };
+    const grep = grepTool.execute({ pattern: "CANARY", path: "x", output_mode: "content" } as never, ctx);
+    expect(await toolError(grep)).toContain("changed after the permission check");
+    writeFileSync(join(ws, "y"), "CANARY-PLAIN\n");
+    const plain = await grepTool.execute({ pattern: "CANARY", path: "y", output_mode: "content" } as never, ctx);
+    expect(text(plain)).toBe(`${join(ws, "y")}:1:CANARY-PLAIN`);
   });
 
   test("links inside the workspace still read as before", async () => {

@@ -7,6 +7,7 @@
 import type { Config } from "../../config/config.ts";
 import type { Executor } from "../../executor/executor.ts";
 import { errorMessage } from "../../protocol/errors.ts";
+import { openDirectTerminal } from "../../runtime/direct-terminal.ts";
 import { startupMark } from "../../runtime/startup-trace.ts";
 import { loadMarkdown } from "../../render/markdown.ts";
 import { fitWidth, wrapText } from "../../render/text-width.ts";
@@ -33,7 +34,8 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
   startupMark("interactive-code");
   const life = startLifecycle();
   let executor: Executor | undefined;
-  const p = screenParts(config, command.images, () => executor);
+  // Raw mode and the size through libc: node:tty (process.stdin) loads after the first frame.
+  const p = screenParts(config, command.images, () => executor, await openDirectTerminal());
   startupMark("screen-parts");
   const releaseConsole = captureConsole((lines) => {
     for (const line of lines) p.view.say(...wrapText(`  ${line}`, p.term.width()).map((l) => p.theme.dim(l)));
@@ -59,18 +61,20 @@ export async function runInteractive(config: Config, command: RunCommand): Promi
     config.theme,
   );
   const keys = keyHandler(p, submitter, exit);
-  p.term.take(
+  p.term.take();
+  startupMark("terminal-taken");
+
+  // The prompt is drawn before the session opens: typing can start at once (a key typed before the
+  // keys are read waits in the raw terminal). The executor and the runtime (the providers' SDKs,
+  // the tools) and marked are loaded only after that first frame.
+  p.painter.paint();
+  startupMark("first-frame");
+  p.term.listen(
     (key) => {
       if (p.state.takesInput) keys.onKey(key);
     },
     () => p.painter.resized(),
   );
-  startupMark("terminal-taken");
-
-  // The prompt is drawn before the session opens: typing can start at once. The executor and the
-  // runtime (the providers' SDKs, the tools) are loaded only after that first frame.
-  p.painter.paint();
-  startupMark("first-frame");
   try {
     const [{ createExecutor }, { openRuntime }] = await Promise.all([
       import("../../executor/executor.ts"),

@@ -11,6 +11,7 @@ import { openRuntime } from "../../executor/session-runtime.ts";
 import { EXIT } from "../../protocol/errors.ts";
 import { codeAfterSave, endOnce, startLifecycle } from "../process-lifecycle.ts";
 import { inertLine } from "../../render/inert.ts";
+import { loadMarkdown } from "../../render/markdown.ts";
 import { makeTheme } from "../../render/theme.ts";
 import { toolLabel } from "../../render/tool-label.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../../tools/types.ts";
@@ -134,6 +135,8 @@ export async function runLineSession(config: Config, command: RunCommand): Promi
   });
 
   out(`${welcomeLine(false)}\n${PROMPT}`);
+  // The view draws answers (and a resumed session's messages) as Markdown.
+  await loadMarkdown();
   executor = await createExecutor({
     config,
     resume: command.resume,

@@ -5,6 +5,7 @@
 import type { Config } from "../../config/config.ts";
 import type { Executor } from "../../executor/executor.ts";
 import type { Frame } from "../../render/screen-diff.ts";
+import type { DirectTerminal } from "../../runtime/direct-terminal.ts";
 import { fitWidth } from "../../render/text-width.ts";
 import { type Theme, makeTheme } from "../../render/theme.ts";
 import { ApprovalQueue } from "./approval-queue.ts";
@@ -40,9 +41,10 @@ export function screenParts(
   config: Config,
   images: readonly string[],
   executor: () => Executor | undefined,
+  direct?: DirectTerminal,
 ): ScreenParts {
   const state = new SessionState();
-  const term = new TerminalSetup();
+  const term = new TerminalSetup(direct);
   const theme = makeTheme(config.color, config.theme);
   const history = new HistoryFile(config.home);
   // ↑ walks the prompts sent in this directory; Ctrl-R searches those of every directory.
