@@ -141,8 +141,10 @@ describe("long sessions", () => {
       expect(state.lostTask).toBe(0);
       expect(result.stats.compactions).toBeGreaterThan(0);
       expect(result.stats.messages_evicted).toBeGreaterThan(0);
-      // Condensed before the in-memory window evicted anything the model still saw: no fallback.
-      expect(r.stderr).not.toContain("warning");
+      // Condensed before the in-memory window evicted anything the model still saw: no fallback. (The
+      // provider SDK's own notice that the model retires, dated, comes as a warning too: not ours.)
+      const ours = r.stderr.split("\n").filter((l) => l.includes("warning") && !l.includes("is deprecated"));
+      expect(ours).toEqual([]);
     }, 130_000);
   }
 
