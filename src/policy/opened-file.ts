@@ -19,7 +19,8 @@ export function openedFileProblem(
   granted: readonly string[] = [],
 ): string | null {
   const judged = (tool: string, path: string) => decide(policy, { tool, input: { path }, cwd: call.cwd }, granted);
-  const direct = judged("Read", opened);
+  // A write is judged as the write it is; anything else as the read it is.
+  const direct = judged(call.tool === "Write" || call.tool === "Edit" ? call.tool : "Read", opened);
   if (direct.kind === "allow") return null;
   if (realPathOf(call.path) === opened && judged(call.tool, call.path).kind === "allow") return null;
   return direct.reason;

@@ -12,7 +12,7 @@ import { notFoundMessage, resolveToolPath } from "./paths.ts";
 import { about, defineTool, toolInput } from "./input-schema.ts";
 import { changeDisplay } from "./line-diff.ts";
 import { editResponse } from "./response-facts.ts";
-import { ToolError, type ToolContext, type ToolServices } from "./types.ts";
+import { ToolError, type ToolContext } from "./types.ts";
 
 // Built on the first call's check, not at load (defineTool).
 const input = () =>
@@ -137,11 +137,11 @@ export function snippet(content: string, at: number, inserted: string): string {
   return shown.join("\n");
 }
 
-async function createFile(path: string, text: string, services: ToolServices): Promise<string> {
+async function createFile(path: string, text: string, ctx: ToolContext): Promise<string> {
   const blocker = await fileInTheWay(dirname(path));
   if (blocker) throw new ToolError(`Cannot create ${path}: ${blocker} is not a directory`);
   await mkdir(dirname(path), { recursive: true });
-  await writeTextThrough(services, path, text, "create");
+  await writeTextThrough(ctx.services, path, text, "create", { ...ctx, tool: "Edit" });
   return `Created ${path} (${Buffer.byteLength(text)} bytes)`;
 }
 
@@ -179,7 +179,7 @@ export const editTool = defineTool({
     if (!info) {
       if (oldText === "") {
         const display = changeDisplay(path, "", newText, true);
-        const content = await createFile(path, newText, ctx.services);
+        const content = await createFile(path, newText, ctx);
         return { content, display, hookResponse: editResponse(path, input, null, display) };
       }
       throw new ToolError(`${notFoundMessage(path)}\nTo create a file, use Write (or Edit with an empty old_string).`);
@@ -195,7 +195,7 @@ export const editTool = defineTool({
             "give the text to replace, or use Write to replace the whole file.",
         );
       }
-      await writeTextThrough(ctx.services, path, newText, "edit");
+      await writeTextThrough(ctx.services, path, newText, "edit", { ...ctx, tool: "Edit" });
       const display = changeDisplay(path, "", newText, false);
       return {
         content: `Wrote ${Buffer.byteLength(newText)} bytes into empty file ${path}`,
@@ -205,7 +205,7 @@ export const editTool = defineTool({
     }
 
     const outcome = applyEdit(content, oldText, newText, input.replace_all === true, path);
-    await writeTextThrough(ctx.services, path, outcome.content, "edit");
+    await writeTextThrough(ctx.services, path, outcome.content, "edit", { ...ctx, tool: "Edit" });
     const what = outcome.count === 1 ? "1 replacement" : `${outcome.count} replacements (first shown)`;
     const display = changeDisplay(path, content, outcome.content, false);
     return {

@@ -4,7 +4,7 @@
 // and a write still never goes through a symbolic link, as the tools' own writes do not.
 
 import { lstat, readlink } from "node:fs/promises";
-import { requireRegular, writeRegularFile } from "./files.ts";
+import { requireRegular, type WriteJudge, writeRegularFile } from "./files.ts";
 import { ToolError, type ToolServices } from "./types.ts";
 
 export type { EditorFiles } from "./types.ts";
@@ -28,10 +28,11 @@ export async function writeTextThrough(
   path: string,
   text: string,
   verb = "write",
+  judge?: WriteJudge,
 ): Promise<void> {
   await services.checkpoints?.beforeWrite(path);
   const write = services.editorFiles?.write;
-  if (!write) await writeRegularFile(path, text, verb);
+  if (!write) await writeRegularFile(path, text, verb, judge);
   else await writeThroughEditor(write, path, text, verb);
   await services.checkpoints?.afterWrite(path, text);
 }

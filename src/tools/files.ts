@@ -4,7 +4,7 @@
 
 import { constants, type Stats } from "node:fs";
 import { type FileHandle, open, readlink, stat } from "node:fs/promises";
-import { dirname } from "node:path";
+import { basename, dirname } from "node:path";
 import { openedFileProblem } from "../policy/opened-file.ts";
 import { ToolError, type ToolContext } from "./types.ts";
 
@@ -77,17 +77,22 @@ export async function openPinnedFolder(
   return { handle, through: await judgedOpen(handle, path, ctx, tool, "search") };
 }
 
-/** `/proc/self/fd/N` once the open file is judged (closed and thrown when refused); `path` without /proc. */
+/**
+ * `/proc/self/fd/N` once the open file is judged (closed and thrown when refused); `path` without
+ * /proc. `below`: the handle is `path`'s folder, and the file judged is `below` in it.
+ */
 async function judgedOpen(
   handle: FileHandle,
   path: string,
   ctx: Pick<ToolContext, "cwd" | "services" | "allowedByPolicy">,
   tool: string,
   verb: string,
+  below?: string,
 ): Promise<string> {
   const through = `/proc/self/fd/${handle.fd}`;
-  const opened = await readlink(through).catch(() => null);
-  if (opened === null) return path;
+  const folder = await readlink(through).catch(() => null);
+  if (folder === null) return path;
+  const opened = below === undefined ? folder : `${folder.replace(/\/$/, "")}/${below}`;
   const policy = ctx.services.permissions;
   const problem =
     policy && ctx.allowedByPolicy
@@ -98,6 +103,24 @@ async function judgedOpen(
     throw new ToolError(`Cannot ${verb} ${path}: it changed after the permission check, to ${opened} (${problem})`);
   }
   return through;
+}
+
+/** What a write is judged by once its folder is open: the call's tool and context. */
+export interface WriteJudge extends Pick<ToolContext, "cwd" | "services" | "allowedByPolicy"> {
+  tool: string;
+}
+
+/** `path`'s folder, opened and judged with `path`'s name in it; null without /proc. */
+async function pinnedFolderOf(
+  path: string,
+  judge: WriteJudge,
+  verb: string,
+): Promise<{ handle: FileHandle; through: string } | null> {
+  const handle = await open(dirname(path), constants.O_RDONLY | constants.O_DIRECTORY);
+  const through = await judgedOpen(handle, path, judge, judge.tool, verb, basename(path));
+  if (through !== path) return { handle, through };
+  await handle.close();
+  return null;
 }
 
 export async function readRegularFile(path: string, verb = "read"): Promise<Buffer> {
@@ -114,16 +137,22 @@ export async function readRegularFile(path: string, verb = "read"): Promise<Buff
  * component is opened with O_NOFOLLOW: a symbolic link there (dangling or not, planted by a
  * command after the permission check) is refused, never written through.
  */
-export async function writeRegularFile(path: string, data: string, verb = "write"): Promise<void> {
+export async function writeRegularFile(path: string, data: string, verb = "write", judge?: WriteJudge): Promise<void> {
   let handle: FileHandle;
+  // The folder is opened and judged first, and the file opened inside that very folder: a folder
+  // swapped for a link (`d -> ~`) after the permission check cannot send the write elsewhere.
+  const folder = judge ? await pinnedFolderOf(path, judge, verb) : null;
   try {
-    handle = await openRegular(path, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, verb);
+    const name = folder ? `${folder.through}/${basename(path)}` : path;
+    handle = await openRegular(name, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, verb);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ELOOP") throw err;
     const target = await readlink(path).catch(() => "?");
     throw new ToolError(
       `Cannot ${verb} ${path}: it is a symbolic link (to ${target}); links are not followed, name the file itself`,
     );
+  } finally {
+    await folder?.handle.close();
   }
   try {
     // Truncated only once it is known to be a regular file.

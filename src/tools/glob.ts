@@ -7,6 +7,8 @@ import { stat } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import * as z from "zod/mini";
 import description from "./glob.md" with { type: "text" };
+import { openPinnedFolder } from "./files.ts";
+import { printablePath } from "./grep-output.ts";
 import { resolveToolPath } from "./paths.ts";
 import { runRipgrep } from "./ripgrep-process.ts";
 import { engineFor } from "./search-engine.ts";
@@ -112,18 +114,23 @@ export const globTool = defineTool({
       // (a --glob would); the whole pattern is still matched here.
       const last = rest.split("/").at(-1) ?? rest;
       if (last && !last.includes("**")) args.push("--type-add", `synapseglob:${last}`, "--type", "synapseglob");
-      args.push("--", root);
+      // The folder is opened and judged first, and rg lists the open folder (its working directory,
+      // as `.`): a folder swapped for a link after the permission check is refused (files.ts).
+      const pinned = await openPinnedFolder(root, ctx, "Glob");
+      const listed = pinned.through === root ? root : ".";
+      args.push("--", listed);
+      const named = (file: string) => (listed === "." ? root.replace(/\/$/, "") + file.slice(1) : file);
       const outcome = await runRipgrep(engine.path, args, {
-        cwd: ctx.cwd,
+        cwd: listed === "." ? pinned.through : ctx.cwd,
         signal: ctx.signal,
         timeoutMs: ctx.limits.shell.commandTimeoutMs,
         env: ctx.limits.shell.env,
         separator: 0,
         onRecord(record) {
-          consider(record.toString("utf8"));
+          consider(named(record.toString("utf8")));
           return true;
         },
-      });
+      }).finally(() => pinned.handle.close());
       if (outcome.stopped === "timeout") {
         throw new ToolError(
           `Glob stopped after ${ctx.limits.shell.commandTimeoutMs / 1000} s (the command timeout); ` +
@@ -144,7 +151,8 @@ export const globTool = defineTool({
         ? `\n(truncated: showing ${MAX_GLOB_RESULTS} of ${newest.total} files, newest first; ` +
           "use a more specific pattern or path)"
         : "";
-    return { content: newest.paths().join("\n") + note, hookResponse };
+    // One line a path, as the permission screen reads them (a newline in a name would split one).
+    return { content: newest.paths().map(printablePath).join("\n") + note, hookResponse };
   },
 });
 

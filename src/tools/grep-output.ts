@@ -65,7 +65,8 @@ export class GrepCollector {
   }
 
   /** files_with_matches: one matching file. Returns false once the cap is reached. */
-  addFile(path: string): boolean {
+  addFile(name: string): boolean {
+    const path = printablePath(name);
     if (this.files.has(path)) return true;
     if (!this.take()) return false;
     this.files.set(path, { lines: [], lastLine: 0 });
@@ -73,14 +74,16 @@ export class GrepCollector {
   }
 
   /** count: a file and its number of matching lines. */
-  addCount(path: string, count: number): boolean {
+  addCount(name: string, count: number): boolean {
+    const path = printablePath(name);
     if (!this.take()) return false;
     this.files.set(path, { lines: [`${path}:${count}`], lastLine: 0, count });
     return true;
   }
 
   /** content: one line (already clipped), a match or a context line. */
-  addLine(path: string, lineNumber: number, text: string, isMatch: boolean): boolean {
+  addLine(name: string, lineNumber: number, text: string, isMatch: boolean): boolean {
+    const path = printablePath(name);
     let entry = this.files.get(path);
     if (entry && entry.lastLine >= lineNumber) return true;
     if (!this.take()) return false;
@@ -139,4 +142,14 @@ export class GrepCollector {
     }
     return out.join("\n");
   }
+}
+
+/**
+ * A path as one output line shows it: control characters (a newline in a file's name) become `?`,
+ * as `ls` shows them. Otherwise `docs/a<newline>b.md:1:text` would print as two lines, and the
+ * permission screen, which reads each line's path, would judge the second as `b.md`, outside a
+ * `Read(docs/**)` deny rule.
+ */
+export function printablePath(path: string): string {
+  return path.replace(/[\u0000-\u001f\u007f]/g, "?");
 }

@@ -195,6 +195,7 @@ async function ripgrepSearch(
 ): Promise<void> {
   const wanted = fileFilter(q.glob, q.target);
   const { target, shown } = pinnedSearch(q, pin);
+  let partial = Buffer.alloc(0);
   const outcome = await runRipgrep(rgPath, ripgrepArgs({ ...q, target }), {
     cwd: pin && "folder" in pin ? pin.folder : ctx.cwd,
     signal: ctx.signal,
@@ -208,9 +209,13 @@ async function ripgrepSearch(
         const path = shown(decoder.decode(record));
         return !wanted(path) || collector.addFile(path);
       }
-      const nul = record.lastIndexOf(0);
-      const path = shown(decoder.decode(record.subarray(0, nul)));
-      return !wanted(path) || collector.addCount(path, Number(record.subarray(nul + 1).toString()));
+      // `path NUL count`, one a line; a path with a newline in it spans records: joined again.
+      const whole = Buffer.concat([partial, record]);
+      const nul = whole.lastIndexOf(0);
+      partial = nul < 0 ? Buffer.concat([whole, Buffer.from("\n")]) : Buffer.alloc(0);
+      if (nul < 0) return true;
+      const path = shown(decoder.decode(whole.subarray(0, nul)));
+      return !wanted(path) || collector.addCount(path, Number(whole.subarray(nul + 1).toString()));
     },
   });
   if (outcome.stopped === "aborted") throw new ToolError("Grep interrupted");

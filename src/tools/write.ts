@@ -50,7 +50,7 @@ export const writeTool = defineTool({
     if (blocker) throw new ToolError(`Cannot write ${path}: ${blocker} is not a directory`);
     try {
       await mkdir(dirname(path), { recursive: true });
-      await writeTextThrough(ctx.services, path, input.content);
+      await writeTextThrough(ctx.services, path, input.content, "write", { ...ctx, tool: "Write" });
     } catch (err) {
       if (err instanceof ToolError) throw err;
       const broken = (err as NodeJS.ErrnoException).code === "ENOENT" ? brokenLinkMessage(path) : null;

@@ -1,13 +1,16 @@
 // Read reads the file it opened, judged by its real path: a command left running can turn a file
 // the policy allowed into a link to `~/.ssh/id_rsa` between the check and the open. Here the swap
-// has happened by the time Read (or Edit) opens it (the state a lost race leaves), deterministically.
+// has happened by the time a tool opens it (the state a lost race leaves), deterministically; the
+// same for a folder Write or Edit writes in.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildPolicy, type PermissionPolicy } from "../../src/policy/policy.ts";
 import { editTool } from "../../src/tools/edit.ts";
+import { globTool } from "../../src/tools/glob.ts";
 import { grepTool } from "../../src/tools/grep.ts";
 import { readTool } from "../../src/tools/read.ts";
+import { writeTool } from "../../src/tools/write.ts";
 import { makeContext, tempDir, text, toolError } from "./tool-context.ts";
 
 let dir: string;
@@ -45,7 +48,8 @@ function policy(allow: string[] = []): PermissionPolicy {
 const read = (path: string, p: PermissionPolicy, allowedByPolicy: boolean) =>
   readTool.execute({ path } as never, { ...makeContext(ws, { services: { permissions: p } }), allowedByPolicy });
 
-describe("Read after the permission check", () => {
+// Linux only: elsewhere there is no /proc/self/fd to judge an open file by (README, Safety).
+describe.skipIf(process.platform !== "linux")("Read after the permission check", () => {
   test("a file swapped for a link to a protected file after an unasked check is not read", async () => {
     symlinkSync(join(home, ".ssh", "id_rsa"), join(ws, "x"));
     const message = await toolError(read("x", policy(), true));
@@ -71,14 +75,36 @@ describe("Read after the permission check", () => {
     expect(await toolError(edit)).toContain("changed after the permission check");
   });
 
-  test("Grep of a file named outright searches the file it opened", async () => {
+  test("Grep and Glob search the file or folder they opened", async () => {
     symlinkSync(join(home, ".ssh", "id_rsa"), join(ws, "x"));
     const ctx = { ...makeContext(ws, { services: { permissions: policy() } }), allowedByPolicy: true };
     const grep = grepTool.execute({ pattern: "CANARY", path: "x", output_mode: "content" } as never, ctx);
     expect(await toolError(grep)).toContain("changed after the permission check");
+    symlinkSync(join(home, ".ssh"), join(ws, "d"));
+    const folder = grepTool.execute({ pattern: "CANARY", path: "d", output_mode: "content" } as never, ctx);
+    expect(await toolError(folder)).toContain("changed after the permission check");
+    // Glob lists the folder it opened too: no names from ~/.ssh.
+    expect(await toolError(globTool.execute({ pattern: "d/*" } as never, ctx))).toContain("changed after");
+    expect(text(await globTool.execute({ pattern: "*" } as never, ctx))).toContain(join(ws, "notes.txt"));
     writeFileSync(join(ws, "y"), "CANARY-PLAIN\n");
     const plain = await grepTool.execute({ pattern: "CANARY", path: "y", output_mode: "content" } as never, ctx);
     expect(text(plain)).toBe(`${join(ws, "y")}:1:CANARY-PLAIN`);
+  });
+
+  test("Write and Edit write in the folder they opened: a folder swapped for a link out is refused", async () => {
+    writeFileSync(join(home, ".bashrc"), "# rc\n");
+    symlinkSync(home, join(ws, "d"));
+    const ctx = { ...makeContext(ws, { services: { permissions: policy() } }), allowedByPolicy: true };
+    const write = writeTool.execute({ path: "d/.bashrc", content: "pwned\n" } as never, ctx);
+    expect(await toolError(write)).toContain("changed after the permission check");
+    const create = editTool.execute({ path: "d/.profile", old_string: "", new_string: "pwned\n" } as never, ctx);
+    expect(await toolError(create)).toContain("changed after the permission check");
+    expect(readFileSync(join(home, ".bashrc"), "utf8")).toBe("# rc\n");
+    // A link to a folder inside the workspace is written through as before.
+    mkdirSync(join(ws, "sub"));
+    symlinkSync(join(ws, "sub"), join(ws, "alias"));
+    await writeTool.execute({ path: "alias/f.txt", content: "ok\n" } as never, ctx);
+    expect(readFileSync(join(ws, "sub", "f.txt"), "utf8")).toBe("ok\n");
   });
 
   test("links inside the workspace still read as before", async () => {
