@@ -6,6 +6,7 @@
 
 import { UsageError } from "../protocol/errors.ts";
 import { isBinary } from "../text/binary.ts";
+import { withPipedInput } from "../protocol/piped-input.ts";
 
 export const MAX_STDIN_BYTES = 10 * 1024 * 1024;
 
@@ -93,7 +94,7 @@ function unreadable(err: unknown): UsageError {
 export function composePrompt(argPrompt: string | undefined, stdinText: string | undefined): string | undefined {
   const piped = stdinText?.replace(/\s+$/, "");
   const arg = argPrompt?.trim();
-  if (arg && piped) return `${arg}\n\n<stdin>\n${piped}\n</stdin>`;
+  if (arg && piped) return withPipedInput(arg, piped);
   if (arg) return arg;
   if (piped?.trim()) return piped.trim();
   return undefined;

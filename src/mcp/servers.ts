@@ -8,6 +8,7 @@ import type { ContentBlock } from "../protocol/message.ts";
 import { errorMessage } from "../protocol/errors.ts";
 import type { Tool } from "../tools/types.ts";
 import { resourceMentions, resourceText } from "./resource-mentions.ts";
+import { userWordsOf } from "../protocol/piped-input.ts";
 import { parsePromptCommand, promptArguments, promptText } from "./prompt-command.ts";
 import { UsageError } from "../protocol/errors.ts";
 import { WATCHDOG_SCRIPT } from "../shell/watchdog.ts";
@@ -281,7 +282,8 @@ class McpServerSet implements McpServers {
     const { input } = this;
     const connected = new Map(this.connected().map((c) => [c.name, c]));
     if (!connected.size) return prompt;
-    const text = prompt.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+    // Only the user's words ask for a resource: a piped diff's `@server:uri` is data.
+    const text = userWordsOf(prompt.map((b) => (b.type === "text" ? b.text : "")).join("\n"));
     const attached: ContentBlock[] = [];
     for (const mention of resourceMentions(text, new Set(connected.keys()))) {
       try {
