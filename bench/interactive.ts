@@ -7,12 +7,12 @@
 // `bun bench/interactive.ts [binary]`: another binary (an older build, say) is measured in the
 // same runs, interleaved with dist/synapse, for the start-up figures (START_ONLY=1: only those).
 
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import stripAnsi from "strip-ansi";
 import { startFakeLLM } from "../tests/support/fake-llm.ts";
 import { BINARY, providerEnv, tempHome } from "../tests/support/binary.ts";
-import { median } from "./measure.ts";
+import { cpuMs, median } from "./measure.ts";
 
 const RUNS = Number(process.env.RUNS ?? 20);
 const other = process.argv[2] ? resolve(process.argv[2]) : undefined;
@@ -78,19 +78,6 @@ function openPty(env: Record<string, string>, cwd: string, program = BINARY): Pt
       await proc.exited;
     },
   };
-}
-
-/** CPU time (ms) of every thread of a running process so far. */
-function cpuMs(pid: number): number {
-  let ns = 0;
-  for (const t of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, "utf8").split(" ")[0]);
-    } catch {
-      // The thread has just ended.
-    }
-  }
-  return ns / 1e6;
 }
 
 interface Start {

@@ -2,7 +2,7 @@
 // report the child's own peak here, so /usr/bin/time is used, or /proc sampling without it.
 
 import "./temp-root.ts";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -68,4 +68,17 @@ export async function measure(argv: string[], opts: MeasureOptions = {}): Promis
 export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)] ?? Number.NaN;
+}
+
+/** CPU time (ms) of every thread of a running process so far. */
+export function cpuMs(pid: number): number {
+  let ns = 0;
+  for (const t of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // The thread has just ended.
+    }
+  }
+  return ns / 1e6;
 }

@@ -10,12 +10,12 @@
 //
 // `bun bench/startup.ts [binary]` (default dist/synapse): another binary measures a build against it.
 
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { BINARY, providerEnv, tempHome } from "../tests/support/binary.ts";
 import { type RecordedRequest, type ScriptedReply, startFakeLLM } from "../tests/support/fake-llm.ts";
-import { measure, median } from "./measure.ts";
+import { cpuMs, measure, median } from "./measure.ts";
 
 const RUNS = Number(process.env.RUNS ?? 20);
 const binary = process.argv[2] ? resolve(process.argv[2]) : BINARY;
@@ -47,19 +47,6 @@ async function compile(name: string, source: string): Promise<string> {
   });
   if (!r.success) throw new Error(`could not build the trivial binary ${name}`);
   return out;
-}
-
-/** CPU time (ms) of every thread of a running process so far. */
-function cpuMs(pid: number): number {
-  let ns = 0;
-  for (const t of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, "utf8").split(" ")[0]);
-    } catch {
-      // The thread has just ended.
-    }
-  }
-  return ns / 1e6;
 }
 
 /** Exec → first request, wall and CPU, of each argv in turn (interleaved, so load affects both alike). */

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } fro
 import { join } from "node:path";
 import type { ScriptedReply } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
-import { providerEnv, runBinary } from "../support/binary.ts";
+import { providerEnv, runBinary, homeEnv } from "../support/binary.ts";
 import { HAVE_BWRAP, NEEDS_BWRAP, testBase } from "../sandbox/support.ts";
 
 const serve = fakeLLMPerTest();
@@ -36,13 +36,7 @@ test.skipIf(!HAVE_BWRAP)(
     ]);
     const r = await runBinary({
       args: ["-o", "stream-json", "go"],
-      env: {
-        HOME: dir,
-        XDG_DATA_HOME: join(dir, "data"),
-        XDG_CONFIG_HOME: join(dir, "config"),
-        SYNAPSE_HOME: join(dir, "data", "synapse"),
-        ...providerEnv(s.url),
-      },
+      env: { ...homeEnv(dir), ...providerEnv(s.url) },
       cwd: ws,
       timeoutMs: 120_000,
     });

@@ -26,14 +26,16 @@ export interface RunOptions {
 /** A fresh home for one test: XDG folders and SYNAPSE_HOME inside a temp dir. */
 export function tempHome(): { dir: string; env: Record<string, string> } {
   const dir = mkdtempSync(join(tmpdir(), "synapse-e2e-"));
+  return { dir, env: homeEnv(dir) };
+}
+
+/** The environment of a run whose home, config and session store are all in `dir`. */
+export function homeEnv(dir: string): Record<string, string> {
   return {
-    dir,
-    env: {
-      HOME: dir,
-      XDG_DATA_HOME: join(dir, "data"),
-      XDG_CONFIG_HOME: join(dir, "config"),
-      SYNAPSE_HOME: join(dir, "data", "synapse"),
-    },
+    HOME: dir,
+    XDG_DATA_HOME: join(dir, "data"),
+    XDG_CONFIG_HOME: join(dir, "config"),
+    SYNAPSE_HOME: join(dir, "data", "synapse"),
   };
 }
 
