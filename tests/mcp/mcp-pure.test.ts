@@ -126,7 +126,10 @@ describe("results", () => {
       { content: [{ type: "text", text: "bad" }], isError: true },
       { content: "bad", isError: true },
     ],
-    [{ content: [], structuredContent: { a: 1 } }, { content: '{\n  "a": 1\n}', hookResponse: { a: 1 } }],
+    [
+      { content: [], structuredContent: { a: 1 } },
+      { content: '{\n  "a": 1\n}', hookResponse: { a: 1 } },
+    ],
     [{ content: [] }, { content: "(no output)" }],
     [{ content: [{ type: "resource_link", uri: "file:///a", name: "a" }] }, { content: "Resource link file:///a (a)" }],
     [
