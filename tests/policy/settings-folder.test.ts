@@ -7,7 +7,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildPolicy, decide, type PermissionPolicy } from "../../src/policy/policy.ts";
+import { decide, type PermissionPolicy } from "../../src/policy/policy.ts";
+import { workspacePolicy } from "../support/test-policy.ts";
 
 let ws = "";
 let home = "";
@@ -28,19 +29,7 @@ beforeAll(() => {
 });
 
 function policy(allow: string[] = []): PermissionPolicy {
-  return buildPolicy(
-    {
-      cwd: ws,
-      permissionMode: "default",
-      permissions: { allow, deny: [] },
-      addDirs: [],
-      secrets: [],
-      home: join(home, "data"),
-      configDir: join(home, "config"),
-      shell: { env: { PATH: "/usr/bin:/bin" } },
-    },
-    { home, sandboxed: false },
-  );
+  return workspacePolicy({ ws, home, sandboxed: false, allow });
 }
 const bash = (p: PermissionPolicy, command: string) => decide(p, { tool: "Bash", input: { command }, cwd: ws }).kind;
 

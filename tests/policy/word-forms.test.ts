@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { anyForClasses } from "../../src/policy/glob-expand.ts";
-import { buildPolicy, decide, isProtectedPath, type PermissionPolicy } from "../../src/policy/policy.ts";
+import { decide, isProtectedPath, type PermissionPolicy } from "../../src/policy/policy.ts";
+import { workspacePolicy } from "../support/test-policy.ts";
 
 let ws = "";
 let home = "";
@@ -24,19 +25,7 @@ beforeAll(() => {
 });
 
 function policy(sandboxed: boolean): PermissionPolicy {
-  return buildPolicy(
-    {
-      cwd: ws,
-      permissionMode: "default",
-      permissions: { allow: [], deny: [] },
-      addDirs: [],
-      secrets: [],
-      home: join(home, "data"),
-      configDir: join(home, "config"),
-      shell: { env: { PATH: "/usr/bin:/bin" } },
-    },
-    { home, sandboxed },
-  );
+  return workspacePolicy({ ws, home, sandboxed });
 }
 const bash = (sandboxed: boolean, command: string) =>
   decide(policy(sandboxed), { tool: "Bash", input: { command }, cwd: ws }).kind;

@@ -5,7 +5,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildPolicy, type PermissionPolicy } from "../../src/policy/policy.ts";
+import type { PermissionPolicy } from "../../src/policy/policy.ts";
+import { workspacePolicy } from "../support/test-policy.ts";
 import { editTool } from "../../src/tools/edit.ts";
 import { globTool } from "../../src/tools/glob.ts";
 import { grepTool } from "../../src/tools/grep.ts";
@@ -30,19 +31,7 @@ beforeEach(() => {
 afterEach(() => cleanup());
 
 function policy(allow: string[] = []): PermissionPolicy {
-  return buildPolicy(
-    {
-      cwd: ws,
-      permissionMode: "default",
-      permissions: { allow, deny: [] },
-      addDirs: [],
-      secrets: [],
-      home: join(home, "data"),
-      configDir: join(home, "config"),
-      shell: { env: { PATH: "/usr/bin:/bin" } },
-    },
-    { home, sandboxed: true },
-  );
+  return workspacePolicy({ ws, home, sandboxed: true, allow });
 }
 
 const read = (path: string, p: PermissionPolicy, allowedByPolicy: boolean) =>
