@@ -7,15 +7,8 @@ import { accessSync, constants, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { CommandView } from "./command-view.ts";
 import { type PathContext, pathProblem, unresolvable, wordPaths } from "./path-proof.ts";
-import {
-  GIT_GLOBAL_SAFE,
-  GIT_LIST_ONLY,
-  GIT_LIST_OPTIONS,
-  GIT_READ_ONLY,
-  GIT_UNSAFE_OPTION,
-  type ProgramSpec,
-  SAFE_PROGRAMS,
-} from "./safe-programs.ts";
+import { type ProgramSpec, SAFE_PROGRAMS } from "./safe-programs.ts";
+import { GIT_GLOBAL_SAFE, GIT_LIST_ONLY, GIT_LIST_OPTIONS, GIT_READ_ONLY, GIT_UNSAFE_OPTION } from "./safe-git.ts";
 import { sedScriptIsSafe } from "./sed-script.ts";
 import type { Word } from "./shell-parse.ts";
 import { insideWorkspace } from "./workspace.ts";

@@ -6,9 +6,7 @@ import type { ExecutorEvent } from "../../executor/executor.ts";
 import { assertNever } from "../../protocol/assert-never.ts";
 import type { RunResult } from "../../protocol/events.ts";
 import { type Message, textOf } from "../../protocol/message.ts";
-import type { ToolDisplay } from "../../protocol/tool-display.ts";
-import { SHOWN_CALL_LINES, SHOWN_COMMAND_LINES, commandOutputRows } from "../../render/command-output.ts";
-import { diffRows } from "../../render/diff-view.ts";
+import { SHOWN_CALL_LINES, SHOWN_COMMAND_LINES } from "../../render/command-output.ts";
 import { inert, inertLine } from "../../render/inert.ts";
 import { lastLines } from "../../render/live-tail.ts";
 import { MarkdownStream } from "../../render/markdown-stream.ts";
@@ -18,7 +16,7 @@ import type { Theme } from "../../render/theme.ts";
 import { toolLabel } from "../../render/tool-label.ts";
 import { compactedLine } from "../command-report.ts";
 import { replayRows } from "./session-replay.ts";
-import { echo, FAILED_GLYPH, OK_GLYPH } from "./transcript-rows.ts";
+import { callResultRows, echo, finishedCallRow } from "./transcript-rows.ts";
 import { retryNotice } from "../output/notices.ts";
 import { formatTokens, tokenChange } from "../output/token-count.ts";
 
@@ -42,12 +40,6 @@ const WHOLE_OUTPUT_CAP = 1 << 20;
 
 /** How long a status notice (context condensed) stays on the status line. */
 export const NOTICE_MS = 6000;
-
-/** Where a failed command's exit code goes in its row: "✗ Bash(false) · exit 1". */
-function exitNote(display: ToolDisplay | undefined): string {
-  const code = display?.kind === "command" ? display.exit_code : null;
-  return code !== null && code !== 0 ? ` · exit ${code}` : "";
-}
 
 export class SessionView {
   private committed: string[] = [];
@@ -309,26 +301,16 @@ export class SessionView {
     const label = tool?.label ?? event.name;
     const shownAsTask = this.taskRowShown.delete(event.id);
     this.labels.set(event.id, label);
-    if (!shownAsTask) {
-      const note = exitNote(event.display);
-      const glyph = event.is_error ? t.red(FAILED_GLYPH) : t.green(OK_GLYPH);
-      this.say(`${glyph} ${t.bold(fitWidth(label, w - 2 - note.length))}${event.is_error ? t.red(note) : note}`);
-    }
+    if (!shownAsTask) this.say(finishedCallRow(label, event.is_error, event.display, w, t));
     // What it printed is Ctrl-O's until the result the model got arrives (a `!command`'s never does).
     const userCommand = this.shellSubmission && event.name === "Bash";
     if (tool && (tool.whole || userCommand)) this.lastResult = { label, text: tool.whole };
-    const summary = fitWidth(`  ⎿ ${inertLine(event.summary)}`, w);
-    // A command's row shows what it printed (its first lines), as Claude Code's does; other tools
-    // say what they did in one line.
-    const command = event.display?.kind === "command" && !tool?.isTask ? event.display : undefined;
-    const printed = command && tool?.whole.trim() ? tool.whole : undefined;
+    // A command's row shows what it printed (its first lines); other tools say what they did in one line.
+    const isCommand = event.display?.kind === "command" && !tool?.isTask;
+    const printed = isCommand && tool?.whole.trim() ? tool.whole : undefined;
+    const call = { summary: event.summary, isError: event.is_error, display: event.display, printed };
     const shownLines = userCommand ? SHOWN_COMMAND_LINES : SHOWN_CALL_LINES;
-    const result = this.refusedByUser.delete(event.id)
-      ? []
-      : printed
-        ? commandOutputRows(printed, command?.lines ?? 0, w, t, shownLines)
-        : [event.is_error ? t.red(summary) : t.dim(summary)];
-    if (!event.is_error && event.display?.kind === "diff") result.push(...diffRows(event.display, w, t));
+    const result = this.refusedByUser.delete(event.id) ? [] : callResultRows(call, shownLines, w, t);
     if (!shownAsTask || !this.tasks.has(event.id)) this.say(...result);
     else {
       this.taskResults.set(event.id, result);
