@@ -3,6 +3,7 @@
 // order. `groupToolCalls` is the pure part.
 
 import type { EventSink } from "../protocol/events.ts";
+import type { ToolDisplay } from "../protocol/tool-display.ts";
 import type { ContentBlock, ToolResultBlock, ToolUseBlock } from "../protocol/message.ts";
 import type { Tool, ToolContext } from "../tools/types.ts";
 import type { TaskCallOutcome, TaskLauncher } from "./sub-agents.ts";
@@ -71,23 +72,7 @@ export async function runToolCalls(input: ToolBatchInput): Promise<ToolBatchResu
     const outcome = await executeToolCall(call, tools, input.context(call), input.hooks);
     results.push(outcome.block);
     stopped ??= outcome.stopped;
-    if (outcome.denied)
-      emit({
-        type: "permission_denied",
-        id: call.id,
-        name: call.name,
-        reason: outcome.denied.reason,
-        allow_with: outcome.denied.allowWith,
-      });
-    const display = outcome.display ? { display: outcome.display } : {};
-    emit({
-      type: "tool_end",
-      id: call.id,
-      name: call.name,
-      is_error: Boolean(outcome.block.is_error),
-      summary: outcome.summary,
-      ...display,
-    });
+    emitCallEnd(emit, call, { ...outcome, isError: Boolean(outcome.block.is_error) });
   };
 
   const taskGroup = async (calls: ToolUseBlock[]) => {
@@ -134,21 +119,8 @@ async function runTaskGroup(
     if (admission.ok) continue;
     refused.set(call.id, admission.block);
     emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
-    if (admission.denied)
-      emit({
-        type: "permission_denied",
-        id: call.id,
-        name: call.name,
-        reason: admission.denied.reason,
-        allow_with: admission.denied.allowWith,
-      });
-    emit({
-      type: "tool_end",
-      id: call.id,
-      name: call.name,
-      is_error: true,
-      summary: String(admission.block.content).split("\n")[0] ?? "",
-    });
+    const summary = String(admission.block.content).split("\n")[0] ?? "";
+    emitCallEnd(emit, call, { isError: true, summary, denied: admission.denied });
   }
   const runs = calls.map((call): Promise<TaskCallOutcome | ToolResultBlock> => {
     if (signal.aborted) return Promise.resolve(errorResult(call.id, INTERRUPTED));
@@ -184,15 +156,27 @@ async function runTaskGroup(
         tool_calls: outcome.toolCalls,
         summary: outcome.summary,
       });
-      emit({
-        type: "tool_end",
-        id: call.id,
-        name: call.name,
-        is_error: Boolean(outcome.block.is_error),
-        summary: outcome.summary,
-      });
+      emitCallEnd(emit, call, { isError: Boolean(outcome.block.is_error), summary: outcome.summary });
       return outcome;
     });
   });
   return Promise.all(runs).then((ends) => ends.map((r) => ("block" in r ? r.block : r)));
+}
+
+/** A call's end as the writers see it: the gate's refusal first, when it refused, then its tool_end. */
+function emitCallEnd(
+  emit: EventSink,
+  call: ToolUseBlock,
+  end: { isError: boolean; summary: string; display?: ToolDisplay; denied?: { reason: string; allowWith?: string } },
+): void {
+  if (end.denied)
+    emit({
+      type: "permission_denied",
+      id: call.id,
+      name: call.name,
+      reason: end.denied.reason,
+      allow_with: end.denied.allowWith,
+    });
+  const display = end.display ? { display: end.display } : {};
+  emit({ type: "tool_end", id: call.id, name: call.name, is_error: end.isError, summary: end.summary, ...display });
 }
