@@ -68,10 +68,14 @@ async function firstRequest(argvs: string[][]) {
       const t0 = Date.now();
       const proc = Bun.spawn(argv, { env, stdin: new TextEncoder().encode("hi"), stdout: "pipe", stderr: "pipe" });
       watched = proc.pid;
-      await new Response(proc.stdout).text();
+      const out = await new Response(proc.stdout).text();
       await proc.exited;
       const req = server.requests[before];
       if (!req || Number.isNaN(cpuAtRequest)) throw new Error(`${argv[0]} sent no request the fake answered`);
+      // The work checked before its speed: every binary asks about the same "hi", and synapse answers.
+      const user = req.body?.messages?.find((m: { role: string }) => m.role === "user");
+      if (!JSON.stringify(user?.content ?? "").includes("hi")) throw new Error(`${argv[0]} sent no "hi"`);
+      if (argv[0] === binary && !out.includes("Hello")) throw new Error(`synapse did not print the answer: ${out}`);
       walls[k]!.push(req.receivedAt - t0);
       cpus[k]!.push(cpuAtRequest);
     }
