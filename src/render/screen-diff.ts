@@ -49,10 +49,7 @@ export class ScreenDiff {
       this.render(frame);
       return;
     }
-    // A tab would move the terminal's cursor to a tab stop the width count cannot see.
-    lines = lines.map((l) => (l.includes("\t") ? l.replace(/\t/g, "    ") : l));
-    this.recent.push(...lines);
-    if (this.recent.length > TRANSCRIPT_LINES) this.recent.splice(0, this.recent.length - TRANSCRIPT_LINES);
+    lines = this.remember(lines);
     // Row by row, never one clear of the whole screen: tmux (scroll-on-clear) copies a fully
     // cleared screen into its history, which left a stale prompt in the scrollback.
     const oldRows = this.shown.length;
@@ -98,14 +95,15 @@ export class ScreenDiff {
    * the scrollback lines it already holds. The screen and the scrollback are cleared instead and
    * the transcript written again at the new width, then the live region under it: every line once.
    */
-  resize(columns: number, rows: number, frame: Frame): void {
+  resize(columns: number, rows: number, frame: Frame, committed: string[] = []): void {
     const widthChanged = columns !== this.columns;
     this.columns = columns;
     this.shownColumns = columns;
     if (!widthChanged) {
-      this.render(frame);
+      this.commit(committed, frame);
       return;
     }
+    this.remember(committed);
     const transcript = this.recent.flatMap((l) => wrapLine(l, columns - 1));
     this.shown = [];
     this.cursorRow = 0;
@@ -126,6 +124,15 @@ export class ScreenDiff {
     this.shown = [];
     this.cursorRow = 0;
     this.write(out + this.draw(frame, 0));
+  }
+
+  /** Keeps committed lines for the transcript written again after a change of width. */
+  private remember(lines: string[]): string[] {
+    // A tab would move the terminal's cursor to a tab stop the width count cannot see.
+    const kept = lines.map((l) => (l.includes("\t") ? l.replace(/\t/g, "    ") : l));
+    this.recent.push(...kept);
+    if (this.recent.length > TRANSCRIPT_LINES) this.recent.splice(0, this.recent.length - TRANSCRIPT_LINES);
+    return kept;
   }
 
   /** Draws the live region afresh where the cursor is (after the shell had the terminal). */

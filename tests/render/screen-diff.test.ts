@@ -184,6 +184,26 @@ describe("ScreenDiff resize", () => {
     expect(term.all().filter((l) => l !== "")).toEqual([...words, ...live(10).rows]);
   });
 
+  test("lines finished with the resize join the transcript: one write, every line once", () => {
+    for (const [to, wipes] of [
+      [10, true],
+      [20, false],
+    ] as const) {
+      const term = new Emulator(6);
+      const writes: string[] = [];
+      const screen = new ScreenDiff((s) => {
+        writes.push(s);
+        term.write(s);
+      }, 20);
+      screen.commit(["one"], live(20));
+      writes.length = 0;
+      screen.resize(to, 6, live(to), ["two"]);
+      expect(writes).toHaveLength(1);
+      expect(writes[0]!.includes("\x1b[3J")).toBe(wipes);
+      expect(term.all().filter((l) => l !== "")).toEqual(["one", "two", ...live(to).rows]);
+    }
+  });
+
   test("a new height alone redraws the live region in place, the scrollback untouched", () => {
     const term = new Emulator(6);
     const writes: string[] = [];

@@ -72,10 +72,17 @@ export class ScreenPainter {
     this.screen.clearScreen(this.host.rows(), this.frame());
   }
 
+  /**
+   * One write at the new size: lines finished since the last paint join the transcript that is
+   * written again, rather than being painted first with the old width's row counts (which left
+   * ghost rows on screen until the resize's own write came).
+   */
   resized(): void {
     if (!this.host.draws()) return;
-    this.paint();
-    this.screen.resize(this.host.columns(), this.host.rows(), this.frame());
+    if (this.paintTimer) clearTimeout(this.paintTimer);
+    this.paintTimer = undefined;
+    const committed = this.host.view.takeCommitted();
+    this.screen.resize(this.host.columns(), this.host.rows(), this.frame(), committed);
   }
 
   /** The whole live region again where the cursor is (after `fg`). */
