@@ -4,6 +4,7 @@
 // edited answer, which the tool-call path checks against the tool's schema and the policy again.
 
 import type { ApprovalAnswer, ApprovalRequest } from "../policy/approval.ts";
+import { claudeToolInput, fromClaudeToolInput } from "../protocol/claude-tool-input.ts";
 import { canonicalJson } from "../text/canonical-json.ts";
 import type { ControlChannel } from "./control-channel.ts";
 import { type PermissionUpdate, checkPermissionAnswer } from "./sdk-lines.ts";
@@ -23,7 +24,7 @@ export async function askProgram(request: ApprovalRequest, ask: PermissionAsk): 
     {
       subtype: "can_use_tool",
       tool_name: request.tool,
-      input: request.input as Record<string, unknown>,
+      input: claudeToolInput(request.tool, request.input) as Record<string, unknown>,
       decision_reason: request.reason,
       ...(ask.toolUseId ? { tool_use_id: ask.toolUseId } : {}),
       ...(request.exact
@@ -42,7 +43,7 @@ export async function askProgram(request: ApprovalRequest, ask: PermissionAsk): 
   const verdict = checked.value;
   if (verdict.behavior === "deny") return { no: verdict.message ?? "", stop: verdict.interrupt === true };
   const always = applyUpdates(verdict.updatedPermissions ?? [], ask);
-  const edited = verdict.updatedInput;
+  const edited = verdict.updatedInput && fromClaudeToolInput(request.tool, request.input, verdict.updatedInput);
   if (edited !== undefined && canonicalJson(edited) !== canonicalJson(request.input)) return { edited };
   return always ? "always" : "yes";
 }

@@ -2,6 +2,7 @@
 // sources' outcomes are combined into what the caller acts on. Claude Code's precedence: a block
 // (or deny) wins over ask, ask over allow; contexts from several hooks are all kept.
 
+import { claudeToolInput, fromClaudeToolInput } from "../protocol/claude-tool-input.ts";
 import type { HookEvent, HookEventInput } from "../protocol/hook-events.ts";
 import type { HookedCall, HookOutcome, HookSource, PostToolVerdict, PreToolVerdict, RunHooks } from "./types.ts";
 
@@ -83,14 +84,19 @@ export class SessionHooks implements RunHooks {
 
   async preToolUse(call: HookedCall, signal: AbortSignal): Promise<PreToolVerdict> {
     const outcomes = await this.fire(
-      { hook_event_name: "PreToolUse", tool_name: call.name, tool_input: call.input, tool_use_id: call.id },
+      {
+        hook_event_name: "PreToolUse",
+        tool_name: call.name,
+        tool_input: claudeToolInput(call.name, call.input),
+        tool_use_id: call.id,
+      },
       signal,
     );
     const stop = joined(outcomes.map((o) => o.stop));
     if (stop) return { stop, allow: false };
     const block = joined(outcomes.map((o) => o.block));
     if (block) return { block, allow: false };
-    const rewrite = this.rewrittenInput(outcomes, call.name);
+    const rewrite = this.rewrittenInput(outcomes, call);
     const decided = outcomes.filter((o) => o.permission);
     const asking = decided.filter((o) => o.permission === "ask");
     if (asking.length)
@@ -99,8 +105,11 @@ export class SessionHooks implements RunHooks {
   }
 
   /** The first hook's `updatedInput` (hooks run at once, so there is no later one to build on). */
-  private rewrittenInput(outcomes: HookOutcome[], tool: string): { updatedInput?: Record<string, unknown> } {
-    const rewrites = outcomes.flatMap((o) => (o.updatedInput ? [o.updatedInput] : []));
+  private rewrittenInput(outcomes: HookOutcome[], call: HookedCall): { updatedInput?: Record<string, unknown> } {
+    const tool = call.name;
+    const rewrites = outcomes.flatMap((o) =>
+      o.updatedInput ? [fromClaudeToolInput(tool, call.input, o.updatedInput)] : [],
+    );
     const [first, ...others] = rewrites;
     if (!first) return {};
     const differing = others.filter((r) => JSON.stringify(r) !== JSON.stringify(first)).length;
@@ -117,7 +126,7 @@ export class SessionHooks implements RunHooks {
       {
         hook_event_name: "PostToolUse",
         tool_name: call.name,
-        tool_input: call.input,
+        tool_input: claudeToolInput(call.name, call.input),
         tool_response: response,
         tool_use_id: call.id,
       },

@@ -33,7 +33,10 @@ describe("canUseTool", () => {
     };
     const run = await collect("write it", sdkOptions(s.url, { canUseTool }));
     expect(run.error).toBeUndefined();
-    expect(asked).toEqual([{ name: "Write", input: { path: target, content: "hello" }, id: "toolu_w1" }]);
+    // Claude Code's name for the path is there too: a program written for it reads `file_path`.
+    expect(asked).toEqual([
+      { name: "Write", input: { path: target, file_path: target, content: "hello" }, id: "toolu_w1" },
+    ]);
     expect(readFileSync(target, "utf8")).toBe("hello");
     expect(ofType(run.messages, "result")[0]).toMatchObject({ subtype: "success", permission_denials: [] });
   });
@@ -48,7 +51,11 @@ describe("canUseTool", () => {
     expect(toolResultText(s.requests[1]!.body)).toContain("not in that folder");
     const [result] = ofType(run.messages, "result");
     expect(result!.permission_denials).toEqual([
-      { tool_name: "Write", tool_use_id: "toolu_w1", tool_input: { path: target, content: "hello" } },
+      {
+        tool_name: "Write",
+        tool_use_id: "toolu_w1",
+        tool_input: { path: target, file_path: target, content: "hello" },
+      },
     ]);
   });
 
@@ -63,6 +70,19 @@ describe("canUseTool", () => {
     expect(run.error).toBeUndefined();
     expect(existsSync(join(dir, "a.txt"))).toBe(false);
     expect(readFileSync(join(dir, "b.txt"), "utf8")).toBe("edited");
+  });
+
+  test("updatedInput that edits Claude Code's file_path: the edited path is what runs", async () => {
+    const dir = outside();
+    const s = await serve(writeCall(join(dir, "a.txt"), "model's text"));
+    const canUseTool: CanUseTool = async (_, input) => ({
+      behavior: "allow",
+      updatedInput: { ...input, file_path: join(dir, "c.txt") },
+    });
+    const run = await collect("write it", sdkOptions(s.url, { canUseTool }));
+    expect(run.error).toBeUndefined();
+    expect(existsSync(join(dir, "a.txt"))).toBe(false);
+    expect(readFileSync(join(dir, "c.txt"), "utf8")).toBe("model's text");
   });
 
   test("attack: an edited input a deny rule covers is refused, whatever the program allowed", async () => {

@@ -336,6 +336,35 @@ describe("hooks from the user's config", () => {
     expect(asked.input).toEqual({ command: "echo original" });
   });
 
+  it("a hook written for Claude Code reads and rewrites a file tool's file_path", async () => {
+    // Claude Code's formatter recipe reads `.tool_input.file_path`; this PreToolUse hook redirects
+    // the write by editing that name alone, as such a hook would.
+    const redirect = [
+      `${process.execPath} -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const e=JSON.parse(s);`,
+      `const i={...e.tool_input,file_path:e.tool_input.file_path.replace("draft","final")};`,
+      `console.log(JSON.stringify({hookSpecificOutput:{hookEventName:"PreToolUse",updatedInput:i}}))})'`,
+    ].join("");
+    const readPath = `let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).tool_input.file_path))`;
+    const w = hookWorld({
+      PreToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: redirect }] }],
+      PostToolUse: [
+        {
+          matcher: "Write|Edit",
+          hooks: [
+            { type: "command", command: `${process.execPath} -e '${readPath}' > "$CLAUDE_PROJECT_DIR/formatted.txt"` },
+          ],
+        },
+      ],
+    });
+    const write = { toolCalls: [{ id: "call_1", name: "Write", input: { path: "draft.txt", content: "text" } }] };
+    const fake = await serve([write, { text: "ok" }]);
+    expect((await run(w, fake, "write it", ["--allow", "Write"])).code).toBe(0);
+    expect(lastToolResult(posts(fake)[1]!).is_error).toBeFalsy();
+    expect(existsSync(join(w.ws, "draft.txt"))).toBe(false);
+    expect(readFileSync(join(w.ws, "final.txt"), "utf8")).toBe("text");
+    expect(readFileSync(join(w.ws, "formatted.txt"), "utf8").trim()).toBe("final.txt");
+  });
+
   it("an updatedInput the tool's schema refuses is an is_error result; nothing runs", async () => {
     const bad = JSON.stringify({ hookSpecificOutput: { updatedInput: { command: 42 } } });
     const w = hookWorld({ PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `echo '${bad}'` }] }] });

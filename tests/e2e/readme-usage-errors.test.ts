@@ -98,7 +98,7 @@ describe("-o json lists the refused calls as Claude Code's result does", () => {
     const r = await runBinary({ args: ["-o", "json", "-q", "go"], env: providerEnv(fake.url) });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).permission_denials).toEqual([
-      { tool_name: "Write", tool_use_id: "toolu_w", tool_input: write },
+      { tool_name: "Write", tool_use_id: "toolu_w", tool_input: { ...write, file_path: write.path } },
     ]);
     const clean = await runBinary({ args: ["-o", "json", "hi"], env: providerEnv(fake.url) });
     expect(JSON.parse(clean.stdout).permission_denials).toEqual([]);

@@ -1,6 +1,7 @@
 // The calls a run refused, as Claude Code's result lists them (`permission_denials`), for both JSON
 // output formats: scripts written for `claude -p --output-format json|stream-json` read it.
 
+import { claudeToolInput } from "../../protocol/claude-tool-input.ts";
 import type { AgentEvent } from "../../protocol/events.ts";
 
 /** A denied call as Claude Code's result lists it. */
@@ -24,7 +25,11 @@ export function createDenialLog(): DenialLog {
     see(event) {
       if (event.type === "tool_start") inputs.set(event.id, event.input);
       else if (event.type === "permission_denied")
-        denials.push({ tool_name: event.name, tool_use_id: event.id, tool_input: inputs.get(event.id) ?? {} });
+        denials.push({
+          tool_name: event.name,
+          tool_use_id: event.id,
+          tool_input: claudeToolInput(event.name, inputs.get(event.id) ?? {}),
+        });
     },
     take() {
       const taken = denials;

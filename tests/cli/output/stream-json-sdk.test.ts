@@ -66,7 +66,9 @@ describe("stream-json for the Agent SDK", () => {
     w.handle({ type: "permission_denied", id: "t1", name: "Write", reason: "outside" });
     w.handle(result({ subtype: "error_during_execution", is_error: true, result: "it broke" }));
     const last = w.lines().at(-1);
-    expect(last.permission_denials).toEqual([{ tool_name: "Write", tool_use_id: "t1", tool_input: { path: "/x" } }]);
+    expect(last.permission_denials).toEqual([
+      { tool_name: "Write", tool_use_id: "t1", tool_input: { path: "/x", file_path: "/x" } },
+    ]);
     expect(last.errors).toEqual(["it broke"]);
     // The next turn starts with none.
     w.handle(init);
