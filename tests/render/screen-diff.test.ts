@@ -169,6 +169,16 @@ describe("ScreenDiff tabs", () => {
 
 describe("ScreenDiff resize", () => {
   const live = (w: number) => ({ rows: ["─".repeat(w - 1), "> draft", "status"], cursor: { row: 1, col: 7 } });
+  /** A 20-column screen on a 6-row emulator, its writes kept. */
+  const recorded = () => {
+    const term = new Emulator(6);
+    const writes: string[] = [];
+    const screen = new ScreenDiff((s) => {
+      writes.push(s);
+      term.write(s);
+    }, 20);
+    return { term, writes, screen };
+  };
 
   test("a new width clears screen and scrollback and writes the transcript again: every line once", () => {
     const term = new Emulator(6);
@@ -189,12 +199,7 @@ describe("ScreenDiff resize", () => {
       [10, true],
       [20, false],
     ] as const) {
-      const term = new Emulator(6);
-      const writes: string[] = [];
-      const screen = new ScreenDiff((s) => {
-        writes.push(s);
-        term.write(s);
-      }, 20);
+      const { term, writes, screen } = recorded();
       screen.commit(["one"], live(20));
       writes.length = 0;
       screen.resize(to, 6, live(to), ["two"]);
@@ -205,12 +210,7 @@ describe("ScreenDiff resize", () => {
   });
 
   test("a new height alone redraws the live region in place, the scrollback untouched", () => {
-    const term = new Emulator(6);
-    const writes: string[] = [];
-    const screen = new ScreenDiff((s) => {
-      writes.push(s);
-      term.write(s);
-    }, 20);
+    const { term, writes, screen } = recorded();
     for (let i = 0; i < 8; i++) screen.commit([`line ${i}`], live(20));
     screen.resize(20, 6, { ...live(20), rows: ["─".repeat(19), "> draft", "status 2"] });
     expect(term.all().filter((l) => l !== "")).toEqual([
