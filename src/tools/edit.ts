@@ -1,12 +1,12 @@
 // The Edit tool: replaces an exact piece of a file, refusing when the piece is missing or
 // ambiguous, and keeping the file's CRLF line endings. Expected failures throw ToolError.
 
-import { mkdir, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import * as z from "zod/mini";
 import description from "./edit.md" with { type: "text" };
 import { isBinary } from "./binary.ts";
-import { fileInTheWay, openPinned, requireRegular } from "./files.ts";
+import { fileInTheWay, makeFoldersFor, openPinned, requireRegular } from "./files.ts";
 import { readTextThrough, writeTextThrough } from "./editor-files.ts";
 import { notFoundMessage, resolveToolPath } from "./paths.ts";
 import { about, defineTool, toolInput } from "./input-schema.ts";
@@ -140,8 +140,9 @@ export function snippet(content: string, at: number, inserted: string): string {
 async function createFile(path: string, text: string, ctx: ToolContext): Promise<string> {
   const blocker = await fileInTheWay(dirname(path));
   if (blocker) throw new ToolError(`Cannot create ${path}: ${blocker} is not a directory`);
-  await mkdir(dirname(path), { recursive: true });
-  await writeTextThrough(ctx.services, path, text, "create", { ...ctx, tool: "Edit" });
+  const judge = { ...ctx, tool: "Edit" };
+  await makeFoldersFor(path, judge, "create");
+  await writeTextThrough(ctx.services, path, text, "create", judge);
   return `Created ${path} (${Buffer.byteLength(text)} bytes)`;
 }
 

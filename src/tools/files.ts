@@ -3,7 +3,7 @@
 // can cancel), and a device may never end or swallow what is written.
 
 import { constants, type Stats } from "node:fs";
-import { type FileHandle, open, readlink, stat } from "node:fs/promises";
+import { type FileHandle, mkdir, open, readlink, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { openedFileProblem } from "../policy/opened-file.ts";
 import { ToolError, type ToolContext } from "./types.ts";
@@ -121,6 +121,52 @@ async function pinnedFolderOf(
   if (through !== path) return { handle, through };
   await handle.close();
   return null;
+}
+
+/**
+ * Makes the missing folders above `path` (the file about to be written) inside the folder they are
+ * judged in: the nearest existing one is opened and judged with the rest of the path below it, then
+ * each new folder is made through the open one (`/proc/self/fd/N/name`) and opened without following
+ * a link. A folder swapped for a link out of the workspace after the permission check therefore
+ * gets no folders made outside. Without a judge or /proc: `mkdir -p`.
+ */
+export async function makeFoldersFor(path: string, judge?: WriteJudge, verb = "write"): Promise<void> {
+  const dir = dirname(path);
+  const missing: string[] = [];
+  let base = dir;
+  while (
+    !(await stat(base).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  ) {
+    if (dirname(base) === base) break;
+    missing.unshift(basename(base));
+    base = dirname(base);
+  }
+  if (!missing.length) return;
+  let handle = judge ? await open(base, constants.O_RDONLY | constants.O_DIRECTORY) : undefined;
+  const below = [...missing, basename(path)].join("/");
+  const through = handle && judge ? await judgedOpen(handle, path, judge, judge.tool, verb, below) : path;
+  if (!handle || through === path) {
+    await handle?.close();
+    await mkdir(dir, { recursive: true });
+    return;
+  }
+  try {
+    for (const name of missing) {
+      const inside = `/proc/self/fd/${handle.fd}/${name}`;
+      await mkdir(inside).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== "EEXIST") throw err;
+      });
+      // Made a moment ago, or there already: a link put in its place is refused (ELOOP), not entered.
+      const next: FileHandle = await open(inside, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+      await handle.close();
+      handle = next;
+    }
+  } finally {
+    await handle.close();
+  }
 }
 
 export async function readRegularFile(path: string, verb = "read"): Promise<Buffer> {

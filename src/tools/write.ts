@@ -1,11 +1,11 @@
 // The Write tool: creates or overwrites a whole file, making parent directories as needed.
 // Expected failures throw ToolError.
 
-import { mkdir, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import * as z from "zod/mini";
 import description from "./write.md" with { type: "text" };
-import { errorText, fileInTheWay, readRegularFile, requireRegular } from "./files.ts";
+import { errorText, fileInTheWay, makeFoldersFor, readRegularFile, requireRegular } from "./files.ts";
 import { writeTextThrough } from "./editor-files.ts";
 import { isBinary } from "./binary.ts";
 import { changeDisplay } from "./line-diff.ts";
@@ -49,8 +49,9 @@ export const writeTool = defineTool({
     const blocker = before ? null : await fileInTheWay(dirname(path));
     if (blocker) throw new ToolError(`Cannot write ${path}: ${blocker} is not a directory`);
     try {
-      await mkdir(dirname(path), { recursive: true });
-      await writeTextThrough(ctx.services, path, input.content, "write", { ...ctx, tool: "Write" });
+      const judge = { ...ctx, tool: "Write" };
+      await makeFoldersFor(path, judge, "write");
+      await writeTextThrough(ctx.services, path, input.content, "write", judge);
     } catch (err) {
       if (err instanceof ToolError) throw err;
       const broken = (err as NodeJS.ErrnoException).code === "ENOENT" ? brokenLinkMessage(path) : null;

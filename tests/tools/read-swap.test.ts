@@ -3,7 +3,7 @@
 // has happened by the time a tool opens it (the state a lost race leaves), deterministically; the
 // same for a folder Write or Edit writes in.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PermissionPolicy } from "../../src/policy/policy.ts";
 import { workspacePolicy } from "../support/test-policy.ts";
@@ -94,6 +94,33 @@ describe.skipIf(process.platform !== "linux")("Read after the permission check",
     symlinkSync(join(ws, "sub"), join(ws, "alias"));
     await writeTool.execute({ path: "alias/f.txt", content: "ok\n" } as never, ctx);
     expect(readFileSync(join(ws, "sub", "f.txt"), "utf8")).toBe("ok\n");
+  });
+
+  test("Write and Edit make no folder out of the workspace through a folder swapped for a link", async () => {
+    symlinkSync(home, join(ws, "d"));
+    const ctx = { ...makeContext(ws, { services: { permissions: policy() } }), allowedByPolicy: true };
+    const write = writeTool.execute({ path: "d/.config/autostart/x.desktop", content: "pwned\n" } as never, ctx);
+    expect(await toolError(write)).toContain("changed after the permission check");
+    const create = editTool.execute({ path: "d/.bashrc/x", old_string: "", new_string: "pwned\n" } as never, ctx);
+    expect(await toolError(create)).toContain("changed after the permission check");
+    expect(existsSync(join(home, ".config"))).toBe(false);
+    expect(existsSync(join(home, ".bashrc"))).toBe(false);
+    // New folders in the workspace, through a link that stays in it, are made as before.
+    mkdirSync(join(ws, "sub"));
+    symlinkSync(join(ws, "sub"), join(ws, "alias"));
+    await writeTool.execute({ path: "alias/new/deeper/f.txt", content: "ok\n" } as never, ctx);
+    expect(readFileSync(join(ws, "sub", "new", "deeper", "f.txt"), "utf8")).toBe("ok\n");
+    await editTool.execute({ path: "fresh/g.txt", old_string: "", new_string: "ok\n" } as never, ctx);
+    expect(readFileSync(join(ws, "fresh", "g.txt"), "utf8")).toBe("ok\n");
+  });
+
+  test("what someone approved is written through the link, its new folders where the link leads", async () => {
+    symlinkSync(home, join(ws, "made"));
+    const ctx = { ...makeContext(ws, { services: { permissions: policy() } }), allowedByPolicy: false };
+    const write = writeTool.execute({ path: "made/inner/f.txt", content: "x\n" } as never, ctx);
+    // Approved (not allowed by the policy alone): written through the link as the user saw it.
+    expect(text(await write)).toContain("Created");
+    expect(readFileSync(join(home, "inner", "f.txt"), "utf8")).toBe("x\n");
   });
 
   test("links inside the workspace still read as before", async () => {
