@@ -122,23 +122,24 @@ function markedPart(
       rule: danger.view ? commandRuleFor(danger.view) : "Bash",
       dangerous: true,
     };
+  // No rule names a redirection: `Bash(cat README.md)` names the words, not `> .git/config`, so
+  // a redirection to a protected file passes only by the bare `Bash` rule.
+  const everything = allow.some((r) => r.kind === "any" && ruleCoversTool(r, "Bash"));
   const checked = new Set<string>();
-  for (const v of unnamed) {
-    for (const word of [...v.words.slice(1), ...v.redirects.map((r) => r.target)]) {
+  for (const v of views) {
+    const named = !unnamed.includes(v);
+    if (named && everything) continue;
+    const words = named ? [] : v.words.slice(1).map((w) => ({ w, rule: commandRuleFor(v) }));
+    for (const { w: word, rule } of [...words, ...v.redirects.map((r) => ({ w: r.target, rule: "Bash" }))]) {
       for (const w of fileFragments(word)) {
-        if (checked.has(w.text)) continue;
-        checked.add(w.text);
+        if (checked.has(`${rule}\0${w.text}`)) continue;
+        checked.add(`${rule}\0${w.text}`);
         const touched = protectedIn(w, cwd, home, dotglob, policy.ownDirs);
         if (touched)
-          return {
-            kind: "ask",
-            reason: `the command touches ${touched}, a secrets file or synapse's own`,
-            rule: commandRuleFor(v),
-          };
+          return { kind: "ask", reason: `the command touches ${touched}, a secrets file or synapse's own`, rule };
         const text = w.dynamic ? null : w.text;
         const settings = text ? settingsKind(wordPath(text, cwd, home)) : null;
-        if (settings)
-          return { kind: "ask", reason: `the command touches ${w.raw}, ${settings}`, rule: commandRuleFor(v) };
+        if (settings) return { kind: "ask", reason: `the command touches ${w.raw}, ${settings}`, rule };
       }
     }
   }

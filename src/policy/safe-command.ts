@@ -73,7 +73,8 @@ function pathsProblem(w: Word, ctx: ProofContext, writes: boolean): string | nul
   if ("problem" in found) return found.problem;
   for (const p of found.paths) {
     const why = pathProblem(p, ctx, writes);
-    if (why) return writes ? `it writes ${why.replace(/^\S+ /, `${p} `)}` : why;
+    // pathProblem says `<path> is …`: read as `it writes <path>, which is …`.
+    if (why) return writes && why.startsWith(`${p} `) ? `it writes ${p}, which ${why.slice(p.length + 1)}` : why;
   }
   return null;
 }

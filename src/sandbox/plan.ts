@@ -1,8 +1,9 @@
 // From the configuration and the probed state to what the shell pool needs to start its shells
 // in the sandbox: bwrap's path, the profile (without the pool's own folder) and the environment.
 
-import { mkdirSync } from "node:fs";
+import { lstatSync, mkdirSync } from "node:fs";
 import { homedir } from "node:os";
+import { join } from "node:path";
 import type { Config } from "../config/config.ts";
 import { sandboxEnvironment } from "./environment.ts";
 import type { SandboxProfile } from "./profile.ts";
@@ -34,16 +35,36 @@ export function sandboxPlan(config: PlanSource, state: SandboxState, home = home
       // Unwritable: then a command cannot create it either (the file system is read-only inside).
     }
   }
+  const roots = [config.cwd, ...config.addDirs];
   return {
     bwrap: state.bwrap,
-    profile: () =>
-      collectProfile({
+    profile: () => {
+      for (const root of roots) makeHooksFolder(root);
+      return collectProfile({
         mode: state.mode,
         network: state.network,
-        roots: [config.cwd, ...config.addDirs],
+        roots,
         homeDir: home,
         ownDirs: ownDirs(config, home),
-      }),
+      });
+    },
     env: sandboxEnvironment(config.shell.env, config.shell.hiddenEnv),
   };
+}
+
+/**
+ * A repository without `.git/hooks` (made by a tool other than git, or emptied) gets an empty one,
+ * as `git init` makes: only an existing folder can be kept read-only, and a command could otherwise
+ * create `.git/hooks/post-commit`, which your next `git commit` runs outside the sandbox.
+ */
+function makeHooksFolder(root: string): void {
+  const git = join(root, ".git");
+  const hooks = join(git, "hooks");
+  try {
+    // A link there (dangling or not) is left as it is: no folder is made through one.
+    if (!lstatSync(git, { throwIfNoEntry: false })?.isDirectory()) return;
+    if (!lstatSync(hooks, { throwIfNoEntry: false })) mkdirSync(hooks, { mode: 0o755 });
+  } catch {
+    // Unwritable: then a command cannot create it either.
+  }
 }

@@ -73,6 +73,13 @@ export function collectProfile(src: ProfileSources): Omit<SandboxProfile, "poolD
   const readOnly = roots
     .flatMap((root) => READ_ONLY_IN_ROOT.map((name) => real(join(root, name))?.path ?? null))
     .filter((p): p is string => p !== null && roots.some((root) => within(p, root)));
+  // A `.git` file (a linked worktree's, a submodule's) names the folder git takes its config and
+  // hooks from: rewritten (`gitdir: evil`), it would send the user's next `git status` to one a
+  // command made. Bound read-only, it can be neither rewritten nor replaced.
+  const gitFiles = roots
+    .map((root) => real(join(root, ".git")))
+    .filter((p): p is { path: string; dir: boolean } => p?.dir === false && roots.some((root) => within(p.path, root)))
+    .map((p) => p.path);
   // The folders holding those parts (`.git`), so a command cannot rename them away (profile.ts).
   const pinned = roots
     .flatMap((root) => READ_ONLY_IN_ROOT.filter((n) => n.includes("/")).map((n) => real(join(root, dirname(n)))))
@@ -91,7 +98,7 @@ export function collectProfile(src: ProfileSources): Omit<SandboxProfile, "poolD
     mode: src.mode,
     network: src.network,
     roots,
-    readOnly: dedupe(readOnly),
+    readOnly: dedupe([...readOnly, ...gitFiles]),
     pinned: dedupe(pinned),
     hiddenDirs: dedupe(hidden.filter((p) => p.dir).map((p) => p.path)),
     hiddenFiles: dedupe(hidden.filter((p) => !p.dir).map((p) => p.path)),

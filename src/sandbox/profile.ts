@@ -8,7 +8,7 @@ export interface SandboxProfile {
   network: boolean;
   /** Workspace roots (cwd and every --add-dir), absolute and real: writable in workspace-write. */
   roots: readonly string[];
-  /** Paths inside the roots that stay read-only even there (`.git/hooks`, `.git/config`, `.synapse`). */
+  /** Paths inside the roots that stay read-only even there (`.git/hooks`, `.git/config`, `.synapse`, a `.git` file). */
   readOnly: readonly string[];
   /**
    * Writable folders holding read-only parts (`.git`): bound onto themselves, so each is a mount

@@ -243,6 +243,13 @@ describe("rules", () => {
     // A rule that names the file word for word is the user's own choice; the bare Bash rule is every command.
     expect(bash(policy({ allow: ["Bash(cp a.txt ~/.bashrc)"] }), "cp a.txt ~/.bashrc").kind).toBe("allow");
     expect(bash(policy({ allow: ["Bash"] }), "echo x >> ~/.bashrc").kind).toBe("allow");
+    // No rule names a redirection: a word-for-word rule does not carry one into a protected file.
+    for (const sandboxed of [false, true]) {
+      const exact = policy({ sandboxed, allow: ["Bash(cat a.txt)"] });
+      expect(bash(exact, "cat a.txt > .git/config")).toMatchObject({ kind: "ask", rule: "Bash" });
+      expect(bash(exact, "cat a.txt >> .env")).toMatchObject({ kind: "ask", rule: "Bash" });
+      expect(bash(policy({ sandboxed, allow: ["Bash"] }), "cat a.txt > .git/config").kind).toBe("allow");
+    }
   });
 
   test.each([

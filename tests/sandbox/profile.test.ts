@@ -173,4 +173,20 @@ describe("collectProfile", () => {
     expect(p.hiddenDirs).not.toContain(join(home, ".ssh"));
     expect(p.hiddenFiles).toEqual([join(home, ".netrc")]);
   });
+
+  test("a linked worktree's .git file is read-only: rewritten, it would point git at another config", () => {
+    const tree = join(dir, "worktree");
+    mkdirSync(tree);
+    writeFileSync(join(tree, ".git"), `gitdir: ${join(ws, ".git/worktrees/w")}\n`);
+    const p = collectProfile({
+      mode: "workspace-write",
+      network: false,
+      roots: [tree],
+      homeDir: home,
+      ownDirs: [],
+      hostSockets: [],
+    });
+    expect(p.readOnly).toEqual([join(tree, ".git")]);
+    expect(p.pinned).toEqual([]);
+  });
 });
