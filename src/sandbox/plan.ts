@@ -16,6 +16,8 @@ export interface SandboxPlan {
   /** What exists now (see collectProfile): asked again at each shell start. */
   profile(): Omit<SandboxProfile, "poolDir">;
   env: Readonly<Record<string, string>>;
+  /** The workspace roots (cwd and every --add-dir), as configured. */
+  roots: readonly string[];
 }
 
 type PlanSource = Pick<Config, "cwd" | "addDirs" | "home" | "configDir" | "shell"> & { cacheDir?: string };
@@ -49,6 +51,7 @@ export function sandboxPlan(config: PlanSource, state: SandboxState, home = home
       });
     },
     env: sandboxEnvironment(config.shell.env, config.shell.hiddenEnv),
+    roots,
   };
 }
 

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { ShellConfig } from "../config/config.ts";
 import { trustedBinary } from "../runtime/trusted-path.ts";
 import { bwrapArgs, POOL_CARRY_DIR, type SandboxProfile } from "../sandbox/profile.ts";
+import { GitRedirectGuard, sweptNotice } from "../sandbox/git-redirect-guard.ts";
 import type { OutputPipe } from "./output-pipe.ts";
 import { resolveRealDir } from "./path-relation.ts";
 import { createPoolWorkspace, type PoolWorkspace, removePoolWorkspace } from "./pool-workspace.ts";
@@ -48,6 +49,8 @@ export interface PoolSandbox {
    */
   profile(): Omit<SandboxProfile, "poolDir">;
   env: Readonly<Record<string, string>>;
+  /** The workspace roots, whose `.git/commondir` is swept after each command (git-redirect-guard.ts). */
+  roots: readonly string[];
 }
 
 /**
@@ -73,6 +76,8 @@ class Pool implements ShellPool {
   private readonly carried = new Map<string, string>();
   private readonly counters: ShellStats = { shells_spawned: 0, shells_reused: 0, shells_retired: 0, commands_run: 0 };
   private workspace: PoolWorkspace | null = null;
+  /** Made before the first command, so what is there then is the user's. */
+  private gitGuard: GitRedirectGuard | undefined;
   private reapTimer: ReturnType<typeof setTimeout> | null = null;
   private closing: Promise<void> | null = null;
   private nextShellId = 0;
@@ -90,6 +95,7 @@ class Pool implements ShellPool {
     if (this.closing) throw new Error("the shell pool is closed");
     if (req.signal?.aborted) return notRun(req, started);
     const dir = this.realDir(req.cwd);
+    if (this.sandbox) this.gitGuard ??= new GitRedirectGuard(this.sandbox.roots);
     const slot = await this.acquire(req.taskId, dir, req.signal);
     if (!slot) return notRun(req, started);
 
@@ -111,7 +117,8 @@ class Pool implements ShellPool {
         onOutput: req.onOutput,
         resetFirst,
       });
-      return { ...outcome, durationMs: performance.now() - started };
+      const notices = (this.gitGuard?.sweep() ?? []).map(sweptNotice);
+      return { ...outcome, durationMs: performance.now() - started, ...(notices.length ? { notices } : {}) };
     } finally {
       if (outcome && slot.shell.alive) slot.dir = outcome.finalCwd === req.cwd ? dir : this.realDir(outcome.finalCwd);
       if (carried) rmSync(carried, { force: true });
@@ -180,6 +187,7 @@ class Pool implements ShellPool {
     this.watchdogs.stopAllNow();
     for (const pipe of this.pipes) pipe.abandon();
     this.removeWorkspace();
+    this.gitGuard?.sweep();
   }
 
   private async shutdown(): Promise<void> {
@@ -192,6 +200,8 @@ class Pool implements ShellPool {
     for (const pipe of this.pipes) pipe.abandon();
     await this.workspace?.stock.settled();
     this.removeWorkspace();
+    // The jobs are gone: nothing can write it again after this look.
+    this.gitGuard?.sweep();
   }
 
   private acquire(taskId: string, dir: string, signal?: AbortSignal): Promise<Slot | null> {

@@ -26,6 +26,8 @@ export interface RunOutcome {
   /** Directory the command ended in (differs from cwd after e.g. `cd src`). */
   finalCwd: string;
   durationMs: number;
+  /** What the pool did about the command's effects that the model and the user must hear of. */
+  notices?: string[];
 }
 
 export interface ShellStats {

@@ -36,6 +36,7 @@ export function formatBashResult(outcome: RunOutcome, cwd: string, timeoutMs: nu
   if (outcome.timedOut) facts.push(`Timed out after ${timeoutMs} ms; the command and its children were killed.`);
   if (outcome.interrupted) facts.push("Interrupted; the command and its children were killed.");
   if (normalizePath(outcome.finalCwd) !== normalizePath(cwd)) facts.push(`cwd now: ${outcome.finalCwd}`);
+  facts.push(...(outcome.notices ?? []));
   return {
     content: `${body === "" ? "(no output)" : body}\n\n${facts.join("\n")}`,
     isError: outcome.exitCode !== 0 || outcome.timedOut || outcome.interrupted,

@@ -81,6 +81,27 @@ describe("a hostile model against git's settings", () => {
     90_000,
   );
 
+  test.skipIf(!HAVE_BWRAP)(
+    `in the sandbox: a .git/commondir spelled through a variable is removed before the user's git reads it${NEEDS_BWRAP}`,
+    async () => {
+      const w = world();
+      const planted = w.planted.replaceAll("\n", "\\n").replaceAll("\t", "\\t");
+      // The folder it names is made in the workspace (writable): objects, refs and the planted config.
+      const r = await run(
+        w,
+        [
+          bash(
+            `mkdir -p mine/objects mine/refs && printf '${planted}' > mine/config && d=.git; echo ../mine > $d/commondir`,
+          ),
+        ],
+        [],
+      );
+      expect(existsSync(join(w.ws, ".git/commondir"))).toBe(false);
+      expect(r.stdout).toContain("synapse removed");
+    },
+    90_000,
+  );
+
   test("without a sandbox: moving .git, copying into it, or a commondir is not proven harmless", async () => {
     const w = world();
     const r = await run(

@@ -53,6 +53,23 @@ describe("what a sandboxed command cannot do", () => {
     expect(readFileSync(join(h.ws, ".git/config"), "utf8")).toBe("[core]\n");
   });
 
+  it("leave a .git/commondir (it sends the user's git to another folder's config): swept after each command", async () => {
+    h = await sandboxHarness();
+    const r = await h.run("d=.git; mkdir -p ../evil; echo ../evil > $d/commondir; echo written");
+    expect(r.output).toContain("written");
+    expect(r.notices).toEqual([
+      `synapse removed ${join(h.ws, ".git/commondir")}, which a command wrote: it would send git to another ` +
+        "folder's config and hooks, outside the sandbox.",
+    ]);
+    expect(existsSync(join(h.ws, ".git/commondir"))).toBe(false);
+    // A background job that writes it once its command has returned: swept when the pool closes.
+    const later = await h.run("(sleep 0.3; echo ../evil > .git/commondir) >/dev/null 2>&1 & echo started");
+    expect(later.notices).toBeUndefined();
+    expect(await until(() => existsSync(join(h!.ws, ".git/commondir")), 5000)).toBe(true);
+    await h.pool.close();
+    expect(existsSync(join(h.ws, ".git/commondir"))).toBe(false);
+  });
+
   it("read credential stores or synapse's own config, sessions and history, however named", async () => {
     h = await sandboxHarness();
     const d = ".ssh";
