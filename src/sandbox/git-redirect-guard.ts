@@ -16,12 +16,12 @@ export interface SweptFile {
 export class GitRedirectGuard {
   private readonly watched: string[];
 
-  /** Watches each root whose `.git` is a folder without a `commondir` now. */
+  /**
+   * Watches each root without a `.git/commondir` now, a root that is no repository yet included:
+   * a `git init` by a command, then a `commondir`, would trap the user's first git command there.
+   */
   constructor(roots: readonly string[]) {
-    this.watched = roots
-      .map((root) => join(root, ".git"))
-      .filter((git) => entry(git)?.isDirectory() && !entry(join(git, "commondir")))
-      .map((git) => join(git, "commondir"));
+    this.watched = roots.map((root) => join(root, ".git", "commondir")).filter((path) => !entry(path));
   }
 
   /** Removes each watched file that has appeared (a link is removed, never followed). */

@@ -70,6 +70,15 @@ describe("what a sandboxed command cannot do", () => {
     expect(existsSync(join(h.ws, ".git/commondir"))).toBe(false);
   });
 
+  it("leave a .git/commondir in a repository a command made itself", async () => {
+    h = await sandboxHarness();
+    rmSync(join(h.ws, ".git"), { recursive: true });
+    const r = await h.run("git init -q . && d=.git; echo ../evil > $d/commondir; echo made");
+    expect(r.output).toContain("made");
+    expect(r.notices).toHaveLength(1);
+    expect(existsSync(join(h.ws, ".git/commondir"))).toBe(false);
+  });
+
   it("read credential stores or synapse's own config, sessions and history, however named", async () => {
     h = await sandboxHarness();
     const d = ".ssh";
