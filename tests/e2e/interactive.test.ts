@@ -2,11 +2,12 @@
 // capture-pane), against the strict fake server.
 
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLLM, startFakeLLM } from "../support/fake-llm.ts";
 import { BINARY, providerEnv, tempHome } from "../support/binary.ts";
 import { type TmuxSession, hasTmux, tmuxServer } from "../support/tmux-term.ts";
+import { pollUntil } from "../support/wait.ts";
 
 // One tmux server for the file (tests/support/tmux-term.ts), with the session that keeps it up.
 const server = tmuxServer();
@@ -53,6 +54,8 @@ const promptLine = (screen: string) =>
     .filter((l) => l.startsWith("›"))
     .at(-1) ?? "";
 const posts = (fake: FakeLLM) => fake.requests.filter((r) => r.path === "/v1/messages");
+/** How each of the binary's writes starts (src/render/screen-diff.ts). */
+const BEGIN_UPDATE = "\x1b[?2026h\x1b[?25l";
 
 describe.skipIf(!hasTmux)("interactive session", () => {
   test("a typed prompt streams its answer as Markdown; Ctrl-D exits with the session id and how to resume", async () => {
@@ -194,15 +197,24 @@ describe.skipIf(!hasTmux)("interactive session", () => {
   });
 
   test("typing during a turn is queued, shown as queued, and runs next", async () => {
-    const fake = await startFakeLLM([{ text: "first ".repeat(60), chunkDelayMs: 30 }, { text: "second done" }], MODELS);
+    // The first answer waits until the queued row is seen: on a loaded machine a stream that merely
+    // lasts a while could end before the typed keys are read, and "two" would not be queued at all.
+    let open1!: () => void;
+    const gate = new Promise<void>((resolve) => (open1 = resolve));
+    const fake = await startFakeLLM(
+      [{ text: "first ".repeat(60), chunkDelayMs: 30, after: gate }, { text: "second done" }],
+      MODELS,
+    );
     const t = await open(fake);
     try {
       t.type("one");
       t.keys("Enter");
-      await t.until((s) => s.includes("first first"), "the first stream");
+      await t.until((s) => s.includes("working…"), "the first turn running");
       t.type("two");
       t.keys("Enter");
       await t.until((s) => s.includes("queued: two"), "the queued row");
+      open1();
+      await t.until((s) => s.includes("first first"), "the first stream");
       await t.until((s) => s.includes("second done"), "the second answer");
       const messages = posts(fake)[1]!.body.messages;
       expect(messages.at(-1)).toMatchObject({ role: "user", content: [{ type: "text", text: "two" }] });
@@ -321,6 +333,46 @@ describe.skipIf(!hasTmux)("interactive session", () => {
         expect(lines.filter((l) => l.startsWith("─"))).toHaveLength(1);
         expect(lines.filter((l) => l === "resize answer")).toHaveLength(1);
         for (const l of lines) expect(l.length).toBeLessThanOrEqual(x!);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
+  // What made the test above flaky on a loaded machine: the typed keys were read after the window
+  // changed but before the resize settled, and painted as a diff over rows tmux had rewrapped.
+  test("a key read after the window narrowed is drawn by the resize's one write, not a diff over rewrapped rows", async () => {
+    const fake = await startFakeLLM([{ text: "resize answer" }], MODELS);
+    const t = await open(fake);
+    const raw = join(t.home.dir, "..", `raw-${Date.now()}`);
+    const size = () => statSync(raw, { throwIfNoEntry: false })?.size ?? 0;
+    try {
+      const pid = Number(/PID=(\d+)/.exec(t.screen())![1]);
+      t.type("before resize");
+      t.keys("Enter");
+      await t.until((s) => s.includes("resize answer") && !s.includes("working…"), "the answer, the session idle");
+      tmux("pipe-pane", "-o", "-t", t.name, `cat >> ${raw}`);
+      for (const x of [60, 100]) {
+        // Stopped, the key and the resize both wait for it; the stream is read from where it stood.
+        process.kill(pid, "SIGSTOP");
+        let seen = -1;
+        await pollUntil("tmux to pass on all synapse wrote", async () => {
+          const now = size();
+          const still = now === seen;
+          seen = now;
+          await Bun.sleep(100);
+          return still;
+        });
+        t.type("d");
+        tmux("resize-window", "-t", t.name, "-x", String(x), "-y", "30");
+        process.kill(pid, "SIGCONT");
+        await t.until((s) => s.split("\n").some((l) => l === "─".repeat(x - 1)), `the redraw at ${x} columns`);
+        const after = readFileSync(raw).subarray(seen).toString("utf8");
+        // The resize's write wipes the screen first, and no row was drawn before it (each drawn row
+        // clears its line first); a cursor move alone, from a redraw that found nothing changed, may be.
+        const wipe = after.indexOf(`${BEGIN_UPDATE}\x1b[H\x1b[2K`);
+        expect(wipe).toBeGreaterThanOrEqual(0);
+        expect(after.slice(0, wipe)).not.toContain("\x1b[2K");
       }
     } finally {
       await t.close();

@@ -98,11 +98,15 @@ describe.skipIf(!hasTmux)("status rows on a terminal", () => {
         input: { command: `task:explore -p p${i + 1} -d "row label ${i + 1} ${"x".repeat(60)}"` },
       }));
       let mainTurn = 0;
+      // No sub-agent answers before the resize: on a loaded machine the whole batch (a few seconds)
+      // could otherwise end before the test narrows the window, and the rows would not be running.
+      let resized!: () => void;
+      const afterResize = new Promise<void>((resolve) => (resized = resolve));
       const fake = await serve((req): ScriptedReply => {
         if (!isSub(req)) return mainTurn++ === 0 ? { toolCalls: calls } : { text: "Final answer below the rows." };
         const n = Number(promptOf(req).slice(1));
         if (n === 4) return { status: 400 };
-        return { text: `answer ${n}`, delayMs: 400 + n * 150 };
+        return { text: `answer ${n}`, delayMs: 400 + n * 150, after: afterResize };
       });
       const env = {
         ...tempHome().env,
@@ -128,6 +132,7 @@ describe.skipIf(!hasTmux)("status rows on a terminal", () => {
         await screenSettled("rows");
         tmux("resize-window", "-t", "rows", "-x", "60", "-y", "30");
         process.kill(pid, "SIGCONT");
+        resized();
         const done = await screenUntil("rows", (s) => s.includes("EXIT="));
         const lines = done.split("\n");
         for (let i = 1; i <= 7; i++) {
@@ -158,9 +163,12 @@ describe.skipIf(!hasTmux)("status rows on a terminal", () => {
       input: { command: `task:explore -p q${i} -d "small ${i}"` },
     }));
     let mainTurn = 0;
+    // The sub-agents answer once the running rows were seen (the batch could end first on a loaded machine).
+    let seen!: () => void;
+    const afterSeen = new Promise<void>((resolve) => (seen = resolve));
     const fake = await serve((req): ScriptedReply => {
       if (!isSub(req)) return mainTurn++ === 0 ? { toolCalls: calls } : { text: "Tall batch done." };
-      return { text: "ok", delayMs: 600 };
+      return { text: "ok", delayMs: 600, after: afterSeen };
     });
     const env = {
       ...tempHome().env,
@@ -172,6 +180,7 @@ describe.skipIf(!hasTmux)("status rows on a terminal", () => {
     try {
       const running = await screenUntil("tall", (s) => s.includes("more tasks:"), true);
       expect(running).toMatch(/… \d+ more tasks: /);
+      seen();
       const done = await screenUntil("tall", (s) => s.includes("EXIT="), true);
       const lines = done.split("\n");
       for (let i = 0; i < 10; i++) {

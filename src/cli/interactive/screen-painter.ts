@@ -39,6 +39,12 @@ export class ScreenPainter {
     if (this.paintTimer) clearTimeout(this.paintTimer);
     this.paintTimer = undefined;
     if (!this.host.draws()) return;
+    // The terminal is already narrower or wider than what was drawn (its resize event is still
+    // settling): a diff now would be laid out over rows the terminal has rewrapped.
+    if (this.host.columns() !== this.screen.width()) {
+      this.resized();
+      return;
+    }
     const committed = this.host.view.takeCommitted();
     const f = this.frame();
     if (committed.length) this.screen.commit(committed, f);

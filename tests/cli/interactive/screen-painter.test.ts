@@ -37,3 +37,35 @@ test("a resize is one write that starts by wiping the screen, with the pending l
   expect(write!.indexOf("finished while")).toBeLessThan(write!.indexOf("─".repeat(24)));
   painter.finish();
 });
+
+// A key or a spinner step can be painted after the terminal narrowed but before the settled resize
+// (SIGWINCH waits RESIZE_SETTLE_MS): a diff laid out for the old width over rows the terminal has
+// rewrapped left a ghost separator on screen (tmux caught it under load).
+test("a paint after the width changed, before the resize is heard, is the resize's one write", () => {
+  const writes: string[] = [];
+  let columns = 40;
+  let draft = "› d";
+  const view = { takeCommitted: () => [] } as unknown as SessionView;
+  const painter = new ScreenPainter({
+    out: (s) => writes.push(s),
+    columns: () => columns,
+    rows: () => 10,
+    view,
+    draws: () => true,
+    frame: () => ({ rows: ["─".repeat(columns - 1), draft], cursor: { row: 1, col: draft.length } }),
+    paused: () => false,
+  });
+  painter.paint();
+  writes.length = 0;
+  columns = 25;
+  draft = "› dd";
+  painter.paint();
+  expect(writes).toHaveLength(1);
+  expect(writes[0]).toContain("\x1b[3J");
+  expect(writes[0]!.indexOf("\x1b[3J")).toBeLessThan(writes[0]!.indexOf("─".repeat(24)));
+  // The settled resize that follows finds nothing left to redraw: no second frame.
+  writes.length = 0;
+  painter.resized();
+  expect(writes.join("")).not.toContain("─");
+  painter.finish();
+});
