@@ -37,6 +37,14 @@ function policy(allow: string[] = []): PermissionPolicy {
 const read = (path: string, p: PermissionPolicy, allowedByPolicy: boolean) =>
   readTool.execute({ path } as never, { ...makeContext(ws, { services: { permissions: p } }), allowedByPolicy });
 
+/** A Write of `written` and an Edit creating `created`, both refused as changed after the check. */
+async function bothRefused(written: string, created: string, ctx: ReturnType<typeof makeContext>) {
+  const write = writeTool.execute({ path: written, content: "pwned\n" } as never, ctx);
+  expect(await toolError(write)).toContain("changed after the permission check");
+  const create = editTool.execute({ path: created, old_string: "", new_string: "pwned\n" } as never, ctx);
+  expect(await toolError(create)).toContain("changed after the permission check");
+}
+
 // Linux only: elsewhere there is no /proc/self/fd to judge an open file by (README, Safety).
 describe.skipIf(process.platform !== "linux")("Read after the permission check", () => {
   test("a file swapped for a link to a protected file after an unasked check is not read", async () => {
@@ -84,10 +92,7 @@ describe.skipIf(process.platform !== "linux")("Read after the permission check",
     writeFileSync(join(home, ".bashrc"), "# rc\n");
     symlinkSync(home, join(ws, "d"));
     const ctx = { ...makeContext(ws, { services: { permissions: policy() } }), allowedByPolicy: true };
-    const write = writeTool.execute({ path: "d/.bashrc", content: "pwned\n" } as never, ctx);
-    expect(await toolError(write)).toContain("changed after the permission check");
-    const create = editTool.execute({ path: "d/.profile", old_string: "", new_string: "pwned\n" } as never, ctx);
-    expect(await toolError(create)).toContain("changed after the permission check");
+    await bothRefused("d/.bashrc", "d/.profile", ctx);
     expect(readFileSync(join(home, ".bashrc"), "utf8")).toBe("# rc\n");
     // A link to a folder inside the workspace is written through as before.
     mkdirSync(join(ws, "sub"));
@@ -99,10 +104,7 @@ describe.skipIf(process.platform !== "linux")("Read after the permission check",
   test("Write and Edit make no folder out of the workspace through a folder swapped for a link", async () => {
     symlinkSync(home, join(ws, "d"));
     const ctx = { ...makeContext(ws, { services: { permissions: policy() } }), allowedByPolicy: true };
-    const write = writeTool.execute({ path: "d/.config/autostart/x.desktop", content: "pwned\n" } as never, ctx);
-    expect(await toolError(write)).toContain("changed after the permission check");
-    const create = editTool.execute({ path: "d/.bashrc/x", old_string: "", new_string: "pwned\n" } as never, ctx);
-    expect(await toolError(create)).toContain("changed after the permission check");
+    await bothRefused("d/.config/autostart/x.desktop", "d/.bashrc/x", ctx);
     expect(existsSync(join(home, ".config"))).toBe(false);
     expect(existsSync(join(home, ".bashrc"))).toBe(false);
     // New folders in the workspace, through a link that stays in it, are made as before.

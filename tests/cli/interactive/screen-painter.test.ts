@@ -5,9 +5,22 @@ import { expect, test } from "bun:test";
 import { ScreenPainter } from "../../../src/cli/interactive/screen-painter.ts";
 import type { SessionView } from "../../../src/cli/interactive/session-view.ts";
 
+/** A painter whose terminal is `size.columns` wide and whose live region is a separator and `size.draft`. */
+function painterOn(size: { columns: number; draft: string }, view: SessionView, writes: string[]) {
+  return new ScreenPainter({
+    out: (s) => writes.push(s),
+    columns: () => size.columns,
+    rows: () => 10,
+    view,
+    draws: () => true,
+    frame: () => ({ rows: ["─".repeat(size.columns - 1), size.draft], cursor: { row: 1, col: size.draft.length } }),
+    paused: () => false,
+  });
+}
+
 test("a resize is one write that starts by wiping the screen, with the pending lines in its transcript", () => {
   const writes: string[] = [];
-  let columns = 40;
+  const size = { columns: 40, draft: "› draft" };
   let pending = ["a finished line"];
   const view = {
     takeCommitted: () => {
@@ -16,19 +29,11 @@ test("a resize is one write that starts by wiping the screen, with the pending l
       return lines;
     },
   } as unknown as SessionView;
-  const painter = new ScreenPainter({
-    out: (s) => writes.push(s),
-    columns: () => columns,
-    rows: () => 10,
-    view,
-    draws: () => true,
-    frame: () => ({ rows: ["─".repeat(columns - 1), "› draft"], cursor: { row: 1, col: 7 } }),
-    paused: () => false,
-  });
+  const painter = painterOn(size, view, writes);
   painter.paint();
   pending = ["finished while the window was dragged"];
   writes.length = 0;
-  columns = 25;
+  size.columns = 25;
   painter.resized();
   expect(writes).toHaveLength(1);
   const [write] = writes;
@@ -43,22 +48,12 @@ test("a resize is one write that starts by wiping the screen, with the pending l
 // rewrapped left a ghost separator on screen (tmux caught it under load).
 test("a paint after the width changed, before the resize is heard, is the resize's one write", () => {
   const writes: string[] = [];
-  let columns = 40;
-  let draft = "› d";
-  const view = { takeCommitted: () => [] } as unknown as SessionView;
-  const painter = new ScreenPainter({
-    out: (s) => writes.push(s),
-    columns: () => columns,
-    rows: () => 10,
-    view,
-    draws: () => true,
-    frame: () => ({ rows: ["─".repeat(columns - 1), draft], cursor: { row: 1, col: draft.length } }),
-    paused: () => false,
-  });
+  const size = { columns: 40, draft: "› d" };
+  const painter = painterOn(size, { takeCommitted: () => [] } as unknown as SessionView, writes);
   painter.paint();
   writes.length = 0;
-  columns = 25;
-  draft = "› dd";
+  size.columns = 25;
+  size.draft = "› dd";
   painter.paint();
   expect(writes).toHaveLength(1);
   expect(writes[0]).toContain("\x1b[3J");
