@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFi
 import { join } from "node:path";
 import type { ScriptedReply } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
-import { providerEnv, runBinary } from "../support/binary.ts";
+import { runScriptedTurn } from "../support/binary.ts";
 import { HAVE_BWRAP, NEEDS_BWRAP, testBase } from "../sandbox/support.ts";
 
 const serve = fakeLLMPerTest();
@@ -40,13 +40,7 @@ function world() {
 
 async function run(w: ReturnType<typeof world>, script: ScriptedReply[], flags: string[]) {
   const s = await serve([...script, { text: "done" }]);
-  const r = await runBinary({
-    args: [...flags, "-o", "stream-json", "go"],
-    env: { ...w.env, ...providerEnv(s.url) },
-    cwd: w.ws,
-    timeoutMs: 60_000,
-  });
-  expect(r.code).toBe(0);
+  const r = await runScriptedTurn(s.url, { env: w.env, cwd: w.ws, flags });
   // What the user does next, unconfined: git reads whatever config the workspace's .git leads to.
   try {
     execFileSync("git", ["status", "--porcelain"], { cwd: w.ws, stdio: "ignore" });

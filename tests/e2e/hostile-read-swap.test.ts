@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ScriptedReply } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
-import { providerEnv, runBinary, homeEnv } from "../support/binary.ts";
+import { homeEnv, runScriptedTurn } from "../support/binary.ts";
 import { HAVE_BWRAP, NEEDS_BWRAP, testBase } from "../sandbox/support.ts";
 
 const serve = fakeLLMPerTest();
@@ -40,13 +40,7 @@ test.skipIf(!HAVE_BWRAP)(
       toolCalls: [[{ name: "Read", input: { path: "x", limit: 100 + i } }, grep("x", i), grep("d", i)][i % 3]!],
     }));
     const s = await serve([{ toolCalls: [{ name: "Bash", input: { command: flipper } }] }, ...reads, { text: "done" }]);
-    const r = await runBinary({
-      args: ["-o", "stream-json", "go"],
-      env: { ...homeEnv(dir), ...providerEnv(s.url) },
-      cwd: ws,
-      timeoutMs: 120_000,
-    });
-    expect(r.code).toBe(0);
+    const r = await runScriptedTurn(s.url, { env: homeEnv(dir), cwd: ws, timeoutMs: 120_000 });
     const sent = JSON.stringify(s.requests.map((q) => q.body));
     // The race ran: some reads saw the plain file.
     expect(sent).toContain("plain");

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } fro
 import { join } from "node:path";
 import type { ScriptedReply } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
-import { providerEnv, runBinary } from "../support/binary.ts";
+import { runScriptedTurn } from "../support/binary.ts";
 import { HAVE_BWRAP, NEEDS_BWRAP, testBase } from "../sandbox/support.ts";
 
 const serve = fakeLLMPerTest();
@@ -42,13 +42,7 @@ function world() {
 async function attack(script: ScriptedReply[], flags: string[]) {
   const w = world();
   const s = await serve([...script, { text: "done" }]);
-  const r = await runBinary({
-    args: [...flags, "-o", "stream-json", "go"],
-    env: { ...w.env, ...providerEnv(s.url) },
-    cwd: w.ws,
-    timeoutMs: 60_000,
-  });
-  expect(r.code).toBe(0);
+  const r = await runScriptedTurn(s.url, { env: w.env, cwd: w.ws, flags });
   const seen = { requests: JSON.stringify(s.requests.map((q) => q.body)), stdout: r.stdout };
   for (const [where, text] of Object.entries(seen))
     for (const secret of [SSH, ENV])

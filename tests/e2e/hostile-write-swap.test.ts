@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } fro
 import { join } from "node:path";
 import type { ScriptedReply } from "../support/fake-llm.ts";
 import { fakeLLMPerTest } from "../support/fake-llm-per-test.ts";
-import { providerEnv, runBinary, homeEnv } from "../support/binary.ts";
+import { homeEnv, runScriptedTurn } from "../support/binary.ts";
 import { HAVE_BWRAP, NEEDS_BWRAP, testBase } from "../sandbox/support.ts";
 
 const serve = fakeLLMPerTest();
@@ -34,13 +34,7 @@ test.skipIf(!HAVE_BWRAP)(
       ...writes,
       { text: "done" },
     ]);
-    const r = await runBinary({
-      args: ["-o", "stream-json", "go"],
-      env: { ...homeEnv(dir), ...providerEnv(s.url) },
-      cwd: ws,
-      timeoutMs: 120_000,
-    });
-    expect(r.code).toBe(0);
+    const r = await runScriptedTurn(s.url, { env: homeEnv(dir), cwd: ws, timeoutMs: 120_000 });
     // The race ran: some writes landed in the workspace's own folder.
     expect(readFileSync(join(ws, "real", ".bashrc"), "utf8")).toStartWith("echo pwned");
     expect(readFileSync(join(dir, ".bashrc"), "utf8")).toBe("# rc\n");

@@ -81,6 +81,24 @@ export async function runBinary(opts: RunOptions = {}): Promise<BinaryRun> {
   return { code, stdout, stderr, ms: performance.now() - started };
 }
 
+/**
+ * `synapse [flags] -o stream-json go` in `cwd` against the fake at `url`, for a hostile model's
+ * scripted turn: the run must end with exit 0 (the attack is judged by what it left behind).
+ */
+export async function runScriptedTurn(
+  url: string,
+  opts: { env: Record<string, string>; cwd: string; flags?: string[]; timeoutMs?: number },
+): Promise<BinaryRun> {
+  const r = await runBinary({
+    args: [...(opts.flags ?? []), "-o", "stream-json", "go"],
+    env: { ...opts.env, ...providerEnv(url) },
+    cwd: opts.cwd,
+    timeoutMs: opts.timeoutMs ?? 60_000,
+  });
+  if (r.code !== 0) throw new Error(`synapse exited ${r.code}: ${r.stderr.slice(-2000)}`);
+  return r;
+}
+
 /** Parses stream-json output into objects. */
 export function jsonLines(text: string): any[] {
   return text
