@@ -123,6 +123,12 @@ async function pinnedFolderOf(
   return null;
 }
 
+const isFolder = (path: string) =>
+  stat(path).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+
 /**
  * Makes the missing folders above `path` (the file about to be written) inside the folder they are
  * judged in: the nearest existing one is opened and judged with the rest of the path below it, then
@@ -134,13 +140,7 @@ export async function makeFoldersFor(path: string, judge?: WriteJudge, verb = "w
   const dir = dirname(path);
   const missing: string[] = [];
   let base = dir;
-  while (
-    !(await stat(base).then(
-      (s) => s.isDirectory(),
-      () => false,
-    ))
-  ) {
-    if (dirname(base) === base) break;
+  while (dirname(base) !== base && !(await isFolder(base))) {
     missing.unshift(basename(base));
     base = dirname(base);
   }
